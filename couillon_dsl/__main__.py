@@ -1,0 +1,3 @@
+from couillon_dsl.cli import main
+
+main()
