@@ -1,0 +1,110 @@
+"""A rule-of-thumb player that works for any ruleset, from the trump context's tables alone.
+
+Cards: win the trick as cheaply as possible when the opponents hold it, shed the least
+valuable card otherwise, give points to a partner who is sure to win, and lead a master
+card (one no unseen card of its suit beats) when holding one. Decisions: take or name the
+trump suit in which the hand is strongest when that strength reaches a share of the hand.
+"""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Sequence
+
+from couillon_dsl.cards import iter_bits
+
+if TYPE_CHECKING:
+    from couillon_dsl.engine.state import GameState, SeatView
+    from couillon_dsl.model import Ruleset, TrumpContext
+
+
+def suit_strength(ruleset: Ruleset, hand: int, suit: int) -> float:
+    """Cards of ``suit`` in ``hand``, plus half a card for each of the top third of the ranks."""
+    layout = ruleset.layout
+    honours = max(1, len(layout.ranks) // 3)
+    mask = hand & layout.suit_mask(suit)
+    return sum(1.0 + (0.5 if layout.rank_of(c) < honours else 0.0) for c in iter_bits(mask))
+
+
+def shed_key(ctx: TrumpContext, card: int) -> tuple[bool, int, int]:
+    """Least valuable first: non-trumps, then fewer points, then lower in its suit."""
+    return (bool(ctx.trump_mask >> card & 1), ctx.points[card], ctx.strength[ctx.card_suit[card]][card])
+
+
+class GreedyAgent:
+    """Takes tricks cheaply, sheds cheaply, and bids on trump length and honours."""
+
+    name = "greedy"
+
+    def __init__(self, share: float = 0.5) -> None:
+        if not 0.0 < share <= 1.0:
+            raise ValueError(f"share must be in (0, 1], got {share}")
+        self.share = share  # trump strength needed, as a share of the hand size (plus half a card)
+
+    def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        view = state.view(state.current_player())
+        if legal[0] < state.actions.ncards:
+            return self._play(state, view, legal)
+        return self._decide(state, view, legal)
+
+    # ------------------------------------------------------------------ cards
+    def _play(self, state: GameState, view: SeatView, legal: Sequence[int]) -> int:
+        ctx = state.context
+        if not view.trick:
+            return self._lead(ctx, view, legal)
+        team_of = state.ruleset.tables.team_of
+        strength = ctx.strength[ctx.card_suit[view.trick[0][1]]]
+        best_seat, best_card = max(view.trick, key=lambda played: strength[played[1]])
+        last = len(view.trick) == state.ruleset.players.count - 1
+        if team_of[best_seat] == team_of[view.seat]:
+            if last:  # the partner wins: give it the most points a non-trump can add
+                return max(legal, key=lambda c: (not ctx.trump_mask >> c & 1, ctx.points[c], -strength[c]))
+            return min(legal, key=lambda c: shed_key(ctx, c))
+        winners = [c for c in legal if strength[c] > strength[best_card]]
+        if winners:
+            return min(winners, key=lambda c: (strength[c], ctx.points[c]))
+        return min(legal, key=lambda c: shed_key(ctx, c))
+
+    def _lead(self, ctx: TrumpContext, view: SeatView, legal: Sequence[int]) -> int:
+        gone = view.hand
+        for _, card in view.played:
+            gone |= 1 << card
+        masters = [c for c in legal if not ctx.above[c] & ~gone]
+        plain = [c for c in masters if not ctx.trump_mask >> c & 1]
+        if plain:
+            return max(plain, key=lambda c: ctx.points[c])
+        if masters:  # a master trump draws the opponents' trumps
+            return max(masters, key=lambda c: ctx.points[c])
+        return min(legal, key=lambda c: shed_key(ctx, c))
+
+    # ------------------------------------------------------------------ decisions
+    def _strong_enough(self, strength: float, view: SeatView) -> bool:
+        return strength >= self.share * view.hand.bit_count() + 0.5
+
+    def _decide(self, state: GameState, view: SeatView, legal: Sequence[int]) -> int:
+        acts = state.actions
+        rs = state.ruleset
+        hand = view.hand
+        if acts.accept in legal:
+            suit = rs.layout.suit_of(view.offered) if view.offered is not None else -1
+            strong = suit >= 0 and self._strong_enough(suit_strength(rs, hand, suit), view)
+            return acts.accept if strong else acts.pass_
+        if acts.decline in legal:
+            announcement = next(a for a in legal if a != acts.decline) - acts.announce0
+            if rs.announcements[announcement].holder_of:
+                return announcement + acts.announce0  # promoting one's own card only helps
+            trumps = (hand & state.context.trump_mask).bit_count()
+            return announcement + acts.announce0 if trumps * 2 >= hand.bit_count() else acts.decline
+        # choosing trump: name, show or defer
+        suits = range(len(rs.layout.suits))
+        best = max(suits, key=lambda s: (suit_strength(rs, hand, s), -s))
+        strong = self._strong_enough(suit_strength(rs, hand, best), view)
+        if acts.defer in legal and not strong:
+            return acts.defer
+        if acts.name0 + best in legal:
+            return acts.name0 + best
+        shows = [a for a in legal if acts.show0 <= a < acts.announce0]
+        in_best = [a for a in shows if rs.layout.suit_of(a - acts.show0) == best]
+        # show the lowest card of the suit (rank index 0 is the highest rank)
+        return max(in_best or shows, key=lambda a: rs.layout.rank_of(a - acts.show0))

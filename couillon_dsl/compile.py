@@ -1,0 +1,369 @@
+"""Compile a validated ruleset document (plus option values) into a frozen model.Ruleset.
+
+Options are applied first (their `sets` pointers and value-keyed `patches`, default or
+override, design §2.2); then each section becomes its model dataclass with the language's
+defaults filled in, scoring expressions become closures, and the engine tables are built.
+Nothing after this stage reads YAML.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
+from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
+from couillon_dsl.engine.tables import build_tables, resolve_seats
+from couillon_dsl.load import Document, escape, load_ruleset
+from couillon_dsl.model import (
+    Announcement, Choose, DealStep, Dealer, Deck, Follow, Limits, Offer, OptionSpec, Outcome, Play,
+    Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
+)
+
+_NULL_WORDS = ("null", "none", "~")
+_TRUE_WORDS = ("true", "yes", "on", "1")
+_FALSE_WORDS = ("false", "no", "off", "0")
+
+
+def build_ruleset(path_or_name: str | Path, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """Load, check and compile a ruleset; raises RulesetError if any diagnostic is an error."""
+    from couillon_dsl.validate import check  # validation pulls in jsonschema: import on use
+
+    document = load_ruleset(path_or_name)
+    errors = [d for d in check(document) if d.is_error]
+    if errors:
+        raise RulesetError(errors)
+    return compile_ruleset(document, options)
+
+
+def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """Compile a checked document with option overrides (by name; strings are coerced)."""
+    data, specs = apply_options(document, options or {})
+    deck_data = data["deck"]
+    layout = _layout(deck_data)
+    deck = _deck(deck_data)
+    players = Players(
+        count=data["players"]["count"],
+        teams=tuple(tuple(team) for team in data["players"]["teams"]),
+        direction=data["players"].get("direction", "clockwise"),
+    )
+    dealer_data = data.get("dealer", {})
+    dealer = Dealer(first=dealer_data.get("first", 0), rotation=dealer_data.get("rotation", "next"))
+    deal = tuple(_deal_step(step) for step in data["deal"])
+    trump = _trump(data.get("trump", {"method": "none"}))
+    play_data = data.get("play", {})
+    follow_data = play_data.get("follow", {})
+    follow = Follow(**{k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()})
+    play = Play(
+        first_lead=play_data.get("first_lead", "elder"),
+        follow=follow,
+        trick_winner=play_data.get("trick_winner", "highest_trump"),
+    )
+    announcements = tuple(
+        Announcement(id=key, name=value.get("name", key), holder_of=value.get("holder_of"),
+                     after=value.get("after"), by=value.get("by"))
+        for key, value in (data.get("announcements") or {}).items()
+    )
+    outcome = Outcome(**(data.get("outcome") or {}))
+    sheet = data["scoresheet"]
+    scoresheet = Scoresheet(**sheet)
+    names = _expr_names(announcements, specs, len(players.teams))
+    scoring = tuple(_scoring_rule(name, rule, document, names) for name, rule in data["scoring"].items())
+    session = Session(**(data.get("session") or {}))
+    limits = Limits(**(data.get("limits") or {}))
+    _check_playable(document, deal, players, layout, trump)
+    tables = build_tables(deck, layout, follow, players, deal, announcements)
+    return Ruleset(
+        id=data["id"],
+        name=data["name"],
+        description=data.get("description", ""),
+        sources=tuple(Source(key=s["key"], title=s["title"], url=s.get("url"), sections=tuple(s.get("sections", ())))
+                      for s in data.get("sources", ())),
+        options=specs,
+        players=players,
+        dealer=dealer,
+        deck=deck,
+        deal=deal,
+        trump=trump,
+        play=play,
+        announcements=announcements,
+        outcome=outcome,
+        scoresheet=scoresheet,
+        scoring=scoring,
+        session=session,
+        limits=limits,
+        layout=layout,
+        tables=tables,
+    )
+
+
+# ---------------------------------------------------------------------- options
+def apply_options(document: Document, overrides: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, OptionSpec]]:
+    """The document's data with every option applied, and the option specs with their values."""
+    data = copy.deepcopy(document.data)
+    declared: dict[str, Any] = data.get("options") or {}
+    problems: list[Diagnostic] = []
+    for name in overrides:
+        if name not in declared:
+            problems.append(error(
+                "unknown-option", f"this ruleset has no option '{name}'", document.span_of("/options"), "/options",
+                did_you_mean(name, declared) or (f"options: {', '.join(declared)}" if declared else "it declares no options"),
+            ))
+    specs: dict[str, OptionSpec] = {}
+    for name, raw in declared.items():
+        pointer = f"/options/{escape(name)}"
+        choices = tuple(raw["choices"]) if "choices" in raw else None
+        spec = OptionSpec(
+            name=name, description=raw.get("description", ""), default=raw.get("default"), value=None,
+            choices=choices, type=raw.get("type"), minimum=raw.get("minimum"), maximum=raw.get("maximum"),
+            sets=tuple(raw.get("sets", ())),
+            patches=tuple((p["value"], p["patch"]) for p in raw.get("patches", ())),
+        )
+        given = name in overrides
+        value = _coerce(spec, overrides[name]) if given else spec.default
+        problem = _option_problem(spec, value)
+        if problem:
+            problems.append(error(
+                "bad-option-value", f"option '{name}': {problem}", document.span_of(pointer), pointer,
+                f"allowed: {_allowed(spec)}",
+            ))
+            continue
+        specs[name] = dataclasses.replace(spec, value=value)
+    if problems:
+        raise RulesetError(problems)
+    for spec in specs.values():
+        for target in spec.sets:
+            _set_pointer(data, target, copy.deepcopy(spec.value))
+        for value, patch in spec.patches:
+            if _same(value, spec.value):
+                _merge_patch(data, copy.deepcopy(patch))
+    return data, specs
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality that keeps True apart from 1 (YAML `true` and `1` are different choices)."""
+    return type(a) is type(b) and a == b or (a is None and b is None)
+
+
+def _coerce(spec: OptionSpec, raw: Any) -> Any:
+    """Turn a command-line string into the option's value type; other values pass through."""
+    if not isinstance(raw, str):
+        return raw
+    text = raw.strip()
+    if spec.choices is not None:
+        for choice in spec.choices:
+            if isinstance(choice, str) and choice == text:
+                return choice
+        for choice in spec.choices:
+            if choice is None and text.lower() in _NULL_WORDS:
+                return None
+            if isinstance(choice, bool) and text.lower() in (_TRUE_WORDS if choice else _FALSE_WORDS):
+                return choice
+            if isinstance(choice, int) and not isinstance(choice, bool) and text.lstrip("-").isdigit() and int(text) == choice:
+                return choice
+        return raw
+    if spec.type == "integer" and text.lstrip("-").isdigit():
+        return int(text)
+    if spec.type == "boolean" and text.lower() in _TRUE_WORDS + _FALSE_WORDS:
+        return text.lower() in _TRUE_WORDS
+    return raw
+
+
+def _option_problem(spec: OptionSpec, value: Any) -> str | None:
+    if spec.choices is not None:
+        return None if any(_same(value, c) for c in spec.choices) else f"{value!r} is not one of the choices"
+    if spec.type == "integer":
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"{value!r} is not an integer"
+        if spec.minimum is not None and value < spec.minimum or spec.maximum is not None and value > spec.maximum:
+            return f"{value} is out of range"
+    elif spec.type == "boolean" and not isinstance(value, bool):
+        return f"{value!r} is not true or false"
+    elif spec.type == "string" and not isinstance(value, str):
+        return f"{value!r} is not a string"
+    return None
+
+
+def _allowed(spec: OptionSpec) -> str:
+    if spec.choices is not None:
+        return ", ".join("null" if c is None else str(c).lower() if isinstance(c, bool) else str(c) for c in spec.choices)
+    if spec.type == "integer":
+        return f"an integer from {spec.minimum if spec.minimum is not None else '-inf'} to {spec.maximum if spec.maximum is not None else 'inf'}"
+    return {"boolean": "true or false", "string": "any text"}.get(spec.type or "", "any value")
+
+
+def _set_pointer(data: dict[str, Any], pointer: str, value: Any) -> None:
+    """Write ``value`` at a JSON pointer, creating missing mappings on the way."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    node: Any = data
+    for token in tokens[:-1]:
+        node = node[int(token)] if isinstance(node, list) else node.setdefault(token, {})
+    last = tokens[-1]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+
+
+def _merge_patch(target: dict[str, Any], patch: Mapping[str, Any]) -> None:
+    """RFC 7386 merge patch, in place: mappings merge, other values replace, null deletes."""
+    for key, value in patch.items():
+        if value is None:
+            target.pop(key, None)
+        elif isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge_patch(target[key], value)
+        else:
+            target[key] = _strip_nulls(value)
+
+
+def _strip_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
+    return value
+
+
+# ---------------------------------------------------------------------- sections
+def _suit(raw: Any) -> Suit:
+    if isinstance(raw, str):
+        name, symbol = STANDARD_SUITS.get(raw, (raw, raw))
+        return Suit(raw, name, symbol)
+    known = STANDARD_SUITS.get(raw["id"], (raw["id"], raw["id"]))
+    return Suit(raw["id"], raw.get("name", known[0]), raw.get("symbol", known[1]))
+
+
+def _layout(deck: Mapping[str, Any]) -> DeckLayout:
+    suits = [_suit(s) for s in deck["suits"]]
+    return DeckLayout(tuple(s.id for s in suits), tuple(str(r) for r in deck["ranks"]),
+                      tuple(s.name for s in suits), tuple(s.symbol for s in suits))
+
+
+def _deck(deck: Mapping[str, Any]) -> Deck:
+    trump_ranks = deck.get("trump_ranks")
+    return Deck(
+        suits=tuple(_suit(s) for s in deck["suits"]),
+        ranks=tuple(str(r) for r in deck["ranks"]),
+        points={str(k): v for k, v in deck["points"].items()},
+        trump_ranks=tuple(str(r) for r in trump_ranks) if trump_ranks else None,
+        trump_points={str(k): v for k, v in deck["trump_points"].items()} if deck.get("trump_points") else None,
+        promotions=tuple(Promotion(card=p["card"], name=p.get("name", p["card"]), by_announcement=p.get("by_announcement"),
+                                   below=str(p["below"])) for p in deck.get("promotions") or ()),
+    )
+
+
+def _deal_step(raw: Mapping[str, Any]) -> DealStep:
+    to = raw.get("to")
+    return DealStep(
+        packet=raw.get("packet"),
+        to=tuple(to) if isinstance(to, list) else to,
+        face=raw.get("face", "down"),
+        stock=raw.get("stock"),
+        turn_up=raw.get("turn_up"),
+        set_aside=raw.get("set_aside"),
+        decide=raw.get("decide"),
+    )
+
+
+def _trump(raw: Mapping[str, Any]) -> Trump:
+    method = raw.get("method", "none")
+    offer = raw.get("offer")
+    choose = raw.get("choose")
+    return Trump(
+        method=method,
+        offer=Offer(**offer) if method == "offer" else None,
+        choose=Choose(**{k: tuple(v) if k == "ways" else v for k, v in choose.items()}) if method == "choose" else None,
+        maker_after_fallback=raw.get("maker_after_fallback", "none"),
+    )
+
+
+def _expr_names(announcements: tuple[Announcement, ...], specs: Mapping[str, OptionSpec], teams: int) -> Any:
+    from couillon_dsl.expr import ExprNames
+
+    return ExprNames(announcements=frozenset(a.id for a in announcements),
+                     options={name: _option_kind(spec) for name, spec in specs.items()}, team_count=teams)
+
+
+def _option_kind(spec: OptionSpec) -> str:
+    """The expression type of an option's values: bool, int, str, or any when mixed."""
+    values = list(spec.choices) if spec.choices is not None else [spec.value]
+    if spec.type:
+        return {"integer": "int", "boolean": "bool", "string": "str"}[spec.type]
+    kinds = {"bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str" if isinstance(v, str) else "any"
+             for v in values}
+    return kinds.pop() if len(kinds) == 1 else "any"
+
+
+def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any) -> ScoringRule:
+    from couillon_dsl.expr import compile_expression
+
+    base = f"/scoring/{escape(name)}"
+
+    def compiled(key: str, kind: str, default: Any) -> tuple[Any, Callable[[Any], object]]:
+        value = raw.get(key, default)
+        if isinstance(value, (bool, int)):
+            return value, (lambda facts, constant=value: constant)
+        span = document.content_span_of(f"{base}/{key}")
+        return value, compile_expression(str(value), kind, names, span)  # type: ignore[arg-type]
+
+    when, when_fn = compiled("when", "bool", "true")
+    team, team_fn = compiled("team", "team", "winner")
+    delta, delta_fn = compiled("delta", "int", 0)
+    return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
+                       when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn)
+
+
+def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,
+                    trump: Trump) -> None:
+    """Engine preconditions on the deal script that no later stage can recover from."""
+    n = players.count
+    problems: list[Diagnostic] = []
+
+    def problem(message: str, index: int | None = None) -> None:
+        pointer = "/deal" if index is None else f"/deal/{index}"
+        problems.append(error("deal-unplayable", message, document.span_of(pointer), pointer))
+
+    left = layout.size
+    sizes = [0] * n
+    face_up_seen = stock = False
+    decides = [i for i, s in enumerate(deal) if s.kind == "decide"]
+    for i, step in enumerate(deal):
+        kind = step.kind
+        if kind == "packet":
+            seats = resolve_seats(step.to, 0, n)  # type: ignore[arg-type]
+            need = len(seats) * (step.packet or 0)
+            if need > left:
+                problem(f"deal step {i + 1} needs {need} cards but only {left} are left", i)
+                break
+            left -= need
+            for seat in seats:
+                sizes[seat] += step.packet or 0
+            face_up_seen = face_up_seen or step.face == "up"
+        elif kind == "stock":
+            stock = left > 0
+            left = 0
+        elif kind == "turn_up":
+            face_up_seen = True
+            if not stock:
+                problem("turn_up needs a stock", i)
+        elif kind == "set_aside":
+            count = left if step.set_aside == "rest" else int(step.set_aside)  # type: ignore[arg-type]
+            if count > left:
+                problem(f"set_aside {count} but only {left} cards are left", i)
+                break
+            left -= count
+        elif kind == "decide" and trump.method == "offer" and not face_up_seen:
+            problem("the offer has no face-up card to propose: turn one up or deal one face up before `decide`", i)
+    if len(set(sizes)) > 1:
+        problem(f"the deal gives hands of different sizes {sizes}; every player must hold as many cards")
+    if trump.method != "none" and len(decides) != 1:
+        problem("a trump method needs exactly one `decide: trump` step")
+    if trump.method == "offer" and trump.offer and "bottom_card" == trump.offer.on_all_pass and not stock:
+        problem("on_all_pass: bottom_card needs a stock")
+    if trump.method == "choose" and trump.choose and "defer" in trump.choose.ways and decides:
+        chooser = 0 if trump.choose.by == "dealer" else 1 % n
+        later = [s for s in deal[decides[0] + 1:] if s.kind == "packet"
+                 and chooser in resolve_seats(s.to, 0, n)]  # type: ignore[arg-type]
+        if not later:
+            problem("`defer` needs a packet to the chooser after the decide step")
+    if problems:
+        raise RulesetError(problems)

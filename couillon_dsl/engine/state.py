@@ -1,0 +1,1053 @@
+"""GameState: one whole game (or session of games) of any compiled ruleset, OpenSpiel-shaped.
+
+The state is small and mutable: hands are int masks, the trick is a few ints, and the
+ruleset's precomputed :class:`~couillon_dsl.model.TrumpContext` answers every card
+question. Chance is explicit: before each deal the pack order is drawn one card at a time
+(action = card id), so a game, deal included, replays exactly from :meth:`history`.
+Decisions (accept/pass, name/show/defer, announce/decline) and plays are actions too; see
+:class:`Actions` for their numbering. The engine never knows which variant it plays: every
+branch below is taken on a value of the language (design §2).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple
+
+from couillon_dsl.cards import Card, CardMask, iter_bits
+from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_SET_ASIDE, OP_STOCK, OP_TURN_UP
+from couillon_dsl.model import Ruleset, Team, TrumpContext
+
+CHANCE = -1
+TERMINAL = -2
+
+# phases; PHASE_NAMES gives the name a SeatView shows
+_DEALER, _DRAW, _OFFER, _CHOOSE, _ANNOUNCE, _PLAY, _OVER = range(7)
+PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over")
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in the current state; the message says why."""
+
+
+class Actions(NamedTuple):
+    """Action numbering: cards first (chance draws and plays), then decisions.
+
+    NAME suit s is ``name0 + s``, SHOW card c ``show0 + c``, ANNOUNCE a ``announce0 + a``,
+    and the chance choice of a random first dealer s is ``dealer0 + s``.
+    """
+
+    ncards: int
+    nsuits: int
+    nannouncements: int
+    accept: int
+    pass_: int
+    defer: int
+    decline: int
+    name0: int
+    show0: int
+    announce0: int
+    dealer0: int
+
+    @classmethod
+    def build(cls, ncards: int, nsuits: int, nannouncements: int) -> "Actions":
+        name0 = ncards + 4
+        show0 = name0 + nsuits
+        announce0 = show0 + ncards
+        return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
+                   name0, show0, announce0, announce0 + nannouncements)
+
+
+class HandFacts(NamedTuple):
+    """What scoring expressions may read about a finished hand (design §2.3)."""
+
+    winner: Team | None
+    loser: Team | None
+    maker: Team | None
+    dealer_team: Team
+    elder_team: Team
+    decided: bool
+    tie: bool
+    no_score: bool
+    all_tricks: bool
+    tricks_per_hand: int
+    points_in_play: int
+    passes_pending: int
+    ties_pending: int
+    points: tuple[int, ...]
+    tricks: tuple[int, ...]
+    announcers: Mapping[str, Team]
+    options: Mapping[str, Any]
+
+
+class HandSummary(NamedTuple):
+    """One finished or passed-out hand, for statistics and records.
+
+    ``trump_path`` says how trump was fixed: accepted, next_card (accepted after a re-offer),
+    bottom_card, named, shown, deferred, none, or redeal (passed out). ``decisions`` are the
+    trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``
+    is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` are per team.
+    """
+
+    game: int
+    number: int
+    dealer: int
+    trump: str | None
+    trump_path: str
+    maker: Team | None
+    deciding_seat: int | None
+    decisions: tuple[tuple[int, str], ...]
+    points: tuple[int, ...]
+    tricks: tuple[int, ...]
+    outcome: str
+    winner: Team | None
+    all_tricks: bool
+    announcements: tuple[tuple[str, int], ...]
+    points_in_play: int
+    multiplier: int
+    deltas: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    winner: Team | None
+    scores: tuple[int, ...]
+    hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game (or session) ended; ``winner`` is None when it was abandoned at a limit."""
+
+    winner: Team | None
+    scores: tuple[int, ...]
+    hands: int
+    games_won: tuple[int, ...]
+    games: tuple[GameRecord, ...]
+    abandoned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Exactly what one seat may know: its own hand and everything shown to the table."""
+
+    seat: int
+    phase: str
+    current_player: int
+    dealer: int
+    hand: CardMask
+    hand_sizes: tuple[int, ...]
+    face_up: tuple[tuple[Card, int | None], ...]  # (card, holding seat or None for the table)
+    offered: Card | None
+    decisions: tuple[tuple[int, str], ...]
+    trump: int | None
+    maker: Team | None
+    deciding_seat: int | None
+    announcements: tuple[tuple[str, int], ...]
+    leader: int | None
+    trick: tuple[tuple[int, Card], ...]
+    played: tuple[tuple[int, Card], ...]  # every card played this hand, current trick included
+    points: tuple[int, ...]
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+    ties_pending: int
+    passes_pending: int
+    games_won: tuple[int, ...]
+    game: int
+    hand_number: int
+
+
+_NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
+
+_FIELDS = (
+    "_rs", "_t", "_n", "_acts", "_opts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
+    # deal
+    "_pack", "_undrawn", "_pos", "_step", "_hands", "_face_up", "_stock", "_aside", "_last_up",
+    # trump
+    "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
+    "_path", "_decisions", "_defer_seat",
+    # announcements
+    "_made", "_ann_offered", "_offers",
+    # play
+    "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
+    "_trick_no", "_ntricks", "_points", "_tricks", "_log",
+    # scoresheet and session
+    "_values", "_ties", "_passes", "_redeals", "_game_hands", "_game", "_games_won", "_games",
+    "_summaries", "_result",
+)
+
+
+class GameState:
+    """A whole game, or a session of games, of one compiled ruleset (design §3)."""
+
+    __slots__ = _FIELDS
+
+    def __init__(self, ruleset: Ruleset, *, seed: int | None = None) -> None:
+        rs = ruleset
+        self._rs = rs
+        self._t = rs.tables
+        self._n = rs.players.count
+        self._acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements))
+        self._opts = rs.option_values()
+        self._full = rs.layout.full_mask
+        self._seed = seed
+        self._rng: random.Random | None = None  # made on first use: seeding costs more than a hand
+        self._history: list[int] = []
+        nteams = len(rs.players.teams)
+        self._values = [rs.scoresheet.start] * nteams
+        self._ties = self._passes = self._redeals = self._game_hands = self._game = 0
+        self._games_won = [0] * nteams
+        self._games: list[GameRecord] = []
+        self._summaries: list[HandSummary] = []
+        self._result: GameResult | None = None
+        if rs.dealer.first == "random":
+            self._dealer = 0
+            self._phase = _DEALER
+        else:
+            self._dealer = int(rs.dealer.first)
+            self._start_deal()
+
+    # ------------------------------------------------------------------ public API
+    def current_player(self) -> int:
+        """The seat to act, CHANCE or TERMINAL."""
+        phase = self._phase
+        if phase == _PLAY:
+            return self._turn
+        if phase <= _DRAW:
+            return CHANCE
+        if phase == _OFFER:
+            return self._speakers[self._spk]
+        if phase == _CHOOSE:
+            return self._chooser
+        if phase == _ANNOUNCE:
+            return self._offers[0][1]
+        return TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self._phase == _OVER
+
+    def is_chance_node(self) -> bool:
+        return self._phase <= _DRAW
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions in ascending order; empty only when the game is over."""
+        phase = self._phase
+        acts = self._acts
+        if phase == _PLAY:
+            return list(iter_bits(self.legal_mask()))
+        if phase == _DRAW:
+            return list(iter_bits(self._undrawn))
+        if phase == _OFFER:
+            return [acts.accept, acts.pass_]
+        if phase == _CHOOSE:
+            ways = self._rs.trump.choose.ways  # type: ignore[union-attr]
+            out = []
+            if "defer" in ways:
+                out.append(acts.defer)
+            if "name" in ways:
+                out.extend(acts.name0 + s for s in range(acts.nsuits))
+            if "show" in ways:
+                out.extend(acts.show0 + c for c in iter_bits(self._hands[self._chooser]))
+            return out
+        if phase == _ANNOUNCE:
+            return [acts.decline, acts.announce0 + self._offers[0][0]]
+        if phase == _DEALER:
+            return [acts.dealer0 + s for s in range(self._n)]
+        return []
+
+    def legal_mask(self) -> CardMask:
+        """The cards the player to move may play (play phase only), as a mask."""
+        h = self._hands[self._turn]
+        if not self._trick:
+            return h
+        return self._ctx.legal(h, self._led, self._win, self._tmask)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(action, probability) pairs at a chance node: every undrawn card is equally likely."""
+        if self._phase == _DRAW:
+            cards = list(iter_bits(self._undrawn))
+        elif self._phase == _DEALER:
+            cards = [self._acts.dealer0 + s for s in range(self._n)]
+        else:
+            return []
+        p = 1.0 / len(cards)
+        return [(c, p) for c in cards]
+
+    def apply(self, action: int) -> None:
+        """Apply one action; raises IllegalAction with the reason when it is not legal."""
+        phase = self._phase
+        if phase == _PLAY:
+            if not 0 <= action < self._acts.ncards or not self.legal_mask() >> action & 1:
+                raise IllegalAction(self._play_refusal(action))
+            self._history.append(action)
+            self._play(action)
+            return
+        if action not in self.legal_actions():
+            raise IllegalAction(self._refusal(action))
+        self._history.append(action)
+        if phase == _DRAW:
+            self._draw(action)
+        elif phase == _ANNOUNCE:
+            self._announce(action)
+        elif phase == _DEALER:
+            self._dealer = action - self._acts.dealer0
+            self._start_deal()
+        else:
+            self._decide(action)
+
+    def deal_shuffled(self, rng: random.Random | None = None) -> None:
+        """Resolve the pending chance node(s) of one deal at once from ``rng`` (fast path).
+
+        Equivalent to drawing every remaining card uniformly one at a time; the drawn
+        order is appended to the history, so the game still replays exactly.
+        """
+        if rng is None:
+            if self._rng is None:
+                self._rng = random.Random(self._seed)
+            rng = self._rng
+        if self._phase == _DEALER:
+            self.apply(self._acts.dealer0 + rng.randrange(self._n))
+        if self._phase != _DRAW:
+            raise IllegalAction("deal_shuffled: the game is not waiting for a deal")
+        rnd = rng.random
+        undrawn = self._undrawn
+        cards = range(self._acts.ncards) if undrawn == self._full else list(iter_bits(undrawn))
+        rest = sorted(cards, key=lambda _: rnd())  # random sort keys: a uniform shuffle
+        self._history.extend(rest)
+        self._pack.extend(rest)
+        self._undrawn = 0
+        self._run_deal()
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def clone(self) -> "GameState":
+        other = object.__new__(GameState)
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if type(value) is list or type(value) is dict:
+                value = value.copy()
+            setattr(other, name, value)
+        if self._rng is not None:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
+        return other
+
+    def play_random(self, rng: random.Random) -> None:
+        """Play to the end with uniformly random legal actions (the simulator's fast path).
+
+        Decisions and announcements go through the same methods as :meth:`apply`; whole
+        hands are played by :meth:`_play_out`, which uses the same follow closure and
+        tables. The history stays complete, so the game replays exactly.
+        """
+        rnd = rng.random
+        announcing = bool(self._rs.announcements)
+        while True:
+            phase = self._phase
+            if phase == _PLAY:
+                if self._trick or (announcing and self._trick_no == 0):
+                    m = self.legal_mask()
+                    k = m.bit_count()
+                    if k > 1:
+                        r = int(rnd() * k)
+                        while r:
+                            m &= m - 1
+                            r -= 1
+                    card = (m & -m).bit_length() - 1
+                    self._history.append(card)
+                    self._play(card)
+                else:
+                    self._play_out(rnd)
+            elif phase <= _DRAW:
+                self.deal_shuffled(rng)
+            elif phase == _OVER:
+                return
+            else:
+                legal = self.legal_actions()
+                action = legal[int(rnd() * len(legal))]
+                self._history.append(action)
+                if phase == _ANNOUNCE:
+                    self._announce(action)
+                else:
+                    self._decide(action)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._rs
+
+    @property
+    def actions(self) -> Actions:
+        return self._acts
+
+    @property
+    def hands(self) -> list[HandSummary]:
+        """One summary per finished or passed-out hand, oldest first."""
+        return self._summaries
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def trump(self) -> int | None:
+        """The trump suit index, or None when not (yet) fixed or the ruleset has no trump."""
+        return self._trump if self._trump >= 0 else None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._values)
+
+    @property
+    def context(self) -> TrumpContext:
+        """The trump context in force (trump suit and promoted cards)."""
+        return self._ctx
+
+    def hand_of(self, seat: int) -> CardMask:
+        """The cards seat holds now (omniscient: for tests, scenarios and explanations)."""
+        return self._hands[seat]
+
+    def current_trick(self) -> tuple[int, tuple[Card, ...]]:
+        """(leader, cards in play order) of the trick being played."""
+        return self._leader, tuple(self._trick)
+
+    def finished_tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
+        """(leader, cards in play order, winning seat) of this hand's finished tricks."""
+        return tuple(self._log)
+
+    def action_to_string(self, action: int) -> str:
+        acts = self._acts
+        layout = self._rs.layout
+        if 0 <= action < acts.ncards:
+            return layout.name(action)
+        if action == acts.accept:
+            return "accept"
+        if action == acts.pass_:
+            return "pass"
+        if action == acts.defer:
+            return "defer"
+        if action == acts.decline:
+            return "no"
+        if acts.name0 <= action < acts.show0:
+            return f"name {layout.suits[action - acts.name0]}"
+        if acts.show0 <= action < acts.announce0:
+            return f"show {layout.name(action - acts.show0)}"
+        if acts.announce0 <= action < acts.dealer0:
+            return f"announce {self._rs.announcements[action - acts.announce0].id}"
+        if acts.dealer0 <= action < acts.dealer0 + self._n:
+            return f"dealer {action - acts.dealer0}"
+        raise ValueError(f"{action!r} is not an action of this ruleset")
+
+    def string_to_action(self, seat: int | None, text: str) -> int:
+        """Parse what :meth:`action_to_string` prints (``seat`` is accepted for API symmetry)."""
+        acts = self._acts
+        layout = self._rs.layout
+        words = text.strip().split()
+        if not words:
+            raise ValueError("empty action")
+        head = words[0].lower()
+        fixed = {"accept": acts.accept, "pass": acts.pass_, "defer": acts.defer, "no": acts.decline,
+                 "decline": acts.decline}
+        if len(words) == 1 and head in fixed:
+            return fixed[head]
+        if len(words) == 2:
+            arg = words[1]
+            if head == "name":
+                ids = [s.upper() for s in layout.suits]
+                symbols = list(layout.suit_symbols)
+                if arg.upper() in ids:
+                    return acts.name0 + ids.index(arg.upper())
+                if arg in symbols:
+                    return acts.name0 + symbols.index(arg)
+                raise ValueError(f"{arg!r} is not a suit of this deck")
+            if head == "show":
+                return acts.show0 + layout.parse(arg)
+            if head == "announce":
+                ids = [a.id for a in self._rs.announcements]
+                if arg in ids:
+                    return acts.announce0 + ids.index(arg)
+                raise ValueError(f"{arg!r} is not an announcement of this ruleset")
+            if head == "dealer" and arg.isdigit() and int(arg) < self._n:
+                return acts.dealer0 + int(arg)
+        if len(words) == 1:
+            return layout.parse(words[0])
+        raise ValueError(f"cannot read action {text!r}")
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now; nothing hidden from it leaks into the view."""
+        played = [(leader + i) % self._n for leader, cards, _ in self._log for i in range(len(cards))]
+        cards = [c for _, trick_cards, _ in self._log for c in trick_cards]
+        trick = tuple(((self._leader + i) % self._n, c) for i, c in enumerate(self._trick)) \
+            if self._phase in (_PLAY, _ANNOUNCE) else ()
+        hand_phase = self._phase >= _OFFER and self._phase != _OVER
+        return SeatView(
+            seat=seat,
+            phase=PHASE_NAMES[self._phase],
+            current_player=self.current_player(),
+            dealer=self._dealer,
+            hand=self._hands[seat] if self._phase >= _OFFER else 0,
+            hand_sizes=tuple(h.bit_count() for h in self._hands) if self._phase >= _OFFER else (0,) * self._n,
+            face_up=tuple((c, s) for c, s in self._face_up.items() if self._visible_face_up(c, s)) if hand_phase else (),
+            offered=self._offered if self._phase == _OFFER else None,
+            decisions=tuple(self._decisions) if hand_phase else (),
+            trump=self._trump if self._trump >= 0 and hand_phase else None,
+            maker=self._maker if hand_phase else None,
+            deciding_seat=self._decider if hand_phase else None,
+            announcements=tuple((self._rs.announcements[a].id, s) for a, s in self._made) if hand_phase else (),
+            leader=self._leader if self._phase in (_PLAY, _ANNOUNCE) else None,
+            trick=trick,
+            played=tuple(zip(played, cards)) + trick if hand_phase else (),
+            points=tuple(self._points) if hand_phase else (),
+            tricks=tuple(self._tricks) if hand_phase else (),
+            scores=tuple(self._values),
+            ties_pending=self._ties,
+            passes_pending=self._passes,
+            games_won=tuple(self._games_won),
+            game=self._game,
+            hand_number=self._game_hands + 1,
+        )
+
+    # ------------------------------------------------------------------ deal
+    def _start_deal(self) -> None:
+        n = self._n
+        nteams = len(self._values)
+        self._phase = _DRAW
+        self._pack: list[Card] = []
+        self._undrawn = self._full
+        self._pos = self._step = 0
+        self._hands = [0] * n
+        self._face_up: dict[Card, int | None] = {}
+        self._stock: list[Card] = []
+        self._aside = 0
+        self._last_up = self._offered = self._trump = self._defer_seat = -1
+        self._speakers: tuple[int, ...] = ()
+        self._spk = self._round = 0
+        self._chooser = -1
+        self._promo = self._always_promoted()
+        self._ctx = self._t.contexts[0]
+        self._maker: Team | None = None
+        self._decider: int | None = None
+        self._path = "none"
+        self._decisions: list[tuple[int, str]] = []
+        self._made: list[tuple[int, int]] = []
+        self._ann_offered = 0
+        self._offers: list[tuple[int, int]] = []
+        self._leader = self._turn = (self._dealer + 1) % n
+        self._trick: list[Card] = []
+        self._tmask = self._tpoints = self._trick_no = self._ntricks = 0
+        self._led = self._best = self._win = self._wseat = -1
+        self._st: tuple[int, ...] = ()
+        self._points = [0] * nteams
+        self._tricks = [0] * nteams
+        self._log: list[tuple[int, tuple[Card, ...], int]] = []
+
+    def _always_promoted(self) -> int:
+        bits = 0
+        for i, by in enumerate(self._t.promotion_by):
+            if by < 0:
+                bits |= 1 << i
+        return bits
+
+    def _draw(self, card: Card) -> None:
+        self._pack.append(card)
+        self._undrawn ^= 1 << card
+        if not self._undrawn:
+            self._run_deal()
+
+    def _run_deal(self) -> None:
+        """Run the deal script from where it stopped until a decision is needed or it ends."""
+        ops = self._t.deal_plans[self._dealer]
+        pack = self._pack
+        hands = self._hands
+        face_up = self._face_up
+        i = self._step
+        while i < len(ops):
+            op = ops[i]
+            i += 1
+            code = op[0]
+            if code == OP_PACKET:
+                _, seats, count, up = op
+                pos = self._pos
+                for seat in seats:
+                    cards = pack[pos:pos + count]
+                    pos += count
+                    h = hands[seat]
+                    for c in cards:
+                        h |= 1 << c
+                    hands[seat] = h
+                    if up:
+                        for c in cards:
+                            face_up[c] = seat
+                        self._last_up = cards[-1]
+                    if seat == self._defer_seat:  # on_defer: first card of the chooser's next packet
+                        face_up[cards[0]] = seat
+                        self._trump = self._rs.layout.suit_of(cards[0])
+                        self._defer_seat = -1
+                self._pos = pos
+            elif code == OP_STOCK:
+                self._stock = pack[self._pos:]
+                self._pos = len(pack)
+            elif code == OP_TURN_UP:
+                card = self._stock.pop() if op[1] else self._stock.pop(0)
+                face_up[card] = None
+                self._last_up = card
+            elif code == OP_SET_ASIDE:
+                count = op[1] if op[1] >= 0 else len(pack) - self._pos
+                for c in pack[self._pos:self._pos + count]:
+                    self._aside |= 1 << c
+                self._pos += count
+            elif code == OP_DECIDE:
+                self._step = i
+                if self._begin_trump():
+                    return
+        self._step = i
+        self._begin_play()
+
+    # ------------------------------------------------------------------ trump
+    def _begin_trump(self) -> bool:
+        """Start the trump procedure; True when it waits for a decision."""
+        method = self._rs.trump.method
+        elder = (self._dealer + 1) % self._n
+        if method == "offer":
+            self._offered = self._last_up
+            self._speakers = self._t.rounds[elder]
+            self._spk = 0
+            self._phase = _OFFER
+            return True
+        if method == "choose":
+            by = self._rs.trump.choose.by  # type: ignore[union-attr]
+            self._chooser = self._dealer if by == "dealer" else elder
+            self._phase = _CHOOSE
+            return True
+        return False
+
+    def _fallback_maker(self) -> Team | None:
+        if self._rs.trump.maker_after_fallback == "elder_team":
+            return self._t.team_of[(self._dealer + 1) % self._n]
+        return None
+
+    def _decide(self, action: int) -> None:
+        acts = self._acts
+        suit_of = self._rs.layout.suit_of
+        if self._phase == _OFFER:
+            seat = self._speakers[self._spk]
+            if action == acts.accept:
+                self._decisions.append((seat, "accept"))
+                self._trump = suit_of(self._offered)
+                self._maker = self._t.team_of[seat]
+                self._decider = seat
+                self._path = "accepted" if self._round == 0 else "next_card"
+                self._continue_deal()
+                return
+            self._decisions.append((seat, "pass"))
+            self._spk += 1
+            if self._spk == len(self._speakers):
+                self._all_passed()
+            return
+        seat = self._chooser
+        self._decider = seat
+        if action == acts.defer:
+            self._decisions.append((seat, "defer"))
+            self._defer_seat = seat
+            self._maker = self._fallback_maker()
+            self._path = "deferred"
+        elif action < acts.show0:
+            self._decisions.append((seat, "name"))
+            self._trump = action - acts.name0
+            self._maker = self._t.team_of[seat]
+            self._path = "named"
+        else:
+            card = action - acts.show0
+            self._decisions.append((seat, "show"))
+            self._face_up[card] = seat
+            self._trump = suit_of(card)
+            self._maker = self._t.team_of[seat]
+            self._path = "shown"
+        self._continue_deal()
+
+    def _all_passed(self) -> None:
+        offer = self._rs.trump.offer
+        assert offer is not None
+        rule = offer.on_all_pass
+        if rule == "bottom_card":
+            card = self._stock.pop()
+            self._face_up[card] = None
+            self._trump = self._rs.layout.suit_of(card)
+            self._maker = self._fallback_maker()
+            self._path = "bottom_card"
+            self._continue_deal()
+        elif rule == "next_card" and self._stock:
+            card = self._stock.pop(0)
+            self._face_up[card] = None
+            self._offered = self._last_up = card
+            self._round += 1
+            elder = (self._dealer + 1) % self._n
+            self._speakers = self._t.rounds[self._dealer if offer.reoffer_first_speaker == "dealer" else elder]
+            self._spk = 0
+        else:  # redeal, or next_card with the stock exhausted
+            self._pass_out()
+
+    def _continue_deal(self) -> None:
+        self._phase = _DRAW  # not a chance node: _run_deal leaves it in the next phase
+        self._run_deal()
+
+    # ------------------------------------------------------------------ play
+    def _begin_play(self) -> None:
+        rs = self._rs
+        if rs.trump.method != "none" and self._trump < 0:
+            raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
+        self._set_context()
+        lead = rs.play.first_lead
+        elder = (self._dealer + 1) % self._n
+        if lead == "dealer":
+            leader = self._dealer
+        elif lead == "maker" and self._maker is not None:
+            leader = self._decider if self._decider is not None else elder
+        else:
+            leader = elder
+        self._leader = self._turn = leader
+        self._ntricks = self._hands[leader].bit_count()
+        self._phase = _PLAY
+        self._offer_announcements()
+
+    def _set_context(self) -> None:
+        self._ctx = self._t.contexts[((self._trump + 1) << len(self._t.promotion_cards)) | self._promo]
+
+    def _play(self, card: Card) -> None:
+        """Play ``card`` for the seat to move (legality already checked)."""
+        seat = self._turn
+        self._hands[seat] ^= 1 << card
+        ctx = self._ctx
+        trick = self._trick
+        if trick:
+            s = self._st[card]
+            if s > self._best:
+                self._best = s
+                self._win = card
+                self._wseat = seat
+        else:
+            led = ctx.card_suit[card]
+            self._led = led
+            self._st = st = ctx.strength[led]
+            self._best = st[card]
+            self._win = card
+            self._wseat = seat
+        trick.append(card)
+        self._tmask |= 1 << card
+        self._tpoints += ctx.points[card]
+        if len(trick) == self._n:
+            self._end_trick()
+        else:
+            self._turn = self._t.next_seat[seat]
+            if self._trick_no == 0 and self._rs.announcements:
+                self._offer_announcements()
+
+    def _end_trick(self) -> None:
+        winner = self._wseat
+        team = self._t.team_of[winner]
+        self._points[team] += self._tpoints
+        self._tricks[team] += 1
+        self._log.append((self._leader, tuple(self._trick), winner))
+        self._trick_no += 1
+        self._trick = []
+        self._tmask = self._tpoints = 0
+        self._leader = self._turn = winner
+        if self._trick_no == self._ntricks:
+            self._end_hand()
+
+    def _play_out(self, rnd: Any) -> None:
+        """Play the rest of the hand, from a trick boundary, with uniformly random legal cards.
+
+        The same bookkeeping as :meth:`_play` and :meth:`_end_trick`, kept in local
+        variables for speed: card k of the ascending legal cards is drawn with
+        ``int(rnd() * count)``, as the reference simulator does.
+        """
+        ctx = self._ctx
+        legal = ctx.legal
+        strength = ctx.strength
+        points = ctx.points
+        card_suit = ctx.card_suit
+        hands = self._hands
+        nxt = self._t.next_seat
+        team_of = self._t.team_of
+        history = self._history
+        log = self._log
+        won_points = self._points
+        won_tricks = self._tricks
+        others = range(self._n - 1)
+        leader = self._leader
+        for _ in range(self._ntricks - self._trick_no):
+            h = m = hands[leader]
+            k = h.bit_count()
+            if k > 1:
+                r = int(rnd() * k)
+                while r:  # drop the r lowest cards: card r of the ascending legal cards
+                    m &= m - 1
+                    r -= 1
+            bit = m & -m
+            card = bit.bit_length() - 1
+            hands[leader] = h ^ bit
+            led = card_suit[card]
+            st = strength[led]
+            best = st[card]
+            win = card
+            wseat = seat = leader
+            tmask = bit
+            tpoints = points[card]
+            cards = [card]
+            for _ in others:
+                seat = nxt[seat]
+                h = hands[seat]
+                m = legal(h, led, win, tmask)
+                k = m.bit_count()
+                if k > 1:
+                    r = int(rnd() * k)
+                    while r:
+                        m &= m - 1
+                        r -= 1
+                bit = m & -m
+                card = bit.bit_length() - 1
+                hands[seat] = h ^ bit
+                s = st[card]
+                if s > best:
+                    best = s
+                    win = card
+                    wseat = seat
+                tmask |= bit
+                tpoints += points[card]
+                cards.append(card)
+            history.extend(cards)
+            team = team_of[wseat]
+            won_points[team] += tpoints
+            won_tricks[team] += 1
+            log.append((leader, tuple(cards), wseat))
+            leader = wseat
+        self._leader = self._turn = leader
+        self._trick_no = self._ntricks
+        self._end_hand()
+
+    # ------------------------------------------------------------------ announcements
+    def _offer_announcements(self) -> None:
+        """Queue the announcements the seat to move may make on its turn in trick 1."""
+        seat = self._turn
+        hand = self._hands[seat]
+        for a, card in enumerate(self._t.holder_cards):
+            if card >= 0 and hand >> card & 1 and not self._ann_offered >> a & 1:
+                self._ann_offered |= 1 << a
+                self._offers.append((a, seat))
+        if self._offers:
+            self._phase = _ANNOUNCE
+
+    def _announce(self, action: int) -> None:
+        a, seat = self._offers[0]
+        if action == self._acts.decline:
+            self._offers.pop(0)
+        else:
+            self._made.append((a, seat))
+            while self._offers and self._offers[0][0] == a:  # first yes ends this round
+                self._offers.pop(0)
+            follow = []
+            rs = self._rs
+            team_of = self._t.team_of
+            for b in self._t.followups[a]:
+                partners = rs.announcements[b].by == "partners"
+                for k in range(1, self._n):
+                    other = (seat + k) % self._n
+                    if (team_of[other] == team_of[seat]) == partners:
+                        follow.append((b, other))
+            self._offers[:0] = follow
+            self._promote(a)
+        if not self._offers:
+            self._phase = _PLAY
+
+    def _promote(self, a: int) -> None:
+        """Apply the promotions announcement ``a`` triggers; re-rank the trick in progress."""
+        for i, by in enumerate(self._t.promotion_by):
+            if by == a:
+                self._promo |= 1 << i
+        self._set_context()
+        ctx = self._ctx
+        if self._trick:
+            self._led = ctx.card_suit[self._trick[0]]
+            self._st = ctx.strength[self._led]
+            self._best = -1
+            self._tpoints = 0
+            for i, card in enumerate(self._trick):
+                self._tpoints += ctx.points[card]
+                if self._st[card] > self._best:
+                    self._best, self._win, self._wseat = self._st[card], card, (self._leader + i) % self._n
+
+    # ------------------------------------------------------------------ scoring and game flow
+    def _outcome(self) -> tuple[Team | None, bool, bool]:
+        """(winner, tie, no_score) of the finished hand (design §2, `outcome`)."""
+        outcome = self._rs.outcome
+        values = self._points if outcome.compare == "points" else self._tricks
+        if len(values) == 2:
+            a, b = values
+            if a == b:
+                return None, True, False
+            winner = 0 if a > b else 1
+        else:
+            best = max(values)
+            if values.count(best) > 1:
+                return None, True, False
+            winner = values.index(best)
+        need = outcome.maker_needs
+        if need is not None and winner == self._maker and self._points[winner] < need:
+            return (None, True, False) if outcome.gap == "tie" else (None, False, True)
+        return winner, False, False
+
+    def _end_hand(self) -> None:
+        """Score the finished hand by the ruleset's rules, record it, and move the game on."""
+        rs = self._rs
+        t = self._t
+        winner, tie, no_score = self._outcome()
+        decided = winner is not None
+        values = self._values
+        two_teams = len(values) == 2
+        points = tuple(self._points)
+        tricks = self._tricks
+        all_tricks = decided and tricks[winner] == self._ntricks  # type: ignore[index]
+        made = self._made
+        announcers = {rs.announcements[a].id: t.team_of[s] for a, s in made} if made else _NO_ANNOUNCERS
+        facts = HandFacts(
+            winner, (1 - winner if two_teams else None) if decided else None,  # type: ignore[operator]
+            self._maker, t.team_of[self._dealer], t.team_of[t.next_seat[self._dealer]],
+            decided, tie, no_score, all_tricks, self._ntricks, sum(points), self._passes, self._ties,
+            points, tuple(tricks), announcers, self._opts,
+        )
+        k = self._tie_multiplier() if self._ties else 1
+        deltas = [0] * len(values)
+        for rule in rs.scoring:
+            if rule.when_fn(facts):
+                team = rule.team_fn(facts)
+                if team is not None:
+                    delta = rule.delta_fn(facts)
+                    deltas[team] += delta * k if rule.tie_scaled else delta  # type: ignore[index, operator]
+        for team, delta in enumerate(deltas):
+            values[team] += delta
+        sheet = rs.scoresheet
+        if decided:
+            self._ties = self._passes = 0
+        elif tie and sheet.tie_carry != "none":
+            self._ties += 1
+        self._redeals = 0
+        self._record("winner" if decided else ("tie" if tie else "no_score"), winner, all_tricks, k, deltas)
+        self._next_hand(winner, tie and sheet.tie_next_dealer == "same")
+
+    def _tie_multiplier(self) -> int:
+        carry = self._rs.scoresheet.tie_carry
+        if carry == "next_decided_double":
+            return 2 if self._ties else 1
+        if carry == "cumulative_double":
+            return 2 ** self._ties
+        return 1
+
+    def _pass_out(self) -> None:
+        """A deal refused by everyone: it scores nothing, may owe the next decided hand."""
+        carry = self._rs.scoresheet.pass_carry
+        if carry == "single":
+            self._passes = 1
+        elif carry == "cumulative":
+            self._passes += 1
+        self._redeals += 1
+        self._path = "redeal"
+        self._trump = -1
+        self._maker = None
+        self._record("passed_out", None, False, 1, [0] * len(self._values))
+        if self._redeals > self._rs.limits.max_redeals_in_a_row:
+            self._finish(None, abandoned=True)
+            return
+        self._next_hand(None, same_dealer=False)
+
+    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: list[int]) -> None:
+        self._game_hands += 1
+        layout = self._rs.layout
+        self._summaries.append(HandSummary(
+            self._game, self._game_hands, self._dealer, layout.suits[self._trump] if self._trump >= 0 else None,
+            self._path, self._maker, self._decider, tuple(self._decisions), tuple(self._points),
+            tuple(self._tricks), outcome, winner, all_tricks,
+            tuple((self._rs.announcements[a].id, s) for a, s in self._made) if self._made else (),
+            sum(self._points), k, tuple(deltas), tuple(self._values),
+        ))
+
+    def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:
+        """End the game if a team reached the goal (or a limit was hit), else deal again."""
+        sheet = self._rs.scoresheet
+        values = self._values
+        goal = sheet.goal
+        if min(values) <= goal if sheet.direction == "down" else max(values) >= goal:
+            sign = 1 if sheet.direction == "down" else -1
+            # several at once: furthest past the goal, then the hand winner, then the lower team
+            game_winner = max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
+                              key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
+            self._games.append(GameRecord(game_winner, tuple(values), self._game_hands))
+            self._games_won[game_winner] += 1
+            if self._games_won[game_winner] >= self._rs.session.games_to_win:
+                self._finish(game_winner, abandoned=False)
+                return
+            self._game += 1
+            self._game_hands = self._ties = self._passes = self._redeals = 0
+            self._values = [sheet.start] * len(values)
+        elif self._game_hands >= self._rs.limits.max_hands:
+            self._finish(None, abandoned=True)
+            return
+        if not same_dealer and self._rs.dealer.rotation == "next":
+            self._dealer = self._t.next_seat[self._dealer]
+        self._start_deal()
+
+    def _finish(self, winner: Team | None, abandoned: bool) -> None:
+        if abandoned:
+            self._games.append(GameRecord(None, tuple(self._values), self._game_hands))
+        self._phase = _OVER
+        self._result = GameResult(
+            winner=winner,
+            scores=tuple(self._values),
+            hands=len(self._summaries),
+            games_won=tuple(self._games_won),
+            games=tuple(self._games),
+            abandoned=abandoned,
+        )
+
+    # ------------------------------------------------------------------ refusals
+    def _visible_face_up(self, card: Card, holder: int | None) -> bool:
+        """A face-up card stays visible while on the table or in its holder's hand."""
+        return holder is None or bool(self._hands[holder] >> card & 1)
+
+    def _play_refusal(self, action: int) -> str:
+        seat = self._turn
+        if not 0 <= action < self._acts.ncards:
+            return f"seat {seat} must play a card now, not {self._describe(action)}"
+        name = self._rs.layout.name(action)
+        if not self._hands[seat] >> action & 1:
+            return f"{name} is not in seat {seat}'s hand"
+        from couillon_dsl.engine.why import explain_legal  # the explanation needs the state; import late
+        reason = next(r for c, ok, r in explain_legal(self, seat) if c == action)
+        return f"{name} is illegal: {reason}"
+
+    def _refusal(self, action: int) -> str:
+        phase = PHASE_NAMES[self._phase]
+        if self._phase == _OVER:
+            return "the game is over"
+        if self._phase == _DRAW and 0 <= action < self._acts.ncards:
+            return f"{self._rs.layout.name(action)} was already drawn in this deal"
+        legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
+        return f"{self._describe(action)} is not legal in phase {phase}; legal: {legal}"
+
+    def _describe(self, action: int) -> str:
+        try:
+            return repr(self.action_to_string(action))
+        except ValueError:
+            return repr(action)
+
+
+def play_random_game(ruleset: Ruleset, rng: random.Random) -> GameState:
+    """A whole game (or session) played by uniformly random players; returns the final state."""
+    state = GameState(ruleset)
+    state.play_random(rng)
+    return state

@@ -1,0 +1,171 @@
+"""Build the engine's tables from the model, once per compiled ruleset.
+
+A trump context is (trump suit or none, set of promoted cards). For each one this computes
+which suit every card counts as, trick strength per led suit, the `above` masks used for
+heading and overtrumping, the point value of every card, and the specialised follow
+closure. Deal scripts are resolved per dealer into flat op tuples with concrete seats.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from couillon_dsl.cards import Card, CardMask, DeckLayout
+from couillon_dsl.engine.follow import make_legal
+from couillon_dsl.model import Announcement, DealStep, Deck, Follow, Players, Tables, TrumpContext
+
+# deal ops: (OP_PACKET, seats, count, face_up) (OP_STOCK,) (OP_TURN_UP, from_bottom)
+# (OP_SET_ASIDE, count or -1 for the rest) (OP_DECIDE,)
+OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE = range(5)
+
+
+def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[tuple[Card, str]]) -> list[Card]:
+    """The trump suit high to low: trump_ranks (or ranks), promoted cards right below their rank."""
+    ranks = deck.trump_ranks or deck.ranks
+    moved = {card for card, _ in promoted}
+    order: list[Card] = []
+    for rank in ranks:
+        card = layout.card(trump, layout.ranks.index(rank))
+        if card not in moved:
+            order.append(card)
+        order.extend(c for c, below in promoted if below == rank)
+    return order
+
+
+def build_context(
+    deck: Deck, layout: DeckLayout, follow: Follow, trump: int, promoted: Sequence[tuple[Card, str]]
+) -> TrumpContext:
+    """Tables for one trump suit (-1: none) with the given (card, below-rank) promotions."""
+    n = layout.size
+    nsuits = len(layout.suits)
+    if trump < 0:
+        promoted = ()
+    card_suit = [layout.suit_of(c) for c in range(n)]
+    for card, _ in promoted:
+        card_suit[card] = trump
+    suit_mask = [0] * nsuits
+    for card, suit in enumerate(card_suit):
+        suit_mask[suit] |= 1 << card
+    trump_mask = suit_mask[trump] if trump >= 0 else 0
+
+    # rank position within the effective suit, 0 = highest
+    position = [layout.rank_of(c) for c in range(n)]
+    if trump >= 0:
+        for i, card in enumerate(trump_order(deck, layout, trump, promoted)):
+            position[card] = i
+    top = len(layout.ranks) + len(promoted)
+    trump_base = top + 1  # every trump beats every card of the led suit
+    strength = tuple(
+        tuple(
+            trump_base + top - position[c] if card_suit[c] == trump
+            else (top - position[c] if card_suit[c] == led else 0)
+            for c in range(n)
+        )
+        for led in range(nsuits)
+    )
+    above = tuple(
+        sum(1 << d for d in range(n) if card_suit[d] == card_suit[c] and position[d] < position[c])
+        for c in range(n)
+    )
+    trump_points = deck.trump_points or deck.points
+    moved = {card for card, _ in promoted}
+    points = tuple(
+        trump_points[layout.ranks[layout.rank_of(c)]] if card_suit[c] == trump and c not in moved
+        else deck.points[layout.ranks[layout.rank_of(c)]]
+        for c in range(n)
+    )
+    exempt = 0
+    for name in follow.exempt:
+        card = exempt_card(layout, name, trump)
+        if card is not None:
+            exempt |= 1 << card
+    legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
+    return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
+                        strength, above, points, exempt, legal)
+
+
+def exempt_card(layout: DeckLayout, name: str, trump: int) -> Card | None:
+    """A card of `follow.exempt`: a card name, or rank + ``T`` for that rank of the trump suit."""
+    upper = name.strip().upper()
+    if upper.endswith("T") and upper[:-1] in [r.upper() for r in layout.ranks] and "T" not in layout.suits:
+        if trump < 0:
+            return None
+        return layout.card(trump, [r.upper() for r in layout.ranks].index(upper[:-1]))
+    return layout.parse(name)
+
+
+def resolve_seats(to: str | Sequence[int], dealer: int, n: int) -> tuple[int, ...]:
+    """Seats of a deal selector, in dealing order; `all` runs from the elder to the dealer."""
+    if to == "all":
+        return tuple((dealer + 1 + i) % n for i in range(n))
+    if to == "elder":
+        return ((dealer + 1) % n,)
+    if to == "dealer":
+        return (dealer,)
+    if to == "all_but_elder":
+        return tuple((dealer + 2 + i) % n for i in range(n - 1))
+    if to == "all_but_dealer":
+        return tuple((dealer + 1 + i) % n for i in range(n - 1))
+    if isinstance(to, str):
+        raise ValueError(f"unknown deal selector {to!r}")
+    return tuple((dealer + offset) % n for offset in to)
+
+
+def deal_plan(steps: Sequence[DealStep], dealer: int, n: int) -> tuple[tuple[object, ...], ...]:
+    ops: list[tuple[object, ...]] = []
+    for step in steps:
+        kind = step.kind
+        if kind == "packet":
+            assert step.packet is not None and step.to is not None
+            ops.append((OP_PACKET, resolve_seats(step.to, dealer, n), step.packet, step.face == "up"))
+        elif kind == "stock":
+            ops.append((OP_STOCK,))
+        elif kind == "turn_up":
+            ops.append((OP_TURN_UP, step.turn_up == "stock_bottom"))
+        elif kind == "set_aside":
+            ops.append((OP_SET_ASIDE, -1 if step.set_aside == "rest" else step.set_aside))
+        else:
+            ops.append((OP_DECIDE,))
+    return tuple(ops)
+
+
+def build_tables(
+    deck: Deck,
+    layout: DeckLayout,
+    follow: Follow,
+    players: Players,
+    steps: Sequence[DealStep],
+    announcements: Sequence[Announcement],
+) -> Tables:
+    ids = [a.id for a in announcements]
+    promotions = [(layout.parse(p.card), p.below, ids.index(p.by_announcement) if p.by_announcement else -1)
+                  for p in deck.promotions]
+    contexts = []
+    for trump in range(-1, len(layout.suits)):
+        for bits in range(1 << len(promotions)):
+            active = [(card, below) for i, (card, below, _) in enumerate(promotions) if bits >> i & 1]
+            contexts.append(build_context(deck, layout, follow, trump, active))
+    n = players.count
+    team_of = [0] * n
+    for team, seats in enumerate(players.teams):
+        for seat in seats:
+            team_of[seat] = team
+    return Tables(
+        contexts=tuple(contexts),
+        promotion_cards=tuple(card for card, _, _ in promotions),
+        promotion_by=tuple(by for _, _, by in promotions),
+        team_of=tuple(team_of),
+        next_seat=tuple((s + 1) % n for s in range(n)),
+        rounds=tuple(tuple((s + i) % n for i in range(n)) for s in range(n)),
+        deal_plans=tuple(deal_plan(steps, d, n) for d in range(n)),
+        holder_cards=tuple(layout.parse(a.holder_of) if a.holder_of else -1 for a in announcements),
+        followups=tuple(tuple(j for j, b in enumerate(announcements) if b.after == a.id) for a in announcements),
+    )
+
+
+def mask_points(points: Sequence[int], mask: CardMask) -> int:
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += points[low.bit_length() - 1]
+        mask ^= low
+    return total

@@ -1,0 +1,1147 @@
+"""A compiled ruleset read back as a rulebook (`couillon explain`).
+
+Every word comes from the model: one ``describe_*`` function per concept turns a section
+of :class:`~couillon_dsl.model.Ruleset` into blocks of prose, built from small sentence
+functions that `diff` reuses, so two rulesets read differently exactly where they play
+differently and a new variant gets its rulebook for free. Scoring expressions are parsed
+and put into words when they have one of the common shapes, and quoted otherwise.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+from couillon_dsl.expr.parse import Binary, Call, Name, Node, Number, String, Unary, parse_expression, to_text
+from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule
+
+# ---------------------------------------------------------------------- document blocks
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Items:
+    items: tuple[str, ...]
+    numbered: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+Block = Paragraph | Items | Table
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    blocks: tuple[Block, ...]
+
+
+# ---------------------------------------------------------------------- words
+
+_RANK_WORDS = {
+    "A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine", "8": "eight",
+    "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two",
+}
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def rank_word(rank: str, plural: bool = False) -> str:
+    """``A`` -> ``ace``; ranks without a usual name keep their id."""
+    word = _RANK_WORDS.get(rank.upper())
+    if word is None:
+        return f"{rank}s" if plural else rank
+    return (word + "es" if word.endswith("x") else word + "s") if plural else word
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``count(2, "card")`` -> ``2 cards``."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def join(words: Sequence[str], last: str = "and") -> str:
+    """``a, b and c``."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def sentence(text: str) -> str:
+    """Capitalise the first letter and end with a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ":")) else text + "."
+
+
+def _value(value: Any) -> str:
+    """A YAML-ish rendering of an option value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# ---------------------------------------------------------------------- seats
+
+
+def _left(rs: Ruleset) -> str:
+    """The side play passes to."""
+    return "left" if rs.players.direction == "clockwise" else "right"
+
+
+def _right(rs: Ruleset) -> str:
+    return "right" if rs.players.direction == "clockwise" else "left"
+
+
+def seat(rs: Ruleset, offset: int) -> str:
+    """The seat ``offset`` places after the dealer in the order of play, as players say it."""
+    n = rs.players.count
+    k = offset % n
+    if k == 0:
+        return "the dealer"
+    if k == 1:
+        return f"the player on the dealer's {_left(rs)}"
+    if k == n - 1:
+        return f"the player on the dealer's {_right(rs)}"
+    team_of = {s: t for t, seats in enumerate(rs.players.teams) for s in seats}
+    if n == 4 and k == 2 and team_of.get(0) == team_of.get(2):
+        return "the dealer's partner"
+    if 2 * k == n:
+        return "the player opposite the dealer"
+    return f"the player {k} seats to the dealer's {_left(rs)}"
+
+
+def elder(rs: Ruleset) -> str:
+    return seat(rs, 1)
+
+
+def _selector_seats(rs: Ruleset, to: str | tuple[int, ...]) -> tuple[str, ...]:
+    """Who a deal selector names, in dealing order (mirrors engine.tables.resolve_seats)."""
+    n = rs.players.count
+    offsets = {
+        "all": range(1, n + 1), "elder": (1,), "dealer": (0,),
+        "all_but_elder": range(2, n + 1), "all_but_dealer": range(1, n),
+    }.get(to, to) if isinstance(to, str) else to
+    return tuple(seat(rs, k) for k in offsets)
+
+
+def chooser(rs: Ruleset, by: str) -> str:
+    return "the dealer" if by == "dealer" else elder(rs)
+
+
+# ---------------------------------------------------------------------- players and seating
+
+
+def players_sentence(rs: Ruleset) -> str:
+    players = rs.players
+    sizes = sorted({len(team) for team in players.teams})
+    if sizes == [1]:
+        return f"{players.count} players, each playing for themselves"
+    if len(sizes) == 1:
+        return f"{players.count} players in {len(players.teams)} teams of {sizes[0]}"
+    return f"{players.count} players in teams of {join([str(len(t)) for t in players.teams])}"
+
+
+def seating_sentence(rs: Ruleset) -> str:
+    players = rs.players
+    n = players.count
+    team_of = {s: t for t, seats in enumerate(players.teams) for s in seats}
+    text = f"the seats are numbered 0 to {n - 1} in the order of play"
+    if any(len(team) > 1 for team in players.teams):
+        text += "; " + " play against ".join(f"seats {join([str(s) for s in team])}" for team in players.teams)
+    if len(players.teams) == 2 and all(team_of[s] != team_of[(s + 1) % n] for s in range(n)):
+        text += (", so partners sit opposite each other" if n == 4
+                 else ", so the teams sit alternately and a player's neighbours are both opponents")
+    return text
+
+
+def direction_sentence(rs: Ruleset) -> str:
+    return f"deal and play go {rs.players.direction}, to the {_left(rs)}"
+
+
+def dealer_sentence(rs: Ruleset) -> str:
+    first = "the first dealer is chosen at random" if rs.dealer.first == "random" else f"seat {rs.dealer.first} deals first"
+    if rs.dealer.rotation == "same":
+        return f"{first}, and the same player deals every hand"
+    return f"{first}; after each hand the deal passes to the {_left(rs)}"
+
+
+def describe_players(rs: Ruleset) -> Section:
+    return Section("Players and seating", (Paragraph(" ".join(sentence(s) for s in (
+        players_sentence(rs), seating_sentence(rs), direction_sentence(rs), dealer_sentence(rs),
+    ))),))
+
+
+# ---------------------------------------------------------------------- the cards
+
+
+def deck_sentence(rs: Ruleset) -> str:
+    deck = rs.deck
+    suits = join([f"{s.symbol} {s.name}" if s.symbol != s.name else s.name for s in deck.suits])
+    return (f"the game uses {len(deck.suits) * len(deck.ranks)} cards: {join(list(deck.ranks))} "
+            f"in each of the {len(deck.suits)} suits {suits}")
+
+
+def order_sentence(rs: Ruleset) -> str:
+    deck = rs.deck
+    plain = " ".join(deck.ranks)
+    if rs.trump.method == "none":
+        return f"in every suit the cards rank from high to low {plain}"
+    if deck.trump_ranks is None or tuple(deck.trump_ranks) == tuple(deck.ranks):
+        return f"in every suit, trumps included, the cards rank from high to low {plain}"
+    return (f"in the plain suits the cards rank from high to low {plain}; "
+            f"in the trump suit the order is {' '.join(deck.trump_ranks)}")
+
+
+def _card(rs: Ruleset, name: str) -> str:
+    """A card name as printed in a rulebook: ``QS`` -> ``Q♠``; ``JT`` -> ``the trump jack``."""
+    upper = name.strip().upper()
+    ranks = [r.upper() for r in rs.layout.ranks]
+    if upper.endswith("T") and upper[:-1] in ranks and "T" not in rs.layout.suits:
+        return f"the trump {rank_word(upper[:-1])}"
+    return rs.layout.pretty(rs.layout.parse(name))
+
+
+def _announcement(rs: Ruleset, key: str) -> Announcement | None:
+    return next((a for a in rs.announcements if a.id == key), None)
+
+
+def promotion_sentences(rs: Ruleset) -> list[str]:
+    out = []
+    for promotion in rs.deck.promotions:
+        card = _card(rs, promotion.card)
+        what = (f"the {card} becomes a trump ranking directly below the trump {rank_word(promotion.below)}, "
+                f"whatever the trump suit, and counts as a trump for following suit")
+        announcement = _announcement(rs, promotion.by_announcement) if promotion.by_announcement else None
+        if announcement is None:
+            out.append(f"{promotion.name}: {what}, always")
+        else:
+            out.append(f"if the {announcement.name} is announced, {what}")
+    return out
+
+
+def points_sentence(table: dict[str, int], ranks: Sequence[str]) -> str:
+    """Card points grouped by value in rank order: ``aces 4, kings 3 ... tens and nines nothing``."""
+    groups: list[tuple[int, list[str]]] = []
+    for rank in ranks:
+        value = table.get(rank, 0)
+        if groups and groups[-1][0] == value:
+            groups[-1][1].append(rank)
+        else:
+            groups.append((value, [rank]))
+    return ", ".join(f"{join([rank_word(r, plural=True) for r in group])} {value if value else 'nothing'}"
+                     for value, group in groups)
+
+
+def pack_points(rs: Ruleset) -> int:
+    """Card points in the whole pack (with one suit counted as trumps when they count differently)."""
+    deck = rs.deck
+    plain = sum(deck.points.get(r, 0) for r in deck.ranks)
+    if deck.trump_points is None:
+        return plain * len(deck.suits)
+    return plain * (len(deck.suits) - 1) + sum(deck.trump_points.get(r, 0) for r in deck.ranks)
+
+
+def points_sentences(rs: Ruleset) -> list[str]:
+    deck = rs.deck
+    out = ["cards count " + points_sentence(dict(deck.points), deck.ranks)]
+    if deck.trump_points is not None and dict(deck.trump_points) != dict(deck.points):
+        out.append("trumps count differently: " + points_sentence(dict(deck.trump_points), deck.trump_ranks or deck.ranks))
+    out.append(f"the pack holds {pack_points(rs)} points")
+    return out
+
+
+def describe_cards(rs: Ruleset) -> Section:
+    return Section("The cards", (
+        Paragraph(" ".join(sentence(s) for s in (deck_sentence(rs), order_sentence(rs), *promotion_sentences(rs)))),
+        Paragraph(" ".join(sentence(s) for s in points_sentences(rs))),
+    ))
+
+
+# ---------------------------------------------------------------------- the deal
+
+
+@dataclass(frozen=True)
+class _DealCount:
+    hand: int  # cards each player ends with (compile ensures equal hands)
+    stock: int
+    aside: int
+
+
+def _deal_count(rs: Ruleset) -> tuple[list[int], _DealCount]:
+    """Cards left in the pack before each step, and what the deal ends with."""
+    left = rs.layout.size
+    before = []
+    hand = stock = aside = 0
+    for step in rs.deal:
+        before.append(left)
+        kind = step.kind
+        if kind == "packet":
+            seats = _selector_seats(rs, step.to or "all")
+            left -= len(seats) * (step.packet or 0)
+            if elder(rs) in seats:
+                hand += step.packet or 0
+        elif kind == "stock":
+            stock, left = left, 0
+        elif kind == "set_aside":
+            taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
+            aside += taken
+            left -= taken
+    return before, _DealCount(hand, stock, aside + left)
+
+
+def _packet_sentence(rs: Ruleset, step: DealStep) -> str:
+    cards = f"{count(step.packet or 0, 'card')} face {step.face}"
+    to = step.to or "all"
+    if to == "all":
+        return f"deal {cards} to each player, starting with {elder(rs)} and ending with the dealer"
+    if to == "all_but_dealer":
+        return f"deal {cards} to each player except the dealer, starting with {elder(rs)}"
+    if to == "all_but_elder":
+        return f"deal {cards} to each player except {elder(rs)}, starting with {seat(rs, 2)} and ending with the dealer"
+    seats = _selector_seats(rs, to)
+    if len(seats) == 1:
+        return f"deal {cards} to {seats[0]}"
+    return f"deal {cards} to each of {join(list(seats))}, in that order"
+
+
+def _offered_card(rs: Ruleset) -> str:
+    """The face-up card an offer proposes: the last one shown before the decide step."""
+    offered = "the face-up card"
+    for step in rs.deal:
+        if step.kind == "decide":
+            break
+        if step.kind == "turn_up":
+            offered = "the turned-up card"
+        elif step.kind == "packet" and step.face == "up":
+            seats = _selector_seats(rs, step.to or "all")
+            offered = f"the card dealt face up to {seats[-1]}"
+    return offered
+
+
+def deal_step_sentences(rs: Ruleset) -> list[str]:
+    """One instruction per step of the deal script."""
+    before, _ = _deal_count(rs)
+    out = []
+    for step, left in zip(rs.deal, before):
+        kind = step.kind
+        if kind == "packet":
+            out.append(_packet_sentence(rs, step))
+        elif kind == "stock":
+            out.append(f"put the remaining {count(left, 'card')} face down in a stock; the stock is not played")
+        elif kind == "turn_up":
+            where = "top" if step.turn_up == "stock_top" else "bottom"
+            out.append(f"turn the {where} card of the stock face up")
+        elif kind == "set_aside":
+            taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
+            which = f"the remaining {count(taken, 'card')}" if step.set_aside == "rest" else count(taken, "card")
+            out.append(f"set {which} aside face down; nobody looks at them or plays them")
+        elif rs.trump.method == "offer":
+            out.append(f"trump is decided: the suit of {_offered_card(rs)} is offered to each player in turn (see Trump)")
+        elif rs.trump.method == "choose" and rs.trump.choose is not None:
+            out.append(f"{chooser(rs, rs.trump.choose.by)} chooses trump (see Trump)")
+        else:
+            out.append("trump is decided (see Trump)")
+    return out
+
+
+def hand_sentence(rs: Ruleset) -> str:
+    _, totals = _deal_count(rs)
+    text = f"each player now holds {count(totals.hand, 'card')}, so a hand has {count(totals.hand, 'trick')}"
+    unplayed = totals.stock + totals.aside
+    if unplayed:
+        text += (f"; {unplayed} of the {rs.layout.size} cards are not played, so fewer than "
+                 f"{pack_points(rs)} card points may be in play")
+    return text
+
+
+def describe_deal(rs: Ruleset) -> Section:
+    return Section("The deal", (
+        Items(tuple(sentence(s) for s in deal_step_sentences(rs)), numbered=True),
+        Paragraph(sentence(hand_sentence(rs))),
+    ))
+
+
+# ---------------------------------------------------------------------- trump
+
+
+def _redeal(rs: Ruleset) -> str:
+    who = "the same dealer" if rs.dealer.rotation == "same" else "the next dealer"
+    return f"the deal is passed out: nobody scores, and {who} shuffles and deals again"
+
+
+def _fallback_maker(rs: Ruleset) -> str:
+    if rs.trump.maker_after_fallback == "elder_team":
+        return f"the team of {elder(rs)} still counts as the maker"
+    return "nobody is the maker in this hand"
+
+
+def can_redeal(rs: Ruleset) -> bool:
+    """Whether a deal can be passed out (and so redealt)."""
+    offer = rs.trump.offer
+    if rs.trump.method != "offer" or offer is None:
+        return False
+    return offer.on_all_pass == "redeal" or (offer.on_all_pass == "next_card" and offer.when_stock_exhausted == "redeal")
+
+
+def trump_sentences(rs: Ruleset) -> list[str]:
+    trump = rs.trump
+    if trump.method == "offer" and trump.offer is not None:
+        offer = trump.offer
+        out = [
+            f"the suit of {_offered_card(rs)} is offered as trump: starting with {elder(rs)} and going round "
+            f"to the dealer, each player in turn accepts it or passes",
+            "the first player to accept makes that suit trump and ends the round; that player's team is the maker",
+        ]
+        if offer.on_all_pass == "bottom_card":
+            out.append(f"if everyone passes, the bottom card of the stock is turned face up and its suit is trump; "
+                       f"{_fallback_maker(rs)}")
+        elif offer.on_all_pass == "next_card":
+            first = "the dealer" if offer.reoffer_first_speaker == "dealer" else elder(rs)
+            out.append(f"if everyone passes, the next card of the stock is turned face up and offered in the same way, "
+                       f"{first} speaking first, until someone accepts")
+            if offer.when_stock_exhausted == "redeal":
+                out.append(f"if every card of the stock is refused, {_redeal(rs)}")
+            else:
+                out.append(f"if every card of the stock is refused: {offer.when_stock_exhausted}")
+        else:
+            out.append(f"if everyone passes, {_redeal(rs)}")
+        return out
+    if trump.method == "choose" and trump.choose is not None:
+        choose = trump.choose
+        who = chooser(rs, choose.by)
+        ways = {
+            "name": "name any suit as trump (they need not hold a card of it)",
+            "show": "show one card from their hand, whose suit becomes trump (the card goes back into their hand)",
+            "defer": "decline to choose",
+        }
+        alternatives = [ways.get(w, w) for w in choose.ways]
+        if len(alternatives) == 1:
+            out = [f"{who} looks at their cards and must {alternatives[0]}"]
+        else:
+            out = [f"{who} looks at their cards and must either {join(alternatives, 'or')}"]
+        if set(choose.ways) - {"defer"}:
+            out.append("the team of the player who chooses trump is the maker")
+        if "defer" in choose.ways:
+            if choose.on_defer == "first_card_of_next_packet":
+                out.append(f"if they decline, the first card of their next packet is dealt face up: its suit is trump "
+                           f"and the card stays in their hand; {_fallback_maker(rs)}")
+        return out
+    return ["there are no trumps"]
+
+
+def describe_trump(rs: Ruleset) -> Section:
+    return Section("Trump", (Paragraph(" ".join(sentence(s) for s in trump_sentences(rs))),))
+
+
+# ---------------------------------------------------------------------- announcements
+
+
+def _mentions(rs: Ruleset, announcement_id: str) -> list[str]:
+    """Names of the scoring rules whose expressions ask about an announcement."""
+    def walk(node: Node) -> Iterable[Node]:
+        yield node
+        if isinstance(node, Call):
+            for arg in node.args:
+                yield from walk(arg)
+        elif isinstance(node, Unary):
+            yield from walk(node.operand)
+        elif isinstance(node, Binary):
+            yield from walk(node.left)
+            yield from walk(node.right)
+
+    found = []
+    for rule in rs.scoring:
+        for text in (rule.when, rule.team, rule.delta):
+            if isinstance(text, str) and any(
+                isinstance(n, Call) and n.func in ("announced", "announcer") and n.args
+                and isinstance(n.args[0], String) and n.args[0].value == announcement_id
+                for n in walk(parse_expression(text))
+            ):
+                found.append(rule.name)
+                break
+    return found
+
+
+def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
+    if announcement.holder_of:
+        text = (f"{announcement.name}: the player holding the {_card(rs, announcement.holder_of)} may announce "
+                f"{announcement.name} on their turn in the first trick, before playing a card")
+    elif announcement.after:
+        before = _announcement(rs, announcement.after)
+        first = before.name if before else announcement.after
+        who = ("a partner of the player who announced it" if announcement.by == "partners"
+               else "an opponent of the team that announced it")
+        text = (f"{announcement.name}: right after {first} is announced, {who} may announce {announcement.name}; "
+                f"they are asked in turn from the announcer's {_left(rs)}, and the first to announce it ends the asking")
+    else:
+        text = f"{announcement.name}: may be announced in the first trick"
+    return text
+
+
+def announcement_effects(rs: Ruleset, announcement: Announcement) -> str | None:
+    """Where an announcement matters: the cards it promotes and the scoring rules that ask about it."""
+    promotes = [_card(rs, p.card) for p in rs.deck.promotions if p.by_announcement == announcement.id]
+    effects = []
+    if promotes:
+        effects.append(f"promotes the {join(promotes)} to a trump (see The cards)")
+    rules = _mentions(rs, announcement.id)
+    if rules:
+        effects.append(f"counts in the scoring rule{'s' if len(rules) > 1 else ''} {join(rules)}")
+    return f"it {join(effects)}" if effects else None
+
+
+def describe_announcements(rs: Ruleset) -> Section | None:
+    if not rs.announcements:
+        return None
+    return Section("Announcements", (
+        Paragraph(sentence("announcements are made during the first trick")),
+        Items(tuple(" ".join(sentence(s) for s in (announcement_sentence(rs, a), announcement_effects(rs, a)) if s)
+                    for a in rs.announcements)),
+    ))
+
+
+# ---------------------------------------------------------------------- play
+
+
+def first_lead_sentence(rs: Ruleset) -> str:
+    lead = rs.play.first_lead
+    if lead == "dealer":
+        text = "the dealer leads to the first trick"
+    elif lead == "maker" and rs.trump.method != "none":
+        text = f"the player who accepted or chose trump leads to the first trick ({elder(rs)} if nobody did)"
+    else:
+        text = f"{elder(rs)} leads to the first trick"
+    return text + "; the winner of each trick leads to the next"
+
+
+def follow_clauses(rs: Ruleset, follow: Follow | None = None) -> list[str]:
+    """The follow obligations, one clause per primitive that applies (any card may be led)."""
+    f = follow or rs.play.follow
+    trumps = rs.trump.method != "none"
+    out = []
+    if f.led_suit == "follow_or_trump" and trumps:
+        out.append("if you hold a card of the suit led you must play either a card of that suit or a trump")
+    else:
+        out.append("you must follow suit if you can")
+    if f.when_void == "must_trump" and trumps:
+        out.append("if you cannot follow suit you must play a trump if you have one")
+    else:
+        out.append("if you cannot follow suit you may play any card")
+    if f.head == "when_able":
+        text = "when you follow suit you must beat the best card of the suit led if you can"
+        if trumps:
+            text += (", even after the trick has been trumped" if f.head_when_trumped
+                     else "; this no longer applies once the trick has been trumped")
+        out.append(text)
+    if trumps and f.overtrump == "when_able":
+        out.append("a trump you play must beat the best trump already in the trick if you can")
+    if trumps and (f.overtrump == "when_able" or f.head == "when_able"):
+        out.append("when trumps are led you must play a higher trump than the best one in the trick if you can")
+    if trumps and f.undertrump == "only_when_forced":
+        out.append("you may play a trump lower than one already in the trick only when you have no other legal card")
+    elif trumps and f.overtrump == "when_able":
+        out.append("if you cannot overtrump, a lower trump is allowed")
+    if f.exempt and trumps:
+        cards = join([_card(rs, c) for c in f.exempt])
+        out.append(f"the {cards} never has to be played to follow trumps: holding no other trump you may play any card"
+                   .replace("the the ", "the "))
+    return out
+
+
+def follow_sentence(rs: Ruleset, follow: Follow | None = None) -> str:
+    return "; ".join(follow_clauses(rs, follow))
+
+
+def trick_sentence(rs: Ruleset) -> str:
+    if rs.trump.method == "none":
+        return "the highest card of the suit led wins the trick"
+    return "the highest trump wins the trick; if no trump was played, the highest card of the suit led wins"
+
+
+def describe_play(rs: Ruleset) -> Section:
+    return Section("Playing the tricks", (
+        Paragraph(sentence(first_lead_sentence(rs)) + " " + sentence("any card may be led")),
+        Paragraph("When you play to a trick that someone else led:"),
+        Items(tuple(sentence(c) for c in follow_clauses(rs))),
+        Paragraph(sentence(trick_sentence(rs))),
+    ))
+
+
+# ---------------------------------------------------------------------- the hand's result
+
+
+def outcome_sentence(rs: Ruleset) -> str:
+    outcome = rs.outcome
+    what = "card points in the tricks it took" if outcome.compare == "points" else "tricks"
+    short = "points" if outcome.compare == "points" else "tricks"
+    most = "more" if len(rs.players.teams) == 2 else "the most"
+    text = (f"after the last trick each team counts the {what}; the team with {most} {short} wins the hand "
+            f"and equal {short} is a tie")
+    if outcome.maker_needs is not None:
+        gap = "the hand is not scored" if outcome.gap == "no_score" else "the hand counts as a tie"
+        text += (f"; but a maker with {most} {short} and fewer than {outcome.maker_needs} card points does not win: "
+                 f"{gap}")
+    return text
+
+
+def describe_hand(rs: Ruleset) -> Section:
+    return Section("Winning a hand", (Paragraph(sentence(outcome_sentence(rs))),))
+
+
+# ---------------------------------------------------------------------- scoring
+
+
+_UNITS = {  # display -> (unit, unit plural)
+    "lines": ("line", "lines"), "loops": ("line", "lines"), "dots": ("line", "lines"),
+    "strokes": ("stroke", "strokes"), "numbers": ("point", "points"),
+}
+
+
+def scoresheet_sentence(rs: Ruleset) -> str:
+    sheet = rs.scoresheet
+    if sheet.direction == "up" or sheet.display == "numbers":
+        return f"each team's score starts at {sheet.start}"
+    unit, units = _UNITS.get(sheet.display, ("point", "points"))
+    text = f"each team starts with {count(sheet.start, unit, units)} on its side of the scoresheet"
+    if sheet.display == "loops":
+        text += ("; a team may have to draw a loop at the end of one of its lines, and a looped line takes two "
+                 "wins to erase, the first removing the loop")
+    elif sheet.display == "dots":
+        text += "; a line is cancelled by drawing a dot on it rather than by erasing it"
+    elif sheet.display == "strokes":
+        text += "; a stroke is cancelled by drawing a slash through it"
+    return text
+
+
+def _toward(rs: Ruleset, amount: str, plural: bool) -> str:
+    """Moving ``amount`` units towards the goal, as the scoresheet shows it."""
+    sheet = rs.scoresheet
+    unit, units = _UNITS.get(sheet.display, ("point", "points"))
+    noun = units if plural else unit
+    if sheet.direction == "up":
+        return f"scores {amount} {noun}"
+    if sheet.display == "numbers":
+        return f"takes {amount} {noun} off its score"
+    if sheet.display in ("lines", "loops"):
+        return f"erases {amount} {noun}" + (" or loop" + ("s" if plural else "") if sheet.display == "loops" else "")
+    return f"cancels {amount} {noun}"
+
+
+def _away(rs: Ruleset, amount: str, plural: bool) -> str:
+    """Moving ``amount`` units away from the goal."""
+    sheet = rs.scoresheet
+    unit, units = _UNITS.get(sheet.display, ("point", "points"))
+    noun = units if plural else unit
+    if sheet.direction == "up":
+        return f"loses {amount} {noun}"
+    if sheet.display == "numbers":
+        return f"adds {amount} {noun} to its score"
+    if sheet.display == "loops":
+        return f"draws {amount} {'loops' if plural else 'loop'}"
+    return f"adds {amount} {noun}"
+
+
+def _amount_word(n: int) -> str:
+    return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+
+
+_PER = {
+    "passes_pending": "for each passed-out deal owed to this hand",
+    "ties_pending": "for each tie owed to this hand",
+}
+
+
+def _per_phrase(rs: Ruleset, node: Node) -> str | None:
+    """``for each ...`` for a quantity a delta is multiplied by."""
+    if isinstance(node, Name):
+        return _PER.get(node.name)
+    if isinstance(node, Call) and node.func in ("points", "tricks") and len(node.args) == 1:
+        team = team_phrase(rs, node.args[0])
+        what = "card point" if node.func == "points" else "trick"
+        return f"for each {what} of {team}" if team else None
+    return None
+
+
+def _linear(node: Node) -> tuple[int, Node | None] | None:
+    """``-2 * passes_pending`` -> (-2, passes_pending); ``3`` -> (3, None); None for other shapes."""
+    if isinstance(node, Number):
+        return node.value, None
+    if isinstance(node, Unary) and node.op == "-":
+        inner = _linear(node.operand)
+        return (-inner[0], inner[1]) if inner else None
+    if isinstance(node, Binary) and node.op == "*":
+        for factor, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(factor, Number) and not isinstance(other, Number):
+                return factor.value, other
+        return None
+    return 1, node
+
+
+def delta_phrase(rs: Ruleset, delta: int | str) -> str:
+    """What a rule's delta does to the team's score, in the scoresheet's words."""
+    shape = (delta, None) if isinstance(delta, int) else _linear(parse_expression(delta))
+    per = _per_phrase(rs, shape[1]) if shape and shape[1] is not None else None
+    if shape is None or (shape[1] is not None and per is None):
+        return f"changes its score by `{delta}`"
+    amount = shape[0]
+    if amount == 0:
+        return "scores nothing"
+    forward = -1 if rs.scoresheet.direction == "down" else 1  # the sign that moves towards the goal
+    move = _toward if amount * forward > 0 else _away
+    text = move(rs, _amount_word(abs(amount)), abs(amount) != 1)
+    return f"{text} {per}" if per else text
+
+
+def _scaled(rs: Ruleset, rule: ScoringRule) -> str:
+    if not rule.tie_scaled or rs.scoresheet.tie_carry == "none":
+        return ""
+    return "; this counts double after a tie" if rs.scoresheet.tie_carry == "next_decided_double" \
+        else "; this is doubled for every tie before it"
+
+
+def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
+    """``if the maker loses the hand, the maker draws one loop``; unusual expressions are quoted."""
+    condition = parse_expression(rule.when) if isinstance(rule.when, str) else None
+    team_text = rule.team if isinstance(rule.team, str) else str(rule.team)
+    team = team_phrase(rs, parse_expression(team_text)) or f"the team `{team_text}`"
+    action = f"{team} {delta_phrase(rs, rule.delta)}{_scaled(rs, rule)}"
+    if condition is None or (isinstance(condition, Name) and condition.name == "true"):
+        return f"after every hand, {action}"
+    clause = condition_phrase(rs, condition)
+    if clause is None:
+        return f"when `{to_text(condition)}`, {action}"
+    return f"if {clause}, {action}"
+
+
+def tie_sentences(rs: Ruleset) -> list[str]:
+    sheet = rs.scoresheet
+    out = []
+    if sheet.tie_carry == "none":
+        out.append("a tie carries nothing over to the next hand")
+    elif sheet.tie_carry == "next_decided_double":
+        out.append("after a tie, the next hand won by a team counts double, however many ties came in between")
+    else:
+        out.append("every tie doubles the next hand won by a team again: twice after one tie, four times after "
+                   "two ties in a row, and so on")
+    if sheet.tie_mark:
+        out.append("a tie is marked on the scoresheet with a circle crossed by a stroke")
+    if sheet.tie_next_dealer == "same":
+        out.append("after a tie the same dealer deals a replacement hand")
+    return out
+
+
+def pass_sentence(rs: Ruleset) -> str | None:
+    if not can_redeal(rs):
+        return None
+    carry = rs.scoresheet.pass_carry
+    if carry == "none":
+        return "a passed-out deal scores nothing and is forgotten"
+    if carry == "single":
+        return ("a passed-out deal scores nothing, but the next hand won by a team has one passed-out deal owed to it, "
+                "however many deals were passed out in a row; a tie keeps it waiting")
+    return ("a passed-out deal scores nothing, but the next hand won by a team has owed to it every deal passed out "
+            "since the last hand a team won; a tie keeps them waiting")
+
+
+def describe_scoring(rs: Ruleset) -> Section:
+    rules = tuple(f"{rule.name}: {sentence(scoring_rule_sentence(rs, rule))}" for rule in rs.scoring)
+    extra = [*tie_sentences(rs), *filter(None, [pass_sentence(rs)])]
+    return Section("Scoring", (
+        Paragraph(sentence(scoresheet_sentence(rs))),
+        Paragraph(sentence("after every hand these rules are applied, in this order")),
+        Items(rules),
+        Paragraph(" ".join(sentence(s) for s in extra)),
+    ))
+
+
+# ---------------------------------------------------------------------- the end
+
+
+def game_end_sentence(rs: Ruleset) -> str:
+    sheet = rs.scoresheet
+    if sheet.direction == "up":
+        reach = f"reach {sheet.goal} or more"
+    elif sheet.display in ("lines", "loops", "dots", "strokes") and sheet.goal == 0:
+        unit = _UNITS[sheet.display][0]
+        verb = "erase" if sheet.display in ("lines", "loops") else "cancel"
+        reach = f"{verb} its last {unit}"
+    else:
+        reach = f"get down to {sheet.goal} or below"
+    return (f"the first team to {reach} wins the game; if two teams get there in the same hand, the one further past "
+            f"the goal wins, and if that is equal, the team that won the hand")
+
+
+def session_sentence(rs: Ruleset) -> str | None:
+    games = rs.session.games_to_win
+    if games <= 1:
+        return None
+    return f"the first team to win {games} games wins the session; the scoresheet starts afresh for every game"
+
+
+def limits_sentence(rs: Ruleset) -> str:
+    text = f"a game still running after {rs.limits.max_hands} hands is abandoned"
+    if can_redeal(rs):
+        text += f", and so is one with more than {rs.limits.max_redeals_in_a_row} passed-out deals in a row"
+    return text + " (a safety limit for simulations, not a rule of play)"
+
+
+def describe_game_end(rs: Ruleset) -> Section:
+    parts = [game_end_sentence(rs), session_sentence(rs), limits_sentence(rs)]
+    return Section("End of the game", tuple(Paragraph(sentence(s)) for s in parts if s))
+
+
+# ---------------------------------------------------------------------- options and sources
+
+
+def allowed_values(spec: OptionSpec) -> str:
+    if spec.choices is not None:
+        return ", ".join(_value(c) for c in spec.choices)
+    if spec.type == "integer":
+        low = spec.minimum if spec.minimum is not None else "any"
+        high = spec.maximum if spec.maximum is not None else "any"
+        return f"a whole number from {low} to {high}"
+    return {"boolean": "true, false", "string": "any text"}.get(spec.type or "", "any value")
+
+
+def option_value(spec: OptionSpec) -> str:
+    value = _value(spec.value)
+    return value if spec.value == spec.default and type(spec.value) is type(spec.default) \
+        else f"{value} (default {_value(spec.default)})"
+
+
+def option_sentence(spec: OptionSpec) -> str:
+    return f"{option_value(spec)}; allowed: {allowed_values(spec)}"
+
+
+def describe_options(rs: Ruleset) -> Section | None:
+    if not rs.options:
+        return None
+    rows = tuple((name, option_value(spec), allowed_values(spec), " ".join(spec.description.split()))
+                 for name, spec in rs.options.items())
+    return Section("Options", (
+        Paragraph(sentence("the rules above use these values; change one with `--option NAME=VALUE`")),
+        Table(("option", "value", "allowed", "meaning"), rows),
+    ))
+
+
+def describe_sources(rs: Ruleset) -> Section | None:
+    if not rs.sources:
+        return None
+    items = []
+    for source in rs.sources:
+        text = f"{source.key}: {source.title}"
+        if source.sections:
+            text += f", sections {join(list(source.sections))}"
+        if source.url:
+            text += f", <{source.url}>"
+        items.append(text)
+    return Section("Sources", (Items(tuple(items)),))
+
+
+# ---------------------------------------------------------------------- expressions in words
+
+
+_TEAM_NAMES = {
+    "winner": "the winning team", "loser": "the losing team", "maker": "the maker",
+    "dealer_team": "the dealer's team", "none": "no team",
+}
+
+
+def team_phrase(rs: Ruleset, node: Node) -> str | None:
+    if isinstance(node, Name):
+        if node.name == "elder_team":
+            return f"the team of {elder(rs)}"
+        return _TEAM_NAMES.get(node.name)
+    if isinstance(node, Call) and len(node.args) == 1:
+        arg = node.args[0]
+        if node.func == "opponents":
+            inner = team_phrase(rs, arg)
+            if inner == "the maker":
+                return "the maker's opponents"
+            return f"the opponents of {inner}" if inner else None
+        if node.func == "announcer" and isinstance(arg, String):
+            return f"the team that announced {_announcement_name(rs, arg.value)}"
+    return None
+
+
+def _announcement_name(rs: Ruleset, key: str) -> str:
+    announcement = _announcement(rs, key)
+    return announcement.name if announcement else key
+
+
+_INT_NAMES = {
+    "passes_pending": "the number of passed-out deals owed to this hand",
+    "ties_pending": "the number of ties owed to this hand",
+    "tricks_per_hand": "the number of tricks in a hand",
+    "points_in_play": "the card points in play",
+}
+
+
+def int_phrase(rs: Ruleset, node: Node) -> str | None:
+    if isinstance(node, Number):
+        return str(node.value)
+    if isinstance(node, Name):
+        return _INT_NAMES.get(node.name)
+    if isinstance(node, Call) and len(node.args) == 1:
+        arg = node.args[0]
+        if node.func in ("points", "tricks"):
+            team = team_phrase(rs, arg)
+            what = "card points" if node.func == "points" else "tricks"
+            return f"the {what} of {team}" if team else None
+        if node.func == "option" and isinstance(arg, String):
+            return f"the value of option {arg.value}"
+    return None
+
+
+_BOOL_NAMES = {
+    "decided": "a team wins the hand", "tie": "the hand is a tie", "no_score": "the hand is not scored",
+    "all_tricks": "the winning team took every trick", "true": "always", "false": "never",
+}
+_NOT_BOOL = {
+    "decided": "no team wins the hand", "tie": "the hand is not a tie", "no_score": "the hand is scored",
+    "all_tricks": "the winning team did not take every trick",
+}
+_MORE = {">": "more {what} than", "<": "fewer {what} than", ">=": "at least as many {what} as",
+         "<=": "at most as many {what} as", "==": "as many {what} as", "!=": "not as many {what} as"}
+_THAN_NUMBER = {">": "more than {n} {what}", "<": "fewer than {n} {what}", ">=": "at least {n} {what}",
+                "<=": "at most {n} {what}", "==": "exactly {n} {what}", "!=": "other than {n} {what}"}
+_IS = {">": "is more than", "<": "is less than", ">=": "is at least", "<=": "is at most", "==": "is", "!=": "is not"}
+_FLIP = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
+
+
+def condition_phrase(rs: Ruleset, node: Node) -> str | None:
+    """A condition in words, or None when it has no common shape (the caller quotes it)."""
+    if isinstance(node, Name):
+        return _BOOL_NAMES.get(node.name)
+    if isinstance(node, Call) and len(node.args) == 1 and isinstance(node.args[0], String):
+        if node.func == "announced":
+            return f"{_announcement_name(rs, node.args[0].value)} was announced"
+        if node.func == "option":
+            return f"option {node.args[0].value} is on"
+        return None
+    if isinstance(node, Unary) and node.op == "not":
+        inner = node.operand
+        if isinstance(inner, Name) and inner.name in _NOT_BOOL:
+            return _NOT_BOOL[inner.name]
+        if isinstance(inner, Call) and inner.func == "announced" and inner.args and isinstance(inner.args[0], String):
+            return f"{_announcement_name(rs, inner.args[0].value)} was not announced"
+        text = condition_phrase(rs, inner)
+        return f"it is not the case that {text}" if text else None
+    if isinstance(node, Binary) and node.op in ("and", "or"):
+        nodes = _flatten(node, node.op)
+        parts = [condition_phrase(rs, part) for part in (_without_guards(nodes) if node.op == "and" else nodes)]
+        if any(p is None or p == "always" for p in parts):
+            return None
+        return join([p for p in parts if p], node.op)  # type: ignore[misc]
+    if isinstance(node, Binary):
+        return _comparison_phrase(rs, node)
+    return None
+
+
+def _flatten(node: Node, op: str) -> list[Node]:
+    if isinstance(node, Binary) and node.op == op:
+        return _flatten(node.left, op) + _flatten(node.right, op)
+    return [node]
+
+
+def _without_guards(nodes: list[Node]) -> list[Node]:
+    """Drop `decided` and `T != none` when another condition says T wins or loses: the words imply them."""
+    implied: set[Node] = {Name("decided")} if Name("all_tricks") in nodes else set()
+    for node in nodes:
+        if isinstance(node, Binary) and node.op == "==":
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(side, Name) and side.name in ("winner", "loser") and other != Name("none"):
+                    implied |= {Name("decided"), Binary("!=", other, Name("none")), Binary("!=", Name("none"), other)}
+    kept = [n for n in nodes if n not in implied]
+    return kept or nodes
+
+
+def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
+    op, left, right = node.op, node.left, node.right
+    if op in ("==", "!=") and (team_phrase(rs, left) or team_phrase(rs, right)):
+        return _team_comparison(rs, op, left, right)
+    if isinstance(left, Number) and not isinstance(right, Number):
+        op, left, right = _FLIP[op], right, left
+    counted = {"points": "card points", "tricks": "tricks"}
+    if isinstance(left, Call) and left.func in counted and len(left.args) == 1:
+        who = team_phrase(rs, left.args[0])
+        what = counted[left.func]
+        if who is None:
+            return None
+        if isinstance(right, Number):
+            return f"{who} has {_THAN_NUMBER[op].format(n=right.value, what=what)}"
+        if isinstance(right, Call) and right.func == left.func and len(right.args) == 1:
+            other = team_phrase(rs, right.args[0])
+            return f"{who} has {_MORE[op].format(what=what)} {other}" if other else None
+    if isinstance(left, Name) and left.name == "passes_pending" and isinstance(right, Number) and (op, right.value) == (">", 0):
+        return "a passed-out deal is owed to this hand"
+    if isinstance(left, Name) and left.name == "ties_pending" and isinstance(right, Number) and (op, right.value) == (">", 0):
+        return "a tie is owed to this hand"
+    a, b = int_phrase(rs, left), int_phrase(rs, right)
+    if a is None or b is None:
+        return None
+    return f"{a} {_IS[op]} {b}"
+
+
+def _team_comparison(rs: Ruleset, op: str, left: Node, right: Node) -> str | None:
+    if isinstance(left, Name) and left.name == "none":
+        left, right = right, left
+    negate = op == "!="
+    if isinstance(right, Name) and right.name == "none":
+        if isinstance(left, Name) and left.name == "maker":
+            return "there is a maker" if negate else "there is no maker"
+        if isinstance(left, Name) and left.name in ("winner", "loser"):
+            return ("a team wins the hand" if negate else "no team wins the hand")
+        if isinstance(left, Call) and left.func == "announcer" and left.args and isinstance(left.args[0], String):
+            name = _announcement_name(rs, left.args[0].value)
+            return f"{name} was announced" if negate else f"{name} was not announced"
+    for subject, other in ((left, right), (right, left)):
+        if isinstance(subject, Name) and subject.name in ("winner", "loser"):
+            who = team_phrase(rs, other)
+            if who is None:
+                return None
+            verb = "wins" if subject.name == "winner" else "loses"
+            return f"{who} {'does not ' + verb[:-1] if negate else verb} the hand"
+    a, b = team_phrase(rs, left), team_phrase(rs, right)
+    if a is None or b is None:
+        return None
+    return f"{a} {'is not' if negate else 'is'} {b}"
+
+
+# ---------------------------------------------------------------------- one line per rule (for diff)
+
+
+def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
+    """Every rule as short sentences under a stable label; `diff` compares these label by label."""
+    out: dict[str, tuple[str, ...]] = {
+        "Players": (players_sentence(rs),),
+        "Seating": (seating_sentence(rs),),
+        "Direction": (direction_sentence(rs),),
+        "Dealer": (dealer_sentence(rs),),
+        "Cards": (deck_sentence(rs),),
+        "Card order": (order_sentence(rs),),
+        "Card points": tuple(points_sentences(rs)),
+    }
+    for promotion, text in zip(rs.deck.promotions, promotion_sentences(rs)):
+        out[f"Promotion {promotion.name}"] = (text,)
+    out["Deal"] = tuple(deal_step_sentences(rs))
+    out["Hand size"] = (hand_sentence(rs),)
+    out["Trump"] = tuple(trump_sentences(rs))
+    for announcement in rs.announcements:
+        out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
+    out["First lead"] = (first_lead_sentence(rs),)
+    out["Follow"] = (follow_sentence(rs),)
+    out["Trick"] = (trick_sentence(rs),)
+    out["Hand result"] = (outcome_sentence(rs),)
+    out["Scoresheet"] = (scoresheet_sentence(rs),)
+    for rule in rs.scoring:
+        out[f"Scoring rule {rule.name}"] = (scoring_rule_sentence(rs, rule),)
+    out["Ties"] = tuple(tie_sentences(rs))
+    passes = pass_sentence(rs)
+    if passes:
+        out["Passed-out deals"] = (passes,)
+    out["Game end"] = (game_end_sentence(rs),)
+    session = session_sentence(rs)
+    if session:
+        out["Session"] = (session,)
+    out["Limits"] = (limits_sentence(rs),)
+    for name, spec in rs.options.items():
+        out[f"Option {name}"] = (option_sentence(spec),)
+    return out
+
+
+# ---------------------------------------------------------------------- the whole rulebook
+
+
+DESCRIBERS: tuple[Callable[[Ruleset], Section | None], ...] = (
+    describe_players, describe_cards, describe_deal, describe_trump, describe_announcements,
+    describe_play, describe_hand, describe_scoring, describe_game_end, describe_options, describe_sources,
+)
+
+
+def describe(rs: Ruleset) -> list[Section]:
+    """The rulebook's sections, in the order a player needs them."""
+    return [section for section in (d(rs) for d in DESCRIBERS) if section is not None]
+
+
+def _intro(rs: Ruleset) -> list[str]:
+    changed = [f"{name} = {_value(spec.value)}" for name, spec in rs.options.items()
+               if not (spec.value == spec.default and type(spec.value) is type(spec.default))]
+    out = [" ".join(rs.description.split())] if rs.description else []
+    note = f"Ruleset `{rs.id}`"
+    note += f", with the options {', '.join(changed)}." if changed else ", with its default options."
+    out.append(note)
+    return out
+
+
+def explain(rs: Ruleset, fmt: str = "markdown") -> str:
+    """The whole rulebook as Markdown (``markdown``) or plain wrapped text (``text``)."""
+    if fmt == "markdown":
+        return render_markdown(rs.name, _intro(rs), describe(rs))
+    if fmt == "text":
+        return render_text(rs.name, _intro(rs), describe(rs))
+    raise ValueError(f"unknown format {fmt!r} (markdown or text)")
+
+
+def _markdown_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(title: str, intro: Sequence[str], sections: Sequence[Section]) -> str:
+    lines = [f"# {title}", ""]
+    for text in intro:
+        lines += [text, ""]
+    for section in sections:
+        lines += [f"## {section.title}", ""]
+        for block in section.blocks:
+            if isinstance(block, Paragraph):
+                lines.append(block.text)
+            elif isinstance(block, Items):
+                lines += [f"{i}. {item}" if block.numbered else f"- {item}" for i, item in enumerate(block.items, 1)]
+            else:
+                lines.append("| " + " | ".join(block.header) + " |")
+                lines.append("|" + "|".join("---" for _ in block.header) + "|")
+                lines += ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in block.rows]
+            lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+WIDTH = 88
+
+
+def _wrap(text: str, initial: str = "", subsequent: str = "") -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=initial, subsequent_indent=subsequent,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def render_text(title: str, intro: Sequence[str], sections: Sequence[Section]) -> str:
+    lines = [title.upper(), "=" * len(title), ""]
+    for text in intro:
+        lines += [*_wrap(text), ""]
+    for section in sections:
+        lines += [section.title, "-" * len(section.title)]
+        for block in section.blocks:
+            if isinstance(block, Paragraph):
+                lines += _wrap(block.text)
+            elif isinstance(block, Items):
+                for i, item in enumerate(block.items, 1):
+                    bullet = f"{i}. " if block.numbered else "- "
+                    lines += _wrap(item, "  " + bullet, " " * (2 + len(bullet)))
+            else:
+                for head, *rest in block.rows:
+                    cells = "; ".join(f"{label}: {cell}" for label, cell in zip(block.header[1:], rest))
+                    lines += _wrap(f"{head}: {cells}", "  - ", "    ")
+            lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,29 @@
+"""The scoring expression language: grammar (``expr.lark``), parser, name/type checks, closures.
+
+``compile_expression(text, kind, names, span)`` is what the compiler calls;
+``check_expression`` is what validation calls; ``HandFacts`` is what the engine builds after
+a hand and passes to the compiled closures.
+"""
+from couillon_dsl.expr.compile import (
+    CONSTANTS,
+    FUNCTIONS,
+    VARIABLES,
+    ExprNames,
+    HandFacts,
+    check_expression,
+    compile_expression,
+)
+from couillon_dsl.expr.parse import ExpressionError, parse_expression, to_text
+
+__all__ = [
+    "CONSTANTS",
+    "FUNCTIONS",
+    "VARIABLES",
+    "ExprNames",
+    "ExpressionError",
+    "HandFacts",
+    "check_expression",
+    "compile_expression",
+    "parse_expression",
+    "to_text",
+]

@@ -1,0 +1,259 @@
+"""The compiled ruleset: frozen dataclasses that mirror the language, plus the engine's tables.
+
+Everything after `compile` reads this model and never the YAML: `explain` and `diff` render
+prose from the section dataclasses (whose field names are the YAML keys and whose enum-like
+values are the YAML strings), and the engine reads the precomputed :class:`Tables`. One
+:class:`TrumpContext` exists per (trump suit or none, set of promoted cards), so the play
+loop only indexes tuples and masks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from couillon_dsl.cards import Card, CardMask, DeckLayout
+
+Team = int
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    key: str
+    title: str
+    url: str | None = None
+    sections: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """A documented knob; ``value`` is what this compiled ruleset uses (default or override)."""
+
+    name: str
+    description: str
+    default: Any
+    value: Any
+    choices: tuple[Any, ...] | None = None
+    type: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    sets: tuple[str, ...] = ()
+    patches: tuple[tuple[Any, Mapping[str, Any]], ...] = ()  # (value, merge patch)
+
+
+@dataclass(frozen=True, slots=True)
+class Players:
+    count: int
+    teams: tuple[tuple[int, ...], ...]
+    direction: str = "clockwise"
+
+
+@dataclass(frozen=True, slots=True)
+class Dealer:
+    first: int | str  # a seat, or "random"
+    rotation: str = "next"
+
+
+@dataclass(frozen=True, slots=True)
+class Suit:
+    id: str
+    name: str
+    symbol: str
+
+
+@dataclass(frozen=True, slots=True)
+class Promotion:
+    card: str
+    name: str
+    by_announcement: str | None
+    below: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    suits: tuple[Suit, ...]
+    ranks: tuple[str, ...]
+    points: Mapping[str, int]
+    trump_ranks: tuple[str, ...] | None = None
+    trump_points: Mapping[str, int] | None = None
+    promotions: tuple[Promotion, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DealStep:
+    """One step of the deal script; exactly one of the kind keys is set, as in the YAML."""
+
+    packet: int | None = None
+    to: str | tuple[int, ...] | None = None
+    face: str = "down"
+    stock: str | None = None
+    turn_up: str | None = None
+    set_aside: int | str | None = None
+    decide: str | None = None
+
+    @property
+    def kind(self) -> str:
+        for key in ("packet", "stock", "turn_up", "set_aside", "decide"):
+            if getattr(self, key) is not None:
+                return key
+        raise ValueError("empty deal step")
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    on_all_pass: str = "bottom_card"
+    reoffer_first_speaker: str = "elder"
+    when_stock_exhausted: str = "redeal"
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    by: str = "elder"
+    ways: tuple[str, ...] = ("name",)
+    on_defer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trump:
+    method: str
+    offer: Offer | None = None
+    choose: Choose | None = None
+    maker_after_fallback: str = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    led_suit: str = "follow_or_trump"
+    when_void: str = "any"
+    head: str = "never"
+    head_when_trumped: bool = False
+    overtrump: str = "never"
+    undertrump: str = "allowed"
+    exempt: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    first_lead: str
+    follow: Follow
+    trick_winner: str = "highest_trump"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    id: str
+    name: str
+    holder_of: str | None = None
+    after: str | None = None
+    by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    compare: str = "points"
+    maker_needs: int | None = None
+    gap: str = "no_score"
+
+
+@dataclass(frozen=True, slots=True)
+class Scoresheet:
+    start: int
+    goal: int
+    direction: str
+    display: str = "numbers"
+    tie_carry: str = "none"
+    tie_mark: bool = False
+    tie_next_dealer: str = "next"
+    pass_carry: str = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRule:
+    """One scoring rule as written, with its expressions compiled to closures over HandFacts."""
+
+    name: str
+    when: str
+    team: str
+    delta: int | str
+    tie_scaled: bool
+    when_fn: Callable[[Any], object] = field(compare=False, repr=False)
+    team_fn: Callable[[Any], object] = field(compare=False, repr=False)
+    delta_fn: Callable[[Any], object] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    games_to_win: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_hands: int = 500
+    max_redeals_in_a_row: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpContext:
+    """Card facts under one trump suit (``trump`` -1: none) and one set of promoted cards.
+
+    Promoted cards are moved into the trump suit: ``suit_mask``/``card_suit`` say which
+    suit a card *counts as* for following and winning. ``strength[led][card]`` orders a
+    trick (trumps above the led suit above 0 for the rest); ``above[card]`` is the mask of
+    cards of the same effective suit that beat it (heading and overtrumping are one ``&``).
+    ``legal`` is the follow rule specialised for this context (see engine.follow).
+    """
+
+    trump: int
+    promoted: CardMask
+    suit_mask: tuple[CardMask, ...]
+    trump_mask: CardMask
+    card_suit: tuple[int, ...]
+    strength: tuple[tuple[int, ...], ...]
+    above: tuple[CardMask, ...]
+    points: tuple[int, ...]
+    exempt: CardMask
+    legal: Callable[[int, int, int, int], int] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """Everything the engine precomputes once per compiled ruleset."""
+
+    contexts: tuple[TrumpContext, ...]  # index: (trump + 1) << len(promotion_cards) | promoted bits
+    promotion_cards: tuple[Card, ...]  # bit i of a context's promotion set promotes this card
+    promotion_by: tuple[int, ...]  # announcement index that sets bit i, or -1 (always promoted)
+    team_of: tuple[Team, ...]  # seat -> team
+    next_seat: tuple[int, ...]  # seat -> the seat that plays after it
+    rounds: tuple[tuple[int, ...], ...]  # seat -> every seat in play order, starting with it
+    deal_plans: tuple[tuple[tuple[Any, ...], ...], ...]  # dealer -> deal ops with seats resolved
+    holder_cards: tuple[Card, ...]  # announcement index -> card its holder must hold, or -1
+    followups: tuple[tuple[int, ...], ...]  # announcement index -> announcements offered after it
+
+    def context(self, trump: int, promoted_bits: int) -> TrumpContext:
+        return self.contexts[((trump + 1) << len(self.promotion_cards)) | promoted_bits]
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    id: str
+    name: str
+    description: str
+    sources: tuple[Source, ...]
+    options: Mapping[str, OptionSpec]
+    players: Players
+    dealer: Dealer
+    deck: Deck
+    deal: tuple[DealStep, ...]
+    trump: Trump
+    play: Play
+    announcements: tuple[Announcement, ...]
+    outcome: Outcome
+    scoresheet: Scoresheet
+    scoring: tuple[ScoringRule, ...]
+    session: Session
+    limits: Limits
+    layout: DeckLayout = field(repr=False)
+    tables: Tables = field(repr=False, compare=False)
+
+    def option_values(self) -> dict[str, Any]:
+        """Effective option values by name (what `option(name)` sees)."""
+        return {name: spec.value for name, spec in self.options.items()}

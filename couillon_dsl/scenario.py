@@ -1,0 +1,768 @@
+"""Scenario files: a rules lawyer's "what happens here?", written down and checked.
+
+A scenario names a ruleset, stacks one or more deals by hand (explicit hands, or a pack
+order), scripts every decision and play by seat and card name, and states expectations
+at checkpoints: legal cards, trick winners, trump and maker, card points, the
+scoresheet, the winner, plays that must be refused and why. The runner plays the script
+on the generic engine and reports every expectation that does not hold, with the
+engine's own explanation of each card's legality. docs/scenarios.md describes the format.
+
+Explicit hands become a pack order by walking the ruleset's compiled deal steps, so a
+new deal script needs no scenario code.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from couillon_dsl.cards import Card, CardNotationError
+from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
+from couillon_dsl.engine.tables import resolve_seats
+from couillon_dsl.model import Ruleset
+
+# seat names relative to the dealer of the hand in play (rules digest §0.2)
+RELATIVE_SEATS = {"D": 0, "dealer": 0, "L": 1, "elder": 1, "P": 2, "R": 3}
+FOUR_PLAYER_ONLY = {"P", "R"}
+
+TOP_KEYS = {"title", "ruleset", "options", "dealer", "before", "deal", "script", "expect"}
+DEAL_KEYS = {"pack", "stock", "set_aside"}
+STEP_KEYS = {"play", "trick", "expect", "refuse", "deal"}
+OUTCOMES = {"winner": "decided", "tie": "tie", "no_score": "no_score", "passed_out": "passed_out"}
+
+
+class ScenarioError(Exception):
+    """A scenario file that cannot be read or run as written (not a failed expectation)."""
+
+
+# ---------------------------------------------------------------------------- the file
+
+@dataclass(frozen=True)
+class Step:
+    """One script entry: ``kind`` is act, play, trick, expect, refuse or deal."""
+
+    kind: str
+    line: int
+    data: Any
+    seat: Any = None  # act/refuse: the seat reference as written
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: Path
+    title: str
+    ruleset: str
+    options: dict[str, Any]
+    dealer: int | None
+    before: dict[str, Any]
+    deal: dict[Any, Any] | None
+    steps: tuple[Step, ...]
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and shape-check a scenario file; raises ScenarioError with the line at fault."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc}") from None
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            _reject_duplicate_keys(node, path)
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario is a mapping with at least `ruleset:` and `script:`")
+    _check_keys(data, TOP_KEYS, f"{path}: scenario")
+    if not isinstance(data.get("ruleset"), str):
+        raise ScenarioError(f"{path}: `ruleset:` must name a built-in ruleset or a file relative to the scenario")
+    options = data.get("options") or {}
+    before = data.get("before") or {}
+    if not isinstance(options, dict) or not isinstance(before, dict):
+        raise ScenarioError(f"{path}: `options:` and `before:` are mappings")
+    _check_keys(before, {"scores", "pending"}, f"{path}: before")
+    dealer = data.get("dealer")
+    if dealer is not None and (type(dealer) is not int or dealer < 0):
+        raise ScenarioError(f"{path}: `dealer:` is the seat number of the first dealer")
+    deal = data.get("deal")
+    if deal is not None and not isinstance(deal, dict):
+        raise ScenarioError(f"{path}: `deal:` is a mapping of seats (and stock, set_aside or pack) to cards")
+    script = data.get("script") or []
+    if not isinstance(script, list):
+        raise ScenarioError(f"{path}: `script:` is a list of steps")
+    lines = _script_lines(node)
+    steps = [_parse_step(item, lines[i] if i < len(lines) else 0, path) for i, item in enumerate(script)]
+    if data.get("expect") is not None:
+        steps.append(_parse_step({"expect": data["expect"]}, _key_line(node, "expect"), path))
+    return Scenario(path, str(data.get("title") or path.stem), data["ruleset"], options, dealer, before, deal,
+                    tuple(steps))
+
+
+def _reject_duplicate_keys(node: yaml.Node | None, path: Path) -> None:
+    """PyYAML keeps the last of two equal keys silently; in a hand-written file that is a slip."""
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                if key.value in seen:
+                    raise ScenarioError(f"{path}:{key.start_mark.line + 1}: duplicate key {key.value!r}")
+                seen.add(key.value)
+            _reject_duplicate_keys(value, path)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _reject_duplicate_keys(item, path)
+
+
+def _key_line(node: yaml.Node | None, key: str) -> int:
+    if isinstance(node, yaml.MappingNode):
+        for k, value in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return value.start_mark.line + 1
+    return 0
+
+
+def _script_lines(node: yaml.Node | None) -> list[int]:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == "script" and isinstance(value, yaml.SequenceNode):
+                return [item.start_mark.line + 1 for item in value.value]
+    return []
+
+
+def _check_keys(mapping: dict[Any, Any], allowed: set[str], where: str) -> None:
+    for key in mapping:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(allowed))})"
+            raise ScenarioError(f"{where}: unknown key {key!r}{hint}")
+
+
+def _parse_step(item: Any, line: int, path: Path) -> Step:
+    where = f"{path}:{line}"
+    if not isinstance(item, dict) or not item:
+        raise ScenarioError(f"{where}: a step is a mapping such as `L: accept`, `play: [...]` or `expect: {{...}}`")
+    keys = set(item)
+    kind = next((k for k in ("trick", "play", "refuse", "expect", "deal") if k in keys), None)
+    if kind is None:
+        if len(item) != 1:
+            raise ScenarioError(f"{where}: an action step names one seat, e.g. `L: pass`; got {sorted(map(str, item))}")
+        seat, action = next(iter(item.items()))
+        if action is False:  # YAML 1.1 reads a bare `no` as false
+            action = "no"
+        if not isinstance(action, (str, int)):
+            raise ScenarioError(f"{where}: the action of {seat} must be text such as `pass`, `name H` or `AS`")
+        return Step("act", line, str(action), seat)
+    extra = {"trick": {"winner", "points"}, "refuse": {"because"}}.get(kind, set())
+    _check_keys(item, {kind} | extra, f"{where}: {kind} step")
+    value = item[kind]
+    if kind in ("play", "trick"):
+        plays = value if isinstance(value, list) else str(value).split(",")
+        return Step(kind, line, {"plays": [str(p).strip() for p in plays], **{k: item[k] for k in extra if k in item}})
+    if kind == "refuse":
+        words = str(value).split(None, 1)
+        if len(words) != 2:
+            raise ScenarioError(f"{where}: `refuse:` is a seat and an action, e.g. `refuse: R 10H`")
+        return Step("refuse", line, {"action": words[1], "because": item.get("because")}, words[0])
+    if kind == "expect":
+        if not isinstance(value, dict) or not value:
+            raise ScenarioError(f"{where}: `expect:` is a mapping of checks")
+        _check_keys(value, set(EXPECTATIONS), f"{where}: expect")
+        return Step("expect", line, value)
+    if value is not None and not isinstance(value, dict):
+        raise ScenarioError(f"{where}: `deal:` is a mapping of seats (and stock, set_aside or pack) to cards")
+    return Step("deal", line, value or {})
+
+
+# ---------------------------------------------------------------------------- seats and teams
+
+def seat_of(ref: Any, dealer: int, count: int) -> int:
+    """A seat from a reference: a seat number, or D/L/P/R, dealer/elder relative to ``dealer``."""
+    if type(ref) is int or (isinstance(ref, str) and ref.isdigit()):
+        seat = int(ref)
+        if not 0 <= seat < count:
+            raise ScenarioError(f"seat {seat} does not exist: seats are 0..{count - 1}")
+        return seat
+    if isinstance(ref, str) and ref in RELATIVE_SEATS:
+        if ref in FOUR_PLAYER_ONLY and count != 4:
+            raise ScenarioError(f"{ref!r} names a seat of a four-player game; use seat numbers with {count} players")
+        return (dealer + RELATIVE_SEATS[ref]) % count
+    raise ScenarioError(f"{ref!r} is not a seat: write a seat number, D, L, P, R, dealer or elder")
+
+
+def team_of(ref: Any, ruleset: Ruleset, dealer: int) -> int | None:
+    """A team from ``L+R``, ``0+2``, a single seat, or ``none``."""
+    if ref is None or ref == "none":
+        return None
+    parts = str(ref).split("+")
+    seats = [seat_of(p.strip(), dealer, ruleset.players.count) for p in parts]
+    teams = {ruleset.tables.team_of[s] for s in seats}
+    if len(teams) != 1:
+        raise ScenarioError(f"{ref!r} is not one team: those seats are not partners")
+    return teams.pop()
+
+
+def seat_label(seat: int, dealer: int, count: int) -> str:
+    offset = (seat - dealer) % count
+    names = {0: "D", 1: "L", 2: "P", 3: "R"} if count == 4 else {0: "dealer", 1: "elder"}
+    return f"{names[offset]} (seat {seat})" if offset in names else f"seat {seat}"
+
+
+def team_label(team: int | None, ruleset: Ruleset, dealer: int) -> str:
+    if team is None:
+        return "none"
+    count = ruleset.players.count
+    seats = ruleset.players.teams[team]
+    if count == 4:
+        return "+".join(seat_label(s, dealer, count).split()[0] for s in sorted(seats, key=lambda s: (s - dealer - 1) % count))
+    return "+".join(str(s) for s in seats)
+
+
+# ---------------------------------------------------------------------------- stacking a deal
+
+def deal_slots(ruleset: Ruleset, dealer: int) -> list[tuple[str, int]]:
+    """Where each pack position goes under the deal script: ("hand", seat), ("stock", -1) or ("set_aside", -1).
+
+    The engine draws the whole pack before the script runs and deals from its top, so
+    positions follow the script's steps; cards the script never reaches count as set aside.
+    """
+    size = ruleset.layout.size
+    count = ruleset.players.count
+    slots: list[tuple[str, int]] = []
+    for step in ruleset.deal:
+        kind = step.kind
+        if kind == "packet":
+            assert step.to is not None and step.packet is not None
+            for seat in resolve_seats(step.to, dealer, count):
+                slots.extend([("hand", seat)] * step.packet)
+        elif kind == "stock":
+            slots.extend([("stock", -1)] * (size - len(slots)))
+        elif kind == "set_aside":
+            number = size - len(slots) if step.set_aside == "rest" else int(step.set_aside)  # type: ignore[arg-type]
+            slots.extend([("set_aside", -1)] * number)
+    slots.extend([("set_aside", -1)] * (size - len(slots)))
+    return slots[:size]
+
+
+def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any]) -> list[Card]:
+    """The pack order (top first) that deals the hands, stock and set-aside cards of ``spec``.
+
+    Hands are listed per seat in the order the seat receives them. Stock and set-aside
+    lists may be partial (top first); every card left unplaced fills the open places in
+    deck order, so ``{}`` deals the unshuffled deck. ``pack:`` gives the order directly.
+    """
+    layout = ruleset.layout
+    count = ruleset.players.count
+
+    def cards(value: Any, where: str) -> list[Card]:
+        names = value.replace(",", " ").split() if isinstance(value, str) else value
+        if not isinstance(names, list):
+            raise ScenarioError(f"{where}: expected a list of cards")
+        try:
+            return [layout.parse(str(name)) for name in names]
+        except CardNotationError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+
+    placed: dict[Card, str] = {}
+
+    def claim(card: Card, where: str) -> None:
+        if card in placed:
+            raise ScenarioError(f"{layout.name(card)} is placed twice: in {placed[card]} and in {where}")
+        placed[card] = where
+
+    if "pack" in spec:
+        if set(spec) != {"pack"}:
+            raise ScenarioError("a deal gives either `pack:` or hands (with stock/set_aside), not both")
+        order = cards(spec["pack"], "pack")
+        for card in order:
+            claim(card, "pack")
+        return order + [c for c in range(layout.size) if c not in placed]
+
+    slots = deal_slots(ruleset, dealer)
+    pack: list[Card | None] = [None] * len(slots)
+    for key, value in spec.items():
+        if key in ("stock", "set_aside"):
+            target, label = (key, -1), key
+        else:
+            seat = seat_of(key, dealer, count)
+            target, label = ("hand", seat), seat_label(seat, dealer, count)
+        positions = [i for i, slot in enumerate(slots) if slot == target]
+        listed = cards(value, label)
+        exact = target[0] == "hand"
+        if len(listed) > len(positions) or (exact and len(listed) != len(positions)):
+            raise ScenarioError(f"{label} receives {len(positions)} cards under this deal script; the scenario lists {len(listed)}")
+        for position, card in zip(positions, listed):
+            claim(card, label)
+            pack[position] = card
+    rest = iter(c for c in range(layout.size) if c not in placed)
+    return [c if c is not None else next(rest) for c in pack]
+
+
+# ---------------------------------------------------------------------------- running
+
+@dataclass
+class Failure:
+    line: int
+    message: str
+    details: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ScenarioResult:
+    path: Path
+    title: str
+    checks: int = 0
+    failures: list[Failure] = field(default_factory=list)
+    error: str | None = None  # the scenario could not be read or run to its end
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and self.error is None
+
+    def render(self) -> str:
+        head = f"{self.path}: {self.title}"
+        if self.ok:
+            return f"ok    {head} ({self.checks} checks)"
+        out = [f"FAIL  {head}"]
+        for failure in self.failures:
+            out.append(f"  line {failure.line}: {failure.message}")
+            out.extend(f"      {d}" for d in failure.details)
+        if self.error:
+            out.append(f"  {self.error}")
+        return "\n".join(out)
+
+
+@dataclass
+class Trick:
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    points: int
+
+
+class _Stop(Exception):
+    """The script cannot go on (an action failed); the failure is already recorded."""
+
+
+def run_scenario(path: str | Path, builder: Callable[..., Ruleset] | None = None) -> ScenarioResult:
+    """Run one scenario file; never raises for a bad file or a failed expectation."""
+    path = Path(path)
+    try:
+        scenario = load_scenario(path)
+    except ScenarioError as exc:
+        return ScenarioResult(path, path.stem, error=str(exc))
+    result = ScenarioResult(path, scenario.title)
+    try:
+        _Runner(scenario, result, builder).run()
+    except _Stop:
+        result.error = "stopped: the rest of the script was not run"
+    except ScenarioError as exc:
+        result.error = f"bad scenario: {exc}"
+    return result
+
+
+class _Runner:
+    def __init__(self, scenario: Scenario, result: ScenarioResult, builder: Callable[..., Ruleset] | None) -> None:
+        self.scenario = scenario
+        self.result = result
+        self.builder = builder
+        self.line = 0
+        self.tricks: list[Trick] = []  # this hand's tricks, or the last hand's between hands
+        self.games_won: tuple[int, ...] = ()
+        self.game_winner: int | None = None
+
+    # -- set-up
+    def run(self) -> None:
+        sc = self.scenario
+        self.rs = self._ruleset()
+        first = sc.dealer if sc.dealer is not None else self.rs.dealer.first
+        first = first if type(first) is int else 0
+        if not 0 <= first < self.rs.players.count:
+            raise ScenarioError(f"dealer {first} is not a seat of this {self.rs.players.count}-player ruleset")
+        self.rs = replace(self.rs, dealer=replace(self.rs.dealer, first=first))
+        self.state = GameState(self.rs)
+        self._set_before(sc.before)
+        self.games_won = self.state.view(0).games_won
+        if sc.deal is not None:
+            self._deal(sc.deal)
+        for step in sc.steps:
+            self.line = step.line
+            getattr(self, f"_step_{step.kind}")(step)
+
+    def _ruleset(self) -> Ruleset:
+        from couillon_dsl.compile import build_ruleset
+        from couillon_dsl.diagnostics import RulesetError
+
+        sc = self.scenario
+        relative = sc.path.parent / sc.ruleset
+        target: str | Path = relative if relative.is_file() else sc.ruleset
+        try:
+            return (self.builder or build_ruleset)(target, sc.options)
+        except RulesetError as exc:
+            lines = [f"{d.span}: {d.message}" if d.span else d.message for d in exc.diagnostics]
+            raise ScenarioError(f"ruleset {sc.ruleset!r}: " + "; ".join(lines)) from None
+
+    def _set_before(self, before: dict[str, Any]) -> None:
+        """Put the scoresheet as it stood before the first hand (digest §2.4: both at 10, a pass owed)."""
+        state = self.state
+        scores = before.get("scores") or {}
+        pending = before.get("pending") or {}
+        _check_keys(pending, {"ties", "passes"}, "before: pending")
+        for ref, value in scores.items():
+            state._values[self._team(ref)] = int(value)  # the engine has no public setter (reported)
+        state._ties = int(pending.get("ties", 0))
+        state._passes = int(pending.get("passes", 0))
+
+    # -- helpers
+    @property
+    def dealer(self) -> int:
+        return self.state.dealer
+
+    def _seat(self, ref: Any) -> int:
+        return seat_of(ref, self.dealer, self.rs.players.count)
+
+    def _team(self, ref: Any) -> int | None:
+        return team_of(ref, self.rs, self.dealer)
+
+    def _who(self, seat: int) -> str:
+        if seat == CHANCE:
+            return "the deal (chance)"
+        if seat == TERMINAL:
+            return "nobody (the game is over)"
+        return seat_label(seat, self.dealer, self.rs.players.count)
+
+    def _fail(self, message: str, details: list[str] | None = None) -> None:
+        self.result.failures.append(Failure(self.line, message, details or []))
+
+    def _check(self, ok: bool, message: str, why: int | None = None) -> None:
+        """Count one check; a failure shows the engine's explanation for seat ``why``."""
+        self.result.checks += 1
+        if not ok:
+            self._fail(message, self._why(why) if why is not None else [])
+
+    def _action(self, seat: int | None, text: str) -> int:
+        try:
+            return self.state.string_to_action(seat, text)
+        except ValueError as exc:
+            raise ScenarioError(f"line {self.line}: {exc}") from None
+
+    def _names(self, actions: Any) -> str:
+        return " ".join(self.state.action_to_string(a) for a in actions) or "(none)"
+
+    def _why(self, seat: int) -> list[str]:
+        """The engine's explanation of every card in ``seat``'s hand, when a card is to be played."""
+        from couillon_dsl.engine.why import explain_legal
+
+        if self.state.current_player() != seat or self.state.view(seat).phase != "play":
+            return []
+        name = self.rs.layout.name
+        return [f"{name(card):>4} {'legal  ' if ok else 'illegal'}  {reason}" for card, ok, reason in explain_legal(self.state, seat)]
+
+    def _to_act(self, ref: Any) -> int:
+        """The seat ``ref`` names (None: whoever is to act), which must be the one to act now."""
+        state = self.state
+        actual = state.current_player()
+        if actual == CHANCE:
+            self._fail("the engine waits for a new deal here; add a `deal:` step before this one")
+            raise _Stop
+        if actual == TERMINAL:
+            self._fail("the game is over; the script goes on")
+            raise _Stop
+        seat = actual if ref is None else self._seat(ref)
+        if actual != seat:
+            self._fail(f"{self._who(seat)} was scripted to act, but it is {self._who(actual)}'s turn "
+                       f"(legal: {self._names(state.legal_actions())})")
+            raise _Stop
+        return seat
+
+    def _apply(self, seat: int, text: str) -> None:
+        """Apply one scripted action, keeping the trick log; an illegal action stops the script."""
+        state = self.state
+        action = self._action(seat, text)
+        hands_before = len(state.hands)
+        tricks_before = len(state.finished_tricks())
+        leader, cards = state.current_trick()
+        points_before = state.view(seat).points
+        ctx = state.context
+        try:
+            state.apply(action)
+        except IllegalAction as exc:  # the engine refuses before changing anything
+            self._fail(f"{self._who(seat)} may not {text}: {exc}", self._why(seat))
+            raise _Stop from None
+        if len(state.hands) > hands_before:
+            self._hand_ended(leader, cards + (action,), points_before, ctx)
+        elif len(state.finished_tricks()) > tricks_before:
+            leader, played, winner = state.finished_tricks()[-1]
+            team = self.rs.tables.team_of[winner]
+            self.tricks.append(Trick(leader, played, winner, state.view(seat).points[team] - points_before[team]))
+
+    def _hand_ended(self, leader: int, cards: tuple[Card, ...], points_before: tuple[int, ...], ctx: Any) -> None:
+        """Close the hand's trick log; the engine has already moved on to the next deal."""
+        summary = self.state.hands[-1]
+        if summary.outcome != "passed_out":
+            # The engine clears its trick log with the hand, so the last trick's winner is
+            # read from the engine's own strength table and checked against its trick count.
+            strength = ctx.strength[ctx.card_suit[cards[0]]]
+            best = max(range(len(cards)), key=lambda i: strength[cards[i]])
+            winner = (leader + best) % self.rs.players.count
+            team = self.rs.tables.team_of[winner]
+            earlier = sum(1 for t in self.tricks if self.rs.tables.team_of[t.winner] == team)
+            if summary.tricks[team] != earlier + 1:
+                self._fail(f"the engine did not credit the last trick to {self._who(winner)}'s team")
+            self.tricks.append(Trick(leader, cards, winner, summary.points[team] - points_before[team]))
+        won = self.state.view(0).games_won
+        changed = [t for t in range(len(won)) if won[t] != self.games_won[t]]
+        if changed:
+            self.game_winner = changed[0]
+        self.games_won = won
+
+    def _deal(self, spec: dict[Any, Any]) -> None:
+        state = self.state
+        if state.current_player() != CHANCE:
+            self._fail(f"a deal was scripted, but the engine is not dealing: it is {self._who(state.current_player())}'s turn")
+            raise _Stop
+        for card in stack_pack(self.rs, self.dealer, spec):
+            state.apply(card)
+        self.tricks = []
+
+    # -- steps
+    def _step_deal(self, step: Step) -> None:
+        self._deal(step.data)
+
+    def _step_act(self, step: Step) -> None:
+        seat = self._to_act(step.seat)
+        self._apply(seat, step.data)
+
+    def _step_play(self, step: Step) -> None:
+        for play in step.data["plays"]:
+            words = play.split()
+            if len(words) in (1, 2):
+                seat = self._to_act(words[0] if len(words) == 2 else None)
+            else:
+                raise ScenarioError(f"line {self.line}: a play is a card, optionally after its seat: `L AS` or `AS`; got {play!r}")
+            self._apply(seat, words[-1])
+
+    def _step_trick(self, step: Step) -> None:
+        before = len(self.tricks)
+        self._step_play(step)
+        if len(self.tricks) != before + 1:
+            self._fail(f"these plays were scripted as one whole trick, but they completed {len(self.tricks) - before}")
+            return
+        trick = self.tricks[-1]
+        if "winner" in step.data:
+            want = seat_of(step.data["winner"], self._hand_dealer(), self.rs.players.count)
+            self._check(trick.winner == want, f"trick won by {self._who(trick.winner)}, expected {self._who(want)}")
+        if "points" in step.data:
+            self._check(trick.points == int(step.data["points"]), f"trick worth {trick.points} points, expected {step.data['points']}")
+
+    def _step_refuse(self, step: Step) -> None:
+        seat = self._to_act(step.seat)
+        text = step.data["action"]
+        action = self._action(seat, text)
+        because = step.data["because"]
+        probe = self.state.clone()
+        try:
+            probe.apply(action)
+        except IllegalAction as exc:
+            reason = str(exc)
+            self._check(not because or str(because).lower() in reason.lower(),
+                        f"{text} was refused for another reason than {because!r}: {reason}", seat)
+            return
+        self._check(False, f"{self._who(seat)} was allowed to {text}; expected a refusal"
+                    + (f" ({because})" if because else ""), seat)
+
+    def _step_expect(self, step: Step) -> None:
+        for key, value in step.data.items():
+            EXPECTATIONS[key](self, value)
+
+    # -- what expectations read
+    def _in_hand(self) -> bool:
+        return self.state.current_player() not in (CHANCE, TERMINAL)
+
+    def _hand_dealer(self) -> int:
+        """The dealer of the hand expectations talk about (in play, or the one just ended)."""
+        if self._in_hand() or not self.state.hands:
+            return self.dealer
+        return self.state.hands[-1].dealer
+
+    def _last_hand(self) -> Any:
+        if not self.state.hands:
+            raise ScenarioError(f"line {self.line}: no hand has ended yet, so there is no result to check")
+        return self.state.hands[-1]
+
+    def _hand_value(self, live: Callable[[], Any], ended: Callable[[Any], Any]) -> Any:
+        return live() if self._in_hand() else ended(self._last_hand())
+
+    def _hand_team(self, ref: Any) -> int | None:
+        return team_of(ref, self.rs, self._hand_dealer())
+
+    def _team_table(self, value: Any, actual: tuple[int, ...], what: str) -> None:
+        if not isinstance(value, dict):
+            raise ScenarioError(f"line {self.line}: `{what}:` maps teams (e.g. L+R) to numbers")
+        dealer = self._hand_dealer()
+        for ref, want in value.items():
+            team = self._hand_team(ref)
+            assert team is not None
+            self._check(actual[team] == want, f"{what} of {team_label(team, self.rs, dealer)}: {actual[team]}, expected {want}")
+
+
+def _cards_text(runner: _Runner, mask: int) -> str:
+    return runner.rs.layout.format_mask(mask) or "(none)"
+
+
+def _expect_dealer(r: _Runner, value: Any) -> None:
+    want = seat_of(value, 0, r.rs.players.count) if type(value) is int else -1
+    if want < 0:
+        raise ScenarioError(f"line {r.line}: `dealer:` is a seat number")
+    r._check(r.dealer == want, f"dealer is seat {r.dealer}, expected seat {want}")
+
+
+def _expect_to_act(r: _Runner, value: Any) -> None:
+    actual = r.state.current_player()
+    want = {"chance": CHANCE, "nobody": TERMINAL}.get(value) if isinstance(value, str) else None
+    want = want if want is not None else r._seat(value)
+    r._check(actual == want, f"{r._who(actual)} is to act, expected {r._who(want)}")
+
+
+def _expect_legal(r: _Runner, value: Any) -> None:
+    state = r.state
+    seat = state.current_player()
+    if seat in (CHANCE, TERMINAL):
+        r._fail(f"legal actions were expected, but it is {r._who(seat)}'s turn")
+        return
+    texts = value.replace(",", " ").split() if isinstance(value, str) else value
+    want = {r._action(seat, "no" if t is False else str(t)) for t in texts}
+    actual = set(state.legal_actions())
+    r._check(actual == want, f"{r._who(seat)} may {r._names(sorted(actual))}; expected {r._names(sorted(want))}", seat)
+
+
+def _expect_hand(r: _Runner, value: Any) -> None:
+    layout = r.rs.layout
+    items = value.items() if isinstance(value, dict) else [(r.state.current_player(), value)]
+    for ref, cards in items:
+        seat = r._seat(ref)
+        try:
+            want = layout.parse_mask(cards if isinstance(cards, str) else [str(c) for c in cards])
+        except CardNotationError as exc:
+            raise ScenarioError(f"line {r.line}: {exc}") from None
+        actual = r.state.hand_of(seat)
+        r._check(actual == want, f"{r._who(seat)} holds {_cards_text(r, actual)}; expected {_cards_text(r, want)}")
+
+
+def _expect_trump(r: _Runner, value: Any) -> None:
+    suits = r.rs.layout.suits
+    actual = r._hand_value(lambda: suits[r.state.trump] if r.state.trump is not None else None, lambda h: h.trump)
+    want = None if value in (None, "none") else str(value).upper()
+    r._check(actual == want, f"trump is {actual or 'none'}, expected {want or 'none'}")
+
+
+def _expect_maker(r: _Runner, value: Any) -> None:
+    actual = r._hand_value(lambda: r.state.view(0).maker, lambda h: h.maker)
+    want = r._hand_team(value)
+    dealer = r._hand_dealer()
+    r._check(actual == want, f"maker is {team_label(actual, r.rs, dealer)}, expected {team_label(want, r.rs, dealer)}")
+
+
+def _expect_announced(r: _Runner, value: Any) -> None:
+    actual = [a for a, _ in r._hand_value(lambda: r.state.view(0).announcements, lambda h: h.announcements)]
+    want = [str(v) for v in (value or [])]
+    r._check(actual == want, f"announced {actual or 'nothing'}, expected {want or 'nothing'}")
+
+
+def _expect_tricks(r: _Runner, value: Any) -> None:
+    actual = [t.winner for t in r.tricks]
+    dealer = r._hand_dealer()
+    count = r.rs.players.count
+    want = [seat_of(v, dealer, count) for v in value]
+    r._check(actual == want, "trick winners " + (" ".join(seat_label(s, dealer, count) for s in actual) or "(none)")
+             + ", expected " + " ".join(seat_label(s, dealer, count) for s in want))
+
+
+def _expect_points(r: _Runner, value: Any) -> None:
+    r._team_table(value, r._hand_value(lambda: r.state.view(0).points, lambda h: h.points), "card points")
+
+
+def _expect_result(r: _Runner, value: Any) -> None:
+    if r._in_hand():
+        r._fail("a hand result was expected, but the hand is still being played")
+        return
+    actual = OUTCOMES.get(r._last_hand().outcome, r._last_hand().outcome)
+    r._check(actual == value, f"the hand ended {actual}, expected {value}")
+
+
+def _expect_winner(r: _Runner, value: Any) -> None:
+    if r._in_hand():
+        r._fail("a hand winner was expected, but the hand is still being played")
+        return
+    actual = r._last_hand().winner
+    want = r._hand_team(value)
+    dealer = r._hand_dealer()
+    r._check(actual == want, f"the hand was won by {team_label(actual, r.rs, dealer)}, expected {team_label(want, r.rs, dealer)}")
+
+
+def _expect_scores(r: _Runner, value: Any) -> None:
+    r._team_table(value, r.state.scores, "score")
+
+
+def _expect_pending(r: _Runner, value: Any) -> None:
+    if not isinstance(value, dict):
+        raise ScenarioError(f"line {r.line}: `pending:` maps ties and/or passes to counts")
+    _check_keys(value, {"ties", "passes"}, f"line {r.line}: pending")
+    view = r.state.view(0)
+    actual = {"ties": view.ties_pending, "passes": view.passes_pending}
+    for key, want in value.items():
+        r._check(actual[key] == want, f"{key} pending: {actual[key]}, expected {want}")
+
+
+def _expect_games_won(r: _Runner, value: Any) -> None:
+    r._team_table(value, r.state.view(0).games_won, "games won")
+
+
+def _expect_game_winner(r: _Runner, value: Any) -> None:
+    want = r._hand_team(value)
+    dealer = r._hand_dealer()
+    r._check(r.game_winner == want, f"the last game was won by {team_label(r.game_winner, r.rs, dealer)}, "
+             f"expected {team_label(want, r.rs, dealer)}")
+
+
+def _expect_session_winner(r: _Runner, value: Any) -> None:
+    result = r.state.result
+    actual = result.winner if result else None
+    want = r._hand_team(value)
+    dealer = r._hand_dealer()
+    r._check(result is not None and actual == want,
+             f"the session winner is {team_label(actual, r.rs, dealer) if result else 'not decided (still playing)'}, "
+             f"expected {team_label(want, r.rs, dealer)}")
+
+
+def _expect_over(r: _Runner, value: Any) -> None:
+    actual = r.state.is_terminal()
+    r._check(actual == bool(value), f"the game is {'over' if actual else 'still running'}, expected {'over' if value else 'running'}")
+
+
+EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
+    "dealer": _expect_dealer,
+    "to_act": _expect_to_act,
+    "legal": _expect_legal,
+    "hand": _expect_hand,
+    "trump": _expect_trump,
+    "maker": _expect_maker,
+    "announced": _expect_announced,
+    "tricks": _expect_tricks,
+    "points": _expect_points,
+    "result": _expect_result,
+    "winner": _expect_winner,
+    "scores": _expect_scores,
+    "pending": _expect_pending,
+    "games_won": _expect_games_won,
+    "game_winner": _expect_game_winner,
+    "session_winner": _expect_session_winner,
+    "over": _expect_over,
+}

@@ -1,0 +1,250 @@
+"""JSON Schema validation of a loaded ruleset, reported as diagnostics with source positions.
+
+jsonschema's errors carry the instance path; the loader kept a span per JSON pointer, so
+every error lands on the line that caused it (the gap check-jsonschema leaves open).
+Errors are turned into readable messages (`unknown key 'suitz' in deck`, with a
+did-you-mean), deduplicated per pointer and ranked most relevant first. jsonschema is
+imported on first use because it dominates the CLI's start-up time.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from couillon_dsl.diagnostics import Diagnostic, did_you_mean, error
+from couillon_dsl.load import Document, escape
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
+SCHEMA_PATH = Path(__file__).parent / "schemas" / "ruleset.schema.json"
+
+# How much an error kind explains, most first: a wrong type hides everything below it.
+_RANK = {"type": 0, "required": 1, "additionalProperties": 2, "propertyNames": 2, "enum": 3, "const": 3}
+_TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+               "object": "a mapping", "array": "a list", "null": "null"}
+
+
+@lru_cache(maxsize=1)
+def load_schema() -> dict[str, Any]:
+    """The packaged ruleset schema."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(load_schema())
+
+
+def where(pointer: str) -> str:
+    """A readable location for a pointer: ``deal[2].to``, ``scoring.win``, or ``the ruleset``."""
+    out = ""
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        out += f"[{token}]" if token.isdigit() else (f".{token}" if out else token)
+    return out or "the ruleset"
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    return {int: "integer", float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "value")
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return {**load_schema()["$defs"][ref.split("/")[-1]], **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
+
+
+def _pick(context: list[ValidationError], instance: Any) -> ValidationError | None:
+    """The branch error of a oneOf/anyOf that best explains the failure, or None if only types clash."""
+    deeper = [c for c in context if c.relative_path]
+    if deeper:
+        return min(deeper, key=lambda c: (-len(c.relative_path), _RANK.get(str(c.validator), 9)))
+    typed = [c for c in context if c.validator != "type"]
+    if not typed:
+        return None
+    if isinstance(instance, str):
+        typed.sort(key=lambda c: c.validator not in ("enum", "const", "pattern"))
+    else:
+        typed.sort(key=lambda c: c.validator in ("enum", "const", "pattern"))
+    return typed[0]
+
+
+class _Mapper:
+    """Turns one jsonschema error into diagnostics placed in the document."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+
+    def pointer(self, err: ValidationError, extra: str | None = None) -> str:
+        pointer = "".join("/" + escape(str(p)) for p in err.absolute_path)
+        return pointer + "/" + escape(extra) if extra is not None else pointer
+
+    def diag(self, code: str, message: str, pointer: str, hint: str | None = None, key: bool = False) -> Diagnostic:
+        return error(code, message, self.document.nearest_span(pointer, key=key), pointer, hint)
+
+    def map(self, err: ValidationError) -> Iterator[Diagnostic]:
+        kind = str(err.validator)
+        pointer = self.pointer(err)
+        name = where(pointer)
+        instance = err.instance
+        if "propertyNames" in err.schema_path:
+            key_pointer = self.pointer(err, str(instance))
+            allowed = err.validator_value if kind == "enum" else []
+            if kind == "enum":
+                yield self.diag("schema-additional-property", f"unknown key '{instance}' in {name}", key_pointer,
+                                did_you_mean(instance, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
+            else:
+                yield self.diag("schema-pattern", f"'{instance}' is not a valid name in {name}", key_pointer,
+                                "names are lower case: a letter, then letters, digits, '-' or '_'", key=True)
+            return
+        if kind in ("oneOf", "anyOf"):
+            context = list(err.context or [])
+            if context and all(c.validator == "required" for c in context):
+                keys = [c.validator_value[0] for c in context if c.validator_value]
+                yield self.diag("schema-required", f"{name} needs one of the keys {', '.join(keys)}", pointer,
+                                f"for example: {keys[0]}: ...", key=True)
+                return
+            best = _pick(context, instance)
+            if best is not None:
+                yield from self.map(best)
+                return
+            expected = [_TYPE_NAMES.get(t, t) for c in context for t in _as_list(c.validator_value) if c.validator == "type"]
+            yield self.diag("schema-type", f"{name} must be {' or '.join(dict.fromkeys(expected))}, not {_show(instance)}",
+                            pointer, self.type_hint(expected, instance))
+            return
+        if kind == "type":
+            expected = [_TYPE_NAMES.get(t, t) for t in _as_list(err.validator_value)]
+            yield self.diag("schema-type", f"{name} must be {' or '.join(expected)}, not {_show(instance)}",
+                            pointer, self.type_hint(expected, instance))
+        elif kind == "required":
+            missing = [k for k in err.validator_value if isinstance(instance, dict) and k not in instance]
+            for key in missing:
+                yield self.diag("schema-required", f"{name} is missing the required key '{key}'", pointer,
+                                self.required_hint(err.schema, pointer, key), key=True)
+        elif kind == "additionalProperties":
+            allowed = list(err.schema.get("properties", {}))
+            for key in [k for k in instance if k not in allowed]:
+                yield self.diag("schema-additional-property", f"unknown key '{key}' in {name}", self.pointer(err, key),
+                                did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
+        elif kind in ("enum", "const"):
+            choices = err.validator_value if kind == "enum" else [err.validator_value]
+            listed = ", ".join(_show(c) for c in choices)
+            yield self.diag("schema-enum", f"{name} is {_show(instance)}; expected one of {listed}", pointer,
+                            did_you_mean(instance, choices) if isinstance(instance, str) else None)
+        elif kind == "pattern":
+            yield self.diag("schema-pattern", f"{name} {_show(instance)} is not well formed", pointer,
+                            err.schema.get("description"))
+        elif kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            bound = "at least" if "inimum" in kind else "at most"
+            yield self.diag("schema-range", f"{name} is {_show(instance)}; it must be {bound} {err.validator_value}", pointer)
+        elif kind in ("minItems", "maxItems", "minProperties", "maxProperties", "minLength", "maxLength"):
+            yield self.diag("schema-size", f"{name}: {err.message}", pointer, err.schema.get("description"))
+        elif kind == "uniqueItems":
+            yield self.diag("schema-unique", f"{name} lists a value twice", pointer)
+        else:
+            yield self.diag("schema-invalid", f"{name}: {err.message}", pointer)
+
+    def type_hint(self, expected: list[str], instance: Any) -> str | None:
+        if "a string" in expected and isinstance(instance, (int, float)) and not isinstance(instance, bool):
+            return f'write it in quotes: "{instance}"'
+        if any(t in expected for t in ("an integer", "a number")) and isinstance(instance, str) and instance.lstrip("-").isdigit():
+            return "remove the quotes"
+        return None
+
+    def required_hint(self, schema: dict[str, Any], pointer: str, key: str) -> str | None:
+        deleted = self.document.deleted.get(f"{pointer}/{escape(key)}")
+        if deleted is not None:
+            return (f"`{key}: null` at {deleted} deleted it: in a file that extends another, null removes a key "
+                    "(merge patch); omit the key or give a value")
+        prop = _resolve(schema.get("properties", {}).get(key, {}))
+        description = prop.get("description")
+        return f"{key}: {description}" if description else None
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _relevance(diagnostic: Diagnostic, kind_rank: int) -> tuple[int, int, int, int]:
+    span = diagnostic.span
+    return (diagnostic.pointer.count("/"), kind_rank, span.line if span else 0, span.column if span else 0)
+
+
+def iter_schema_diagnostics(document: Document) -> Iterator[Diagnostic]:
+    """Schema errors of ``document.data``, one per place, most relevant first."""
+    mapper = _Mapper(document)
+    found: dict[tuple[str, str], tuple[tuple[int, int, int, int], Diagnostic]] = {}
+    for err in _validator().iter_errors(document.data):
+        rank = _RANK.get(str(err.validator), 5)
+        for diagnostic in mapper.map(err):
+            key = (diagnostic.pointer, diagnostic.message if diagnostic.code in ("schema-required", "schema-additional-property") else "")
+            score = _relevance(diagnostic, rank)
+            if key not in found or score < found[key][0]:
+                found[key] = (score, diagnostic)
+    unknown_parents = {d.pointer.rsplit("/", 1)[0] for _, d in found.values() if d.code == "schema-additional-property"}
+    ranked = sorted(found.values(), key=lambda item: item[0])
+    for _, diagnostic in ranked:
+        if diagnostic.code == "schema-required" and "needs one of the keys" in diagnostic.message and diagnostic.pointer in unknown_parents:
+            continue  # the unknown key already explains it (a misspelt step kind)
+        yield diagnostic
+
+
+def _branches(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """Subschemas a value may (also) have to match: combinators and the `then` of conditionals."""
+    out = [_resolve(b) for key in ("oneOf", "anyOf", "allOf") for b in node.get(key, [])]
+    out += [_resolve(b["then"]) for b in node.get("allOf", []) if isinstance(b, dict) and "then" in b]
+    return out
+
+
+def subschema_at(pointer: str) -> dict[str, Any] | None:
+    """The schema a value at ``pointer`` must match, or None when the schema allows nothing there."""
+    nodes = [_resolve(load_schema())]
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        following: list[dict[str, Any]] = []
+        while nodes:
+            node = nodes.pop()
+            nodes.extend(_branches(node))
+            if token in node.get("properties", {}):
+                following.append(_resolve(node["properties"][token]))
+            elif isinstance(node.get("additionalProperties"), dict):
+                following.append(_resolve(node["additionalProperties"]))
+            elif token.isdigit() and isinstance(node.get("items"), dict):
+                following.append(_resolve(node["items"]))
+        if not following:
+            return None
+        nodes = following
+    return nodes[0]
+
+
+def value_errors(subschema: dict[str, Any], value: Any) -> list[str]:
+    """Messages for ``value`` against a subschema from :func:`subschema_at` (with the root's $defs)."""
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator({**subschema, "$defs": load_schema()["$defs"]})
+    return [f"{where(_pointer(e))}: {e.message}" if e.absolute_path else e.message for e in validator.iter_errors(value)]
+
+
+def document_errors(data: Any) -> list[str]:
+    """Plain messages for a whole (unplaced) document, most relevant first: for patched variants."""
+    errors = sorted(_validator().iter_errors(data), key=lambda e: (len(e.absolute_path), _RANK.get(str(e.validator), 5)))
+    return [f"{where(_pointer(e))}: {e.message}" for e in errors]
+
+
+def _pointer(err: ValidationError) -> str:
+    return "".join("/" + escape(str(p)) for p in err.absolute_path)

@@ -1,0 +1,511 @@
+"""Cross-field checks on schema-valid ruleset data: what a JSON Schema cannot say.
+
+Does the deal fit the deck, does every card reference name a card, do the teams partition
+the seats, can the trump procedure run, can a game end, is every redeal loop bounded, do
+options point at real settings? Each finding is a Diagnostic with a stable code, placed
+on the value that causes it. Options with ``patches`` are also checked in every patched
+form, so a choice that breaks the deal is caught before anyone picks it.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterator
+
+from couillon_dsl.diagnostics import Diagnostic, Span, did_you_mean
+from couillon_dsl.load import Document, escape
+from couillon_dsl.schema import where
+
+DEFAULT_SUITS = ["S", "H", "D", "C"]
+_TEAMS_ONE_SEAT = {"elder": [1], "dealer": [0]}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality that keeps true apart from 1 (YAML and Python both blur them)."""
+    return type(a) is type(b) and a == b
+
+
+class _Place:
+    """Finds spans: in the document, or for a patched variant inside the patch (else at it)."""
+
+    def __init__(self, document: Document, base: str = "") -> None:
+        self.document = document
+        self.base = base  # pointer of the patch a variant came from; "" for the document itself
+
+    def span(self, pointer: str, key: bool = False) -> Span | None:
+        if not self.base:
+            return self.document.nearest_span(pointer, key)
+        inside = self.document.key_span_of(self.base + pointer) if key else self.document.span_of(self.base + pointer)
+        return inside or self.document.span_of(self.base)
+
+    def content(self, pointer: str) -> Span | None:
+        """Where a scalar's text starts, so positions inside it (expressions) can be placed."""
+        return self.document.content_span_of(self.base + pointer) or self.span(pointer)
+
+    def inside(self, pointer: str, offset: int, length: int) -> Span | None:
+        """A span inside a plain scalar's text, e.g. the suit letter of a card."""
+        start = None if self.base else self.document.content_span_of(pointer)
+        if start is None:
+            return self.span(pointer)
+        column = start.column + offset
+        return Span(start.file, start.line, column, start.line, column + length)
+
+
+class _Checks:
+    """The checks on one effective ruleset (the document, or one patched variant of it)."""
+
+    def __init__(self, data: dict[str, Any], place: _Place, context: str = "") -> None:
+        self.data = data
+        self.place = place
+        self.context = context  # "with option pack = 32: " for a patched variant
+        self.found: list[Diagnostic] = []
+        deck = data["deck"]
+        self.suits = [s if isinstance(s, str) else s["id"] for s in deck.get("suits", DEFAULT_SUITS)]
+        self.ranks: list[str] = deck["ranks"]
+        self.seats: int = data["players"]["count"]
+        self.announcements: dict[str, Any] = data.get("announcements", {})
+
+    def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
+               span: Span | None = None, severity: str = "error") -> None:
+        where_ = span or self.place.span(pointer, key)
+        self.found.append(Diagnostic(code, severity, self.context + message, where_, pointer, hint))  # type: ignore[arg-type]
+
+    def run(self) -> list[Diagnostic]:
+        self.check_deck()
+        self.check_players()
+        self.check_deal_and_trump()
+        self.check_announcements()
+        self.check_play()
+        self.check_outcome()
+        self.check_game_end()
+        self.check_redeal()
+        return self.found
+
+    # ---- references
+    def card(self, pointer: str, text: str) -> None:
+        rank, suit = text[:-1].upper(), text[-1].upper()
+        if rank in self.ranks and suit in self.suits:
+            return
+        if rank in self.ranks:
+            self.report("unknown-suit", f"'{text}': '{suit}' is not a suit of this deck", pointer,
+                        did_you_mean(suit, self.suits) or f"suits: {', '.join(self.suits)}",
+                        span=self.place.inside(pointer, len(rank), 1))
+        elif suit in self.suits:
+            self.report("unknown-rank", f"'{text}': '{rank}' is not a rank of this deck", pointer,
+                        did_you_mean(rank, self.ranks) or f"ranks: {', '.join(self.ranks)}",
+                        span=self.place.inside(pointer, 0, len(rank)))
+        else:
+            cards = [r + s for s in self.suits for r in self.ranks]
+            self.report("unknown-card", f"'{text}' is not a card of this deck", pointer,
+                        did_you_mean(text, cards) or "write the rank then the suit, e.g. QS")
+
+    def rank(self, pointer: str, rank: str, key: bool = False) -> bool:
+        if rank in self.ranks:
+            return True
+        self.report("unknown-rank", f"'{rank}' is not a rank of this deck", pointer,
+                    did_you_mean(rank, self.ranks) or f"ranks: {', '.join(self.ranks)}", key=key)
+        return False
+
+    def announcement(self, pointer: str, name: str) -> None:
+        if name not in self.announcements:
+            declared = ", ".join(self.announcements) or "none"
+            self.report("unknown-announcement", f"no announcement '{name}' is declared", pointer,
+                        did_you_mean(name, self.announcements) or f"declared announcements: {declared}")
+
+    def seat(self, pointer: str, seat: int, what: str = "seat") -> bool:
+        if seat < self.seats:
+            return True
+        self.report("unknown-seat", f"{what} {seat} does not exist with {self.seats} players", pointer,
+                    f"seats are numbered 0 to {self.seats - 1}")
+        return False
+
+    # ---- sections
+    def check_deck(self) -> None:
+        deck = self.data["deck"]
+        seen: set[str] = set()
+        for i, suit in enumerate(self.suits):
+            if suit in seen:
+                self.report("duplicate-suit", f"suit '{suit}' is listed twice", f"/deck/suits/{i}")
+            seen.add(suit)
+        for table in ("points", "trump_points"):
+            points = deck.get(table)
+            if points is None:
+                continue
+            for rank in points:
+                self.rank(f"/deck/{table}/{escape(rank)}", rank, key=True)
+            missing = [r for r in self.ranks if r not in points]
+            if missing:
+                listed = ", ".join(f"'{r}'" for r in missing)
+                self.report("rank-without-points", f"deck.{table} gives no value for {listed}", f"/deck/{table}",
+                            f"add e.g. \"{missing[0]}\": 0", key=True)
+        trump_ranks = deck.get("trump_ranks")
+        if trump_ranks is not None:
+            known = [self.rank(f"/deck/trump_ranks/{i}", r) for i, r in enumerate(trump_ranks)]
+            missing = [r for r in self.ranks if r not in trump_ranks]
+            if all(known) and missing:
+                self.report("trump-ranks-not-permutation", f"trump_ranks leaves out {', '.join(missing)}",
+                            "/deck/trump_ranks", "list every rank once, highest trump first")
+        for i, promotion in enumerate(deck.get("promotions", [])):
+            base = f"/deck/promotions/{i}"
+            self.card(f"{base}/card", promotion["card"])
+            self.rank(f"{base}/below", promotion["below"])
+            if "by_announcement" in promotion:
+                self.announcement(f"{base}/by_announcement", promotion["by_announcement"])
+
+    def check_players(self) -> None:
+        players = self.data["players"]
+        owner: dict[int, int] = {}
+        for t, team in enumerate(players["teams"]):
+            for s, seat in enumerate(team):
+                pointer = f"/players/teams/{t}/{s}"
+                if not self.seat(pointer, seat):
+                    continue
+                if seat in owner:
+                    self.report("teams-not-partition", f"seat {seat} is in team {owner[seat]} and team {t}", pointer,
+                                "each seat belongs to exactly one team")
+                owner.setdefault(seat, t)
+        lonely = [s for s in range(self.seats) if s not in owner]
+        if lonely:
+            self.report("teams-not-partition", f"seat{'s' if len(lonely) > 1 else ''} {', '.join(map(str, lonely))} "
+                        f"belong{'' if len(lonely) > 1 else 's'} to no team", "/players/teams",
+                        f"the teams must cover seats 0 to {self.seats - 1}")
+        first = self.data.get("dealer", {}).get("first", 0)
+        if isinstance(first, int):
+            self.seat("/dealer/first", first, "dealer seat")
+
+    def receivers(self, pointer: str, to: Any) -> list[int]:
+        """Seats (as offsets from the dealer, 1 = elder) that receive a packet."""
+        n = self.seats
+        if isinstance(to, list):
+            return [o for i, o in enumerate(to) if self.seat(f"{pointer}/{i}", o, "offset")]
+        everyone = [(1 + i) % n for i in range(n)]  # the elder first, the dealer last
+        if to in _TEAMS_ONE_SEAT:
+            return _TEAMS_ONE_SEAT[to]
+        if to == "all_but_elder":
+            return [o for o in everyone if o != 1]
+        if to == "all_but_dealer":
+            return [o for o in everyone if o != 0]
+        return everyone
+
+    def check_deal_and_trump(self) -> None:
+        size = len(self.suits) * len(self.ranks)
+        hand = [0] * self.seats
+        dealt, rest_taken, overdealt = 0, False, False
+        stock: int | None = None
+        face_up_before_decide = False
+        decides: list[int] = []
+        hand_at_decide: list[int] = []
+        after_decide: list[list[int]] = []
+        for i, step in enumerate(self.data["deal"]):
+            pointer = f"/deal/{i}"
+            need = 0
+            if "packet" in step:
+                who = self.receivers(f"{pointer}/to", step.get("to", "all"))
+                need = step["packet"] * len(who)
+                for offset in who:
+                    hand[offset] += step["packet"]
+                if decides:
+                    after_decide.append(who)
+                elif step.get("face") == "up":
+                    face_up_before_decide = True
+            elif "stock" in step:
+                stock, need, rest_taken = size - dealt, size - dealt, True
+                if stock == 0 and not overdealt:
+                    self.report("deal-too-many-cards", "no cards are left for the stock", pointer)
+            elif "turn_up" in step:
+                if not stock:
+                    self.report("turn-up-without-stock", "turn_up needs a stock with cards, made earlier by {stock: rest}",
+                                pointer, "add {stock: rest} before this step")
+                elif not decides:
+                    face_up_before_decide = True
+            elif "set_aside" in step:
+                rest = step["set_aside"] == "rest"
+                need = size - dealt if rest else step["set_aside"]
+                rest_taken = rest_taken or rest
+            else:
+                decides.append(i)
+                hand_at_decide = list(hand)
+            if dealt + need > size and not overdealt:
+                overdealt = True
+                self.report("deal-too-many-cards", f"deal step {i + 1} needs {need} cards but only {max(0, size - dealt)} "
+                            f"of the {size} are left", pointer, "deal fewer cards or use a bigger deck")
+            dealt += need
+        if dealt < size and not overdealt:
+            self.report("deal-cards-unaccounted", f"{size - dealt} of the {size} cards are never dealt, set aside or "
+                        "put in a stock", "/deal", "end the deal with {set_aside: rest} or {stock: rest}", key=True)
+        if len(set(hand)) > 1 or not any(hand):
+            counts = ", ".join(f"{self.offset_name(o)} {hand[o]}" for o in range(self.seats))
+            self.report("deal-uneven-hands", f"every player needs the same number of cards; this deal gives {counts}",
+                        "/deal", key=True)
+        self.check_trump(decides, face_up_before_decide, stock, hand_at_decide, after_decide)
+
+    def offset_name(self, offset: int) -> str:
+        return {0: "dealer", 1: "elder"}.get(offset, f"dealer+{offset}")
+
+    def check_trump(self, decides: list[int], face_up: bool, stock: int | None, hand_at_decide: list[int],
+                    after_decide: list[list[int]]) -> None:
+        trump = self.data["trump"]
+        method = trump["method"]
+        wanted = 0 if method == "none" else 1
+        if len(decides) != wanted:
+            pointer = f"/deal/{decides[wanted]}" if len(decides) > wanted else "/deal"
+            self.report("decide-step-count", f"trump method '{method}' needs {'no' if wanted == 0 else 'exactly one'} "
+                        f"{{decide: trump}} step; the deal has {len(decides)}", pointer,
+                        "put one {decide: trump} where the trump procedure runs" if wanted else "remove the decide step",
+                        key=pointer == "/deal")
+        for section in ("offer", "choose"):
+            if section in trump and method != section:
+                self.report("unused-setting", f"trump.{section} is ignored with method '{method}'", f"/trump/{section}",
+                            f"remove it (in a file that extends another: `{section}: null`)", key=True, severity="warning")
+        if method == "offer":
+            offer = trump.get("offer", {})
+            if decides and not face_up:
+                self.report("offer-without-turn-up", "the offer method needs a face-up card before {decide: trump}",
+                            f"/deal/{decides[0]}", "add {turn_up: stock_top} or a packet with face: up before it")
+            fallback = offer.get("on_all_pass", "bottom_card")
+            if fallback in ("bottom_card", "next_card") and not stock:
+                self.report("fallback-without-stock", f"on_all_pass: {fallback} needs a stock to take cards from",
+                            "/trump/offer/on_all_pass" if "on_all_pass" in offer else "/trump/method",
+                            "add {stock: rest} to the deal, or use on_all_pass: redeal")
+        elif method == "choose" and decides:
+            choose = trump.get("choose", {})
+            chooser = 1 % self.seats if choose.get("by", "elder") == "elder" else 0
+            ways = choose.get("ways", ["name"])
+            if "show" in ways and not hand_at_decide[chooser]:
+                self.report("show-without-cards", "the chooser holds no card to show at the decide step",
+                            "/trump/choose/ways", "deal the chooser a packet before {decide: trump}")
+            if "defer" in ways and not any(chooser in who for who in after_decide):
+                self.report("defer-without-packet", "deferring turns the first card of the chooser's next packet, but no "
+                            "packet reaches the chooser after {decide: trump}", "/trump/choose/ways")
+
+    def check_announcements(self) -> None:
+        for name, item in self.announcements.items():
+            base = f"/announcements/{escape(name)}"
+            if "holder_of" in item:
+                self.card(f"{base}/holder_of", item["holder_of"])
+            if "after" in item:
+                self.announcement(f"{base}/after", item["after"])
+            seen, current = {name}, item
+            while "after" in current and current["after"] in self.announcements:
+                if current["after"] in seen:
+                    self.report("announcement-cycle", f"announcement '{name}' waits on itself through `after`", f"{base}/after",
+                                "the first announcement of a chain needs holder_of")
+                    break
+                seen.add(current["after"])
+                current = self.announcements[current["after"]]
+
+    def check_play(self) -> None:
+        for i, card in enumerate(self.data.get("play", {}).get("follow", {}).get("exempt", [])):
+            self.card(f"/play/follow/exempt/{i}", card)
+
+    def total_points(self) -> int:
+        deck = self.data["deck"]
+        plain, trump = deck["points"], deck.get("trump_points") or {}
+        return len(self.suits) * sum(max(plain.get(r, 0), trump.get(r, 0)) for r in self.ranks)
+
+    def check_outcome(self) -> None:
+        needs = self.data.get("outcome", {}).get("maker_needs")
+        if needs is not None and needs > self.total_points():
+            self.report("maker-needs-unreachable", f"the maker needs {needs} points but the pack holds {self.total_points()}",
+                        "/outcome/maker_needs")
+
+    def check_game_end(self) -> None:
+        sheet = self.data["scoresheet"]
+        start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
+        if (start <= goal) if down else (start >= goal):
+            self.report("game-cannot-end", f"teams start at {start}, already at the goal {goal}: no hand would be played",
+                        "/scoresheet/start", "start above the goal when counting down, below it when counting up")
+            return
+        for rule in self.data["scoring"].values():
+            delta, team, when = rule["delta"], rule["team"], rule.get("when", True)
+            if isinstance(delta, int) and (delta < 0 if down else delta > 0) and team.strip() == "winner" and when is not False:
+                return
+        toward = "negative" if down else "positive"
+        self.report("game-cannot-end", f"no scoring rule moves the hand winner toward the goal ({goal}) by a constant",
+                    "/scoring", f"add a rule like `win: {{when: decided, team: winner, delta: {'-1' if down else '1'}}}` "
+                    f"(a {toward} delta)", key=True)
+
+    def check_redeal(self) -> None:
+        trump = self.data["trump"]
+        if trump["method"] != "offer":
+            return
+        fallback = trump.get("offer", {}).get("on_all_pass", "bottom_card")
+        if fallback in ("redeal", "next_card") and "max_redeals_in_a_row" not in self.data.get("limits", {}):
+            self.report("unbounded-redeal", f"on_all_pass: {fallback} can throw in deal after deal, and "
+                        "limits.max_redeals_in_a_row is not set", "/trump/offer/on_all_pass",
+                        "set limits: {max_redeals_in_a_row: 50} so every game ends")
+
+
+# ---- options
+
+def _fits_type(value: Any, kind: str) -> bool:
+    return {"integer": isinstance(value, int) and not isinstance(value, bool), "boolean": isinstance(value, bool),
+            "string": isinstance(value, str)}[kind]
+
+
+def option_type(option: dict[str, Any]) -> str:
+    """An option's value type for expressions: int, bool, str or any."""
+    kinds = {"integer": "int", "boolean": "bool", "string": "str"}
+    if "type" in option:
+        return kinds[option["type"]]
+    found = {("bool" if isinstance(c, bool) else "int" if isinstance(c, int) else "str" if isinstance(c, str) else "any")
+             for c in option.get("choices", [])}
+    return found.pop() if len(found) == 1 else "any"
+
+
+def _data_at(data: Any, pointer: str) -> tuple[bool, Any]:
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(data, dict) and token in data:
+            data = data[token]
+        elif isinstance(data, list) and token.isdigit() and int(token) < len(data):
+            data = data[int(token)]
+        else:
+            return False, None
+    return True, data
+
+
+def _plain_merge(target: Any, patch: Any) -> Any:
+    """RFC 7386 on plain data (variants are checked without per-value origins)."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = _plain_merge(result.get(key), value)
+    return result
+
+
+class _OptionChecks:
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.data = document.data
+        self.place = _Place(document)
+        self.found: list[Diagnostic] = []
+
+    def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
+               severity: str = "error") -> None:
+        self.found.append(Diagnostic(code, severity, message, self.place.span(pointer, key), pointer, hint))  # type: ignore[arg-type]
+
+    def run(self) -> list[Diagnostic]:
+        for name, option in self.data.get("options", {}).items():
+            self.check(name, option, f"/options/{escape(name)}")
+        return self.found
+
+    def in_domain(self, option: dict[str, Any], value: Any) -> bool:
+        if "choices" in option:
+            return any(_same(value, c) for c in option["choices"])
+        if "type" in option:
+            if not _fits_type(value, option["type"]):
+                return False
+            low, high = option.get("minimum"), option.get("maximum")
+            return option["type"] != "integer" or ((low is None or value >= low) and (high is None or value <= high))
+        return True
+
+    def check(self, name: str, option: dict[str, Any], base: str) -> None:
+        from couillon_dsl.schema import subschema_at, value_errors
+
+        if "choices" not in option and "type" not in option:
+            self.report("option-without-domain", f"option '{name}' has neither `choices` nor `type`", base,
+                        "add e.g. `choices: [5, 7]` or `type: integer`", key=True)
+            return
+        default = option["default"]
+        if not self.in_domain(option, default):
+            domain = f"one of {option['choices']}" if "choices" in option else f"of type {option['type']} within its bounds"
+            self.report("option-default-invalid", f"the default {default!r} of option '{name}' is not {domain}", f"{base}/default")
+        if not option.get("sets") and not option.get("patches"):
+            self.report("option-without-effect", f"option '{name}' changes nothing: it has neither `sets` nor `patches`",
+                        base, key=True, severity="warning")
+        values = list(option.get("choices", [default]))
+        values += [option[b] for b in ("minimum", "maximum") if b in option]
+        for i, pointer in enumerate(option.get("sets", [])):
+            at = f"{base}/sets/{i}"
+            schema = subschema_at(pointer)
+            exists, current = _data_at(self.data, pointer)
+            parent_exists = _data_at(self.data, pointer.rsplit("/", 1)[0])[0]
+            if schema is None or not parent_exists:
+                reason = "the language has no such setting" if schema is None else "that section is absent from this ruleset"
+                self.report("option-target-missing", f"option '{name}' sets {pointer}, but {reason}", at,
+                            self.close_pointer(pointer))
+                continue
+            for value in values:
+                problems = value_errors(schema, value)
+                if problems:
+                    self.report("option-value-invalid", f"option '{name}' cannot set {pointer} to {value!r}: {problems[0]}", at)
+                    break
+            if exists and not _same(current, default):
+                self.report("option-default-mismatch", f"{where(pointer)} is {current!r} but option '{name}' defaults to "
+                            f"{default!r}, which replaces it", at, "make the two agree", severity="warning")
+        for i, entry in enumerate(option.get("patches", [])):
+            self.check_patch(name, option, f"{base}/patches/{i}", entry)
+
+    def close_pointer(self, pointer: str) -> str | None:
+        parent, _, last = pointer.rpartition("/")
+        exists, container = _data_at(self.data, parent)
+        if exists and isinstance(container, dict):
+            return did_you_mean(last, container)
+        return None
+
+    def check_patch(self, name: str, option: dict[str, Any], at: str, entry: dict[str, Any]) -> None:
+        from couillon_dsl.schema import document_errors
+
+        value = entry["value"]
+        if not self.in_domain(option, value):
+            self.report("option-value-invalid", f"option '{name}' has a patch for {value!r}, which it cannot take",
+                        f"{at}/value")
+            return
+        variant = _plain_merge(self.data, entry["patch"])
+        variant.pop("options", None)  # the variant is one choice made; its own options are not re-applied
+        context = f"with option {name} = {value!r}: "
+        problems = document_errors(variant)
+        if problems:
+            self.report("option-value-invalid", context + problems[0], f"{at}/patch")
+            return
+        place = _Place(self.document, f"{at}/patch")
+        self.found.extend(_Checks(variant, place, context).run())
+        self.found.extend(iter_expression_diagnostics(variant, place, context, self.data.get("options", {})))
+
+
+# ---- expressions
+
+def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
+    """The expression name table of a ruleset: its announcements, option types and team count."""
+    from couillon_dsl.expr import ExprNames
+
+    options = data.get("options", {}) if options is None else options
+    return ExprNames(
+        announcements=frozenset(data.get("announcements", {})),
+        options={name: option_type(o) for name, o in options.items()},
+        team_count=len(data["players"]["teams"]),
+    )
+
+
+def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: str = "",
+                                options: dict[str, Any] | None = None) -> Iterator[Diagnostic]:
+    """Syntax, name and type diagnostics of every scoring expression, placed inside the YAML scalar."""
+    rules = data["scoring"]
+    fields = [(f"/scoring/{escape(name)}/{field}", value, kind)
+              for name, rule in rules.items()
+              for field, kind in (("when", "bool"), ("team", "team"), ("delta", "int"))
+              if isinstance(value := rule.get(field), str)]
+    if not fields:
+        return
+    from couillon_dsl.expr import check_expression
+
+    names = expression_names(data, options)
+    for pointer, text, kind in fields:
+        for diagnostic in check_expression(text, kind, names, place.content(pointer), pointer):  # type: ignore[arg-type]
+            yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
+                             diagnostic.pointer, diagnostic.hint)
+
+
+def iter_semantic_diagnostics(document: Document) -> Iterator[Diagnostic]:
+    """Cross-field diagnostics of a schema-valid document, then of its options and their patched forms."""
+    yield from _Checks(document.data, _Place(document)).run()
+    yield from _OptionChecks(document).run()
+
+
+def iter_document_expression_diagnostics(document: Document) -> Iterator[Diagnostic]:
+    """Expression diagnostics of a schema-valid document."""
+    yield from iter_expression_diagnostics(document.data, _Place(document))

@@ -1,0 +1,294 @@
+"""Seeded, parallel simulation of whole games, folded into counts that statistics read.
+
+Game ``i`` of a run with seed ``S`` is played from its own seed, derived from ``(S, i)``
+alone, and results are merged in game-index order, so a run gives identical figures with
+any number of worker processes. Workers rebuild the ruleset from its name or path (a
+compiled ruleset holds closures and does not pickle), which also makes the pool safe under
+the ``spawn`` start method.
+
+The deal draws come from the game's own generator and the agents draw from a second one,
+so two rulesets with the same deck see the same pack orders, deal after deal (``compare``).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from couillon_dsl.agents import Agent, make_agent
+from couillon_dsl.engine.state import CHANCE, GameState
+from couillon_dsl.model import Ruleset
+from couillon_dsl.stats import Estimate, mean_t, quantile_ci, wilson
+
+MAX_CHUNK = 250  # games per task: small enough for progress and balance, large enough to amortise
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed`` (independent of workers and chunking)."""
+    digest = hashlib.blake2b(f"couillon-sim:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to play a range of games; plain data, so it pickles."""
+
+    ruleset: str  # built-in name or absolute path
+    options: tuple[tuple[str, Any], ...]
+    seed: int
+    agents: tuple[str, ...]  # one spec per seat
+    record: bool = False
+    trajectories: int = 0  # keep the scoresheet after every hand for the first games
+
+
+@dataclass
+class Tally:
+    """Counts over a run of consecutive games; ``merge`` appends a later run."""
+
+    games: int = 0
+    hands: int = 0  # deals, passed-out ones included
+    played: int = 0  # hands whose cards were played
+    decided: int = 0
+    ties: int = 0
+    no_score: int = 0
+    all_tricks: int = 0
+    maker_hands: int = 0
+    maker_wins: int = 0
+    elder_team_wins: int = 0  # decided hands won by the elder's team
+    first_dealer_team_wins: int = 0
+    abandoned: int = 0
+    team_wins: Counter[int] = field(default_factory=Counter)
+    paths: Counter[str] = field(default_factory=Counter)
+    decisions: Counter[tuple[int, str]] = field(default_factory=Counter)  # (seat after dealer, word)
+    asked: Counter[int] = field(default_factory=Counter)
+    announcements: Counter[str] = field(default_factory=Counter)
+    hands_per_game: list[int] = field(default_factory=list)
+    winners: list[int | None] = field(default_factory=list)  # per game, team or None
+    trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def merge(self, other: Tally) -> None:
+        for name in ("games", "hands", "played", "decided", "ties", "no_score", "all_tricks", "maker_hands",
+                     "maker_wins", "elder_team_wins", "first_dealer_team_wins", "abandoned"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("team_wins", "paths", "decisions", "asked", "announcements"):
+            getattr(self, name).update(getattr(other, name))
+        for name in ("hands_per_game", "winners", "trajectories", "records"):
+            getattr(self, name).extend(getattr(other, name))
+
+    def add_game(self, ruleset: Ruleset, state: GameState) -> None:
+        """Fold one finished game into the counts."""
+        n = ruleset.players.count
+        team_of = ruleset.tables.team_of
+        summaries = state.hands
+        for h in summaries:
+            dealer = h.dealer
+            self.paths[h.trump_path] += 1
+            for seat, word in h.decisions:
+                offset = (seat - dealer) % n
+                self.decisions[offset, word] += 1
+                self.asked[offset] += 1
+            outcome = h.outcome
+            if outcome == "passed_out":
+                continue
+            self.played += 1
+            if outcome == "winner":
+                self.decided += 1
+                if h.winner == team_of[(dealer + 1) % n]:
+                    self.elder_team_wins += 1
+                if h.all_tricks:
+                    self.all_tricks += 1
+            elif outcome == "tie":
+                self.ties += 1
+            else:
+                self.no_score += 1
+            if h.maker is not None:
+                self.maker_hands += 1
+                if h.winner == h.maker:
+                    self.maker_wins += 1
+            for name, _seat in h.announcements:
+                self.announcements[name] += 1
+        result = state.result
+        assert result is not None, "add_game needs a finished game"
+        self.games += 1
+        self.hands += len(summaries)
+        self.hands_per_game.append(len(summaries))
+        self.winners.append(result.winner)
+        if result.abandoned:
+            self.abandoned += 1
+        else:
+            self.team_wins[result.winner] += 1  # type: ignore[index]
+            if summaries and result.winner == team_of[summaries[0].dealer]:
+                self.first_dealer_team_wins += 1
+
+
+def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random) -> GameState:
+    """Play ``state`` to its end: deals from the state's own generator, decisions by ``agents``."""
+    current = state.current_player
+    legal_actions = state.legal_actions
+    apply = state.apply
+    while True:
+        seat = current()
+        if seat >= 0:
+            legal = legal_actions()
+            apply(legal[0] if len(legal) == 1 else agents[seat].act(state, legal, rng))
+        elif seat == CHANCE:
+            state.deal_shuffled()
+        else:
+            return state
+
+
+def build(job: Job) -> Ruleset:
+    from couillon_dsl.compile import build_ruleset  # validation pulls in jsonschema: import on use
+
+    return build_ruleset(job.ruleset, dict(job.options))
+
+
+def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
+    """Play games ``start .. stop-1`` of a run; the heart of every worker."""
+    agents = [make_agent(spec) for spec in job.agents]
+    tally = Tally()
+    for index in range(start, stop):
+        seed = game_seed(job.seed, index)
+        state = play_game(GameState(ruleset, seed=seed), agents, random.Random(seed ^ 0x5EED))
+        tally.add_game(ruleset, state)
+        if index < job.trajectories:
+            start_values = (ruleset.scoresheet.start,) * len(ruleset.players.teams)
+            tally.trajectories.append([start_values] + [h.scores for h in state.hands])
+        if job.record:
+            tally.records.append({"index": index, "seed": seed, "actions": state.history()})
+    return tally
+
+
+_worker_ruleset: Ruleset | None = None
+
+
+def _init_worker(job: Job) -> None:
+    global _worker_ruleset
+    _worker_ruleset = build(job)
+
+
+def _work(job: Job, start: int, stop: int) -> tuple[int, Tally]:
+    assert _worker_ruleset is not None
+    return start, play_range(job, _worker_ruleset, start, stop)
+
+
+@dataclass
+class Simulation:
+    """A finished run: what was asked, the counts, and the wall time of the games alone."""
+
+    ruleset: Ruleset
+    job: Job
+    games: int
+    workers: int
+    tally: Tally
+    seconds: float
+
+
+def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """Split ``range(games)`` into consecutive tasks, a few per worker."""
+    size = max(1, min(MAX_CHUNK, -(-games // (workers * 4))))
+    return [(start, min(games, start + size)) for start in range(0, games, size)]
+
+
+def run(
+    ruleset: Ruleset,
+    job: Job,
+    games: int,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Simulation:
+    """Play ``games`` games of ``ruleset`` (built from ``job``) on ``workers`` processes.
+
+    One worker plays in this process. ``progress`` receives the number of games finished.
+    """
+    workers = max(1, min(workers or os.cpu_count() or 1, games or 1))
+    tasks = chunks(games, workers)
+    tally = Tally()
+    began = time.perf_counter()
+    if workers == 1:
+        for start, stop in tasks:
+            tally.merge(play_range(job, ruleset, start, stop))
+            if progress:
+                progress(stop - start)
+    else:
+        parts: dict[int, Tally] = {}
+        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(job,)) as pool:
+            futures = [pool.submit(_work, job, start, stop) for start, stop in tasks]
+            for future in as_completed(futures):
+                start, part = future.result()
+                parts[start] = part
+                if progress:
+                    progress(part.games)
+        for start, _ in tasks:  # merge in game-index order, whatever order the tasks finished in
+            tally.merge(parts[start])
+    return Simulation(ruleset, job, games, workers, tally, time.perf_counter() - began)
+
+
+def ruleset_reference(path_or_name: str) -> str:
+    """What a worker rebuilds from: an existing file as an absolute path, else the built-in name."""
+    path = Path(path_or_name)
+    return str(path.resolve()) if path.is_file() else path_or_name
+
+
+# ---------------------------------------------------------------------- figures
+@dataclass(frozen=True)
+class Figure:
+    """One reported quantity: a stable ``key`` (JSON), a label (tables), a group and its estimate."""
+
+    key: str
+    label: str
+    group: str
+    estimate: Estimate
+    percent: bool = True
+
+
+def seat_name(offset: int) -> str:
+    """A seat relative to the dealer: ``dealer``, ``dealer+1`` (the elder), ..."""
+    return "dealer" if offset == 0 else f"dealer+{offset}"
+
+
+def figures(sim: Simulation) -> list[Figure]:
+    """Every figure of a run, each with its 95% interval, in reporting order."""
+    rs, t = sim.ruleset, sim.tally
+    out: list[Figure] = []
+    for team, members in enumerate(rs.players.teams):
+        seats = "+".join(str(s) for s in members)
+        out.append(Figure(f"team_win.{team}", f"team {team} (seats {seats}) wins the game", "games",
+                          wilson(t.team_wins[team], t.games)))
+    out.append(Figure("first_dealer_team_win", "the first dealer's team wins the game", "games",
+                      wilson(t.first_dealer_team_wins, t.games)))
+    out.append(Figure("abandoned", f"games abandoned at a limit ({rs.limits.max_hands} hands)", "games",
+                      wilson(t.abandoned, t.games)))
+    lengths = [float(x) for x in t.hands_per_game]
+    out.append(Figure("hands_per_game.mean", "hands per game, mean", "length", mean_t(lengths), percent=False))
+    out.append(Figure("hands_per_game.median", "hands per game, median", "length", quantile_ci(lengths, 0.5),
+                      percent=False))
+    out.append(Figure("hands_per_game.p90", "hands per game, 90th percentile", "length", quantile_ci(lengths, 0.9),
+                      percent=False))
+    top = float(max(lengths)) if lengths else None
+    out.append(Figure("hands_per_game.max", "hands per game, longest", "length",
+                      Estimate(top, None, None, len(lengths), "observed"), percent=False))
+    out.append(Figure("maker_success", "the maker's team wins the hand", "hands", wilson(t.maker_wins, t.maker_hands)))
+    out.append(Figure("elder_team_hand_win", "the elder's team wins a decided hand", "hands",
+                      wilson(t.elder_team_wins, t.decided)))
+    out.append(Figure("tie", "hand tied", "hands", wilson(t.ties, t.played)))
+    if rs.outcome.maker_needs is not None:
+        out.append(Figure("no_score", "hand scored nothing (maker short of its target)", "hands",
+                          wilson(t.no_score, t.played)))
+    out.append(Figure("all_tricks", "the hand winner took every trick", "hands", wilson(t.all_tricks, t.played)))
+    for path in sorted(t.paths):
+        out.append(Figure(f"trump_path.{path}", f"trump fixed by: {path}", "trump", wilson(t.paths[path], t.hands)))
+    for (offset, word) in sorted(t.decisions):
+        out.append(Figure(f"decision.{seat_name(offset)}.{word}", f"{seat_name(offset)} says {word}", "decisions",
+                          wilson(t.decisions[offset, word], t.asked[offset])))
+    for announcement in rs.announcements:
+        out.append(Figure(f"announcement.{announcement.id}", f"{announcement.name} announced", "announcements",
+                          wilson(t.announcements[announcement.id], t.played)))
+    return out
