@@ -15,6 +15,73 @@ from typing import Iterable, Literal, Sequence
 
 Severity = Literal["error", "warning"]
 
+# Every diagnostic code the language stages emit, with what it means. Codes are stable:
+# tests, scenario files and editors match on them. tests/broken/ holds one example of each.
+CODES: dict[str, str] = {
+    # loading (load.py)
+    "file-not-found": "the file or built-in ruleset does not exist or cannot be read",
+    "too-large": "the file or document exceeds the size limits",
+    "not-text": "the file is not UTF-8 text",
+    "yaml-syntax": "the YAML is malformed",
+    "not-a-mapping": "the file is empty or its top level is not a mapping",
+    "too-deep": "values nest deeper than the limit (or extends chains are too long)",
+    "alias-bomb": "YAML aliases expand without bound",
+    "unsafe-tag": "a YAML tag other than the plain ones (e.g. !!python/object)",
+    "duplicate-key": "a mapping repeats a key",
+    "non-scalar-key": "a mapping key is a list or mapping",
+    "bad-value": "a scalar that looks like a number cannot be read as one",
+    "extends-invalid": "extends: is not a name or path",
+    "extends-not-found": "extends: names no built-in ruleset or file",
+    "extends-cycle": "rulesets extend each other in a cycle",
+    "extends-needs-id": "a ruleset that extends another does not state its own id and name",
+    # JSON Schema (schema.py)
+    "schema-type": "a value has the wrong type",
+    "schema-required": "a required key is missing",
+    "schema-additional-property": "an unknown key (often a typo)",
+    "schema-enum": "a value is not one of the allowed words",
+    "schema-pattern": "a name or id is not well formed",
+    "schema-range": "a number is out of range",
+    "schema-size": "a list, mapping or string is too short or too long",
+    "schema-unique": "a list repeats a value",
+    "schema-invalid": "any other schema violation",
+    # semantic checks (semantic.py)
+    "unknown-suit": "a card names a suit the deck does not have",
+    "unknown-rank": "a rank (or a card's rank) the deck does not have",
+    "unknown-card": "a card that is not in the deck",
+    "unknown-seat": "a seat number outside 0..players-1",
+    "unknown-announcement": "a reference to an announcement that is not declared",
+    "unknown-option": "option(\"x\") names an option that is not declared",
+    "duplicate-suit": "a suit is listed twice",
+    "rank-without-points": "a rank has no card-point value",
+    "trump-ranks-not-permutation": "trump_ranks does not list every rank once",
+    "teams-not-partition": "the teams do not cover every seat exactly once",
+    "deal-too-many-cards": "the deal needs more cards than the deck holds",
+    "deal-cards-unaccounted": "some cards are never dealt, set aside or put in a stock",
+    "deal-uneven-hands": "players would hold different numbers of cards",
+    "turn-up-without-stock": "turn_up without a stock to turn from",
+    "decide-step-count": "not exactly one {decide: trump} step (or one with method none)",
+    "offer-without-turn-up": "the offer method has no face-up card to offer",
+    "fallback-without-stock": "on_all_pass needs a stock the deal does not make",
+    "show-without-cards": "the chooser has no card to show when trump is decided",
+    "defer-without-packet": "deferring needs a later packet to the chooser",
+    "announcement-cycle": "announcements wait on each other through `after`",
+    "maker-needs-unreachable": "maker_needs exceeds the points in the pack",
+    "game-cannot-end": "no scoring rule brings a team to the goal, or teams start there",
+    "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",
+    "unused-setting": "a setting the chosen method ignores (warning)",
+    "option-without-domain": "an option has neither choices nor type",
+    "option-default-invalid": "an option's default is outside its choices or type",
+    "option-without-effect": "an option sets and patches nothing (warning)",
+    "option-target-missing": "an option's sets: pointer targets nothing",
+    "option-value-invalid": "an option value (or a patched variant) breaks the ruleset",
+    "option-default-mismatch": "a setting disagrees with the option default that replaces it (warning)",
+    # expressions (expr/)
+    "expr-syntax": "an expression does not parse",
+    "expr-unknown-name": "an expression uses an unknown name or function",
+    "expr-type": "an expression mixes types (a team where a number is needed ...)",
+    "expr-arity": "a function is called with the wrong number of arguments",
+}
+
 
 @dataclass(frozen=True)
 class Span:

@@ -11,33 +11,29 @@ import difflib
 from couillon_dsl.explain import rule_sentences
 from couillon_dsl.model import Ruleset
 
-NUMBERED = frozenset({"Deal"})  # concepts whose sentences are numbered steps
-
-
 def _changed(label: str, new: tuple[str, ...], old: tuple[str, ...]) -> list[str]:
-    """Lines for one concept whose sentences differ; steps are matched up, not just replaced."""
-    if not old:
-        return [f"{label}: {'; '.join(new)} (new)"]
-    if not new:
-        return [f"{label}: removed (was: {'; '.join(old)})"]
-    if len(old) == len(new) == 1:
-        return [f"{label}: {new[0]} (was: {old[0]})"]
+    """Lines for one concept whose sentences differ; sentences are matched up, not just replaced."""
+    if len(old) <= 1 and len(new) <= 1:
+        return [_line(label, new[0] if new else None, old[0] if old else None)]
     out = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        where = label
-        if label in NUMBERED:
-            first, last = (j1, j2) if tag != "delete" else (i1, i2)
-            where = f"{label}, step {first + 1}" if last - first <= 1 else f"{label}, steps {first + 1}-{last}"
-        before, after = "; ".join(old[i1:i2]), "; ".join(new[j1:j2])
-        if tag == "replace":
-            out.append(f"{where}: {after} (was: {before})")
-        elif tag == "insert":
-            out.append(f"{where}: {after} (new)")
-        else:
-            out.append(f"{where}: removed (was: {before})")
+        pairs = max(i2 - i1, j2 - j1)
+        for k in range(pairs):
+            i, j = i1 + k, j1 + k
+            after = new[j] if j < j2 else None
+            before = old[i] if i < i2 else None
+            out.append(_line(label, after, before))
     return out
+
+
+def _line(label: str, after: str | None, before: str | None) -> str:
+    if before is None:
+        return f"{label}: {after} (new)"
+    if after is None:
+        return f"{label}: removed (was: {before})"
+    return f"{label}: {after} (was: {before})"
 
 
 def differences(a: Ruleset, b: Ruleset) -> list[str]:

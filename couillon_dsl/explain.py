@@ -115,7 +115,7 @@ def seat(rs: Ruleset, offset: int) -> str:
     if k == n - 1:
         return f"the player on the dealer's {_right(rs)}"
     team_of = {s: t for t, seats in enumerate(rs.players.teams) for s in seats}
-    if n == 4 and k == 2 and team_of.get(0) == team_of.get(2):
+    if n == 4 and all(team_of[s] == team_of[(s + k) % n] for s in range(n)):
         return "the dealer's partner"
     if 2 * k == n:
         return "the player opposite the dealer"
@@ -126,14 +126,19 @@ def elder(rs: Ruleset) -> str:
     return seat(rs, 1)
 
 
-def _selector_seats(rs: Ruleset, to: str | tuple[int, ...]) -> tuple[str, ...]:
-    """Who a deal selector names, in dealing order (mirrors engine.tables.resolve_seats)."""
+def _offsets(rs: Ruleset, to: str | tuple[int, ...]) -> tuple[int, ...]:
+    """Offsets from the dealer that a deal selector names, in dealing order (as engine.tables.resolve_seats)."""
+    if not isinstance(to, str):
+        return tuple(to)
     n = rs.players.count
-    offsets = {
+    return tuple({
         "all": range(1, n + 1), "elder": (1,), "dealer": (0,),
         "all_but_elder": range(2, n + 1), "all_but_dealer": range(1, n),
-    }.get(to, to) if isinstance(to, str) else to
-    return tuple(seat(rs, k) for k in offsets)
+    }[to])
+
+
+def _selector_seats(rs: Ruleset, to: str | tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(seat(rs, k) for k in _offsets(rs, to))
 
 
 def chooser(rs: Ruleset, by: str) -> str:
@@ -288,9 +293,9 @@ def _deal_count(rs: Ruleset) -> tuple[list[int], _DealCount]:
         before.append(left)
         kind = step.kind
         if kind == "packet":
-            seats = _selector_seats(rs, step.to or "all")
-            left -= len(seats) * (step.packet or 0)
-            if elder(rs) in seats:
+            offsets = _offsets(rs, step.to or "all")
+            left -= len(offsets) * (step.packet or 0)
+            if 1 % rs.players.count in (k % rs.players.count for k in offsets):
                 hand += step.packet or 0
         elif kind == "stock":
             stock, left = left, 0
@@ -339,14 +344,14 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
         if kind == "packet":
             out.append(_packet_sentence(rs, step))
         elif kind == "stock":
-            out.append(f"put the remaining {count(left, 'card')} face down in a stock; the stock is not played")
+            out.append(f"put the remaining {count(left, 'card')} face down in a stock, which is not played")
         elif kind == "turn_up":
             where = "top" if step.turn_up == "stock_top" else "bottom"
             out.append(f"turn the {where} card of the stock face up")
         elif kind == "set_aside":
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
             which = f"the remaining {count(taken, 'card')}" if step.set_aside == "rest" else count(taken, "card")
-            out.append(f"set {which} aside face down; nobody looks at them or plays them")
+            out.append(f"set {which} aside face down, unseen and unused")
         elif rs.trump.method == "offer":
             out.append(f"trump is decided: the suit of {_offered_card(rs)} is offered to each player in turn (see Trump)")
         elif rs.trump.method == "choose" and rs.trump.choose is not None:
@@ -354,6 +359,29 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
         else:
             out.append("trump is decided (see Trump)")
     return out
+
+
+def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
+    kind = step.kind
+    if kind == "packet":
+        face = " face up" if step.face == "up" else ""
+        to = step.to or "all"
+        who = {"all": "each player", "all_but_dealer": "each player but the dealer",
+               "all_but_elder": f"each player but the one on the dealer's {_left(rs)}"}.get(to) if isinstance(to, str) else None
+        return f"{step.packet}{face} to {who or join(list(_selector_seats(rs, to)))}"
+    if kind == "stock":
+        return f"the other {left} to a stock"
+    if kind == "turn_up":
+        return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up"
+    if kind == "set_aside":
+        return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
+    return {"offer": "trump offered", "choose": "trump chosen"}.get(rs.trump.method, "trump decided")
+
+
+def deal_outline(rs: Ruleset) -> str:
+    """The deal in one line: ``2 to each player, 2 to each player, the other 8 to a stock, ...``."""
+    before, _ = _deal_count(rs)
+    return ", ".join(_outline_step(rs, step, left) for step, left in zip(rs.deal, before))
 
 
 def hand_sentence(rs: Ruleset) -> str:
@@ -368,6 +396,7 @@ def hand_sentence(rs: Ruleset) -> str:
 
 def describe_deal(rs: Ruleset) -> Section:
     return Section("The deal", (
+        Paragraph(sentence(f"in short: {deal_outline(rs)}")),
         Items(tuple(sentence(s) for s in deal_step_sentences(rs)), numbered=True),
         Paragraph(sentence(hand_sentence(rs))),
     ))
@@ -392,7 +421,7 @@ def can_redeal(rs: Ruleset) -> bool:
     offer = rs.trump.offer
     if rs.trump.method != "offer" or offer is None:
         return False
-    return offer.on_all_pass == "redeal" or (offer.on_all_pass == "next_card" and offer.when_stock_exhausted == "redeal")
+    return offer.on_all_pass in ("redeal", "next_card")  # next_card redeals once the stock is exhausted
 
 
 def trump_sentences(rs: Ruleset) -> list[str]:
@@ -411,10 +440,7 @@ def trump_sentences(rs: Ruleset) -> list[str]:
             first = "the dealer" if offer.reoffer_first_speaker == "dealer" else elder(rs)
             out.append(f"if everyone passes, the next card of the stock is turned face up and offered in the same way, "
                        f"{first} speaking first, until someone accepts")
-            if offer.when_stock_exhausted == "redeal":
-                out.append(f"if every card of the stock is refused, {_redeal(rs)}")
-            else:
-                out.append(f"if every card of the stock is refused: {offer.when_stock_exhausted}")
+            out.append(f"if every card of the stock is refused, {_redeal(rs)}")  # the only when_stock_exhausted
         else:
             out.append(f"if everyone passes, {_redeal(rs)}")
         return out
@@ -433,10 +459,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
             out = [f"{who} looks at their cards and must either {join(alternatives, 'or')}"]
         if set(choose.ways) - {"defer"}:
             out.append("the team of the player who chooses trump is the maker")
-        if "defer" in choose.ways:
-            if choose.on_defer == "first_card_of_next_packet":
-                out.append(f"if they decline, the first card of their next packet is dealt face up: its suit is trump "
-                           f"and the card stays in their hand; {_fallback_maker(rs)}")
+        if "defer" in choose.ways:  # first_card_of_next_packet is the only way a deferral ends
+            out.append(f"if they decline, the first card of their next packet is dealt face up: its suit is trump "
+                       f"and the card stays in their hand; {_fallback_maker(rs)}")
         return out
     return ["there are no trumps"]
 
@@ -476,17 +501,17 @@ def _mentions(rs: Ruleset, announcement_id: str) -> list[str]:
 
 def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
     if announcement.holder_of:
-        text = (f"{announcement.name}: the player holding the {_card(rs, announcement.holder_of)} may announce "
+        text = (f"the player holding the {_card(rs, announcement.holder_of)} may announce "
                 f"{announcement.name} on their turn in the first trick, before playing a card")
     elif announcement.after:
         before = _announcement(rs, announcement.after)
         first = before.name if before else announcement.after
         who = ("a partner of the player who announced it" if announcement.by == "partners"
                else "an opponent of the team that announced it")
-        text = (f"{announcement.name}: right after {first} is announced, {who} may announce {announcement.name}; "
+        text = (f"right after {first} is announced, {who} may announce {announcement.name}; "
                 f"they are asked in turn from the announcer's {_left(rs)}, and the first to announce it ends the asking")
     else:
-        text = f"{announcement.name}: may be announced in the first trick"
+        text = f"{announcement.name} may be announced in the first trick"
     return text
 
 
@@ -507,7 +532,8 @@ def describe_announcements(rs: Ruleset) -> Section | None:
         return None
     return Section("Announcements", (
         Paragraph(sentence("announcements are made during the first trick")),
-        Items(tuple(" ".join(sentence(s) for s in (announcement_sentence(rs, a), announcement_effects(rs, a)) if s)
+        Items(tuple(f"{a.name}: " + " ".join(sentence(s) for s in (announcement_sentence(rs, a),
+                                                                      announcement_effects(rs, a)) if s)
                     for a in rs.announcements)),
     ))
 
@@ -554,9 +580,10 @@ def follow_clauses(rs: Ruleset, follow: Follow | None = None) -> list[str]:
     elif trumps and f.overtrump == "when_able":
         out.append("if you cannot overtrump, a lower trump is allowed")
     if f.exempt and trumps:
-        cards = join([_card(rs, c) for c in f.exempt])
-        out.append(f"the {cards} never has to be played to follow trumps: holding no other trump you may play any card"
-                   .replace("the the ", "the "))
+        cards = [c if c.startswith("the ") else f"the {c}" for c in (_card(rs, name) for name in f.exempt)]
+        verb = "has" if len(cards) == 1 else "have"
+        out.append(f"{join(cards)} never {verb} to be played to follow trumps: "
+                   f"holding no other trump you may play any card")
     return out
 
 
@@ -713,12 +740,14 @@ def _scaled(rs: Ruleset, rule: ScoringRule) -> str:
 
 def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
     """``if the maker loses the hand, the maker draws one loop``; unusual expressions are quoted."""
-    condition = parse_expression(rule.when) if isinstance(rule.when, str) else None
-    team_text = rule.team if isinstance(rule.team, str) else str(rule.team)
-    team = team_phrase(rs, parse_expression(team_text)) or f"the team `{team_text}`"
+    when = str(rule.when).lower() if isinstance(rule.when, bool) else rule.when  # `when: true` in YAML
+    condition = parse_expression(when)
+    team = team_phrase(rs, parse_expression(rule.team)) or f"the team `{rule.team}`"
     action = f"{team} {delta_phrase(rs, rule.delta)}{_scaled(rs, rule)}"
-    if condition is None or (isinstance(condition, Name) and condition.name == "true"):
+    if condition == Name("true"):
         return f"after every hand, {action}"
+    if condition == Name("false"):
+        return f"never (the rule is switched off): {action}"
     clause = condition_phrase(rs, condition)
     if clause is None:
         return f"when `{to_text(condition)}`, {action}"
@@ -937,17 +966,31 @@ def condition_phrase(rs: Ruleset, node: Node) -> str | None:
             return _NOT_BOOL[inner.name]
         if isinstance(inner, Call) and inner.func == "announced" and inner.args and isinstance(inner.args[0], String):
             return f"{_announcement_name(rs, inner.args[0].value)} was not announced"
-        text = condition_phrase(rs, inner)
+        text = _grouped(rs, inner)
         return f"it is not the case that {text}" if text else None
     if isinstance(node, Binary) and node.op in ("and", "or"):
         nodes = _flatten(node, node.op)
-        parts = [condition_phrase(rs, part) for part in (_without_guards(nodes) if node.op == "and" else nodes)]
-        if any(p is None or p == "always" for p in parts):
-            return None
-        return join([p for p in parts if p], node.op)  # type: ignore[misc]
+        parts = []
+        for part in _without_guards(nodes) if node.op == "and" else nodes:
+            text = _grouped(rs, part)
+            if text is None or text == "always":
+                return None
+            parts.append(text)
+        return join(parts, node.op)
     if isinstance(node, Binary):
         return _comparison_phrase(rs, node)
     return None
+
+
+def _grouped(rs: Ruleset, node: Node) -> str | None:
+    """A condition inside another: ``either a or b`` / ``both a and b`` keep the grouping readable."""
+    text = condition_phrase(rs, node)
+    if text is None or not (isinstance(node, Binary) and node.op in ("and", "or")):
+        return text
+    parts = _flatten(node, node.op)
+    if len(_without_guards(parts) if node.op == "and" else parts) < 2:
+        return text
+    return ("either " if node.op == "or" else "both ") + text
 
 
 def _flatten(node: Node, op: str) -> list[Node]:
@@ -1036,7 +1079,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     }
     for promotion, text in zip(rs.deck.promotions, promotion_sentences(rs)):
         out[f"Promotion {promotion.name}"] = (text,)
-    out["Deal"] = tuple(deal_step_sentences(rs))
+    out["Deal"] = (deal_outline(rs),)
     out["Hand size"] = (hand_sentence(rs),)
     out["Trump"] = tuple(trump_sentences(rs))
     for announcement in rs.announcements:
@@ -1056,7 +1099,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     session = session_sentence(rs)
     if session:
         out["Session"] = (session,)
-    out["Limits"] = (limits_sentence(rs),)
+    out["Limits"] = (f"a game is abandoned after {rs.limits.max_hands} hands or "
+                     f"{rs.limits.max_redeals_in_a_row} passed-out deals in a row",)
     for name, spec in rs.options.items():
         out[f"Option {name}"] = (option_sentence(spec),)
     return out

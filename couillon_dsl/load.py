@@ -81,6 +81,7 @@ def escape(token: str) -> str:
 
 
 def unescape(token: str) -> str:
+    """Undo :func:`escape`."""
     return token.replace("~1", "/").replace("~0", "~")
 
 

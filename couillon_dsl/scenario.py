@@ -13,6 +13,7 @@ new deal script needs no scenario code.
 from __future__ import annotations
 
 import difflib
+import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -20,8 +21,11 @@ from typing import Any, Callable
 import yaml
 
 from couillon_dsl.cards import Card, CardNotationError
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
 from couillon_dsl.engine.tables import resolve_seats
+from couillon_dsl.engine.why import explain_legal, why_wins
 from couillon_dsl.model import Ruleset
 
 # seat names relative to the dealer of the hand in play (rules digest §0.2)
@@ -29,8 +33,6 @@ RELATIVE_SEATS = {"D": 0, "dealer": 0, "L": 1, "elder": 1, "P": 2, "R": 3}
 FOUR_PLAYER_ONLY = {"P", "R"}
 
 TOP_KEYS = {"title", "ruleset", "options", "dealer", "before", "deal", "script", "expect"}
-DEAL_KEYS = {"pack", "stock", "set_aside"}
-STEP_KEYS = {"play", "trick", "expect", "refuse", "deal"}
 OUTCOMES = {"winner": "decided", "tie": "tie", "no_score": "no_score", "passed_out": "passed_out"}
 
 
@@ -98,10 +100,12 @@ def load_scenario(path: str | Path) -> Scenario:
     script = data.get("script") or []
     if not isinstance(script, list):
         raise ScenarioError(f"{path}: `script:` is a list of steps")
-    lines = _script_lines(node)
-    steps = [_parse_step(item, lines[i] if i < len(lines) else 0, path) for i, item in enumerate(script)]
-    if data.get("expect") is not None:
-        steps.append(_parse_step({"expect": data["expect"]}, _key_line(node, "expect"), path))
+    script_node = _child(node, "script")
+    lines = [item.start_mark.line + 1 for item in script_node.value] if isinstance(script_node, yaml.SequenceNode) else []
+    steps = [_parse_step(item, line, path) for item, line in zip(script, lines)]
+    expect_node = _child(node, "expect")
+    if expect_node is not None:
+        steps.append(_parse_step({"expect": data["expect"]}, expect_node.start_mark.line + 1, path))
     return Scenario(path, str(data.get("title") or path.stem), data["ruleset"], options, dealer, before, deal,
                     tuple(steps))
 
@@ -121,20 +125,13 @@ def _reject_duplicate_keys(node: yaml.Node | None, path: Path) -> None:
             _reject_duplicate_keys(item, path)
 
 
-def _key_line(node: yaml.Node | None, key: str) -> int:
+def _child(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    """The value node of ``key`` in a mapping node (for line numbers)."""
     if isinstance(node, yaml.MappingNode):
         for k, value in node.value:
             if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return value.start_mark.line + 1
-    return 0
-
-
-def _script_lines(node: yaml.Node | None) -> list[int]:
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            if isinstance(key, yaml.ScalarNode) and key.value == "script" and isinstance(value, yaml.SequenceNode):
-                return [item.start_mark.line + 1 for item in value.value]
-    return []
+                return value
+    return None
 
 
 def _check_keys(mapping: dict[Any, Any], allowed: set[str], where: str) -> None:
@@ -221,7 +218,7 @@ def team_label(team: int | None, ruleset: Ruleset, dealer: int) -> str:
     count = ruleset.players.count
     seats = ruleset.players.teams[team]
     if count == 4:
-        return "+".join(seat_label(s, dealer, count).split()[0] for s in sorted(seats, key=lambda s: (s - dealer - 1) % count))
+        return "+".join(seat_label(s, dealer, count).split()[0] for s in sorted(seats, key=lambda s: (s - dealer) % count))
     return "+".join(str(s) for s in seats)
 
 
@@ -341,17 +338,16 @@ class ScenarioResult:
 
 @dataclass
 class Trick:
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
+    winner: int  # seat
     points: int
+    why: str  # the engine's reason the winner won
 
 
 class _Stop(Exception):
     """The script cannot go on (an action failed); the failure is already recorded."""
 
 
-def run_scenario(path: str | Path, builder: Callable[..., Ruleset] | None = None) -> ScenarioResult:
+def run_scenario(path: str | Path) -> ScenarioResult:
     """Run one scenario file; never raises for a bad file or a failed expectation."""
     path = Path(path)
     try:
@@ -359,21 +355,24 @@ def run_scenario(path: str | Path, builder: Callable[..., Ruleset] | None = None
     except ScenarioError as exc:
         return ScenarioResult(path, path.stem, error=str(exc))
     result = ScenarioResult(path, scenario.title)
+    runner = _Runner(scenario, result)
     try:
-        _Runner(scenario, result, builder).run()
+        runner.run()
     except _Stop:
         result.error = "stopped: the rest of the script was not run"
     except ScenarioError as exc:
-        result.error = f"bad scenario: {exc}"
+        result.error = f"{runner.where}bad scenario: {exc}"
+    except Exception as exc:  # an engine crash is this scenario's finding, not the runner's end
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        result.error = f"{runner.where}the engine failed: {type(exc).__name__}: {exc} ({frame.filename}:{frame.lineno})"
     return result
 
 
 class _Runner:
-    def __init__(self, scenario: Scenario, result: ScenarioResult, builder: Callable[..., Ruleset] | None) -> None:
+    def __init__(self, scenario: Scenario, result: ScenarioResult) -> None:
         self.scenario = scenario
         self.result = result
-        self.builder = builder
-        self.line = 0
+        self.line = 0  # of the step being run; 0 while setting up
         self.tricks: list[Trick] = []  # this hand's tricks, or the last hand's between hands
         self.games_won: tuple[int, ...] = ()
         self.game_winner: int | None = None
@@ -397,30 +396,35 @@ class _Runner:
             getattr(self, f"_step_{step.kind}")(step)
 
     def _ruleset(self) -> Ruleset:
-        from couillon_dsl.compile import build_ruleset
-        from couillon_dsl.diagnostics import RulesetError
-
         sc = self.scenario
         relative = sc.path.parent / sc.ruleset
         target: str | Path = relative if relative.is_file() else sc.ruleset
         try:
-            return (self.builder or build_ruleset)(target, sc.options)
+            return build_ruleset(target, sc.options)
         except RulesetError as exc:
             lines = [f"{d.span}: {d.message}" if d.span else d.message for d in exc.diagnostics]
             raise ScenarioError(f"ruleset {sc.ruleset!r}: " + "; ".join(lines)) from None
 
     def _set_before(self, before: dict[str, Any]) -> None:
         """Put the scoresheet as it stood before the first hand (digest §2.4: both at 10, a pass owed)."""
-        state = self.state
         scores = before.get("scores") or {}
         pending = before.get("pending") or {}
+        if not isinstance(scores, dict) or not isinstance(pending, dict):
+            raise ScenarioError("`before:` holds `scores: {TEAM: N}` and `pending: {ties: N, passes: N}`")
         _check_keys(pending, {"ties", "passes"}, "before: pending")
+        values = list(self.state.scores)
         for ref, value in scores.items():
-            state._values[self._team(ref)] = int(value)  # the engine has no public setter (reported)
-        state._ties = int(pending.get("ties", 0))
-        state._passes = int(pending.get("passes", 0))
+            team = self._team(ref)
+            if team is None:
+                raise ScenarioError("`before: scores` names a team for every value")
+            values[team] = int(value)
+        self.state.set_scoresheet(values, ties=int(pending.get("ties", 0)), passes=int(pending.get("passes", 0)))
 
     # -- helpers
+    @property
+    def where(self) -> str:
+        return f"line {self.line}: " if self.line else ""
+
     @property
     def dealer(self) -> int:
         return self.state.dealer
@@ -441,25 +445,23 @@ class _Runner:
     def _fail(self, message: str, details: list[str] | None = None) -> None:
         self.result.failures.append(Failure(self.line, message, details or []))
 
-    def _check(self, ok: bool, message: str, why: int | None = None) -> None:
-        """Count one check; a failure shows the engine's explanation for seat ``why``."""
+    def _check(self, ok: bool, message: str, why: int | None = None, note: str | None = None) -> None:
+        """Count one check; a failure shows the engine's explanation of seat ``why``'s cards, or ``note``."""
         self.result.checks += 1
         if not ok:
-            self._fail(message, self._why(why) if why is not None else [])
+            self._fail(message, (self._why(why) if why is not None else []) + ([note] if note else []))
 
     def _action(self, seat: int | None, text: str) -> int:
         try:
             return self.state.string_to_action(seat, text)
         except ValueError as exc:
-            raise ScenarioError(f"line {self.line}: {exc}") from None
+            raise ScenarioError(str(exc)) from None
 
     def _names(self, actions: Any) -> str:
         return " ".join(self.state.action_to_string(a) for a in actions) or "(none)"
 
     def _why(self, seat: int) -> list[str]:
         """The engine's explanation of every card in ``seat``'s hand, when a card is to be played."""
-        from couillon_dsl.engine.why import explain_legal
-
         if self.state.current_player() != seat or self.state.view(seat).phase != "play":
             return []
         name = self.rs.layout.name
@@ -488,35 +490,29 @@ class _Runner:
         action = self._action(seat, text)
         hands_before = len(state.hands)
         tricks_before = len(state.finished_tricks())
-        leader, cards = state.current_trick()
         points_before = state.view(seat).points
         ctx = state.context
         try:
             state.apply(action)
         except IllegalAction as exc:  # the engine refuses before changing anything
-            self._fail(f"{self._who(seat)} may not {text}: {exc}", self._why(seat))
+            self._fail(f"the engine refuses {text} from {self._who(seat)}: {exc}", self._why(seat))
             raise _Stop from None
+        self.result.checks += 1  # the engine accepted the scripted action
         if len(state.hands) > hands_before:
-            self._hand_ended(leader, cards + (action,), points_before, ctx)
+            self._hand_ended(points_before, ctx)
         elif len(state.finished_tricks()) > tricks_before:
-            leader, played, winner = state.finished_tricks()[-1]
+            _, played, winner = state.finished_tricks()[-1]
             team = self.rs.tables.team_of[winner]
-            self.tricks.append(Trick(leader, played, winner, state.view(seat).points[team] - points_before[team]))
+            self.tricks.append(Trick(winner, state.view(seat).points[team] - points_before[team],
+                                     why_wins(self.rs, state.context, played)))
 
-    def _hand_ended(self, leader: int, cards: tuple[Card, ...], points_before: tuple[int, ...], ctx: Any) -> None:
-        """Close the hand's trick log; the engine has already moved on to the next deal."""
+    def _hand_ended(self, points_before: tuple[int, ...], ctx: Any) -> None:
+        """Close the hand's trick log from the engine's summary; the engine has moved on to the next deal."""
         summary = self.state.hands[-1]
-        if summary.outcome != "passed_out":
-            # The engine clears its trick log with the hand, so the last trick's winner is
-            # read from the engine's own strength table and checked against its trick count.
-            strength = ctx.strength[ctx.card_suit[cards[0]]]
-            best = max(range(len(cards)), key=lambda i: strength[cards[i]])
-            winner = (leader + best) % self.rs.players.count
+        if len(summary.played_tricks) > len(self.tricks):
+            _, cards, winner = summary.played_tricks[-1]
             team = self.rs.tables.team_of[winner]
-            earlier = sum(1 for t in self.tricks if self.rs.tables.team_of[t.winner] == team)
-            if summary.tricks[team] != earlier + 1:
-                self._fail(f"the engine did not credit the last trick to {self._who(winner)}'s team")
-            self.tricks.append(Trick(leader, cards, winner, summary.points[team] - points_before[team]))
+            self.tricks.append(Trick(winner, summary.points[team] - points_before[team], why_wins(self.rs, ctx, cards)))
         won = self.state.view(0).games_won
         changed = [t for t in range(len(won)) if won[t] != self.games_won[t]]
         if changed:
@@ -546,7 +542,7 @@ class _Runner:
             if len(words) in (1, 2):
                 seat = self._to_act(words[0] if len(words) == 2 else None)
             else:
-                raise ScenarioError(f"line {self.line}: a play is a card, optionally after its seat: `L AS` or `AS`; got {play!r}")
+                raise ScenarioError(f"a play is a card, optionally after its seat: `L AS` or `AS`; got {play!r}")
             self._apply(seat, words[-1])
 
     def _step_trick(self, step: Step) -> None:
@@ -558,7 +554,8 @@ class _Runner:
         trick = self.tricks[-1]
         if "winner" in step.data:
             want = seat_of(step.data["winner"], self._hand_dealer(), self.rs.players.count)
-            self._check(trick.winner == want, f"trick won by {self._who(trick.winner)}, expected {self._who(want)}")
+            self._check(trick.winner == want, f"trick won by {self._who(trick.winner)}, expected {self._who(want)}",
+                        note=f"why: {trick.why}")
         if "points" in step.data:
             self._check(trick.points == int(step.data["points"]), f"trick worth {trick.points} points, expected {step.data['points']}")
 
@@ -575,7 +572,7 @@ class _Runner:
             self._check(not because or str(because).lower() in reason.lower(),
                         f"{text} was refused for another reason than {because!r}: {reason}", seat)
             return
-        self._check(False, f"{self._who(seat)} was allowed to {text}; expected a refusal"
+        self._check(False, f"the engine accepts {text} from {self._who(seat)}; expected a refusal"
                     + (f" ({because})" if because else ""), seat)
 
     def _step_expect(self, step: Step) -> None:
@@ -594,7 +591,7 @@ class _Runner:
 
     def _last_hand(self) -> Any:
         if not self.state.hands:
-            raise ScenarioError(f"line {self.line}: no hand has ended yet, so there is no result to check")
+            raise ScenarioError("no hand has ended yet, so there is no result to check")
         return self.state.hands[-1]
 
     def _hand_value(self, live: Callable[[], Any], ended: Callable[[Any], Any]) -> Any:
@@ -605,7 +602,7 @@ class _Runner:
 
     def _team_table(self, value: Any, actual: tuple[int, ...], what: str) -> None:
         if not isinstance(value, dict):
-            raise ScenarioError(f"line {self.line}: `{what}:` maps teams (e.g. L+R) to numbers")
+            raise ScenarioError(f"`{what}:` maps teams (e.g. L+R) to numbers")
         dealer = self._hand_dealer()
         for ref, want in value.items():
             team = self._hand_team(ref)
@@ -620,7 +617,7 @@ def _cards_text(runner: _Runner, mask: int) -> str:
 def _expect_dealer(r: _Runner, value: Any) -> None:
     want = seat_of(value, 0, r.rs.players.count) if type(value) is int else -1
     if want < 0:
-        raise ScenarioError(f"line {r.line}: `dealer:` is a seat number")
+        raise ScenarioError("`dealer:` is a seat number")
     r._check(r.dealer == want, f"dealer is seat {r.dealer}, expected seat {want}")
 
 
@@ -640,7 +637,7 @@ def _expect_legal(r: _Runner, value: Any) -> None:
     texts = value.replace(",", " ").split() if isinstance(value, str) else value
     want = {r._action(seat, "no" if t is False else str(t)) for t in texts}
     actual = set(state.legal_actions())
-    r._check(actual == want, f"{r._who(seat)} may {r._names(sorted(actual))}; expected {r._names(sorted(want))}", seat)
+    r._check(actual == want, f"legal for {r._who(seat)}: {r._names(sorted(actual))}; expected {r._names(sorted(want))}", seat)
 
 
 def _expect_hand(r: _Runner, value: Any) -> None:
@@ -651,7 +648,7 @@ def _expect_hand(r: _Runner, value: Any) -> None:
         try:
             want = layout.parse_mask(cards if isinstance(cards, str) else [str(c) for c in cards])
         except CardNotationError as exc:
-            raise ScenarioError(f"line {r.line}: {exc}") from None
+            raise ScenarioError(str(exc)) from None
         actual = r.state.hand_of(seat)
         r._check(actual == want, f"{r._who(seat)} holds {_cards_text(r, actual)}; expected {_cards_text(r, want)}")
 
@@ -713,8 +710,8 @@ def _expect_scores(r: _Runner, value: Any) -> None:
 
 def _expect_pending(r: _Runner, value: Any) -> None:
     if not isinstance(value, dict):
-        raise ScenarioError(f"line {r.line}: `pending:` maps ties and/or passes to counts")
-    _check_keys(value, {"ties", "passes"}, f"line {r.line}: pending")
+        raise ScenarioError("`pending:` maps ties and/or passes to counts")
+    _check_keys(value, {"ties", "passes"}, "pending")
     view = r.state.view(0)
     actual = {"ties": view.ties_pending, "passes": view.passes_pending}
     for key, want in value.items():

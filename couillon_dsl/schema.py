@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from couillon_dsl.diagnostics import Diagnostic, did_you_mean, error
-from couillon_dsl.load import Document, escape
+from couillon_dsl.load import Document, escape, unescape
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -33,18 +33,112 @@ def load_schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
+def _is_integer(checker: Any, value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@lru_cache(maxsize=1)
+def _validator_class() -> Any:
+    """Draft 2020-12 with strict integers: 2.0 is not a card count (JSON Schema would accept it)."""
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
+    return validators.extend(Draft202012Validator, type_checker=checker)
+
+
 @lru_cache(maxsize=1)
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator
+    return _validator_class()(load_schema())
 
-    return Draft202012Validator(load_schema())
+
+# ---- fast path: a plain yes/no check of the keywords this schema uses, so that a valid
+# ruleset never pays for importing jsonschema (about half of `couillon validate`'s start-up).
+# jsonschema stays the authority: it runs, and explains, whenever this says no.
+
+FAST_KEYWORDS = frozenset({
+    "$schema", "$id", "$defs", "$ref", "title", "description", "default", "examples",
+    "type", "enum", "const", "properties", "additionalProperties", "required", "propertyNames",
+    "items", "minItems", "maxItems", "uniqueItems", "minProperties", "minLength", "minimum", "maximum",
+    "pattern", "oneOf", "anyOf", "allOf", "if", "then",
+})
+_TYPE_TESTS = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """JSON equality: true is not 1, but 1 is 1.0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    return type(a) in (int, float) and type(b) in (int, float) and a == b or (type(a) is type(b) and a == b)
+
+
+def fast_valid(schema: Any, value: Any) -> bool:
+    """Whether ``value`` matches ``schema`` (this schema's keyword subset, strict integers)."""
+    import re
+
+    if schema is True:
+        return True
+    if schema is False:
+        return False
+    if "$ref" in schema and not fast_valid(_resolve({"$ref": schema["$ref"]}), value):
+        return False
+    types = schema.get("type")
+    if types is not None and not any(_TYPE_TESTS[t](value) for t in _as_list(types)):
+        return False
+    if "enum" in schema and not any(_equal(value, c) for c in schema["enum"]):
+        return False
+    if "const" in schema and not _equal(value, schema["const"]):
+        return False
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if number and ("minimum" in schema and value < schema["minimum"] or "maximum" in schema and value > schema["maximum"]):
+        return False
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            return False
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            return False
+    if isinstance(value, list):
+        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
+            return False
+        if schema.get("uniqueItems") and any(_equal(a, b) for i, a in enumerate(value) for b in value[i + 1:]):
+            return False
+        if "items" in schema and not all(fast_valid(schema["items"], v) for v in value):
+            return False
+    if isinstance(value, dict):
+        if len(value) < schema.get("minProperties", 0) or any(k not in value for k in schema.get("required", ())):
+            return False
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for key, item in value.items():
+            if "propertyNames" in schema and not fast_valid(schema["propertyNames"], key):
+                return False
+            if not fast_valid(properties[key] if key in properties else extra, item):
+                return False
+    if not all(fast_valid(s, value) for s in schema.get("allOf", ())):
+        return False
+    if "anyOf" in schema and not any(fast_valid(s, value) for s in schema["anyOf"]):
+        return False
+    if "oneOf" in schema and sum(fast_valid(s, value) for s in schema["oneOf"]) != 1:
+        return False
+    return "if" not in schema or not fast_valid(schema["if"], value) or fast_valid(schema.get("then", True), value)
 
 
 def where(pointer: str) -> str:
     """A readable location for a pointer: ``deal[2].to``, ``scoring.win``, or ``the ruleset``."""
     out = ""
     for token in pointer.split("/")[1:]:
-        token = token.replace("~1", "/").replace("~0", "~")
+        token = unescape(token)
         out += f"[{token}]" if token.isdigit() else (f".{token}" if out else token)
     return out or "the ruleset"
 
@@ -187,6 +281,8 @@ def _relevance(diagnostic: Diagnostic, kind_rank: int) -> tuple[int, int, int, i
 
 def iter_schema_diagnostics(document: Document) -> Iterator[Diagnostic]:
     """Schema errors of ``document.data``, one per place, most relevant first."""
+    if fast_valid(load_schema(), document.data):
+        return
     mapper = _Mapper(document)
     found: dict[tuple[str, str], tuple[tuple[int, int, int, int], Diagnostic]] = {}
     for err in _validator().iter_errors(document.data):
@@ -215,7 +311,7 @@ def subschema_at(pointer: str) -> dict[str, Any] | None:
     """The schema a value at ``pointer`` must match, or None when the schema allows nothing there."""
     nodes = [_resolve(load_schema())]
     for token in pointer.split("/")[1:]:
-        token = token.replace("~1", "/").replace("~0", "~")
+        token = unescape(token)
         following: list[dict[str, Any]] = []
         while nodes:
             node = nodes.pop()
@@ -234,14 +330,16 @@ def subschema_at(pointer: str) -> dict[str, Any] | None:
 
 def value_errors(subschema: dict[str, Any], value: Any) -> list[str]:
     """Messages for ``value`` against a subschema from :func:`subschema_at` (with the root's $defs)."""
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator({**subschema, "$defs": load_schema()["$defs"]})
+    if fast_valid(subschema, value):
+        return []
+    validator = _validator_class()({**subschema, "$defs": load_schema()["$defs"]})
     return [f"{where(_pointer(e))}: {e.message}" if e.absolute_path else e.message for e in validator.iter_errors(value)]
 
 
 def document_errors(data: Any) -> list[str]:
     """Plain messages for a whole (unplaced) document, most relevant first: for patched variants."""
+    if fast_valid(load_schema(), data):
+        return []
     errors = sorted(_validator().iter_errors(data), key=lambda e: (len(e.absolute_path), _RANK.get(str(e.validator), 5)))
     return [f"{where(_pointer(e))}: {e.message}" for e in errors]
 

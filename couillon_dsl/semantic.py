@@ -12,7 +12,7 @@ import copy
 from typing import Any, Iterator
 
 from couillon_dsl.diagnostics import Diagnostic, Span, did_you_mean
-from couillon_dsl.load import Document, escape
+from couillon_dsl.load import Document, escape, unescape
 from couillon_dsl.schema import where
 
 DEFAULT_SUITS = ["S", "H", "D", "C"]
@@ -208,11 +208,10 @@ class _Checks:
                 elif step.get("face") == "up":
                     face_up_before_decide = True
             elif "stock" in step:
-                stock, need, rest_taken = size - dealt, size - dealt, True
-                if stock == 0 and not overdealt:
-                    self.report("deal-too-many-cards", "no cards are left for the stock", pointer)
+                stock = need = max(0, size - dealt)
+                rest_taken = True
             elif "turn_up" in step:
-                if not stock:
+                if not stock and not overdealt:
                     self.report("turn-up-without-stock", "turn_up needs a stock with cards, made earlier by {stock: rest}",
                                 pointer, "add {stock: rest} before this step")
                 elif not decides:
@@ -236,7 +235,8 @@ class _Checks:
             counts = ", ".join(f"{self.offset_name(o)} {hand[o]}" for o in range(self.seats))
             self.report("deal-uneven-hands", f"every player needs the same number of cards; this deal gives {counts}",
                         "/deal", key=True)
-        self.check_trump(decides, face_up_before_decide, stock, hand_at_decide, after_decide)
+        if not overdealt:  # otherwise missing stock or face-up cards are consequences, not causes
+            self.check_trump(decides, face_up_before_decide, stock, hand_at_decide, after_decide)
 
     def offset_name(self, offset: int) -> str:
         return {0: "dealer", 1: "elder"}.get(offset, f"dealer+{offset}")
@@ -278,19 +278,23 @@ class _Checks:
                             "packet reaches the chooser after {decide: trump}", "/trump/choose/ways")
 
     def check_announcements(self) -> None:
+        in_reported_cycle: set[str] = set()
         for name, item in self.announcements.items():
             base = f"/announcements/{escape(name)}"
             if "holder_of" in item:
                 self.card(f"{base}/holder_of", item["holder_of"])
             if "after" in item:
                 self.announcement(f"{base}/after", item["after"])
-            seen, current = {name}, item
-            while "after" in current and current["after"] in self.announcements:
-                if current["after"] in seen:
-                    self.report("announcement-cycle", f"announcement '{name}' waits on itself through `after`", f"{base}/after",
+            chain, current = [name], item
+            while "after" in current and current["after"] in self.announcements and name not in in_reported_cycle:
+                if current["after"] in chain:
+                    cycle = chain[chain.index(current["after"]):]
+                    in_reported_cycle.update(cycle)
+                    self.report("announcement-cycle", f"announcements {' -> '.join(cycle + cycle[:1])} wait on each other "
+                                "through `after`, so none is ever offered", f"{base}/after",
                                 "the first announcement of a chain needs holder_of")
                     break
-                seen.add(current["after"])
+                chain.append(current["after"])
                 current = self.announcements[current["after"]]
 
     def check_play(self) -> None:
@@ -354,7 +358,7 @@ def option_type(option: dict[str, Any]) -> str:
 
 def _data_at(data: Any, pointer: str) -> tuple[bool, Any]:
     for token in pointer.split("/")[1:]:
-        token = token.replace("~1", "/").replace("~0", "~")
+        token = unescape(token)
         if isinstance(data, dict) and token in data:
             data = data[token]
         elif isinstance(data, list) and token.isdigit() and int(token) < len(data):
@@ -417,8 +421,10 @@ class _OptionChecks:
         if not option.get("sets") and not option.get("patches"):
             self.report("option-without-effect", f"option '{name}' changes nothing: it has neither `sets` nor `patches`",
                         base, key=True, severity="warning")
-        values = list(option.get("choices", [default]))
-        values += [option[b] for b in ("minimum", "maximum") if b in option]
+        if "choices" in option:
+            values = [(c, f"{base}/choices/{k}") for k, c in enumerate(option["choices"])]
+        else:
+            values = [(default, f"{base}/default")] + [(option[b], f"{base}/{b}") for b in ("minimum", "maximum") if b in option]
         for i, pointer in enumerate(option.get("sets", [])):
             at = f"{base}/sets/{i}"
             schema = subschema_at(pointer)
@@ -429,14 +435,15 @@ class _OptionChecks:
                 self.report("option-target-missing", f"option '{name}' sets {pointer}, but {reason}", at,
                             self.close_pointer(pointer))
                 continue
-            for value in values:
+            for value, value_at in values:
                 problems = value_errors(schema, value)
                 if problems:
-                    self.report("option-value-invalid", f"option '{name}' cannot set {pointer} to {value!r}: {problems[0]}", at)
-                    break
-            if exists and not _same(current, default):
+                    self.report("option-value-invalid", f"option '{name}' cannot set {pointer} to {value!r}: {problems[0]}",
+                                value_at)
+            if exists and not _same(current, default) and self.in_domain(option, default):
                 self.report("option-default-mismatch", f"{where(pointer)} is {current!r} but option '{name}' defaults to "
-                            f"{default!r}, which replaces it", at, "make the two agree", severity="warning")
+                            f"{default!r}, which replaces it", pointer, f"make the two agree (option at {at})",
+                            severity="warning")
         for i, entry in enumerate(option.get("patches", [])):
             self.check_patch(name, option, f"{base}/patches/{i}", entry)
 

@@ -6,8 +6,10 @@ any number of worker processes. Workers rebuild the ruleset from its name or pat
 compiled ruleset holds closures and does not pickle), which also makes the pool safe under
 the ``spawn`` start method.
 
-The deal draws come from the game's own generator and the agents draw from a second one,
-so two rulesets with the same deck see the same pack orders, deal after deal (``compare``).
+Games between random players take the engine's fast path (:meth:`GameState.play_random`),
+which draws deals and plays from one generator. ``compare`` asks for paired deals instead:
+the deals then come from the game's own generator and the agents draw from a second one,
+so two rulesets with the same deck see the same pack orders, deal after deal.
 """
 from __future__ import annotations
 
@@ -22,11 +24,13 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from couillon_dsl.agents import Agent, make_agent
-from couillon_dsl.engine.state import CHANCE, GameState
+from couillon_dsl.engine import CHANCE, GameState
 from couillon_dsl.model import Ruleset
+from couillon_dsl.records import GameRecord
 from couillon_dsl.stats import Estimate, mean_t, quantile_ci, wilson
 
 MAX_CHUNK = 250  # games per task: small enough for progress and balance, large enough to amortise
+AGENTS_SALT = 0x5EED  # the agents' generator is seeded apart from the deals'
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -45,6 +49,7 @@ class Job:
     agents: tuple[str, ...]  # one spec per seat
     record: bool = False
     trajectories: int = 0  # keep the scoresheet after every hand for the first games
+    paired: bool = False  # deals from their own generator, whatever the agents do (compare)
 
 
 @dataclass
@@ -71,7 +76,7 @@ class Tally:
     hands_per_game: list[int] = field(default_factory=list)
     winners: list[int | None] = field(default_factory=list)  # per game, team or None
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[GameRecord] = field(default_factory=list)
 
     def merge(self, other: Tally) -> None:
         for name in ("games", "hands", "played", "decided", "ties", "no_score", "all_tricks", "maker_hands",
@@ -153,16 +158,22 @@ def build(job: Job) -> Ruleset:
 def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
     """Play games ``start .. stop-1`` of a run; the heart of every worker."""
     agents = [make_agent(spec) for spec in job.agents]
+    fast = not job.paired and all(spec == "random" for spec in job.agents)
+    start_values = (ruleset.scoresheet.start,) * len(ruleset.players.teams)
     tally = Tally()
     for index in range(start, stop):
         seed = game_seed(job.seed, index)
-        state = play_game(GameState(ruleset, seed=seed), agents, random.Random(seed ^ 0x5EED))
+        state = GameState(ruleset, seed=seed)
+        if fast:
+            state.play_random(random.Random(seed))
+        else:
+            play_game(state, agents, random.Random(seed ^ AGENTS_SALT))
         tally.add_game(ruleset, state)
         if index < job.trajectories:
-            start_values = (ruleset.scoresheet.start,) * len(ruleset.players.teams)
             tally.trajectories.append([start_values] + [h.scores for h in state.hands])
         if job.record:
-            tally.records.append({"index": index, "seed": seed, "actions": state.history()})
+            tally.records.append(GameRecord.from_state(state, ruleset=job.ruleset, seed=seed, agents=job.agents,
+                                                       game=index))
     return tally
 
 
@@ -285,7 +296,8 @@ def figures(sim: Simulation) -> list[Figure]:
     out.append(Figure("all_tricks", "the hand winner took every trick", "hands", wilson(t.all_tricks, t.played)))
     for path in sorted(t.paths):
         out.append(Figure(f"trump_path.{path}", f"trump fixed by: {path}", "trump", wilson(t.paths[path], t.hands)))
-    for (offset, word) in sorted(t.decisions):
+    n = rs.players.count
+    for (offset, word) in sorted(t.decisions, key=lambda k: ((k[0] - 1) % n, k[1])):  # in speaking order
         out.append(Figure(f"decision.{seat_name(offset)}.{word}", f"{seat_name(offset)} says {word}", "decisions",
                           wilson(t.decisions[offset, word], t.asked[offset])))
     for announcement in rs.announcements:

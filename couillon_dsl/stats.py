@@ -4,7 +4,8 @@ Every figure a simulation reports is an :class:`Estimate`: a value, an interval 
 sample size behind it, so a reader can tell a real difference from noise. Rates use the
 Wilson score interval (good coverage near 0 and 1, where most of our rates live); means use
 Student's t; quantiles use the distribution-free order-statistic interval; differences use
-Newcombe's hybrid score interval (rates) or Welch's interval (means). Pure Python, no NumPy.
+Newcombe's hybrid score interval (rates), Welch's interval (means) or a percentile
+bootstrap (quantiles). Pure Python, no NumPy.
 
 >>> wilson(8, 10).format(percent=True)
 '80.0% [49.0%, 94.3%]'
@@ -12,6 +13,7 @@ Newcombe's hybrid score interval (rates) or Welch's interval (means). Pure Pytho
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Sequence
@@ -149,8 +151,15 @@ def diff_means(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> E
     return Estimate(d, d - half, d + half, min(len(a), len(b)), "welch")
 
 
-def overlap(a: Estimate, b: Estimate) -> bool:
-    """Whether two intervals overlap (undefined intervals count as overlapping)."""
-    if None in (a.low, a.high, b.low, b.high):
-        return True
-    return not (a.high < b.low or b.high < a.low)  # type: ignore[operator]
+def bootstrap_diff(a: Sequence[float], b: Sequence[float], q: float, rng: random.Random,
+                   resamples: int = 500, level: float = 0.95) -> Estimate:
+    """Difference of q-quantiles quantile(a) - quantile(b), percentile bootstrap interval."""
+    if not a or not b:
+        return Estimate(None, None, None, min(len(a), len(b)), "bootstrap")
+    d = quantile(sorted(a), q) - quantile(sorted(b), q)
+    draws = sorted(
+        quantile(sorted(rng.choices(a, k=len(a))), q) - quantile(sorted(rng.choices(b, k=len(b))), q)
+        for _ in range(resamples)
+    )
+    tail = (1 - level) / 2
+    return Estimate(d, quantile(draws, tail), quantile(draws, 1 - tail), min(len(a), len(b)), "bootstrap")

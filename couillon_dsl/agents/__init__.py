@@ -11,7 +11,7 @@ A spec names one agent per team or per seat, comma-separated, each ``name`` or
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence, runtime_checkable
 
 from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.agents.pimc import PimcAgent
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from couillon_dsl.model import Ruleset
 
 
+@runtime_checkable
 class Agent(Protocol):
     """Chooses one of ``legal`` (sorted, never empty) for the seat to move."""
 

@@ -87,7 +87,8 @@ class HandSummary(NamedTuple):
     ``trump_path`` says how trump was fixed: accepted, next_card (accepted after a re-offer),
     bottom_card, named, shown, deferred, none, or redeal (passed out). ``decisions`` are the
     trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``
-    is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` are per team.
+    is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` (after the hand) are
+    per team.
     """
 
     game: int
@@ -108,6 +109,7 @@ class HandSummary(NamedTuple):
     multiplier: int
     deltas: tuple[int, ...]
     scores: tuple[int, ...]
+    played_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +161,13 @@ class SeatView:
     hand_number: int
 
 
+BIT = tuple(1 << c for c in range(256))  # card -> its mask bit (decks are far smaller)
 _NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
 
 _FIELDS = (
     "_rs", "_t", "_n", "_acts", "_opts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
     # deal
-    "_pack", "_undrawn", "_pos", "_step", "_hands", "_face_up", "_stock", "_aside", "_last_up",
+    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_aside", "_last_up",
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat",
@@ -420,6 +423,15 @@ class GameState:
         """(leader, cards in play order, winning seat) of this hand's finished tricks."""
         return tuple(self._log)
 
+    def set_scoresheet(self, values: list[int] | tuple[int, ...], *, ties: int = 0, passes: int = 0) -> None:
+        """Start from a given scoresheet (scenarios that begin mid-game): values per team,
+        ties and passed-out deals pending."""
+        if len(values) != len(self._values):
+            raise ValueError(f"this ruleset has {len(self._values)} teams, not {len(values)}")
+        self._values = list(values)
+        self._ties = ties
+        self._passes = passes
+
     def action_to_string(self, action: int) -> str:
         acts = self._acts
         layout = self._rs.layout
@@ -519,7 +531,7 @@ class GameState:
         self._phase = _DRAW
         self._pack: list[Card] = []
         self._undrawn = self._full
-        self._pos = self._step = 0
+        self._step = 0
         self._hands = [0] * n
         self._face_up: dict[Card, int | None] = {}
         self._stock: list[Card] = []
@@ -564,49 +576,44 @@ class GameState:
         ops = self._t.deal_plans[self._dealer]
         pack = self._pack
         hands = self._hands
-        face_up = self._face_up
         i = self._step
         while i < len(ops):
             op = ops[i]
             i += 1
             code = op[0]
             if code == OP_PACKET:
-                _, seats, count, up = op
-                pos = self._pos
-                for seat in seats:
-                    cards = pack[pos:pos + count]
-                    pos += count
-                    h = hands[seat]
-                    for c in cards:
-                        h |= 1 << c
-                    hands[seat] = h
-                    if up:
-                        for c in cards:
-                            face_up[c] = seat
-                        self._last_up = cards[-1]
-                    if seat == self._defer_seat:  # on_defer: first card of the chooser's next packet
-                        face_up[cards[0]] = seat
-                        self._trump = self._rs.layout.suit_of(cards[0])
-                        self._defer_seat = -1
-                self._pos = pos
+                for seat, positions in op[1]:  # type: ignore[attr-defined]
+                    hands[seat] |= sum(map(BIT.__getitem__, map(pack.__getitem__, positions)))  # distinct bits: + is |
+                if op[3] or self._defer_seat >= 0:
+                    self._show_dealt(op[2], op[3])  # type: ignore[arg-type]
             elif code == OP_STOCK:
-                self._stock = pack[self._pos:]
-                self._pos = len(pack)
+                self._stock = pack[op[1]:]  # type: ignore[misc]
             elif code == OP_TURN_UP:
                 card = self._stock.pop() if op[1] else self._stock.pop(0)
-                face_up[card] = None
+                self._face_up[card] = None
                 self._last_up = card
             elif code == OP_SET_ASIDE:
-                count = op[1] if op[1] >= 0 else len(pack) - self._pos
-                for c in pack[self._pos:self._pos + count]:
+                for c in pack[op[1]:op[2]]:  # type: ignore[misc]
                     self._aside |= 1 << c
-                self._pos += count
             elif code == OP_DECIDE:
                 self._step = i
                 if self._begin_trump():
                     return
         self._step = i
         self._begin_play()
+
+    def _show_dealt(self, deliveries: tuple[tuple[int, int, int], ...], up: bool) -> None:
+        """Turn face up a face-up packet, or the deferred chooser's first card (it fixes trump)."""
+        pack = self._pack
+        for seat, start, stop in deliveries:
+            if up:
+                for c in pack[start:stop]:
+                    self._face_up[c] = seat
+                self._last_up = pack[stop - 1]
+            if seat == self._defer_seat:  # on_defer: first card of the chooser's next packet
+                self._face_up[pack[start]] = seat
+                self._trump = self._rs.layout.suit_of(pack[start])
+                self._defer_seat = -1
 
     # ------------------------------------------------------------------ trump
     def _begin_trump(self) -> bool:
@@ -973,7 +980,7 @@ class GameState:
             self._path, self._maker, self._decider, tuple(self._decisions), tuple(self._points),
             tuple(self._tricks), outcome, winner, all_tricks,
             tuple((self._rs.announcements[a].id, s) for a, s in self._made) if self._made else (),
-            sum(self._points), k, tuple(deltas), tuple(self._values),
+            sum(self._points), k, tuple(deltas), tuple(self._values), tuple(self._log),
         ))
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:

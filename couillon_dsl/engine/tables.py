@@ -13,8 +13,7 @@ from couillon_dsl.cards import Card, CardMask, DeckLayout
 from couillon_dsl.engine.follow import make_legal
 from couillon_dsl.model import Announcement, DealStep, Deck, Follow, Players, Tables, TrumpContext
 
-# deal ops: (OP_PACKET, seats, count, face_up) (OP_STOCK,) (OP_TURN_UP, from_bottom)
-# (OP_SET_ASIDE, count or -1 for the rest) (OP_DECIDE,)
+# deal op codes; see deal_plan
 OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE = range(5)
 
 
@@ -110,21 +109,48 @@ def resolve_seats(to: str | Sequence[int], dealer: int, n: int) -> tuple[int, ..
     return tuple((dealer + offset) % n for offset in to)
 
 
-def deal_plan(steps: Sequence[DealStep], dealer: int, n: int) -> tuple[tuple[object, ...], ...]:
+def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tuple[tuple[object, ...], ...]:
+    """The deal script for one dealer with seats and pack positions resolved.
+
+    Ops: (OP_PACKET, gathers, deliveries, face_up), (OP_STOCK, start), (OP_TURN_UP,
+    from_bottom), (OP_SET_ASIDE, start, stop), (OP_DECIDE,). Positions are static because
+    every count is (`rest` is what the deck has left at that point). ``deliveries`` lists
+    each packet as (seat, start, stop) in dealing order; consecutive packet steps with the
+    same face are merged and ``gathers`` gives, per seat, every pack position it receives,
+    so a hand is built with one C-level ``sum(map(...))`` instead of a loop per packet.
+    """
     ops: list[tuple[object, ...]] = []
+    pos = 0
     for step in steps:
         kind = step.kind
         if kind == "packet":
             assert step.packet is not None and step.to is not None
-            ops.append((OP_PACKET, resolve_seats(step.to, dealer, n), step.packet, step.face == "up"))
+            up = step.face == "up"
+            deliveries = []
+            for seat in resolve_seats(step.to, dealer, n):
+                deliveries.append((seat, pos, pos + step.packet))
+                pos += step.packet
+            if ops and ops[-1][0] == OP_PACKET and ops[-1][3] == up:
+                ops[-1] = (OP_PACKET, (), ops[-1][2] + tuple(deliveries), up)  # type: ignore[operator]
+            else:
+                ops.append((OP_PACKET, (), tuple(deliveries), up))
         elif kind == "stock":
-            ops.append((OP_STOCK,))
+            ops.append((OP_STOCK, pos))
+            pos = ncards
         elif kind == "turn_up":
             ops.append((OP_TURN_UP, step.turn_up == "stock_bottom"))
         elif kind == "set_aside":
-            ops.append((OP_SET_ASIDE, -1 if step.set_aside == "rest" else step.set_aside))
+            stop = ncards if step.set_aside == "rest" else pos + int(step.set_aside)  # type: ignore[arg-type]
+            ops.append((OP_SET_ASIDE, pos, stop))
+            pos = stop
         else:
             ops.append((OP_DECIDE,))
+    for i, op in enumerate(ops):
+        if op[0] == OP_PACKET:
+            positions: dict[int, list[int]] = {}
+            for seat, start, stop in op[2]:  # type: ignore[attr-defined]
+                positions.setdefault(seat, []).extend(range(start, stop))
+            ops[i] = (OP_PACKET, tuple((seat, tuple(p)) for seat, p in positions.items()), op[2], op[3])
     return tuple(ops)
 
 
@@ -156,7 +182,7 @@ def build_tables(
         team_of=tuple(team_of),
         next_seat=tuple((s + 1) % n for s in range(n)),
         rounds=tuple(tuple((s + i) % n for i in range(n)) for s in range(n)),
-        deal_plans=tuple(deal_plan(steps, d, n) for d in range(n)),
+        deal_plans=tuple(deal_plan(steps, d, n, layout.size) for d in range(n)),
         holder_cards=tuple(layout.parse(a.holder_of) if a.holder_of else -1 for a in announcements),
         followups=tuple(tuple(j for j, b in enumerate(announcements) if b.after == a.id) for a in announcements),
     )

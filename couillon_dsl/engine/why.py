@@ -1,0 +1,149 @@
+"""Why a card is legal or not, and why a trick's winner won, in words naming the rule.
+
+The engine's follow closure decides; this module re-walks the same primitives (design §2,
+`play.follow`) to say which one applied, e.g. "must follow suit (♠ led)" or "must
+overtrump ♥J". A test checks that the verdicts here always equal the engine's.
+"""
+from __future__ import annotations
+
+from couillon_dsl.cards import Card, CardMask, iter_bits
+from couillon_dsl.engine.state import GameState
+from couillon_dsl.model import Ruleset, TrumpContext
+
+
+def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
+    """``♥J``; a promoted card carries its name: ``♠Q (Mit)``."""
+    layout = ruleset.layout
+    text = layout.suit_symbols[layout.suit_of(card)] + layout.ranks[layout.rank_of(card)]
+    if ctx.promoted >> card & 1:
+        for promotion in ruleset.deck.promotions:
+            if layout.parse(promotion.card) == card:
+                text += f" ({promotion.name})"
+    return text
+
+
+def explain_legal(state: GameState, seat: int) -> list[tuple[Card, bool, str]]:
+    """(card, legal, reason) for every card ``seat`` holds, in ascending card order."""
+    hand = state.hand_of(seat)
+    if state.current_player() != seat or state.view(seat).phase != "play":
+        return [(c, False, f"it is not seat {seat}'s turn to play") for c in iter_bits(hand)]
+    leader, trick = state.current_trick()
+    if not trick:
+        return [(c, True, "any card may be led") for c in iter_bits(hand)]
+    ctx = state.context
+    rs = state.ruleset
+    win = _winning_card(ctx, trick)
+    tmask = sum(1 << c for c in trick)
+    led = ctx.card_suit[trick[0]]
+    verdicts = _verdicts(rs, ctx, hand, led, win, tmask)
+    return [(c, *verdicts[c]) for c in iter_bits(hand)]
+
+
+def explain_trick(state: GameState, index: int | None = None) -> str:
+    """Why the winner of a trick wins: this hand's finished trick ``index``, else the current one."""
+    if index is None:
+        leader, cards = state.current_trick()
+        if not cards and state.finished_tricks():
+            leader, cards, _ = state.finished_tricks()[-1]
+    else:
+        leader, cards, _ = state.finished_tricks()[index]
+    if not cards:
+        return "no card has been played to this trick"
+    return why_wins(state.ruleset, state.context, cards)
+
+
+def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...]) -> str:
+    """The reason the best card of ``cards`` (in play order) takes the trick."""
+    best = _winning_card(ctx, cards)
+    text = card_text(ruleset, ctx, best)
+    if ctx.trump_mask >> best & 1:
+        if sum(1 for c in cards if ctx.trump_mask >> c & 1) == 1:
+            return f"{text} is the only trump"
+        return f"{text} is the highest trump"
+    symbol = ruleset.layout.suit_symbols[ctx.card_suit[cards[0]]]
+    if ctx.trump < 0:
+        return f"{text} is the highest card of the led suit ({symbol}); there are no trumps"
+    return f"{text} is the highest card of the led suit ({symbol}); no trump was played"
+
+
+def _winning_card(ctx: TrumpContext, cards: tuple[Card, ...]) -> Card:
+    strength = ctx.strength[ctx.card_suit[cards[0]]]
+    return max(cards, key=strength.__getitem__)
+
+
+def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, tmask: CardMask) -> dict[Card, tuple[bool, str]]:
+    """Each card's verdict, walking the follow primitives in the order engine.follow applies them."""
+    follow = rs.play.follow
+    sym = rs.layout.suit_symbols
+    name = lambda c: card_text(rs, ctx, c)  # noqa: E731 - a local shorthand
+    lm = ctx.suit_mask[led]
+    tm = ctx.trump_mask
+    out: dict[Card, tuple[bool, str]] = {}
+
+    def mark(mask: CardMask, ok: bool, reason: str) -> None:
+        for c in iter_bits(mask & h):
+            out.setdefault(c, (ok, reason))
+
+    raising = follow.overtrump == "when_able" or follow.head == "when_able"
+    if led == ctx.trump:
+        have = h & lm
+        if not have & ~ctx.exempt:
+            if have:
+                mark(h, True, f"only an exempt trump ({name(have.bit_length() - 1)}) is held: any card")
+            mark(h, True, f"no trump to follow the trump lead ({sym[led]}): any card")
+            return out
+        up = have & ctx.above[win] if raising else 0
+        if up:
+            mark(up, True, f"overtrumps {name(win)}")
+            mark(have, False, f"must overtrump {name(win)} (trumps led)")
+        mark(have, True, f"follows the trump lead ({sym[led]})")
+        mark(h, False, f"must follow the trump lead ({sym[led]})")
+        return out
+
+    trumped = bool(tm >> win & 1)
+    over = follow.overtrump == "when_able"
+    ban = follow.undertrump == "only_when_forced"
+
+    def trumps(others: CardMask, why_void: str) -> None:
+        t = h & tm
+        if not t or not trumped:
+            mark(t, True, f"trumps ({why_void})")
+            return
+        up = t & ctx.above[win]
+        if over and up:
+            mark(up, True, f"overtrumps {name(win)}")
+            mark(t, False, f"must overtrump {name(win)}")
+        elif ban and others:
+            mark(up, True, f"overtrumps {name(win)}")
+            mark(t, False, f"may not undertrump {name(win)} while holding another legal card")
+        else:
+            mark(t, True, f"trumps ({why_void}); cannot overtrump {name(win)}" if over else f"trumps ({why_void})")
+
+    have = h & lm
+    if have:
+        if follow.head == "when_able" and (follow.head_when_trumped or not trumped):
+            led_cards = tmask & lm
+            best = (led_cards & -led_cards).bit_length() - 1
+            up = have & ctx.above[best]
+            if up:
+                mark(up, True, f"heads {name(best)}")
+                mark(have, False, f"must head {name(best)} (beat the best {sym[led]})")
+        mark(have, True, f"follows suit ({sym[led]} led)")
+        if follow.led_suit == "must_follow":
+            mark(h, False, f"must follow suit ({sym[led]} led)")
+            return out
+        trumps(have, "instead of following")
+        mark(h, False, f"must follow suit or trump ({sym[led]} led)")
+        return out
+    rest = h & ~tm
+    if follow.when_void == "must_trump" and h & tm:
+        # a void player must trump when a playable trump exists; mark the trumps first
+        before = dict(out)
+        trumps(rest, f"void in {sym[led]}")
+        playable = [c for c, (ok, _) in out.items() if ok and c not in before]
+        if playable:
+            mark(rest, False, f"void in {sym[led]}: must trump")
+            return out
+    mark(rest, True, f"void in {sym[led]}: any card")
+    trumps(rest, f"void in {sym[led]}")
+    return out

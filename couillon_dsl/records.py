@@ -1,0 +1,208 @@
+"""Game records: finished games as JSON lines, and replaying them against their rulesets.
+
+One line per game holds everything needed to play it again and to check it: the format
+version, the ruleset (as it was named or pathed, and its id), the effective option values,
+the seed and agents, every action in order (card draws included, as the engine prints
+them) and the outcome (winner, final scores, games won and one summary per hand). A line
+stands alone, so a file can be appended to, split or streamed, and a cut-off file loses
+only its last game. docs/records.md describes the format.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from couillon_dsl.engine.state import GameState, IllegalAction
+from couillon_dsl.model import Ruleset
+
+FORMAT = "couillon-record"
+VERSION = 1
+
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "format": str, "version": int, "game": int, "ruleset": str, "ruleset_id": str, "options": dict,
+    "seed": (int, type(None)), "agents": list, "actions": list, "outcome": dict,
+}
+
+
+class RecordError(Exception):
+    """A records file that cannot be read: damaged, truncated or of another format."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: how to rebuild its ruleset, every action, and what came of it."""
+
+    game: int
+    ruleset: str  # built-in name or path, as the game was built from
+    ruleset_id: str
+    options: dict[str, Any]  # every option's effective value
+    seed: int | None
+    agents: tuple[str, ...]
+    actions: tuple[str, ...]
+    outcome: dict[str, Any]
+
+    @classmethod
+    def from_state(cls, state: GameState, *, ruleset: str, seed: int | None = None,
+                   agents: Sequence[str] = (), game: int = 0) -> "GameRecord":
+        """The record of a finished ``state`` built from ``ruleset`` (a name or path)."""
+        if not state.is_terminal():
+            raise ValueError("only a finished game can be recorded")
+        rs = state.ruleset
+        return cls(game, str(ruleset), rs.id, rs.option_values(), seed, tuple(agents),
+                   tuple(state.action_to_string(a) for a in state.history()), outcome_of(state))
+
+    def to_json(self) -> str:
+        return json.dumps({"format": FORMAT, "version": VERSION, **asdict(self)}, ensure_ascii=False,
+                          separators=(",", ":"))
+
+
+def outcome_of(state: GameState) -> dict[str, Any]:
+    """What a finished game came to, as plain JSON data (tuples become lists)."""
+    result = state.result
+    assert result is not None
+    return json.loads(json.dumps({
+        "winner": result.winner,
+        "scores": result.scores,
+        "games_won": result.games_won,
+        "abandoned": result.abandoned,
+        "hands": [h._asdict() for h in state.hands],
+    }))
+
+
+def write_records(path: str | Path, records: Iterable[GameRecord]) -> int:
+    """Write ``records`` to ``path``, one line each; returns how many were written."""
+    count = 0
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for record in records:
+            out.write(record.to_json() + "\n")
+            count += 1
+    return count
+
+
+def read_records(path: str | Path) -> Iterator[GameRecord]:
+    """Yield the records of ``path`` in order; raises RecordError naming the first bad line."""
+    path = Path(path)
+    try:
+        handle = open(path, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with handle:
+        number = 0
+        try:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                if not line.endswith("\n"):
+                    raise RecordError(f"{path}:{number}: the last record is cut off (no line end): the file is truncated")
+                yield _parse(line, f"{path}:{number}")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{path}:{number + 1}: damaged: not UTF-8 text ({exc.reason})") from None
+
+
+def _parse(line: str, where: str) -> GameRecord:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: damaged record: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"{where}: not a {FORMAT} line")
+    if data.get("version") != VERSION:
+        raise RecordError(f"{where}: record format version {data.get('version')!r}; this program reads version {VERSION}")
+    for key, kind in _FIELDS.items():
+        if key not in data:
+            raise RecordError(f"{where}: damaged record: `{key}` is missing")
+        if not isinstance(data[key], kind) or isinstance(data[key], bool) and kind is int:
+            raise RecordError(f"{where}: damaged record: `{key}` has the wrong type")
+    if not all(isinstance(a, str) for a in data["actions"]) or not all(isinstance(a, str) for a in data["agents"]):
+        raise RecordError(f"{where}: damaged record: actions and agents are lists of strings")
+    return GameRecord(data["game"], data["ruleset"], data["ruleset_id"], data["options"], data["seed"],
+                      tuple(data["agents"]), tuple(data["actions"]), data["outcome"])
+
+
+# ---------------------------------------------------------------------------- replay
+
+@dataclass(frozen=True)
+class Mismatch:
+    """Where a record and its replay part: ``action`` is the index of the action, or None for the outcome."""
+
+    game: int
+    action: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"game {self.game}" + (f", action {self.action}" if self.action is not None else ", outcome")
+        return f"{where}: {self.message}"
+
+
+def replay(record: GameRecord, ruleset: Ruleset) -> Mismatch | None:
+    """Play ``record`` again on ``ruleset``: each action must be legal, the outcome the same."""
+    if ruleset.id != record.ruleset_id:
+        return Mismatch(record.game, None, f"the record is of ruleset {record.ruleset_id!r}, "
+                                           f"{record.ruleset!r} now builds {ruleset.id!r}")
+    state = GameState(ruleset, seed=record.seed)
+    for index, text in enumerate(record.actions):
+        seat = state.current_player()
+        who = "chance" if seat < 0 else f"seat {seat}"
+        if state.is_terminal():
+            return Mismatch(record.game, index, f"{text!r} recorded after the game was over")
+        try:
+            action = state.string_to_action(seat if seat >= 0 else None, text)
+            state.apply(action)
+        except (IllegalAction, ValueError) as exc:
+            legal = " ".join(state.action_to_string(a) for a in state.legal_actions()[:40])
+            return Mismatch(record.game, index, f"{text!r} by {who} is not legal: {exc} (legal: {legal})")
+    if not state.is_terminal():
+        return Mismatch(record.game, len(record.actions), "the recorded actions end before the game does")
+    difference = first_difference(record.outcome, outcome_of(state))
+    return Mismatch(record.game, None, difference) if difference else None
+
+
+def first_difference(recorded: Any, replayed: Any, where: str = "") -> str | None:
+    """The first place two JSON values differ, e.g. ``hands[3].scores: recorded [4, 6], replayed [5, 6]``."""
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for key in list(recorded) + [k for k in replayed if k not in recorded]:
+            if key not in recorded or key not in replayed:
+                return f"{where}.{key}: only in the {'replay' if key not in recorded else 'record'}".lstrip(".")
+            found = first_difference(recorded[key], replayed[key], f"{where}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        for i, (a, b) in enumerate(zip(recorded, replayed)):
+            found = first_difference(a, b, f"{where}[{i}]")
+            if found:
+                return found
+        if len(recorded) != len(replayed):
+            return f"{where.lstrip('.') or 'value'}: recorded {len(recorded)} entries, replayed {len(replayed)}"
+        return None
+    if recorded != replayed or type(recorded) is not type(replayed):
+        return f"{where.lstrip('.') or 'value'}: recorded {json.dumps(recorded)}, replayed {json.dumps(replayed)}"
+    return None
+
+
+def replay_file(path: str | Path, build: Callable[[str, dict[str, Any]], Ruleset],
+                progress: Callable[[GameRecord], None] | None = None) -> tuple[int, Mismatch | None]:
+    """Replay every record of ``path``; (games checked, first mismatch or None).
+
+    ``build(ruleset, options)`` turns a record's ruleset reference into a compiled ruleset;
+    rulesets are built once per (reference, options). Raises RecordError on a bad or empty file.
+    """
+    folder = Path(path).parent
+    built: dict[str, Ruleset] = {}
+    checked = 0
+    for record in read_records(path):
+        key = json.dumps([record.ruleset, record.options], sort_keys=True)
+        if key not in built:
+            beside = folder / record.ruleset
+            built[key] = build(str(beside) if beside.is_file() else record.ruleset, record.options)
+        mismatch = replay(record, built[key])
+        checked += 1
+        if progress:
+            progress(record)
+        if mismatch:
+            return checked, mismatch
+    if not checked:
+        raise RecordError(f"{path}: holds no game records")
+    return checked, None

@@ -1,0 +1,194 @@
+"""Agents: legal on every shipped ruleset, specs per team or seat, and PIMC blind to hidden cards."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from couillon_dsl.agents import AGENTS, Agent, AgentSpecError, make_agent, seat_specs
+from couillon_dsl.agents.pimc import PimcAgent, voids
+from couillon_dsl.builtin import builtin_names
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.engine import CHANCE, GameState, IllegalAction
+from couillon_dsl.simulate import Job, play_range
+
+RULESETS = builtin_names()
+SPECS = ["random", "greedy", "pimc:samples=3"]
+
+
+@pytest.fixture(scope="module")
+def rulesets() -> dict:
+    return {name: build_ruleset(name) for name in RULESETS}
+
+
+def test_every_shipped_ruleset_is_covered() -> None:
+    assert {"couillon", "kwajongen", "mit"} <= set(RULESETS)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("name", RULESETS)
+def test_agent_returns_a_legal_action(rulesets: dict, name: str, spec: str) -> None:
+    rs = rulesets[name]
+    agent = make_agent(spec)
+    assert isinstance(agent, Agent)
+    state = GameState(rs, seed=5)
+    rng = random.Random(5)
+    decisions = 0
+    while not state.is_terminal() and decisions < 80:
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.deal_shuffled()
+            continue
+        legal = state.legal_actions()
+        action = agent.act(state, legal, rng)
+        assert action in legal, (state.action_to_string(action), [state.action_to_string(a) for a in legal])
+        state.apply(action)
+        decisions += 1
+    assert decisions == 80 or state.is_terminal()
+
+
+def test_registry_names_match_the_agents() -> None:
+    for name, factory in AGENTS.items():
+        assert factory().name == name
+
+
+def test_specs_expand_per_team_and_per_seat() -> None:
+    rs = build_ruleset("couillon")  # teams (0, 2) and (1, 3)
+    assert seat_specs("greedy", rs) == ("greedy",) * 4
+    assert seat_specs("pimc, random", rs) == ("pimc", "random", "pimc", "random")
+    assert seat_specs("random,greedy,pimc,random", rs) == ("random", "greedy", "pimc", "random")
+    six = build_ruleset("mit-6")
+    teams = six.players.teams
+    specs = seat_specs("pimc:samples=4,greedy", six)
+    assert all(specs[seat] == "pimc:samples=4" for seat in teams[0])
+    assert all(specs[seat] == "greedy" for seat in teams[1])
+
+
+@pytest.mark.parametrize("spec", ["", "random,", "nobody", "greedy:share", "greedy:share=2", "pimc:samples=0",
+                                  "random:speed=3"])
+def test_bad_specs_are_refused_with_a_reason(spec: str) -> None:
+    with pytest.raises(AgentSpecError):
+        seat_specs(spec, build_ruleset("couillon"))
+
+
+def test_greedy_beats_random() -> None:
+    rs = build_ruleset("couillon")
+    tally = play_range(Job("couillon", (), 2, ("greedy", "random") * 2), rs, 0, 60)
+    assert tally.team_wins[0] > 0.7 * tally.games
+
+
+# ---------------------------------------------------------------------------- PIMC sees only its view
+
+def decision_point(rs, seed: int, plays: int) -> tuple[GameState, int] | None:
+    """A random first deal, stopped at a seat's choice among several actions after ``plays`` cards."""
+    state = GameState(rs, seed=seed)
+    rng = random.Random(seed)
+    if state.current_player() != CHANCE:
+        return None
+    state.deal_shuffled()
+    while True:
+        seat = state.current_player()
+        if seat < 0:
+            return None  # the deal ended without a suitable choice
+        legal = state.legal_actions()
+        if len(legal) > 1 and len(state.view(seat).played) >= plays:
+            return state, seat
+        state.apply(legal[int(rng.random() * len(legal))])
+
+
+def hidden_permuted(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """The same game with the cards ``seat`` cannot see dealt differently, and an identical view."""
+    rs = state.ruleset
+    ncards = rs.layout.size
+    history = state.history()
+    pack, public = history[:ncards], history[ncards:]
+    view = state.view(seat)
+    known = view.hand
+    for _, card in view.played + view.face_up:
+        known |= 1 << card
+    hidden = [i for i, card in enumerate(pack) if not known >> card & 1]
+    for _ in range(300):
+        cards = [pack[i] for i in hidden]
+        rng.shuffle(cards)
+        other_pack = list(pack)
+        for i, card in zip(hidden, cards):
+            other_pack[i] = card
+        other = GameState(rs)
+        try:
+            for action in other_pack + public:
+                other.apply(action)
+        except IllegalAction:
+            continue  # the permutation broke a follow rule or an announcement: not consistent with the view
+        moved = any(other.hand_of(s) != state.hand_of(s) for s in range(rs.players.count) if s != seat)
+        if moved and other.view(seat) == view:
+            return other
+    return None
+
+
+@pytest.mark.parametrize("name", ["couillon", "couillon-force", "kwajongen", "mit", "troeven"])
+def test_pimc_decides_the_same_when_hidden_cards_are_permuted(rulesets: dict, name: str) -> None:
+    rs = rulesets[name]
+    checked = 0
+    for seed in range(40):
+        found = decision_point(rs, seed, plays=seed % 6)
+        if found is None:
+            continue
+        state, seat = found
+        other = hidden_permuted(state, seat, random.Random(seed))
+        if other is None:
+            continue
+        worlds = [PimcAgent(samples=6).worlds(s, seat, random.Random(seed)) for s in (state, other)]
+        deals = [[tuple(w.hand_of(s) for s in range(rs.players.count)) for w in ws] for ws in worlds]
+        assert deals[0] == deals[1] and len(deals[0]) == 6
+        assert all(w.view(seat) == state.view(seat) for w in worlds[0])
+        legal = state.legal_actions()
+        choices = [PimcAgent(samples=6).act(s, legal, random.Random(seed)) for s in (state, other)]
+        assert choices[0] == choices[1]
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_voids_come_from_the_follow_rule() -> None:
+    """Standard Couillon: a seat that discarded on a plain lead holds none of that suit, and nothing else is ruled out."""
+    rs = build_ruleset("couillon")
+    layout = rs.layout
+    checked = 0
+    for seed in range(200):
+        found = decision_point(rs, seed, plays=8)
+        if found is None:
+            continue
+        state, seat = found
+        view = state.view(seat)
+        ctx = state.context
+        unseen = layout.full_mask & ~view.hand
+        for _, card in view.played + view.face_up:
+            unseen &= ~(1 << card)
+        expected: dict[int, int] = {}
+        for first in range(0, len(view.played), 4):
+            trick = view.played[first:first + 4]
+            led = layout.suit_of(trick[0][1])
+            for who, card in trick[1:]:
+                if layout.suit_of(card) not in (led, state.trump):
+                    expected[who] = expected.get(who, 0) | layout.suit_mask(led) & unseen
+        found_voids = voids(ctx, view, 4, unseen)
+        assert {s: m for s, m in found_voids.items() if m} == {s: m for s, m in expected.items() if m}
+        checked += bool(expected)
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+def test_pimc_worlds_are_whole_legal_games_with_the_same_view() -> None:
+    rs = build_ruleset("kwajongen")
+    for seed in range(3):
+        found = decision_point(rs, seed, plays=6)
+        if found is None:
+            continue
+        state, seat = found
+        for world in PimcAgent(samples=4).worlds(state, seat, random.Random(seed)):
+            replay = GameState(rs)
+            for action in world.history():
+                replay.apply(action)
+            assert replay.view(seat) == state.view(seat)

@@ -1,0 +1,87 @@
+"""`couillon diff A B`: what B changes relative to A, in the rulebook's own sentences."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+
+from couillon_dsl.cli import main
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.diff import diff_text, differences
+from couillon_dsl.explain import follow_sentence
+
+
+def labels(lines: list[str]) -> set[str]:
+    return {line.split(":", 1)[0] for line in lines}
+
+
+@pytest.mark.parametrize("name", ["couillon", "kwajongen", "mit-6"])
+def test_a_ruleset_does_not_differ_from_itself(name: str) -> None:
+    ruleset = build_ruleset(name)
+    assert differences(ruleset, build_ruleset(name)) == []
+    assert diff_text(ruleset, ruleset).endswith(": no difference in the rules.\n")
+
+
+def test_kwajongen_against_couillon_names_deal_trump_follow_and_scoring() -> None:
+    couillon, kwajongen = build_ruleset("couillon"), build_ruleset("kwajongen")
+    lines = differences(couillon, kwajongen)
+    assert {"Deal", "Trump", "Follow", "Scoresheet", "Scoring rule win", "Scoring rule all_tricks",
+            "Scoring rule pass_bonus"} <= labels(lines)
+    assert (f"Follow: {follow_sentence(kwajongen)} (was: {follow_sentence(couillon)})") in lines
+    assert ("Trump: if everyone passes, the deal is passed out: nobody scores, and the next dealer shuffles and "
+            "deals again (was: if everyone passes, the bottom card of the stock is turned face up and its suit "
+            "is trump; nobody is the maker in this hand)") in lines
+    assert any(line.startswith("Deal: 2 to each player but the dealer, 1 face up to the dealer") for line in lines)
+    assert any(line.startswith("Scoring rule all_tricks: ") and line.endswith(" (new)") for line in lines)
+    # what both games share is not reported
+    assert not labels(lines) & {"Players", "Cards", "Card order", "Card points", "First lead", "Trick"}
+
+
+def test_removed_rules_are_reported_as_removed() -> None:
+    lines = differences(build_ruleset("mit"), build_ruleset("couillon"))
+    assert "Announcement Kontra" in labels(lines)
+    assert any(line.startswith("Scoring rule kontra: removed (was: if a team wins the hand and Kontra was announced")
+               for line in lines)
+
+
+def test_options_are_compared_on_effective_values() -> None:
+    lines = differences(build_ruleset("couillon"), build_ruleset("couillon", {"lines": "7"}))
+    assert labels(lines) == {"Scoresheet", "Option lines"}
+    assert lines[0].startswith("Scoresheet: each team starts with 7 lines")
+
+
+def test_one_changed_primitive_is_one_line() -> None:
+    couillon = build_ruleset("couillon")
+    strict = replace(couillon, play=replace(couillon.play, follow=replace(couillon.play.follow, when_void="must_trump")))
+    assert differences(couillon, strict) == [
+        "Follow: if you hold a card of the suit led you must play either a card of that suit or a trump; "
+        "if you cannot follow suit you must play a trump if you have one "
+        "(was: if you hold a card of the suit led you must play either a card of that suit or a trump; "
+        "if you cannot follow suit you may play any card)"]
+
+
+def test_cli_diff() -> None:
+    runner = CliRunner()
+    same = runner.invoke(main, ["diff", "couillon", "couillon"], catch_exceptions=False)
+    assert same.exit_code == 0
+    assert same.output == "Couillon (couillon) compared with Couillon (couillon): no difference in the rules.\n"
+    changed = runner.invoke(main, ["diff", "couillon", "couillon", "-o", "tie_carry=none"], catch_exceptions=False)
+    assert changed.exit_code == 0
+    assert "- Ties: a tie carries nothing over to the next hand (was: after a tie," in changed.output
+    back = runner.invoke(main, ["diff", "kwajongen", "couillon", "--base-option", "pass_carry=none"],
+                         catch_exceptions=False)
+    assert back.exit_code == 0 and "Option pass_carry: removed (was: none (default single)" in back.output
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["diff", "couillon", "kwajong"], 2, "did you mean 'kwajongen'?"),
+    (["diff", "couillon"], 2, "Missing argument 'B'"),
+    (["diff", "couillon", "couillon", "--base-option", "x"], 2, "--base-option wants NAME=VALUE"),
+    (["diff", "couillon", "couillon", "-o", "nope=1"], 1, "error[unknown-option]"),
+])
+def test_cli_diff_errors(args: list[str], code: int, message: str) -> None:
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == code
+    assert message in result.output
+    assert "Traceback" not in result.output

@@ -1,0 +1,337 @@
+"""Invariants of the engine over every ruleset in rulesets/, with random legal play (hypothesis).
+
+The follow rule and the trick winner are re-checked by a plainly written checker in this
+file (card lists and rank positions, no masks or engine tables), and the scoresheet is
+recomputed from the ruleset's own rules with facts rebuilt from the hand records.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, IllegalAction, explain_legal
+from couillon_dsl.model import Ruleset
+
+RULESETS = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "rulesets").glob("*.yaml"))
+_BUILT: dict[str, Ruleset] = {}
+
+
+def ruleset(name: str) -> Ruleset:
+    if name not in _BUILT:
+        _BUILT[name] = build_ruleset(Path(__file__).resolve().parents[1] / "rulesets" / f"{name}.yaml")
+    return _BUILT[name]
+
+
+# ---------------------------------------------------------------------- the plain checker
+class Plain:
+    """Card facts from the deck description alone: suits, rank orders, promotions, points."""
+
+    def __init__(self, rs: Ruleset, trump: int | None, announced: set[str]) -> None:
+        self.rs = rs
+        layout = rs.layout
+        self.trump = trump
+        self.promoted = {layout.parse(p.card): p.below for p in rs.deck.promotions
+                         if trump is not None and (p.by_announcement is None or p.by_announcement in announced)}
+        self.trump_order: list[int] = []
+        if trump is not None:
+            for rank in rs.deck.trump_ranks or rs.deck.ranks:
+                card = layout.card(trump, layout.ranks.index(rank))
+                if card not in self.promoted:
+                    self.trump_order.append(card)
+                self.trump_order.extend(c for c, below in self.promoted.items() if below == rank)
+        self.exempt = set()
+        for name in rs.play.follow.exempt:
+            if name.upper().endswith("T") and trump is not None:
+                self.exempt.add(layout.card(trump, [r.upper() for r in layout.ranks].index(name.upper()[:-1])))
+
+    def suit(self, card: int) -> int:
+        return self.trump if card in self.promoted else self.rs.layout.suit_of(card)  # type: ignore[return-value]
+
+    def is_trump(self, card: int) -> bool:
+        return self.trump is not None and self.suit(card) == self.trump
+
+    def beats(self, a: int, b: int) -> bool:
+        """a ranks above b in their (common) effective suit."""
+        if self.is_trump(a):
+            return self.trump_order.index(a) < self.trump_order.index(b)
+        return self.rs.layout.rank_of(a) < self.rs.layout.rank_of(b)
+
+    def best(self, cards: list[int]) -> int:
+        best = cards[0]
+        for card in cards[1:]:
+            if self.suit(card) == self.suit(best) and self.beats(card, best):
+                best = card
+        return best
+
+    def winner(self, trick: list[int]) -> int:
+        """Index of the winning card: the highest trump, else the highest card of the led suit."""
+        trumps = [c for c in trick if self.is_trump(c)]
+        pool = trumps or [c for c in trick if self.suit(c) == self.suit(trick[0])]
+        return trick.index(self.best(pool))
+
+    def legal(self, trick: list[int], hand: list[int]) -> set[int]:
+        follow = self.rs.play.follow
+        if not trick:
+            return set(hand)
+        led = self.suit(trick[0])
+        trumps = [c for c in hand if self.is_trump(c)]
+        raising = follow.overtrump == "when_able" or follow.head == "when_able"
+        if self.trump is not None and led == self.trump:
+            if not [c for c in trumps if c not in self.exempt]:
+                return set(hand)
+            best = self.best([c for c in trick if self.is_trump(c)])
+            higher = [c for c in trumps if self.beats(c, best)]
+            return set(higher if raising and higher else trumps)
+        trick_trumps = [c for c in trick if self.is_trump(c)]
+
+        def playable_trumps(others_exist: bool) -> list[int]:
+            if not trick_trumps:
+                return trumps
+            best = self.best(trick_trumps)
+            higher = [c for c in trumps if self.beats(c, best)]
+            if follow.overtrump == "when_able" and higher:
+                return higher
+            if follow.undertrump == "only_when_forced" and others_exist:
+                return higher
+            return trumps
+
+        followers = [c for c in hand if self.suit(c) == led]
+        if followers:
+            if follow.head == "when_able" and (follow.head_when_trumped or not trick_trumps):
+                best = self.best([c for c in trick if self.suit(c) == led])
+                higher = [c for c in followers if self.beats(c, best)]
+                followers = higher or followers
+            if follow.led_suit == "must_follow":
+                return set(followers)
+            return set(followers) | set(playable_trumps(True))
+        others = [c for c in hand if not self.is_trump(c)]
+        allowed = playable_trumps(bool(others))
+        if follow.when_void == "must_trump" and allowed:
+            return set(allowed)
+        return set(others) | set(allowed)
+
+    def points(self, card: int) -> int:
+        layout = self.rs.layout
+        table = self.rs.deck.trump_points if self.is_trump(card) and card not in self.promoted else None
+        return (table or self.rs.deck.points)[layout.ranks[layout.rank_of(card)]]
+
+
+# ---------------------------------------------------------------------- the game walker
+def cards_of(mask: int) -> list[int]:
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+
+
+class Walker:
+    """Plays one game with random legal actions, checking invariants at every step."""
+
+    def __init__(self, rs: Ruleset, seed: int) -> None:
+        self.rs = rs
+        self.rng = random.Random(seed)
+        self.state = GameState(rs)
+        self.deal_start = 0  # history index where the current deal's chance actions begin
+        self.start_hands: list[int] | None = None
+        self.played: dict[int, list[int]] = {}
+        self.view_checks = 0
+
+    def run(self) -> None:
+        state = self.state
+        steps = 0
+        while not state.is_terminal():
+            steps += 1
+            assert steps < 200_000, "the game does not end"
+            seat = state.current_player()
+            if seat == CHANCE:
+                self.chance()
+                continue
+            legal = state.legal_actions()
+            assert legal and legal == sorted(legal) and len(set(legal)) == len(legal)
+            if state.view(seat).phase == "play":
+                self.check_play(seat, legal)
+            if self.rng.random() < 0.05:
+                self.check_view_hides(seat)
+            count = len(state.hands)
+            action = self.rng.choice(legal)
+            if 0 <= action < self.rs.layout.size and state.view(seat).phase == "play":
+                self.played.setdefault(seat, []).append(action)
+            state.apply(action)
+            if len(state.hands) > count:
+                self.hand_over()
+
+    def chance(self) -> None:
+        state = self.state
+        if not state.view(0).phase == "deal":
+            state.apply(self.rng.choice(state.legal_actions()))  # the first dealer
+            return
+        self.deal_start = len(state.history())
+        count = len(state.hands)
+        if self.rng.random() < 0.5:
+            state.deal_shuffled(self.rng)
+        else:
+            while state.current_player() == CHANCE and len(state.hands) == count:
+                outcomes = state.chance_outcomes()
+                assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+                state.apply(self.rng.choice(outcomes)[0])
+        pack = state.history()[self.deal_start:self.deal_start + self.rs.layout.size]
+        assert sorted(pack) == list(range(self.rs.layout.size)), "a deal draws every card exactly once"
+        self.start_hands = None
+        self.played = {}
+        if len(state.hands) > count:  # passed out before anything else (cannot happen: someone speaks)
+            self.hand_over()
+
+    def plain(self, seat: int) -> Plain:
+        view = self.state.view(seat)
+        return Plain(self.rs, view.trump, {a for a, _ in view.announcements})
+
+    def check_play(self, seat: int, legal: list[int]) -> None:
+        state = self.state
+        if self.start_hands is None:
+            self.start_hands = [state.hand_of(s) for s in range(self.rs.players.count)]
+            union = 0
+            for hand in self.start_hands:
+                assert union & hand == 0, "a card is in two hands"
+                union |= hand
+            assert len({h.bit_count() for h in self.start_hands}) == 1, "hands of different sizes"
+        _, trick = state.current_trick()
+        expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(seat)))
+        assert set(legal) == expected, f"engine {legal} != plain checker {sorted(expected)} after {trick}"
+        verdicts = {c for c, ok, _ in explain_legal(state, seat) if ok}
+        assert verdicts == set(legal), "explain_legal disagrees with the engine"
+
+    def hand_over(self) -> None:
+        summary = self.state.hands[-1]
+        if summary.outcome == "passed_out":
+            return
+        assert self.start_hands is not None
+        plain = Plain(self.rs, self.rs.layout.suits.index(summary.trump) if summary.trump else None,
+                      {a for a, _ in summary.announcements})
+        team_of = self.rs.tables.team_of
+        points = [0] * len(summary.points)
+        tricks = [0] * len(summary.points)
+        for leader, cards, winner in summary.played_tricks:
+            assert winner == (leader + plain.winner(list(cards))) % self.rs.players.count
+            points[team_of[winner]] += sum(plain.points(c) for c in cards)
+            tricks[team_of[winner]] += 1
+        assert (tuple(points), tuple(tricks)) == (summary.points, summary.tricks)
+        for seat, hand in enumerate(self.start_hands):
+            assert sorted(self.played.get(seat, [])) == cards_of(hand), "every dealt card is played once"
+        played = {c for _, cards, _ in summary.played_tricks for c in cards}
+        unplayed = sum(plain.points(c) for c in range(self.rs.layout.size) if c not in played)
+        assert summary.points_in_play + unplayed == sum(plain.points(c) for c in range(self.rs.layout.size))
+
+    def check_view_hides(self, seat: int) -> None:
+        """Permuting the cards hidden from ``seat`` must not change what ``seat`` sees."""
+        state = self.state
+        view = state.view(seat)
+        if view.phase in ("deal", "choose_dealer", "over"):
+            return
+        seen = state.hand_of(seat)
+        for card, _ in view.face_up:
+            seen |= 1 << card
+        for _, card in view.played:
+            seen |= 1 << card
+        hidden = [c for c in range(self.rs.layout.size) if not seen >> c & 1]
+        shuffled = hidden[:]
+        self.rng.shuffle(shuffled)
+        mapping = dict(zip(hidden, shuffled))
+        history = state.history()
+        pack = history[self.deal_start:self.deal_start + self.rs.layout.size]
+        other = GameState(self.rs)
+        try:
+            for action in history[:self.deal_start] + [mapping.get(c, c) for c in pack] + history[self.deal_start + len(pack):]:
+                other.apply(action)
+        except IllegalAction:
+            return  # the permuted deal makes an earlier action impossible; nothing to compare
+        assert other.view(seat) == view
+        self.view_checks += 1
+
+
+def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
+    """Every score change is the rules' deltas, recomputed from facts rebuilt here."""
+    start = (rs.scoresheet.start,) * len(rs.players.teams)
+    before = start
+    ties = passes = 0
+    team_of = rs.tables.team_of
+    game = 0
+    for hand in hands:
+        if hand.game != game:
+            game, before, ties, passes = hand.game, start, 0, 0
+        if hand.outcome == "passed_out":
+            assert hand.deltas == (0,) * len(before) and hand.scores == before
+            passes = {"none": 0, "single": 1, "cumulative": passes + 1}[rs.scoresheet.pass_carry]
+            continue
+        values = hand.points if rs.outcome.compare == "points" else hand.tricks
+        top = max(values)
+        winner = values.index(top) if values.count(top) == 1 else None
+        tie = winner is None
+        no_score = False
+        need = rs.outcome.maker_needs
+        if winner is not None and need is not None and winner == hand.maker and hand.points[winner] < need:
+            tie, no_score, winner = rs.outcome.gap == "tie", rs.outcome.gap != "tie", None
+        assert (winner, hand.outcome) == (hand.winner, "winner" if winner is not None else "tie" if tie else "no_score")
+        k = {"none": 1, "next_decided_double": 2 if ties else 1, "cumulative_double": 2 ** ties}[rs.scoresheet.tie_carry]
+        ntricks = sum(hand.tricks)
+        facts = HandFacts(
+            winner=winner, loser=None if winner is None else 1 - winner, maker=hand.maker,
+            dealer_team=team_of[hand.dealer], elder_team=team_of[(hand.dealer + 1) % rs.players.count],
+            decided=winner is not None, tie=tie, no_score=no_score,
+            all_tricks=winner is not None and hand.tricks[winner] == ntricks, tricks_per_hand=ntricks,
+            points_in_play=sum(hand.points), passes_pending=passes, ties_pending=ties,
+            points=hand.points, tricks=hand.tricks,
+            announcers={a: team_of[s] for a, s in hand.announcements}, options=rs.option_values(),
+        )
+        deltas = [0] * len(before)
+        for rule in rs.scoring:
+            if rule.when_fn(facts) and rule.team_fn(facts) is not None:
+                deltas[rule.team_fn(facts)] += rule.delta_fn(facts) * (k if rule.tie_scaled else 1)  # type: ignore[index, operator]
+        assert hand.deltas == tuple(deltas) and hand.multiplier == k
+        assert hand.scores == tuple(b + d for b, d in zip(before, deltas))
+        before = hand.scores
+        if winner is not None:
+            ties = passes = 0
+        elif tie and rs.scoresheet.tie_carry != "none":
+            ties += 1
+
+
+def check_limits(rs: Ruleset, state: GameState) -> None:
+    result = state.result
+    assert result is not None and result.hands == len(state.hands)
+    per_game: dict[int, int] = {}
+    for hand in state.hands:
+        per_game[hand.game] = per_game.get(hand.game, 0) + 1
+    assert max(per_game.values()) <= rs.limits.max_hands
+    assert sum(result.games_won) == len([g for g in result.games if g.winner is not None])
+    if result.abandoned:
+        assert result.winner is None
+    else:
+        assert result.games_won[result.winner] == rs.session.games_to_win  # type: ignore[index]
+
+
+@pytest.mark.parametrize("name", RULESETS)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_random_games_keep_every_invariant(name: str, seed: int) -> None:
+    rs = ruleset(name)
+    walker = Walker(rs, seed)
+    walker.run()
+    check_scoresheet(rs, walker.state.hands)
+    check_limits(rs, walker.state)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_fast_random_games_replay_through_apply(name: str, seed: int) -> None:
+    rs = ruleset(name)
+    fast = GameState(rs)
+    fast.play_random(random.Random(seed))
+    check_scoresheet(rs, fast.hands)
+    check_limits(rs, fast)
+    replay = GameState(rs)
+    for action in fast.history():
+        replay.apply(action)
+    assert replay.is_terminal() and replay.hands == fast.hands and replay.result == fast.result

@@ -1,0 +1,220 @@
+"""`couillon explain`: golden rulebooks per shipped ruleset, and the sentences they are made of.
+
+A golden difference means the prose changed. If that is intended, regenerate with
+``python3 -m pytest tests/test_explain.py --regen`` and commit tests/golden/explain/ with it.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from couillon_dsl.cli import main
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.explain import (
+    condition_phrase, deal_step_sentences, delta_phrase, describe, explain, follow_clauses,
+    promotion_sentences, scoring_rule_sentence, trump_sentences,
+)
+from couillon_dsl.expr.parse import parse_expression
+from couillon_dsl.model import Follow, Offer, ScoringRule
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "golden" / "explain"
+RULESETS = sorted(path.stem for path in (ROOT / "rulesets").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def couillon():
+    return build_ruleset("couillon")
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_explain_matches_golden(name: str, request: pytest.FixtureRequest) -> None:
+    text = explain(build_ruleset(name))
+    path = GOLDEN / f"{name}.md"
+    if request.config.getoption("--regen"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return
+    assert path.is_file(), f"no golden rulebook for {name}; run pytest {Path(__file__).name} --regen"
+    assert text == path.read_text(encoding="utf-8"), f"the rulebook of {name} changed; see the module docstring"
+
+
+def test_every_ruleset_has_exactly_one_golden_rulebook() -> None:
+    goldens = sorted(path.stem for path in GOLDEN.glob("*.md"))
+    assert goldens == RULESETS, "golden rulebooks and rulesets differ; run pytest tests/test_explain.py --regen"
+
+
+def test_no_two_rulesets_read_the_same() -> None:
+    """Compare the rules only (no title, description, options or sources): every ruleset plays differently."""
+    rules = {}
+    for name in RULESETS:
+        sections = [s for s in describe(build_ruleset(name)) if s.title not in ("Options", "Sources")]
+        rules.setdefault(repr(sections), []).append(name)
+    assert [names for names in rules.values() if len(names) > 1] == []
+
+
+def test_rulebook_has_every_concept_in_order(couillon) -> None:
+    titles = [s.title for s in describe(couillon)]
+    assert titles == ["Players and seating", "The cards", "The deal", "Trump", "Playing the tricks",
+                      "Winning a hand", "Scoring", "End of the game", "Options", "Sources"]
+    assert [s.title for s in describe(build_ruleset("mit"))].count("Announcements") == 1
+
+
+def test_deal_is_told_step_by_step(couillon) -> None:
+    steps = deal_step_sentences(couillon)
+    assert steps[0] == "deal 2 cards face down to each player, starting with the player on the dealer's left and ending with the dealer"
+    assert steps[2] == "put the remaining 8 cards face down in a stock, which is not played"
+    assert steps[3] == "turn the top card of the stock face up"
+    text = explain(couillon)
+    assert "1. Deal 2 cards face down to each player, starting with the player on the dealer's left" in text
+    assert "Each player now holds 4 cards, so a hand has 4 tricks; 8 of the 24 cards are not played" in text
+
+
+def test_face_up_packet_and_seat_words() -> None:
+    kwajongen = build_ruleset("kwajongen")
+    assert "deal 1 card face up to the dealer" in deal_step_sentences(kwajongen)
+    assert trump_sentences(kwajongen)[0].startswith("the suit of the card dealt face up to the dealer is offered")
+    mit = build_ruleset("mit")
+    assert deal_step_sentences(mit)[2] == ("deal 3 cards face down to each player except the player on the dealer's "
+                                           "left, starting with the dealer's partner and ending with the dealer")
+
+
+def test_direction_changes_left_into_right(couillon) -> None:
+    counter = replace(couillon, players=replace(couillon.players, direction="counterclockwise"))
+    assert deal_step_sentences(counter)[0].startswith("deal 2 cards face down to each player, starting with the player on the dealer's right")
+    assert "deal and play go counterclockwise, to the right" in explain(counter).lower()
+
+
+def test_promoted_card_sentence() -> None:
+    assert promotion_sentences(build_ruleset("mit"))[0].startswith(
+        "if the Mit is announced, the Q♠ becomes a trump ranking directly below the trump ace")
+
+
+def test_everyone_passes(couillon) -> None:
+    assert trump_sentences(couillon)[-1] == ("if everyone passes, the bottom card of the stock is turned face up and "
+                                             "its suit is trump; nobody is the maker in this hand")
+    redeal = replace(couillon, trump=replace(couillon.trump, offer=Offer(on_all_pass="redeal")))
+    assert trump_sentences(redeal)[-1] == ("if everyone passes, the deal is passed out: nobody scores, "
+                                           "and the next dealer shuffles and deals again")
+
+
+FOLLOW_CASES = [
+    (Follow(), ["if you hold a card of the suit led you must play either a card of that suit or a trump",
+                "if you cannot follow suit you may play any card"]),
+    (Follow(led_suit="must_follow", when_void="must_trump"),
+     ["you must follow suit if you can", "if you cannot follow suit you must play a trump if you have one"]),
+    (Follow(led_suit="must_follow", head="when_able", head_when_trumped=True),
+     ["you must follow suit if you can", "if you cannot follow suit you may play any card",
+      "when you follow suit you must beat the best card of the suit led if you can, even after the trick has been trumped",
+      "when trumps are led you must play a higher trump than the best one in the trick if you can"]),
+    (Follow(overtrump="when_able", undertrump="only_when_forced"),
+     ["if you hold a card of the suit led you must play either a card of that suit or a trump",
+      "if you cannot follow suit you may play any card",
+      "a trump you play must beat the best trump already in the trick if you can",
+      "when trumps are led you must play a higher trump than the best one in the trick if you can",
+      "you may play a trump lower than one already in the trick only when you have no other legal card"]),
+    (Follow(exempt=("JT",)),
+     ["if you hold a card of the suit led you must play either a card of that suit or a trump",
+      "if you cannot follow suit you may play any card",
+      "the trump jack never has to be played to follow trumps: holding no other trump you may play any card"]),
+]
+
+
+@pytest.mark.parametrize(("follow", "clauses"), FOLLOW_CASES)
+def test_follow_clauses_compose_the_primitives(couillon, follow: Follow, clauses: list[str]) -> None:
+    assert follow_clauses(couillon, follow) == clauses
+
+
+@pytest.mark.parametrize(("expression", "words"), [
+    ("decided", "a team wins the hand"),
+    ("decided and maker != none and loser == maker", "the maker loses the hand"),
+    ("decided and all_tricks", "the winning team took every trick"),
+    ("tie and maker != none", "the hand is a tie and there is a maker"),
+    ('decided and announced("mit")', "a team wins the hand and Mit was announced"),
+    ('decided and winner == announcer("mit")', "the team that announced Mit wins the hand"),
+    ("points(maker) < points(opponents(maker))", "the maker has fewer card points than the maker's opponents"),
+    ("points(winner) >= 21", "the winning team has at least 21 card points"),
+    ("winner == dealer_team", "the dealer's team wins the hand"),
+    ("passes_pending > 0", "a passed-out deal is owed to this hand"),
+    ("not all_tricks", "the winning team did not take every trick"),
+    ("(tie or no_score) and maker != none", "either the hand is a tie or the hand is not scored and there is a maker"),
+    ("not (tie and maker != none)", "it is not the case that both the hand is a tie and there is a maker"),
+    ("tricks(winner) * 2 > tricks_per_hand", None),
+])
+def test_conditions_in_words(expression: str, words: str | None) -> None:
+    assert condition_phrase(build_ruleset("mit"), parse_expression(expression)) == words
+
+
+def test_unusual_expressions_are_quoted(couillon) -> None:
+    rule = replace(couillon.scoring[0], when="tricks(winner) * 2 > tricks_per_hand", delta="tricks(loser) - 1")
+    assert scoring_rule_sentence(couillon, rule) == (
+        "when `tricks(winner) * 2 > tricks_per_hand`, the winning team changes its score by `tricks(loser) - 1`; "
+        "this counts double after a tie")
+
+
+@pytest.mark.parametrize(("name", "delta", "words"), [
+    ("couillon", -1, "erases one line or loop"),
+    ("couillon", 1, "draws one loop"),
+    ("couillon", -2, "erases two lines or loops"),
+    ("troeven", -1, "cancels one line"),
+    ("kujong", 1, "adds one stroke"),
+    ("kwajongen", -1, "takes one point off its score"),
+    ("kwajongen", "-passes_pending", "takes one point off its score for each passed-out deal owed to this hand"),
+    ("kwajongen", "2 * passes_pending", "adds two points to its score for each passed-out deal owed to this hand"),
+])
+def test_score_changes_in_the_scoresheet_words(name: str, delta: int | str, words: str) -> None:
+    assert delta_phrase(build_ruleset(name), delta) == words
+
+
+def test_scoring_rule_sentence(couillon) -> None:
+    win, loss = couillon.scoring
+    assert isinstance(win, ScoringRule)
+    assert scoring_rule_sentence(couillon, win) == (
+        "if a team wins the hand, the winning team erases one line or loop; this counts double after a tie")
+    assert scoring_rule_sentence(couillon, loss) == "if the maker loses the hand, the maker draws one loop"
+
+
+def test_options_show_their_current_values() -> None:
+    text = explain(build_ruleset("couillon", {"lines": "7"}))
+    assert "Ruleset `couillon`, with the options lines = 7." in text
+    assert "Each team starts with 7 lines" in text
+    assert "| lines | 7 (default 5) | a whole number from 1 to 50 |" in text
+
+
+def test_text_format_is_wrapped_plain_text(couillon) -> None:
+    text = explain(couillon, "text")
+    assert text.startswith("COUILLON\n========\n")
+    assert "## " not in text and "|---" not in text
+    assert max(len(line) for line in text.splitlines()) <= 88
+
+
+def test_cli_explain() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["explain", "kwajongen", "--format", "text", "-o", "lines=12"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert "Each team's score starts at 12." in result.output
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["explain", "no-such-ruleset"], 2, "no ruleset file or built-in ruleset named 'no-such-ruleset'"),
+    (["explain", "couillon", "-o", "lines"], 2, "--option wants NAME=VALUE"),
+    (["explain", "couillon", "-o", "lines=99"], 1, "error[bad-option-value]"),
+    (["explain", "couillon", "-o", "colour=red"], 1, "error[unknown-option]"),
+    (["explain", "couillon", "--format", "html"], 2, "Invalid value for '--format'"),
+])
+def test_cli_explain_errors(args: list[str], code: int, message: str) -> None:
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == code
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_explain_reports_an_invalid_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\nname: Bad\nextends: couillon\nplayers: {count: 4, teams: [[0, 1]]}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["explain", str(bad)], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "bad.yaml" in result.output and "error[" in result.output

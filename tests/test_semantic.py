@@ -1,0 +1,151 @@
+"""Semantic checks on schema-valid rulesets: codes, positions, hints, options and patched variants."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from couillon_dsl.load import load_ruleset
+from couillon_dsl.semantic import option_type
+from couillon_dsl.validate import check
+
+
+def found(tmp_path: Path, body: str) -> list:
+    path = tmp_path / "r.yaml"
+    path.write_text(f"extends: couillon\nid: r\nname: R\n{body}", encoding="utf-8")
+    return check(load_ruleset(path))
+
+
+def only(tmp_path: Path, body: str):
+    errors = [d for d in found(tmp_path, body) if d.is_error]
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
+def test_the_base_ruleset_is_clean(tmp_path):
+    assert found(tmp_path, "") == []
+
+
+def test_card_with_an_unknown_suit_points_at_the_suit_letter(tmp_path):
+    d = only(tmp_path, "announcements:\n  mit: {name: Mit, holder_of: QR}\n")
+    assert d.code == "unknown-suit"
+    assert (d.span.line, d.span.column, d.span.end_column) == (5, 32, 33)
+
+
+def test_card_with_an_unknown_rank_suggests_one(tmp_path):
+    d = only(tmp_path, "announcements:\n  mit: {name: Mit, holder_of: \"8S\"}\n")
+    assert d.code == "unknown-rank" and d.hint.startswith("ranks: ")
+
+
+def test_deal_that_needs_more_cards_names_the_step(tmp_path):
+    d = only(tmp_path, "deal:\n  - {packet: 4, to: all}\n  - {packet: 3, to: all}\n  - {stock: rest}\n"
+                       "  - {turn_up: stock_top}\n  - {decide: trump}\n")
+    assert d.code == "deal-too-many-cards" and "deal step 2 needs 12 cards but only 8" in d.message
+    assert d.span.line == 6 and d.pointer == "/deal/1"
+
+
+def test_a_32_card_pack_with_the_24_card_deal_leaves_cards_in_the_stock(tmp_path):
+    body = 'deck:\n  ranks: [A, K, Q, J, "10", "9", "8", "7"]\n  points: {A: 4, K: 3, Q: 2, J: 1, "10": 0, "9": 0, "8": 0, "7": 0}\n'
+    assert [d for d in found(tmp_path, body) if d.is_error] == []
+
+
+def test_six_players_with_two_teams_of_three(tmp_path):
+    d = only(tmp_path, "players:\n  count: 6\n  teams: [[0, 2, 4], [1, 3]]\n"
+                       "deal:\n  - {packet: 2, to: all}\n  - {stock: rest}\n  - {turn_up: stock_top}\n  - {decide: trump}\n")
+    assert d.code == "teams-not-partition" and "seat 5" in d.message
+
+
+def test_seats_outside_the_table(tmp_path):
+    unknown, lonely = found(tmp_path, "players:\n  count: 4\n  teams: [[0, 2], [1, 4]]\n")
+    assert unknown.code == "unknown-seat" and unknown.hint == "seats are numbered 0 to 3"
+    assert (unknown.span.line, unknown.span.column) == (6, 23)
+    assert lonely.code == "teams-not-partition" and "seat 3" in lonely.message
+
+
+def test_choose_without_a_decide_step(tmp_path):
+    d = only(tmp_path, "deal:\n  - {packet: 3, to: all}\n  - {packet: 3, to: all}\n"
+                       "trump:\n  method: choose\n  offer: null\n")
+    assert d.code == "decide-step-count" and "has 0" in d.message
+
+
+def test_method_none_refuses_a_decide_step(tmp_path):
+    d = only(tmp_path, "trump:\n  method: none\n  offer: null\n")
+    assert d.code == "decide-step-count"
+
+
+def test_redeal_needs_a_bound(tmp_path):
+    d = only(tmp_path, "trump:\n  offer:\n    on_all_pass: next_card\nlimits:\n  max_redeals_in_a_row: null\n")
+    assert d.code == "unbounded-redeal" and "max_redeals_in_a_row" in d.hint
+
+
+def test_counting_up_needs_a_positive_winner_delta(tmp_path):
+    d = only(tmp_path, "scoresheet:\n  start: 0\n  goal: 10\n  direction: up\n")
+    assert d.code == "game-cannot-end" and "positive" in d.hint
+    assert [x.code for x in found(tmp_path, "scoresheet:\n  start: 0\n  goal: 10\n  direction: up\n"
+                                            "scoring:\n  win: {delta: 1}\n  maker_loss: {delta: -1}\n") if x.is_error] == []
+
+
+def test_start_at_the_goal_cannot_end(tmp_path):
+    d = only(tmp_path, "scoresheet:\n  start: 0\noptions:\n  lines: {minimum: 0, default: 0}\n")
+    assert d.code == "game-cannot-end" and d.pointer == "/scoresheet/start"
+
+
+def test_option_pointing_nowhere_suggests_a_sibling(tmp_path):
+    d = only(tmp_path, "options:\n  lines:\n    sets: [/scoresheet/strat]\n")
+    assert d.code == "option-target-missing" and d.hint == "did you mean 'start'?"
+
+
+def test_option_into_an_absent_section(tmp_path):
+    d = only(tmp_path, "options:\n  speaker:\n    description: x\n    default: elder\n    choices: [elder, dealer]\n"
+                       "    sets: [/trump/choose/by]\n")
+    assert d.code == "option-target-missing" and "absent" in d.message
+
+
+def test_option_choice_that_the_target_refuses_is_placed_on_the_choice(tmp_path):
+    d = only(tmp_path, "options:\n  lines:\n    type: null\n    choices: [5, 7, seven]\n")
+    assert d.code == "option-value-invalid" and d.pointer == "/options/lines/choices/2"
+    assert (d.span.line, d.span.column) == (7, 21)
+
+
+def test_integer_option_bounds_are_checked_against_the_target(tmp_path):
+    d = only(tmp_path, "options:\n  cows:\n    description: x\n    default: 1\n    type: integer\n    minimum: 0\n"
+                       "    sets: [/session/games_to_win]\n")
+    assert d.code == "option-value-invalid" and d.pointer == "/options/cows/minimum"
+
+
+def test_a_patch_is_checked_in_its_patched_form(tmp_path):
+    body = ("options:\n  pack:\n    description: x\n    default: 24\n    choices: [24, 32]\n    patches:\n"
+            "      - value: 32\n        patch:\n          deck:\n            ranks: [A, K, Q, J, \"10\", \"9\", \"8\", \"7\"]\n")
+    d = only(tmp_path, body)
+    assert d.code == "rank-without-points" and d.message.startswith("with option pack = 32: ")
+    assert d.span.line == 12  # the patch's `deck:` (its points table lacks 8 and 7)
+
+
+def test_a_patch_that_breaks_the_schema(tmp_path):
+    body = ("options:\n  fast:\n    description: x\n    default: false\n    type: boolean\n    patches:\n"
+            "      - value: true\n        patch: {play: {first_lead: speedy}}\n")
+    d = only(tmp_path, body)
+    assert d.code == "option-value-invalid" and "speedy" in d.message
+
+
+def test_a_patch_adding_a_bad_expression_is_placed_in_the_patch(tmp_path):
+    body = ("options:\n  tie_penalty:\n    description: x\n    default: false\n    type: boolean\n    patches:\n"
+            "      - value: true\n        patch:\n          scoring:\n            tie_maker: {when: tie and makr != none, team: maker, delta: 1}\n")
+    d = only(tmp_path, body)
+    assert d.code == "expr-unknown-name" and (d.span.line, d.span.column) == (13, 39)
+
+
+def test_option_types_for_expressions():
+    assert option_type({"type": "integer"}) == "int"
+    assert option_type({"choices": [True, False]}) == "bool"
+    assert option_type({"choices": [None, 21]}) == "any"
+
+
+def test_warnings_do_not_hide_errors_and_carry_severity(tmp_path):
+    [d] = found(tmp_path, "trump:\n  choose: {by: elder}\n")
+    assert (d.code, d.severity) == ("unused-setting", "warning")
+
+
+def test_expression_errors_are_placed_inside_the_scalar(tmp_path):
+    d = only(tmp_path, "scoring:\n  maker_loss:\n    when: 'decided and maker != none and loser == makr'\n")
+    assert d.code == "expr-unknown-name" and (d.span.line, d.span.column) == (6, 51)
+    d = only(tmp_path, "scoring:\n  maker_loss:\n    when: |\n      decided and\n      makr != none\n")
+    assert (d.span.line, d.span.column) == (8, 7)
