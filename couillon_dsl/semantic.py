@@ -11,12 +11,12 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterator
 
-from couillon_dsl.diagnostics import Diagnostic, Span, did_you_mean
+from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from couillon_dsl.load import Document, escape, unescape
 from couillon_dsl.schema import where
 
 DEFAULT_SUITS = ["S", "H", "D", "C"]
-_TEAMS_ONE_SEAT = {"elder": [1], "dealer": [0]}
+_ONE_SEAT = {"elder": [1], "dealer": [0]}  # packet receivers as offsets from the dealer
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -65,9 +65,9 @@ class _Checks:
         self.announcements: dict[str, Any] = data.get("announcements", {})
 
     def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
-               span: Span | None = None, severity: str = "error") -> None:
+               span: Span | None = None, severity: Severity = "error") -> None:
         where_ = span or self.place.span(pointer, key)
-        self.found.append(Diagnostic(code, severity, self.context + message, where_, pointer, hint))  # type: ignore[arg-type]
+        self.found.append(Diagnostic(code, severity, self.context + message, where_, pointer, hint))
 
     def run(self) -> list[Diagnostic]:
         self.check_deck()
@@ -178,8 +178,8 @@ class _Checks:
         if isinstance(to, list):
             return [o for i, o in enumerate(to) if self.seat(f"{pointer}/{i}", o, "offset")]
         everyone = [(1 + i) % n for i in range(n)]  # the elder first, the dealer last
-        if to in _TEAMS_ONE_SEAT:
-            return _TEAMS_ONE_SEAT[to]
+        if to in _ONE_SEAT:
+            return _ONE_SEAT[to]
         if to == "all_but_elder":
             return [o for o in everyone if o != 1]
         if to == "all_but_dealer":
@@ -389,8 +389,8 @@ class _OptionChecks:
         self.found: list[Diagnostic] = []
 
     def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
-               severity: str = "error") -> None:
-        self.found.append(Diagnostic(code, severity, message, self.place.span(pointer, key), pointer, hint))  # type: ignore[arg-type]
+               severity: Severity = "error") -> None:
+        self.found.append(Diagnostic(code, severity, message, self.place.span(pointer, key), pointer, hint))
 
     def run(self) -> list[Diagnostic]:
         for name, option in self.data.get("options", {}).items():

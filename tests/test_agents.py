@@ -104,7 +104,7 @@ def hidden_permuted(state: GameState, seat: int, rng: random.Random) -> GameStat
     pack, public = history[:ncards], history[ncards:]
     view = state.view(seat)
     known = view.hand
-    for _, card in view.played + view.face_up:
+    for card in [c for _, c in view.played] + [c for c, _ in view.face_up]:
         known |= 1 << card
     hidden = [i for i, card in enumerate(pack) if not known >> card & 1]
     for _ in range(300):
@@ -163,7 +163,7 @@ def test_voids_come_from_the_follow_rule() -> None:
         view = state.view(seat)
         ctx = state.context
         unseen = layout.full_mask & ~view.hand
-        for _, card in view.played + view.face_up:
+        for card in [c for _, c in view.played] + [c for c, _ in view.face_up]:
             unseen &= ~(1 << card)
         expected: dict[int, int] = {}
         for first in range(0, len(view.played), 4):
