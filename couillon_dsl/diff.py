@@ -54,4 +54,5 @@ def diff_text(a: Ruleset, b: Ruleset) -> str:
     title = f"{b.name} ({b.id}) compared with {a.name} ({a.id})"
     if not lines:
         return f"{title}: no difference in the rules.\n"
-    return f"{title}, {len(lines)} difference{'s' if len(lines) > 1 else ''}:\n" + "".join(f"- {line}\n" for line in lines)
+    plural = "s" if len(lines) > 1 else ""
+    return f"{title}, {len(lines)} difference{plural}:\n" + "".join(f"- {line}\n" for line in lines)

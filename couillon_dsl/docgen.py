@@ -176,7 +176,7 @@ def pages(root: Path = ROOT) -> dict[Path, str]:
 def stale(root: Path = ROOT) -> list[str]:
     """Problems that `--check` reports: pages that differ from what would be generated, or orphans."""
     wanted = pages(root)
-    problems = [f"{path.relative_to(root)} is missing" if not path.is_file() else f"{path.relative_to(root)} is out of date"
+    problems = [f"{path.relative_to(root)} {'is out of date' if path.is_file() else 'is missing'}"
                 for path, text in wanted.items()
                 if not path.is_file() or path.read_text(encoding="utf-8") != text]
     folder = root / "docs" / "rulesets"

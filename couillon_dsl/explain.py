@@ -176,7 +176,8 @@ def direction_sentence(rs: Ruleset) -> str:
 
 
 def dealer_sentence(rs: Ruleset) -> str:
-    first = "the first dealer is chosen at random" if rs.dealer.first == "random" else f"seat {rs.dealer.first} deals first"
+    first = ("the first dealer is chosen at random" if rs.dealer.first == "random"
+             else f"seat {rs.dealer.first} deals first")
     if rs.dealer.rotation == "same":
         return f"{first}, and the same player deals every hand"
     return f"{first}; after each hand the deal passes to the {_left(rs)}"
@@ -262,7 +263,8 @@ def points_sentences(rs: Ruleset) -> list[str]:
     deck = rs.deck
     out = ["cards count " + points_sentence(dict(deck.points), deck.ranks)]
     if deck.trump_points is not None and dict(deck.trump_points) != dict(deck.points):
-        out.append("trumps count differently: " + points_sentence(dict(deck.trump_points), deck.trump_ranks or deck.ranks))
+        order = deck.trump_ranks or deck.ranks
+        out.append("trumps count differently: " + points_sentence(dict(deck.trump_points), order))
     out.append(f"the pack holds {pack_points(rs)} points")
     return out
 
@@ -353,7 +355,8 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
             which = f"the remaining {count(taken, 'card')}" if step.set_aside == "rest" else count(taken, "card")
             out.append(f"set {which} aside face down, unseen and unused")
         elif rs.trump.method == "offer":
-            out.append(f"trump is decided: the suit of {_offered_card(rs)} is offered to each player in turn (see Trump)")
+            out.append(f"trump is decided: the suit of {_offered_card(rs)} is offered to each player in turn "
+                       f"(see Trump)")
         elif rs.trump.method == "choose" and rs.trump.choose is not None:
             out.append(f"{chooser(rs, rs.trump.choose.by)} chooses trump (see Trump)")
         else:
@@ -366,8 +369,9 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
     if kind == "packet":
         face = " face up" if step.face == "up" else ""
         to = step.to or "all"
-        who = {"all": "each player", "all_but_dealer": "each player but the dealer",
-               "all_but_elder": f"each player but the one on the dealer's {_left(rs)}"}.get(to) if isinstance(to, str) else None
+        groups = {"all": "each player", "all_but_dealer": "each player but the dealer",
+                  "all_but_elder": f"each player but the one on the dealer's {_left(rs)}"}
+        who = groups.get(to) if isinstance(to, str) else None
         return f"{step.packet}{face} to {who or join(list(_selector_seats(rs, to)))}"
     if kind == "stock":
         return f"the other {left} to a stock"
@@ -509,7 +513,8 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
         who = ("a partner of the player who announced it" if announcement.by == "partners"
                else "an opponent of the team that announced it")
         text = (f"right after {first} is announced, {who} may announce {announcement.name}; "
-                f"they are asked in turn from the announcer's {_left(rs)}, and the first to announce it ends the asking")
+                f"they are asked in turn from the announcer's {_left(rs)}, and the first to announce it ends "
+                f"the asking")
     else:
         text = f"{announcement.name} may be announced in the first trick"
     return text
@@ -947,6 +952,7 @@ _MORE = {">": "more {what} than", "<": "fewer {what} than", ">=": "at least as m
 _THAN_NUMBER = {">": "more than {n} {what}", "<": "fewer than {n} {what}", ">=": "at least {n} {what}",
                 "<=": "at most {n} {what}", "==": "exactly {n} {what}", "!=": "other than {n} {what}"}
 _IS = {">": "is more than", "<": "is less than", ">=": "is at least", "<=": "is at most", "==": "is", "!=": "is not"}
+_OWED = {"passes_pending": "a passed-out deal is owed to this hand", "ties_pending": "a tie is owed to this hand"}
 _FLIP = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
 
 
@@ -1028,10 +1034,8 @@ def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
         if isinstance(right, Call) and right.func == left.func and len(right.args) == 1:
             other = team_phrase(rs, right.args[0])
             return f"{who} has {_MORE[op].format(what=what)} {other}" if other else None
-    if isinstance(left, Name) and left.name == "passes_pending" and isinstance(right, Number) and (op, right.value) == (">", 0):
-        return "a passed-out deal is owed to this hand"
-    if isinstance(left, Name) and left.name == "ties_pending" and isinstance(right, Number) and (op, right.value) == (">", 0):
-        return "a tie is owed to this hand"
+    if isinstance(left, Name) and left.name in _OWED and right == Number(0) and op == ">":
+        return _OWED[left.name]
     a, b = int_phrase(rs, left), int_phrase(rs, right)
     if a is None or b is None:
         return None

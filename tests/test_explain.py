@@ -65,7 +65,8 @@ def test_rulebook_has_every_concept_in_order(couillon) -> None:
 
 def test_deal_is_told_step_by_step(couillon) -> None:
     steps = deal_step_sentences(couillon)
-    assert steps[0] == "deal 2 cards face down to each player, starting with the player on the dealer's left and ending with the dealer"
+    assert steps[0] == ("deal 2 cards face down to each player, starting with the player on the dealer's left "
+                        "and ending with the dealer")
     assert steps[2] == "put the remaining 8 cards face down in a stock, which is not played"
     assert steps[3] == "turn the top card of the stock face up"
     text = explain(couillon)
@@ -84,7 +85,8 @@ def test_face_up_packet_and_seat_words() -> None:
 
 def test_direction_changes_left_into_right(couillon) -> None:
     counter = replace(couillon, players=replace(couillon.players, direction="counterclockwise"))
-    assert deal_step_sentences(counter)[0].startswith("deal 2 cards face down to each player, starting with the player on the dealer's right")
+    assert deal_step_sentences(counter)[0].startswith(
+        "deal 2 cards face down to each player, starting with the player on the dealer's right")
     assert "deal and play go counterclockwise, to the right" in explain(counter).lower()
 
 
@@ -108,7 +110,8 @@ FOLLOW_CASES = [
      ["you must follow suit if you can", "if you cannot follow suit you must play a trump if you have one"]),
     (Follow(led_suit="must_follow", head="when_able", head_when_trumped=True),
      ["you must follow suit if you can", "if you cannot follow suit you may play any card",
-      "when you follow suit you must beat the best card of the suit led if you can, even after the trick has been trumped",
+      "when you follow suit you must beat the best card of the suit led if you can, "
+      "even after the trick has been trumped",
       "when trumps are led you must play a higher trump than the best one in the trick if you can"]),
     (Follow(overtrump="when_able", undertrump="only_when_forced"),
      ["if you hold a card of the suit led you must play either a card of that suit or a trump",
@@ -201,8 +204,8 @@ def test_cli_explain() -> None:
 @pytest.mark.parametrize(("args", "code", "message"), [
     (["explain", "no-such-ruleset"], 2, "no ruleset file or built-in ruleset named 'no-such-ruleset'"),
     (["explain", "couillon", "-o", "lines"], 2, "--option wants NAME=VALUE"),
-    (["explain", "couillon", "-o", "lines=99"], 1, "error[bad-option-value]"),
-    (["explain", "couillon", "-o", "colour=red"], 1, "error[unknown-option]"),
+    (["explain", "couillon", "-o", "lines=99"], 2, "error[bad-option-value]"),
+    (["explain", "couillon", "-o", "colour=red"], 2, "error[unknown-option]"),
     (["explain", "couillon", "--format", "html"], 2, "Invalid value for '--format'"),
 ])
 def test_cli_explain_errors(args: list[str], code: int, message: str) -> None:

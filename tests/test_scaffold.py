@@ -1,6 +1,7 @@
 """`couillon new PATH --from PARENT`: a variant file that validates and plays exactly like its parent."""
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -62,6 +63,20 @@ def test_scaffold_plays_exactly_like_its_parent(tmp_path: Path, parent: str) -> 
     path = write_variant(tmp_path / "house.yaml", parent)
     assert games(path, range(20)) == games(parent, range(20))
     assert differences(build_ruleset(parent), build_ruleset(path)) == []
+
+
+def test_cli_simulate_reports_the_same_figures_for_a_scaffold(tmp_path: Path) -> None:
+    path = write_variant(tmp_path / "house.yaml", "kwajongen")
+    runner = CliRunner()
+
+    def figures(ruleset: str) -> dict:
+        result = runner.invoke(main, ["simulate", ruleset, "--games", "20", "--workers", "1", "--format", "json"],
+                               catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        return {key: report[key] for key in ("options", "games", "hands", "figures")}
+
+    assert figures(str(path)) == figures("kwajongen")
 
 
 def test_parent_given_as_a_path_is_extended_relative_to_the_new_file(tmp_path: Path) -> None:

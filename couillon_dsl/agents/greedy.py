@@ -30,6 +30,21 @@ def shed_key(ctx: TrumpContext, card: int) -> tuple[bool, int, int]:
     return (bool(ctx.trump_mask >> card & 1), ctx.points[card], ctx.strength[ctx.card_suit[card]][card])
 
 
+def follow(ctx: TrumpContext, team_of: Sequence[int], seat: int, trick: Sequence[tuple[int, int]],
+           legal: Sequence[int]) -> int:
+    """The card to add to ``trick`` ((seat, card) pairs so far): cheapest winner, else cheapest card."""
+    strength = ctx.strength[ctx.card_suit[trick[0][1]]]
+    best_seat, best_card = max(trick, key=lambda played: strength[played[1]])
+    if team_of[best_seat] == team_of[seat]:
+        if len(trick) == len(team_of) - 1:  # the partner wins: give it the most points a non-trump can add
+            return max(legal, key=lambda c: (not ctx.trump_mask >> c & 1, ctx.points[c], -strength[c]))
+        return min(legal, key=lambda c: shed_key(ctx, c))
+    winners = [c for c in legal if strength[c] > strength[best_card]]
+    if winners:
+        return min(winners, key=lambda c: (strength[c], ctx.points[c]))
+    return min(legal, key=lambda c: shed_key(ctx, c))
+
+
 class GreedyAgent:
     """Takes tricks cheaply, sheds cheaply, and bids on trump length and honours."""
 
@@ -53,18 +68,7 @@ class GreedyAgent:
         ctx = state.context
         if not view.trick:
             return self._lead(ctx, view, legal)
-        team_of = state.ruleset.tables.team_of
-        strength = ctx.strength[ctx.card_suit[view.trick[0][1]]]
-        best_seat, best_card = max(view.trick, key=lambda played: strength[played[1]])
-        last = len(view.trick) == state.ruleset.players.count - 1
-        if team_of[best_seat] == team_of[view.seat]:
-            if last:  # the partner wins: give it the most points a non-trump can add
-                return max(legal, key=lambda c: (not ctx.trump_mask >> c & 1, ctx.points[c], -strength[c]))
-            return min(legal, key=lambda c: shed_key(ctx, c))
-        winners = [c for c in legal if strength[c] > strength[best_card]]
-        if winners:
-            return min(winners, key=lambda c: (strength[c], ctx.points[c]))
-        return min(legal, key=lambda c: shed_key(ctx, c))
+        return follow(ctx, state.ruleset.tables.team_of, view.seat, view.trick, legal)
 
     def _lead(self, ctx: TrumpContext, view: SeatView, legal: Sequence[int]) -> int:
         gone = view.hand

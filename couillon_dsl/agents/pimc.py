@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.agents.greedy import GreedyAgent, follow
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.state import GameState
 
@@ -80,7 +80,7 @@ def replays(world: GameState, actions: Sequence[int]) -> bool:
 
 
 class PimcAgent:
-    """Samples ``samples`` worlds and plays every legal action out in each, by a random policy."""
+    """Samples ``samples`` worlds and plays every legal action out in each with a cheap policy."""
 
     name = "pimc"
 
@@ -88,7 +88,7 @@ class PimcAgent:
         if samples < 1:
             raise ValueError(f"samples must be >= 1, got {samples}")
         self.samples = samples
-        self._fallback = GreedyAgent()
+        self._greedy = GreedyAgent()  # playout decisions, and the choice when no world fits
         self._game: GameState | None = None  # the live game the cached start state belongs to
         self._start = -1
         self._before_deal: GameState | None = None
@@ -99,14 +99,14 @@ class PimcAgent:
         seat = state.current_player()
         worlds = self.worlds(state, seat, rng)
         if not worlds:
-            return self._fallback.act(state, legal, rng)
+            return self._greedy.act(state, legal, rng)
         team = state.ruleset.tables.team_of[seat]
         totals = [0.0] * len(legal)
         for world in worlds:
             for i, action in enumerate(legal):
                 trial = world.clone()
                 trial.apply(action)
-                totals[i] += playout(trial, team, rng)
+                totals[i] += playout(trial, team, rng, self._greedy)
         return legal[max(range(len(legal)), key=totals.__getitem__)]
 
     # ------------------------------------------------------------------ worlds
@@ -234,15 +234,34 @@ class _Layout:
         return pack
 
 
-def playout(state: GameState, team: int, rng: random.Random) -> float:
-    """Play the current hand out at random; the hand's scoresheet gain for ``team`` (points break ties)."""
+def playout(state: GameState, team: int, rng: random.Random, greedy: GreedyAgent) -> float:
+    """Play the current hand out; the hand's scoresheet gain for ``team`` (card points break ties).
+
+    The policy is cheap but not blind: leads are random, followers take the trick as cheaply
+    as they can or shed (greedy's rule), and trump decisions are greedy's.
+    """
     summaries = state.hands
     target = len(summaries) + 1
-    while len(summaries) < target and state.current_player() >= 0:
+    ncards = state.actions.ncards
+    team_of = state.ruleset.tables.team_of
+    n = len(team_of)
+    while len(summaries) < target:
+        seat = state.current_player()
+        if seat < 0:
+            return 0.0  # the game ended without this hand being scored
         legal = state.legal_actions()
-        state.apply(legal[int(rng.random() * len(legal))])
-    if len(summaries) < target:  # the game ended without this hand being scored
-        return 0.0
+        if len(legal) == 1:
+            action = legal[0]
+        elif legal[0] >= ncards:
+            action = greedy.act(state, legal, rng)
+        else:
+            leader, cards = state.current_trick()
+            if cards:
+                trick = [((leader + i) % n, card) for i, card in enumerate(cards)]
+                action = follow(state.context, team_of, seat, trick, legal)
+            else:
+                action = legal[int(rng.random() * len(legal))]
+        state.apply(action)
     hand = summaries[-1]
     deltas = hand.deltas
     others = [d for t, d in enumerate(deltas) if t != team]

@@ -1,8 +1,8 @@
 """`couillon explain`, `couillon diff` and `couillon new`: rulesets read back as rulebooks.
 
-Exit codes as everywhere in the CLI: 0 done, 1 invalid input (a ruleset with errors, an
-unknown option, a file that `new` would overwrite), 2 usage (a ruleset that names no file
-and no built-in, a malformed ``--option``). Bad input never shows a traceback.
+Exit codes as everywhere in the CLI: 0 done, 1 invalid input (a ruleset with errors, a
+file that `new` would overwrite), 2 usage (a ruleset that names no file and no built-in, a
+malformed, unknown or out-of-range ``--option``). Bad input never shows a traceback.
 """
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ class InvalidInput(click.ClickException):
 
     exit_code = 1
 
-    def __init__(self, message: str, diagnostics: tuple["Diagnostic", ...] = ()) -> None:
+    def __init__(self, message: str, diagnostics: tuple["Diagnostic", ...] = (), exit_code: int = 1) -> None:
         super().__init__(message)
         self.diagnostics = diagnostics
+        self.exit_code = exit_code
 
     def show(self, file: Any = None) -> None:
         from couillon_dsl.diagnostics import render_text
@@ -55,8 +56,11 @@ def build(argument: str, options: dict[str, str]) -> "Ruleset":
     try:
         return build_ruleset(argument, options)
     except RulesetError as exc:
-        raise InvalidInput(str(exc), exc.diagnostics) from None
+        typed_wrong = {d.code for d in exc.diagnostics} <= OPTION_CODES
+        raise InvalidInput(str(exc), exc.diagnostics, 2 if typed_wrong else 1) from None
 
+
+OPTION_CODES = {"unknown-option", "bad-option-value"}  # a mistyped --option is a usage error
 
 option_flag = click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
                            help="Override an option of the ruleset (repeatable).")
@@ -83,8 +87,8 @@ def explain(ruleset: str, fmt: str, options: tuple[str, ...]) -> None:
 def diff(base: str, other: str, base_options: tuple[str, ...], options: tuple[str, ...]) -> None:
     """Say in rule sentences what B changes relative to A (after extends and options).
 
-    --option applies to B, so `couillon diff couillon couillon -o lines=7` shows what an
-    option changes.
+    --option applies to B, so `couillon diff A A -o NAME=VALUE` shows what one option
+    changes.
     """
     from couillon_dsl.diff import diff_text
 

@@ -161,6 +161,20 @@ class SeatView:
     hand_number: int
 
 
+_CARDS: dict[CardMask, tuple[Card, ...]] = {}  # mask -> its cards ascending, for random play
+_CARDS_LIMIT = 1 << 16  # a 24-card deck's hands of up to 4 cards need 12,951 entries
+
+
+def _cards_of(mask: CardMask) -> tuple[Card, ...]:
+    """The cards of ``mask`` in ascending order, remembered (the cache is emptied when full)."""
+    cards = _CARDS.get(mask)
+    if cards is None:
+        if len(_CARDS) >= _CARDS_LIMIT:
+            _CARDS.clear()
+        cards = _CARDS[mask] = tuple(iter_bits(mask))
+    return cards
+
+
 BIT = tuple(1 << c for c in range(256))  # card -> its mask bit (decks are far smaller)
 _NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
 
@@ -317,7 +331,9 @@ class GameState:
         rnd = rng.random
         undrawn = self._undrawn
         cards = range(self._acts.ncards) if undrawn == self._full else list(iter_bits(undrawn))
-        rest = sorted(cards, key=lambda _: rnd())  # random sort keys: a uniform shuffle
+        keys = [rnd() for _ in cards]
+        rest = sorted(cards, key=keys.__getitem__) if undrawn == self._full else \
+            [c for _, c in sorted(zip(keys, cards))]  # sorting by random keys: a uniform shuffle
         self._history.extend(rest)
         self._pack.extend(rest)
         self._undrawn = 0
@@ -351,14 +367,8 @@ class GameState:
             phase = self._phase
             if phase == _PLAY:
                 if self._trick or (announcing and self._trick_no == 0):
-                    m = self.legal_mask()
-                    k = m.bit_count()
-                    if k > 1:
-                        r = int(rnd() * k)
-                        while r:
-                            m &= m - 1
-                            r -= 1
-                    card = (m & -m).bit_length() - 1
+                    cards = _cards_of(self.legal_mask())
+                    card = cards[int(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     self._history.append(card)
                     self._play(card)
                 else:
@@ -720,7 +730,8 @@ class GameState:
         self._leader = self._turn = leader
         self._ntricks = self._hands[leader].bit_count()
         self._phase = _PLAY
-        self._offer_announcements()
+        if self._t.holder_cards:
+            self._offer_announcements()
 
     def _set_context(self) -> None:
         self._ctx = self._t.contexts[((self._trump + 1) << len(self._t.promotion_cards)) | self._promo]
@@ -770,9 +781,11 @@ class GameState:
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards.
 
-        The same bookkeeping as :meth:`_play` and :meth:`_end_trick`, kept in local
-        variables for speed: card k of the ascending legal cards is drawn with
-        ``int(rnd() * count)``, as the reference simulator does.
+        The same bookkeeping as :meth:`_play` and :meth:`_end_trick` with the same context
+        tables and follow closure, kept in local variables for speed. Card r of the
+        ascending legal cards is drawn with ``r = int(rnd() * count)`` (no draw when only
+        one card is legal), as the reference simulator does; the ascending cards of a mask
+        come from a bounded cache because scanning the bits costs more than the draw.
         """
         ctx = self._ctx
         legal = ctx.legal
@@ -780,46 +793,40 @@ class GameState:
         points = ctx.points
         card_suit = ctx.card_suit
         hands = self._hands
-        nxt = self._t.next_seat
+        rounds = self._t.rounds
         team_of = self._t.team_of
         history = self._history
+        play = history.append
         log = self._log
         won_points = self._points
         won_tricks = self._tricks
-        others = range(self._n - 1)
+        n = self._n
+        known = _CARDS.get
         leader = self._leader
         for _ in range(self._ntricks - self._trick_no):
-            h = m = hands[leader]
-            k = h.bit_count()
-            if k > 1:
-                r = int(rnd() * k)
-                while r:  # drop the r lowest cards: card r of the ascending legal cards
-                    m &= m - 1
-                    r -= 1
-            bit = m & -m
-            card = bit.bit_length() - 1
+            h = hands[leader]
+            cards = known(h) or _cards_of(h)
+            k = len(cards)
+            card = cards[int(rnd() * k)] if k > 1 else cards[0]
+            bit = 1 << card
             hands[leader] = h ^ bit
+            play(card)
             led = card_suit[card]
             st = strength[led]
             best = st[card]
             win = card
-            wseat = seat = leader
+            wseat = leader
             tmask = bit
             tpoints = points[card]
-            cards = [card]
-            for _ in others:
-                seat = nxt[seat]
+            for seat in rounds[leader][1:]:
                 h = hands[seat]
                 m = legal(h, led, win, tmask)
-                k = m.bit_count()
-                if k > 1:
-                    r = int(rnd() * k)
-                    while r:
-                        m &= m - 1
-                        r -= 1
-                bit = m & -m
-                card = bit.bit_length() - 1
+                cards = known(m) or _cards_of(m)
+                k = len(cards)
+                card = cards[int(rnd() * k)] if k > 1 else cards[0]
+                bit = 1 << card
                 hands[seat] = h ^ bit
+                play(card)
                 s = st[card]
                 if s > best:
                     best = s
@@ -827,12 +834,10 @@ class GameState:
                     wseat = seat
                 tmask |= bit
                 tpoints += points[card]
-                cards.append(card)
-            history.extend(cards)
             team = team_of[wseat]
             won_points[team] += tpoints
             won_tricks[team] += 1
-            log.append((leader, tuple(cards), wseat))
+            log.append((leader, tuple(history[-n:]), wseat))
             leader = wseat
         self._leader = self._turn = leader
         self._trick_no = self._ntricks
