@@ -221,6 +221,7 @@ class Tables:
     contexts: tuple[TrumpContext, ...]  # index: (trump + 1) << len(promotion_cards) | promoted bits
     promotion_cards: tuple[Card, ...]  # bit i of a context's promotion set promotes this card
     promotion_by: tuple[int, ...]  # announcement index that sets bit i, or -1 (always promoted)
+    card_bit: tuple[CardMask, ...]  # card -> its mask bit
     team_of: tuple[Team, ...]  # seat -> team
     next_seat: tuple[int, ...]  # seat -> the seat that plays after it
     rounds: tuple[tuple[int, ...], ...]  # seat -> every seat in play order, starting with it

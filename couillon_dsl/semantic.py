@@ -34,8 +34,16 @@ class _Place:
     def span(self, pointer: str, key: bool = False) -> Span | None:
         if not self.base:
             return self.document.nearest_span(pointer, key)
-        inside = self.document.key_span_of(self.base + pointer) if key else self.document.span_of(self.base + pointer)
-        return inside or self.document.span_of(self.base)
+        # the closest place inside the patch; failing that, the document's own value
+        inside = pointer
+        while True:
+            whole = self.base + inside
+            span = self.document.key_span_of(whole) if key else self.document.span_of(whole)
+            if span is not None:
+                return span
+            if not inside:
+                return self.document.nearest_span(pointer, key) or self.document.nearest_span(self.base)
+            inside = inside.rsplit("/", 1)[0]
 
     def content(self, pointer: str) -> Span | None:
         """Where a scalar's text starts, so positions inside it (expressions) can be placed."""

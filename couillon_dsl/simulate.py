@@ -177,17 +177,19 @@ def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
     return tally
 
 
-_worker_ruleset: Ruleset | None = None
+_worker: tuple[Job, Ruleset] | None = None  # the job a worker process plays, and its ruleset
 
 
 def _init_worker(job: Job) -> None:
-    global _worker_ruleset
-    _worker_ruleset = build(job)
+    """Build the job's ruleset, unless a forked worker inherited it from the parent already."""
+    global _worker
+    if _worker is None or _worker[0] != job:
+        _worker = (job, build(job))
 
 
 def _work(job: Job, start: int, stop: int) -> tuple[int, Tally]:
-    assert _worker_ruleset is not None
-    return start, play_range(job, _worker_ruleset, start, stop)
+    assert _worker is not None and _worker[0] == job
+    return start, play_range(job, _worker[1], start, stop)
 
 
 @dataclass
@@ -229,6 +231,8 @@ def run(
             if progress:
                 progress(stop - start)
     else:
+        global _worker
+        _worker = (job, ruleset)  # inherited by forked workers; spawned ones rebuild it
         parts: dict[int, Tally] = {}
         with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(job,)) as pool:
             futures = [pool.submit(_work, job, start, stop) for start, stop in tasks]

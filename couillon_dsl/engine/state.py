@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
-from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_SET_ASIDE, OP_STOCK, OP_TURN_UP
+from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Ruleset, Team, TrumpContext
 
 CHANCE = -1
@@ -175,13 +175,12 @@ def _cards_of(mask: CardMask) -> tuple[Card, ...]:
     return cards
 
 
-BIT = tuple(1 << c for c in range(256))  # card -> its mask bit (decks are far smaller)
 _NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
 
 _FIELDS = (
     "_rs", "_t", "_n", "_acts", "_opts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
     # deal
-    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_aside", "_last_up",
+    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up",
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat",
@@ -219,12 +218,10 @@ class GameState:
         self._games: list[GameRecord] = []
         self._summaries: list[HandSummary] = []
         self._result: GameResult | None = None
+        self._dealer = 0 if rs.dealer.first == "random" else int(rs.dealer.first)
+        self._start_deal()
         if rs.dealer.first == "random":
-            self._dealer = 0
             self._phase = _DEALER
-        else:
-            self._dealer = int(rs.dealer.first)
-            self._start_deal()
 
     # ------------------------------------------------------------------ public API
     def current_player(self) -> int:
@@ -545,7 +542,6 @@ class GameState:
         self._hands = [0] * n
         self._face_up: dict[Card, int | None] = {}
         self._stock: list[Card] = []
-        self._aside = 0
         self._last_up = self._offered = self._trump = self._defer_seat = -1
         self._speakers: tuple[int, ...] = ()
         self._spk = self._round = 0
@@ -583,9 +579,10 @@ class GameState:
 
     def _run_deal(self) -> None:
         """Run the deal script from where it stopped until a decision is needed or it ends."""
-        ops = self._t.deal_plans[self._dealer]
+        ops = self._t.deal_plans[self._dealer]  # OP_SET_ASIDE needs nothing: those cards stay unread
         pack = self._pack
         hands = self._hands
+        bit = self._t.card_bit.__getitem__
         i = self._step
         while i < len(ops):
             op = ops[i]
@@ -593,7 +590,7 @@ class GameState:
             code = op[0]
             if code == OP_PACKET:
                 for seat, positions in op[1]:  # type: ignore[attr-defined]
-                    hands[seat] |= sum(map(BIT.__getitem__, map(pack.__getitem__, positions)))  # distinct bits: + is |
+                    hands[seat] |= sum(map(bit, map(pack.__getitem__, positions)))  # distinct bits: + is |
                 if op[3] or self._defer_seat >= 0:
                     self._show_dealt(op[2], op[3])  # type: ignore[arg-type]
             elif code == OP_STOCK:
@@ -602,9 +599,6 @@ class GameState:
                 card = self._stock.pop() if op[1] else self._stock.pop(0)
                 self._face_up[card] = None
                 self._last_up = card
-            elif code == OP_SET_ASIDE:
-                for c in pack[op[1]:op[2]]:  # type: ignore[misc]
-                    self._aside |= 1 << c
             elif code == OP_DECIDE:
                 self._step = i
                 if self._begin_trump():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from couillon_dsl.cards import Card, CardMask, DeckLayout
+from couillon_dsl.cards import Card, DeckLayout
 from couillon_dsl.engine.follow import make_legal
 from couillon_dsl.model import Announcement, DealStep, Deck, Follow, Players, Tables, TrumpContext
 
@@ -179,6 +179,7 @@ def build_tables(
         contexts=tuple(contexts),
         promotion_cards=tuple(card for card, _, _ in promotions),
         promotion_by=tuple(by for _, _, by in promotions),
+        card_bit=tuple(1 << c for c in range(layout.size)),
         team_of=tuple(team_of),
         next_seat=tuple((s + 1) % n for s in range(n)),
         rounds=tuple(tuple((s + i) % n for i in range(n)) for s in range(n)),
@@ -187,11 +188,3 @@ def build_tables(
         followups=tuple(tuple(j for j, b in enumerate(announcements) if b.after == a.id) for a in announcements),
     )
 
-
-def mask_points(points: Sequence[int], mask: CardMask) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += points[low.bit_length() - 1]
-        mask ^= low
-    return total
