@@ -2,9 +2,9 @@
 
 Game ``i`` of a run with seed ``S`` is played from its own seed, derived from ``(S, i)``
 alone, and results are merged in game-index order, so a run gives identical figures with
-any number of worker processes. Workers rebuild the ruleset from its name or path (a
-compiled ruleset holds closures and does not pickle), which also makes the pool safe under
-the ``spawn`` start method.
+any number of worker processes. A compiled ruleset holds closures and does not pickle, so
+a worker receives the ruleset's name or path and rebuilds it; only a forked worker reuses
+the parent's copy. That keeps the pool correct under the ``spawn`` start method too.
 
 Games between random players take the engine's fast path (:meth:`GameState.play_random`),
 which draws deals and plays from one generator. ``compare`` asks for paired deals instead:
@@ -194,7 +194,7 @@ def _work(job: Job, start: int, stop: int) -> tuple[int, Tally]:
 
 @dataclass
 class Simulation:
-    """A finished run: what was asked, the counts, and the wall time of the games alone."""
+    """A finished run: what was asked, the counts, and its wall time (games and worker start-up)."""
 
     ruleset: Ruleset
     job: Job

@@ -12,7 +12,7 @@ import pytest
 
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.diagnostics import RulesetError
-from couillon_dsl.engine import CHANCE, TERMINAL, GameState, IllegalAction, explain_legal, explain_trick
+from couillon_dsl.engine import CHANCE, TERMINAL, GameState, HandSummary, IllegalAction, explain_legal, explain_trick
 from couillon_dsl.engine.tables import OP_PACKET, OP_SET_ASIDE, OP_STOCK
 from couillon_dsl.load import load_ruleset
 from couillon_dsl.model import Ruleset
@@ -88,6 +88,10 @@ def tricks(state: GameState, *lines: str) -> list[int]:
         log = state.hands[-1].played_tricks if len(state.hands) > hands_before else state.finished_tricks()
         winners.append(log[before][2])
     return winners
+
+
+def reasons(state: GameState, seat: int) -> dict[str, tuple[bool, str]]:
+    return {state.ruleset.layout.name(c): (ok, why) for c, ok, why in explain_legal(state, seat)}
 
 
 def trump_name(state: GameState) -> str | None:
@@ -171,6 +175,7 @@ def test_couillon_worked_hand_2_1_and_its_legal_sets() -> None:
     assert tricks(st, "AH KH QH JH", "KC JC AC QC") == [L, R]
     play(st, "AS KS")
     assert legal_names(st) == {"9S", "10H"}
+    assert reasons(st, L) == {"9S": (True, "follows suit (♠ led)"), "10H": (True, "trumps (instead of following)")}
     play(st, "9S")
     assert legal_names(st) == {"AD", "9D"}
     play(st, "9D")
@@ -192,9 +197,8 @@ def test_ardennes_worked_hand_2_2_declarer_leads_heads_and_overtrumps() -> None:
     assert legal_names(st) == {"KH"}  # void in spades: must trump
     play(st, "KH AD 10D JH")
     assert legal_names(st) == {"AH"}  # must overtrump the JH
-    reasons = {st.ruleset.layout.name(c): (ok, why) for c, ok, why in explain_legal(st, L)}
-    assert reasons["10H"] == (False, "must overtrump ♥J")
-    assert reasons["KC"] == (False, "void in ♦: must trump")
+    assert reasons(st, L)["10H"] == (False, "must overtrump ♥J")
+    assert reasons(st, L)["KC"] == (False, "void in ♦: must trump")
     play(st, "AH")
     assert explain_trick(st, 1) == "♥A is the highest trump"
     play(st, "KC JC")
@@ -249,7 +253,10 @@ def test_kwajongen_worked_hand_2_4_after_a_passed_out_deal() -> None:
     deal(st, {l: "AH KH AC AS", p: "9H 9S KD 9C", r: "QH KS AD KC", d: "10H JH 9D 10C"})
     assert st.view(r).face_up == ((st.ruleset.layout.parse("10H"), d),)
     say(st, "pass", "accept")
-    assert tricks(st, "AH 9H QH 10H", "KH 9C AD JH", "AC KD KC 10C", "AS 9S KS 9D") == [l, l, l, l]
+    play(st, "AH")
+    assert reasons(st, p)["9S"] == (False, "must follow the trump lead (♥)")
+    play(st, "9H QH 10H")
+    assert tricks(st, "KH 9C AD JH", "AC KD KC 10C", "AS 9S KS 9D") == [l, l, l]
     hand = st.hands[-1]
     assert (hand.points, hand.all_tricks, hand.maker) == ((31, 0), True, 1)
     assert hand.scores == (7, 11)  # 10 - 1 - 1 (all tricks) - 1 (pass bonus); maker +1
@@ -261,8 +268,11 @@ def test_troeven_worked_hand_2_5_named_trump() -> None:
               D: "AD KD QD 8C JS 10D 7H 8H"})
     assert st.current_player() == L and st.view(L).hand.bit_count() == 4
     say(st, "name H")
-    assert tricks(st, "AH QH JH 7H", "AC 10C QC 8C", "KC JC KS 8H", "AD JD 9D 7D", "KD 7C AS 8D",
-                  "QD 9C KH 9H", "9S QS JS 7S", "10H 10D 10S 8S") == [L, L, D, D, D, P, R, R]
+    assert tricks(st, "AH QH JH 7H", "AC 10C QC 8C") == [L, L]
+    play(st, "KC JC")
+    assert reasons(st, R)["KS"] == (True, "void in ♣: any card")  # no obligation to trump
+    play(st, "KS 8H")
+    assert tricks(st, "AD JD 9D 7D", "KD 7C AS 8D", "QD 9C KH 9H", "9S QS JS 7S", "10H 10D 10S 8S") == [D, D, P, R, R]
     hand = st.hands[-1]
     assert (hand.points, hand.scores, hand.trump_path) == ((24, 16), (6, 8), "named")
 
@@ -424,13 +434,14 @@ BOTTOM_CARD_BY_2 = ({0: "9D 10H QC 9S", 1: "JS QH KS KH", 2: "10C 9C JH AC", 3: 
                     ("AD 9D JS 9C", "JH KD QC QH", "9S KS AC AS", "10C QS 10H KH"))
 
 
-def test_cumulative_double_and_replacement_hands_by_the_same_dealer() -> None:
+def test_cumulative_double_and_doubled_loops_after_a_tie() -> None:
     st = GameState(ruleset("couillon", tie_carry="cumulative_double", tie_doubles_penalty=True))
-    _hand(st, *HAND_2_1)
-    st.set_scoresheet((6, 4), ties=2)
-    _hand(st, *TIE_BY_1)
-    assert st.hands[-1].multiplier == 4 and st.view(0).ties_pending == 3
-    # Ardennes: a tie is replayed by the same dealer, and the replacement doubles loops too
+    st.set_scoresheet((5, 5), ties=2)
+    _hand(st, *HAND_2_1)  # after two ties in a row everything counts four times
+    hand = st.hands[-1]
+    assert (hand.multiplier, hand.deltas, hand.scores) == (4, (4, -4), (9, 1))
+    assert st.view(0).ties_pending == 0
+    # Ardennes: the hand after a tie doubles the beaten declarer's loops too
     st = GameState(ruleset("couillon-ardennes"))
     st.set_scoresheet((5, 5), ties=1)
     deal(st, {L: "AH 10H KC 9S", P: "KH AD 9D JC", R: "QH AS AC 10D", D: "JH KS QS QC"},
@@ -441,7 +452,7 @@ def test_cumulative_double_and_replacement_hands_by_the_same_dealer() -> None:
     assert hand.deltas == (2, -2)  # the beaten declarer's loops are doubled too (tie_doubles_penalty)
 
 
-def _finish_first_legal(st: GameState):  # type: ignore[no-untyped-def]
+def _finish_first_legal(st: GameState) -> HandSummary:
     """Play the rest of the hand with each player's lowest legal card."""
     count = len(st.hands)
     while len(st.hands) == count:

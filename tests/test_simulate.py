@@ -137,16 +137,22 @@ def test_compare_reports_a_difference_with_its_interval() -> None:
     assert "trump_path.redeal" in data["b"]["figures"] and "trump_path.redeal" not in data["differences"]
 
 
-def test_record_writes_replayable_games(tmp_path: Path) -> None:
+@pytest.mark.parametrize("agents", ["random", "greedy,random"])
+def test_record_writes_replayable_games(tmp_path: Path, agents: str) -> None:
     path = tmp_path / "games.jsonl"
-    code, out = invoke("simulate", "kwajongen", "--games", "5", "--seed", "3", "--agents", "greedy,random",
+    code, out = invoke("simulate", "kwajongen", "--games", "5", "--seed", "3", "--agents", agents,
                        "--workers", "2", "--record", str(path), "--format", "json")
     assert code == 0, out
     records = list(read_records(path))
     assert [r.game for r in records] == list(range(5))
     rs = build_ruleset("kwajongen")
     assert all(replay(r, rs) is None for r in records)
-    assert records[0].agents == ("greedy", "random", "greedy", "random")
+    assert len(records[0].agents) == 4 and records[0].agents[1] == "random"
+
+
+def test_an_unwritable_output_is_refused_before_the_run(tmp_path: Path) -> None:
+    code, out = invoke("simulate", "couillon", "--record", str(tmp_path / "missing" / "games.jsonl"))
+    assert code == 2 and "--record" in out
 
 
 def test_plot_writes_a_png(tmp_path: Path) -> None:

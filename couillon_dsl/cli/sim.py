@@ -116,7 +116,12 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
     options = parse_options(option_pairs)
     rs = build(ruleset, options)
     job = make_job(ruleset, rs, options, seed, agents, record=bool(record), trajectories=30 if plot else 0)
-    if plot:  # fail before the run, not after it
+    # fail before the run, not after it
+    for path, flag in ((record, "--record"), (plot, "--plot")):
+        folder = os.path.dirname(os.path.abspath(path)) if path else None
+        if folder and not os.access(folder, os.W_OK):
+            raise click.BadParameter(f"cannot write into {folder}", param_hint=flag)
+    if plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:

@@ -565,6 +565,7 @@ class GameState:
         self._log: list[tuple[int, tuple[Card, ...], int]] = []
 
     def _always_promoted(self) -> int:
+        """Promotion bits in force from the deal on (promotions without an announcement)."""
         bits = 0
         for i, by in enumerate(self._t.promotion_by):
             if by < 0:
@@ -638,11 +639,13 @@ class GameState:
         return False
 
     def _fallback_maker(self) -> Team | None:
+        """The maker when trump came from a fallback or a deferral (`maker_after_fallback`)."""
         if self._rs.trump.maker_after_fallback == "elder_team":
             return self._t.team_of[(self._dealer + 1) % self._n]
         return None
 
     def _decide(self, action: int) -> None:
+        """Apply a trump decision: accept/pass an offer, or name/show/defer a choice."""
         acts = self._acts
         suit_of = self._rs.layout.suit_of
         if self._phase == _OFFER:
@@ -682,6 +685,7 @@ class GameState:
         self._continue_deal()
 
     def _all_passed(self) -> None:
+        """Everyone refused the offered card: `on_all_pass` says what happens."""
         offer = self._rs.trump.offer
         assert offer is not None
         rule = offer.on_all_pass

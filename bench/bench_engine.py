@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Speed report: hands/s against the hand-written reference simulator, worker scaling, PIMC cost.
+
+Machines are shared and noisy, so the engine and the reference (``../shared/bench`` beside
+the repository, skipped if absent) run alternately in the same call and the report quotes
+the ratio of their hands/s (the median of the rounds), never an absolute time alone.
+Measured:
+
+* hands/s of ``couillon simulate couillon`` with random agents, one worker (the whole
+  simulation path: engine fast path, tallies), against ``reference_couillon.py``;
+* the speed-up of two worker processes over one;
+* PIMC's milliseconds per decision (default settings, all four seats PIMC).
+
+``--quick`` takes a few seconds (CI prints it as a report and ignores failure); ``--json``
+prints one JSON object instead of text.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT.parent / "shared" / "bench" / "reference_couillon.py"
+VENV_PYTHON = ROOT / ".venv" / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+try:
+    from couillon_dsl.agents import make_agent
+    from couillon_dsl.compile import build_ruleset
+    from couillon_dsl.engine import GameState
+    from couillon_dsl.simulate import Job, play_game, run
+except ImportError:  # not installed in this interpreter: use the project's virtual environment
+    if VENV_PYTHON.exists() and Path(sys.executable).resolve() != VENV_PYTHON.resolve():
+        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), __file__, *sys.argv[1:]])
+    raise
+
+SEED = 1
+
+
+def ours(games: int, workers: int) -> float:
+    """hands/s of the simulator with random agents on standard Couillon."""
+    rs = build_ruleset("couillon")
+    sim = run(rs, Job("couillon", (), SEED, ("random",) * 4), games, workers)
+    return sim.tally.hands / sim.seconds
+
+
+def reference(games: int) -> float | None:
+    """hands/s of the reference simulator, one process; None when it is not there."""
+    if not REFERENCE.exists():
+        return None
+    out = subprocess.run([sys.executable, str(REFERENCE), str(games), "--seed", str(SEED)],
+                         capture_output=True, text=True, check=True).stdout
+    match = re.search(r"hands_per_s=(\d+)", out)
+    return float(match.group(1)) if match else None
+
+
+class Timed:
+    """Wraps an agent and records the wall time of each decision."""
+
+    def __init__(self, agent: object) -> None:
+        self.agent = agent
+        self.times: list[float] = []
+
+    def act(self, state, legal, rng):  # type: ignore[no-untyped-def]
+        began = time.perf_counter()
+        action = self.agent.act(state, legal, rng)  # type: ignore[attr-defined]
+        self.times.append(time.perf_counter() - began)
+        return action
+
+
+def pimc_cost(games: int) -> tuple[float, int]:
+    """Mean milliseconds per PIMC decision (choices among two or more actions) and their number."""
+    rs = build_ruleset("couillon")
+    timed = Timed(make_agent("pimc"))
+    for game in range(games):
+        play_game(GameState(rs, seed=game), [timed] * 4, random.Random(game))
+    return 1000 * statistics.fmean(timed.times), len(timed.times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a few seconds, for CI")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    games, rounds, scale_games, pimc_games = (1500, 2, 4000, 1) if args.quick else (10000, 3, 30000, 6)
+
+    ours_rates: list[float] = []
+    reference_rates: list[float] = []
+    for _ in range(rounds):  # alternate, so drift in the machine's load hits both alike
+        ours_rates.append(ours(games, 1))
+        rate = reference(games)
+        if rate is not None:
+            reference_rates.append(rate)
+    ours_rate = statistics.median(ours_rates)
+    reference_rate = statistics.median(reference_rates) if reference_rates else None
+
+    one, two = [], []
+    for _ in range(max(1, rounds - 1)):
+        one.append(ours(scale_games, 1))
+        two.append(ours(scale_games, 2))
+    speedup = statistics.median(two) / statistics.median(one)
+
+    pimc_ms, decisions = pimc_cost(pimc_games)
+    result = {
+        "games": games,
+        "rounds": rounds,
+        "hands_per_s": round(ours_rate),
+        "reference_hands_per_s": round(reference_rate) if reference_rate else None,
+        "ratio_to_reference": round(ours_rate / reference_rate, 3) if reference_rate else None,
+        "workers_2_speedup": round(speedup, 2),
+        "cpus": os.cpu_count(),
+        "pimc_ms_per_decision": round(pimc_ms, 2),
+        "pimc_decisions_per_s": round(1000 / pimc_ms, 1),
+        "pimc_decisions": decisions,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    rows = [("random agents, standard Couillon, 1 worker", f"{ours_rate:,.0f} hands/s "
+                                                             f"(median of {rounds} runs of {games} games)")]
+    if reference_rate:
+        rows.append(("reference_couillon.py, same call", f"{reference_rate:,.0f} hands/s"))
+        rows.append(("ratio to the reference", f"{ours_rate / reference_rate:.3f}"))
+    else:
+        rows.append(("reference simulator", f"not found at {REFERENCE}: ratio skipped"))
+    rows.append(("2 workers vs 1", f"{speedup:.2f}x ({scale_games} games, {os.cpu_count()} CPUs)"))
+    rows.append(("PIMC, default settings", f"{pimc_ms:.1f} ms/decision, {1000 / pimc_ms:.0f} decisions/s "
+                                           f"({decisions} decisions)"))
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        print(f"{label + ':':{width + 1}} {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
