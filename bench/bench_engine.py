@@ -37,7 +37,7 @@ try:
     from couillon_dsl.engine import GameState
     from couillon_dsl.simulate import Job, play_game, run
 except ImportError:  # not installed in this interpreter: use the project's virtual environment
-    if VENV_PYTHON.exists() and Path(sys.executable).resolve() != VENV_PYTHON.resolve():
+    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), __file__, *sys.argv[1:]])
     raise
 

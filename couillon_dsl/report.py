@@ -52,18 +52,18 @@ def simulation_json(sim: Simulation) -> dict[str, Any]:
     return {**header(sim), "figures": {f.key: figure_dict(f) for f in figures(sim)}}
 
 
-def difference(a: Simulation, b: Simulation, fa: Figure, fb: Figure) -> Estimate:
-    """B - A for one figure, with the interval that suits its kind."""
+def difference(fa: Figure, fb: Figure, seed: int) -> Estimate:
+    """B - A for one figure, with the interval that suits its kind.
+
+    The intervals treat A and B as independent samples; on paired deals that is conservative.
+    """
     method = fa.estimate.method
     if method == "wilson":
         return diff_rates(fb.estimate, fa.estimate)
-    lengths_a = [float(x) for x in a.tally.hands_per_game]
-    lengths_b = [float(x) for x in b.tally.hands_per_game]
     if method == "t":
-        return diff_means(lengths_b, lengths_a)
-    if method == "order-statistics":
-        q = 0.5 if fa.key.endswith("median") else 0.9
-        return bootstrap_diff(lengths_b, lengths_a, q, random.Random(a.job.seed))
+        return diff_means(fb.data, fa.data)
+    if method == "order-statistics" and fa.q is not None:
+        return bootstrap_diff(fb.data, fa.data, fa.q, random.Random(seed))
     value = None if fa.estimate.value is None or fb.estimate.value is None else fb.estimate.value - fa.estimate.value
     return Estimate(value, None, None, min(fa.estimate.n, fb.estimate.n), "observed")
 
@@ -73,7 +73,7 @@ def paired_figures(a: Simulation, b: Simulation) -> list[tuple[Figure | None, Fi
     fa = {f.key: f for f in figures(a)}
     fb = {f.key: f for f in figures(b)}
     keys = list(fa) + [k for k in fb if k not in fa]
-    return [(fa.get(k), fb.get(k), difference(a, b, fa[k], fb[k]) if k in fa and k in fb else None) for k in keys]
+    return [(fa.get(k), fb.get(k), difference(fa[k], fb[k], a.job.seed) if k in fa and k in fb else None) for k in keys]
 
 
 def comparison_json(a: Simulation, b: Simulation, same_deals: bool) -> dict[str, Any]:

@@ -255,13 +255,19 @@ def ruleset_reference(path_or_name: str) -> str:
 # ---------------------------------------------------------------------- figures
 @dataclass(frozen=True)
 class Figure:
-    """One reported quantity: a stable ``key`` (JSON), a label (tables), a group and its estimate."""
+    """One reported quantity: a stable ``key`` (JSON), a label (tables), a group and its estimate.
+
+    A mean or quantile keeps the per-game ``data`` it came from (and its ``q``), so a
+    comparison can put an interval on a difference.
+    """
 
     key: str
     label: str
     group: str
     estimate: Estimate
     percent: bool = True
+    data: Sequence[float] = ()
+    q: float | None = None
 
 
 def seat_name(offset: int) -> str:
@@ -282,11 +288,10 @@ def figures(sim: Simulation) -> list[Figure]:
     out.append(Figure("abandoned", f"games abandoned at a limit ({rs.limits.max_hands} hands)", "games",
                       wilson(t.abandoned, t.games)))
     lengths = [float(x) for x in t.hands_per_game]
-    out.append(Figure("hands_per_game.mean", "hands per game, mean", "length", mean_t(lengths), percent=False))
-    out.append(Figure("hands_per_game.median", "hands per game, median", "length", quantile_ci(lengths, 0.5),
-                      percent=False))
-    out.append(Figure("hands_per_game.p90", "hands per game, 90th percentile", "length", quantile_ci(lengths, 0.9),
-                      percent=False))
+    out.append(Figure("hands_per_game.mean", "hands per game, mean", "length", mean_t(lengths), False, lengths))
+    for q, name, label in ((0.5, "median", "median"), (0.9, "p90", "90th percentile")):
+        out.append(Figure(f"hands_per_game.{name}", f"hands per game, {label}", "length", quantile_ci(lengths, q),
+                          False, lengths, q))
     top = float(max(lengths)) if lengths else None
     out.append(Figure("hands_per_game.max", "hands per game, longest", "length",
                       Estimate(top, None, None, len(lengths), "observed"), percent=False))

@@ -7,8 +7,9 @@ Student's t; quantiles use the distribution-free order-statistic interval; diffe
 Newcombe's hybrid score interval (rates), Welch's interval (means) or a percentile
 bootstrap (quantiles). Pure Python, no NumPy.
 
->>> wilson(8, 10).format(percent=True)
-'80.0% [49.0%, 94.3%]'
+>>> e = wilson(8, 10)
+>>> e.value, round(e.low, 3), round(e.high, 3)
+(0.8, 0.49, 0.943)
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ Z95 = NormalDist().inv_cdf(0.975)  # 1.959963...
 
 @dataclass(frozen=True)
 class Estimate:
-    """A point estimate with its interval; ``low``/``high`` are None when undefined (n = 0)."""
+    """A point estimate with its interval; ``low``/``high`` are None when there is none (too few data, a maximum)."""
 
     value: float | None
     low: float | None
@@ -33,20 +34,6 @@ class Estimate:
 
     def to_dict(self) -> dict[str, object]:
         return {"value": self.value, "low": self.low, "high": self.high, "n": self.n, "method": self.method}
-
-    def format(self, percent: bool = False, digits: int | None = None) -> str:
-        """``value [low, high]``, or ``n/a`` when there were no observations."""
-        if self.value is None:
-            return "n/a"
-        scale, unit = (100.0, "%") if percent else (1.0, "")
-        places = digits if digits is not None else (1 if percent else 2)
-
-        def show(x: float | None) -> str:
-            return "?" if x is None else f"{x * scale:.{places}f}{unit}"
-
-        if self.low is None or self.high is None:
-            return show(self.value)
-        return f"{show(self.value)} [{show(self.low)}, {show(self.high)}]"
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> Estimate:

@@ -64,8 +64,8 @@ def test_specs_expand_per_team_and_per_seat() -> None:
     assert all(specs[seat] == "greedy" for seat in teams[1])
 
 
-@pytest.mark.parametrize("spec", ["", "random,", "nobody", "greedy:share", "greedy:share=2", "pimc:samples=0",
-                                  "random:speed=3"])
+@pytest.mark.parametrize("spec", ["", "random,", "nobody", "greedy:share", "greedy:share=2", "greedy:share=x",
+                                  "pimc:samples=0", "pimc:samples=1.5", "random:speed=3"])
 def test_bad_specs_are_refused_with_a_reason(spec: str) -> None:
     with pytest.raises(AgentSpecError):
         seat_specs(spec, build_ruleset("couillon"))

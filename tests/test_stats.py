@@ -1,6 +1,7 @@
 """Intervals checked against values computed by hand from the textbook formulas."""
 from __future__ import annotations
 
+import doctest
 import math
 import random
 
@@ -24,7 +25,8 @@ def test_wilson_edges_keep_exact_ends_and_stay_inside_unit_interval() -> None:
     assert zero.low == 0.0 and zero.high == pytest.approx(1.96**2 / (20 + 1.96**2), abs=1e-12)
     full = stats.wilson(20, 20, z=1.96)
     assert full.high == 1.0 and full.low == pytest.approx(20 / (20 + 1.96**2), abs=1e-12)
-    assert stats.wilson(0, 0).value is None and stats.wilson(0, 0).format() == "n/a"
+    empty = stats.wilson(0, 0)
+    assert empty.value is None and empty.low is None and empty.n == 0
 
 
 def test_wilson_narrows_with_more_trials() -> None:
@@ -83,3 +85,7 @@ def test_wilson_coverage_is_close_to_nominal() -> None:
         e = stats.wilson(k, n)
         covered += e.low <= p <= e.high
     assert 0.91 <= covered / 500 <= 0.99
+
+
+def test_module_examples() -> None:
+    assert doctest.testmod(stats).failed == 0

@@ -18,7 +18,7 @@ from couillon_dsl.agents.pimc import PimcAgent
 from couillon_dsl.agents.random import RandomAgent
 
 if TYPE_CHECKING:
-    from couillon_dsl.engine.state import GameState
+    from couillon_dsl.engine import GameState
     from couillon_dsl.model import Ruleset
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Sequence
 from couillon_dsl.cards import iter_bits
 
 if TYPE_CHECKING:
-    from couillon_dsl.engine.state import GameState, SeatView
+    from couillon_dsl.engine import GameState, SeatView
     from couillon_dsl.model import Ruleset, TrumpContext
 
 
@@ -45,13 +45,24 @@ def follow(ctx: TrumpContext, team_of: Sequence[int], seat: int, trick: Sequence
     return min(legal, key=lambda c: shed_key(ctx, c))
 
 
+def lead(ctx: TrumpContext, legal: Sequence[int], elsewhere: int) -> int:
+    """The card to lead: a master (no card in ``elsewhere`` beats it), plain before trump, else the cheapest."""
+    masters = [c for c in legal if not ctx.above[c] & elsewhere]
+    plain = [c for c in masters if not ctx.trump_mask >> c & 1]
+    if plain:
+        return max(plain, key=lambda c: ctx.points[c])
+    if masters:  # a master trump draws the opponents' trumps
+        return max(masters, key=lambda c: ctx.points[c])
+    return min(legal, key=lambda c: shed_key(ctx, c))
+
+
 class GreedyAgent:
     """Takes tricks cheaply, sheds cheaply, and bids on trump length and honours."""
 
     name = "greedy"
 
     def __init__(self, share: float = 0.5) -> None:
-        if not 0.0 < share <= 1.0:
+        if not isinstance(share, (int, float)) or not 0.0 < share <= 1.0:
             raise ValueError(f"share must be in (0, 1], got {share}")
         self.share = share  # trump strength needed, as a share of the hand size (plus half a card)
 
@@ -71,16 +82,13 @@ class GreedyAgent:
         return follow(ctx, state.ruleset.tables.team_of, view.seat, view.trick, legal)
 
     def _lead(self, ctx: TrumpContext, view: SeatView, legal: Sequence[int]) -> int:
-        gone = view.hand
+        gone = view.hand  # cards no opponent can hold: own, played, and face up on the table
         for _, card in view.played:
             gone |= 1 << card
-        masters = [c for c in legal if not ctx.above[c] & ~gone]
-        plain = [c for c in masters if not ctx.trump_mask >> c & 1]
-        if plain:
-            return max(plain, key=lambda c: ctx.points[c])
-        if masters:  # a master trump draws the opponents' trumps
-            return max(masters, key=lambda c: ctx.points[c])
-        return min(legal, key=lambda c: shed_key(ctx, c))
+        for card, holder in view.face_up:
+            if holder is None:
+                gone |= 1 << card
+        return lead(ctx, legal, ~gone)
 
     # ------------------------------------------------------------------ decisions
     def _strong_enough(self, strength: float, view: SeatView) -> bool:

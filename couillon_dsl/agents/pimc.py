@@ -8,7 +8,9 @@ seen; unseen cards fill the other positions, respecting the voids revealed by th
 obligations: if seat ``s`` played ``p`` where holding ``c`` would have made ``p`` illegal
 (asked of the engine's own legal-card function), ``s`` holds no ``c``. A world is then
 replayed through the engine with the deal's public actions and kept only if every action
-was legal and the seat's view comes out identical, so no world contradicts the view.
+was legal and the seat's view comes out identical, so no world contradicts the view. The
+card an announcement belongs to (``holder_of``) decides who is asked to announce; a few
+probe worlds per place find where it can lie, so the sampler does not waste worlds on it.
 
 The agent never reads another seat's cards: it uses the seat's view, the public actions of
 the game (never the pack draws of this deal) and the rules. Previous deals are replayed
@@ -23,13 +25,15 @@ from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent, follow
 from couillon_dsl.cards import iter_bits
-from couillon_dsl.engine.state import GameState
+from couillon_dsl.engine import GameState
 
 if TYPE_CHECKING:
-    from couillon_dsl.engine.state import SeatView
+    from couillon_dsl.engine import SeatView
     from couillon_dsl.model import TrumpContext
 
 MAX_TRIES = 8  # attempts per wanted world before giving up on it
+PROBES = 3  # attempts to find whether an announcement's card can lie in one place
+POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
 
 
 def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
@@ -70,6 +74,16 @@ def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[i
     return excluded
 
 
+def pinned(excluded: dict[int, int], card: int, place: int | list[int], places: list[int]) -> dict[int, int]:
+    """``excluded`` with ``card`` also ruled out of every place but ``place`` (one, or a list)."""
+    keep = place if isinstance(place, list) else [place]
+    out = dict(excluded)
+    for other in places:
+        if other not in keep:
+            out[other] = out.get(other, 0) | 1 << card
+    return out
+
+
 def replays(world: GameState, actions: Sequence[int]) -> bool:
     """Apply ``actions`` while each is legal; whether all of them were."""
     for action in actions:
@@ -85,8 +99,8 @@ class PimcAgent:
     name = "pimc"
 
     def __init__(self, samples: int = 24) -> None:
-        if samples < 1:
-            raise ValueError(f"samples must be >= 1, got {samples}")
+        if not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be an integer >= 1, got {samples!r}")
         self.samples = samples
         self._greedy = GreedyAgent()  # playout decisions, and the choice when no world fits
         self._game: GameState | None = None  # the live game the cached start state belongs to
@@ -130,21 +144,34 @@ class PimcAgent:
         public = history[start + ncards:]  # this deal's decisions, plays and announcements
         base = self.before_deal(state, history, start)
         layout = _Layout(base, public, seat, view)
-        unseen = layout.unseen
-        excluded = voids(state.context, view, rs.players.count, unseen)
+        excluded = voids(state.context, view, rs.players.count, layout.unseen)
+
+        def world(pack: list[int] | None) -> GameState | None:
+            if pack is None:
+                return None
+            candidate = base.clone()
+            for action in pack:
+                candidate.apply(action)
+            return candidate if replays(candidate, public) and candidate.view(seat) == view else None
+
+        # who was (not) offered an announcement tells where its card is: find the places that fit
+        if view.phase in ("play", "announce"):
+            places = [g for g in [*layout.positions, POOL] if g != seat]
+            for card in rs.tables.holder_cards:
+                if card < 0 or not layout.unseen >> card & 1:
+                    continue
+                fits = [place for place in places
+                        if any(world(layout.pack(rng, pinned(excluded, card, place, places))) for _ in range(PROBES))]
+                if fits:
+                    excluded = pinned(excluded, card, fits, places)
         out: list[GameState] = []
         for attempt in range(self.samples * MAX_TRIES):
             if len(out) == self.samples:
                 break
-            relax = attempt >= self.samples * MAX_TRIES // 2  # voids inferred wrongly? drop them
-            pack = layout.pack(rng, {} if relax else excluded)
-            if pack is None:
-                continue
-            world = base.clone()
-            for action in pack:
-                world.apply(action)
-            if replays(world, public) and world.view(seat) == view:
-                out.append(world)
+            relax = attempt >= self.samples * MAX_TRIES // 2  # constraints inferred wrongly? drop them
+            found = world(layout.pack(rng, {} if relax else excluded))
+            if found is not None:
+                out.append(found)
         return out
 
 
@@ -200,7 +227,8 @@ class _Layout:
         self.unseen = probe.ruleset.layout.full_mask & ~known
 
     def pack(self, rng: random.Random, excluded: dict[int, int]) -> list[int] | None:
-        """A random pack order agreeing with the known cards, or None if the voids could not be met."""
+        """A random pack order agreeing with the known cards and ``excluded`` (group -> cards it cannot
+        take; groups are seats and POOL), or None when no such order was found."""
         free = list(iter_bits(self.unseen))
         rng.shuffle(free)
         pack = [-1] * self.ncards
@@ -215,22 +243,33 @@ class _Layout:
             rest = [c for c in self.known[s] if c not in up]
             for position, card in zip(positions, rest):
                 pack[position] = card
-            slots[s] = positions[len(rest):]
-        # the most constrained seats first, so a feasible assignment is rarely missed
-        for s in sorted(slots, key=lambda s: (-excluded.get(s, 0).bit_count(), s)):
-            positions = slots[s]
-            if not positions:
-                continue
-            no = excluded.get(s, 0)
-            chosen = [c for c in free if not no >> c & 1][:len(positions)]
-            if len(chosen) < len(positions):
+            if len(positions) > len(rest):
+                slots[s] = positions[len(rest):]
+        if self.pool:
+            slots[POOL] = self.pool
+        # a card only one group may take goes there first; then the most constrained groups fill up
+        chosen: dict[int, list[int]] = {group: [] for group in slots}
+        rest = []
+        for card in free:
+            groups = [g for g in slots if not excluded.get(g, 0) >> card & 1]
+            if not groups:
                 return None
-            for position, card in zip(positions, chosen):
+            if len(groups) == 1:
+                chosen[groups[0]].append(card)
+            else:
+                rest.append(card)
+        for group in sorted(slots, key=lambda g: (-excluded.get(g, 0).bit_count(), g)):
+            need = len(slots[group]) - len(chosen[group])
+            no = excluded.get(group, 0)
+            take = [c for c in rest if not no >> c & 1][:need] if need > 0 else []
+            if need < 0 or len(take) < need:
+                return None
+            chosen[group] += take
+            taken = set(take)
+            rest = [c for c in rest if c not in taken]
+            rng.shuffle(chosen[group])  # the pool's order is the stock's order
+            for position, card in zip(slots[group], chosen[group]):
                 pack[position] = card
-            chosen_mask = sum(1 << c for c in chosen)
-            free = [c for c in free if not chosen_mask >> c & 1]
-        for position, card in zip(self.pool, free):
-            pack[position] = card
         return pack
 
 

@@ -5,7 +5,7 @@ import random
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
-    from couillon_dsl.engine.state import GameState
+    from couillon_dsl.engine import GameState
 
 
 class RandomAgent:
