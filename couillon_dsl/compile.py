@@ -73,7 +73,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
     _check_playable(document, deal, players, layout, trump)
-    tables = build_tables(deck, layout, follow, players, deal, announcements)
+    tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring)
     return Ruleset(
         id=data["id"],
         name=data["name"],

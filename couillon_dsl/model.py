@@ -215,6 +215,23 @@ class TrumpContext:
 
 
 @dataclass(frozen=True, slots=True)
+class DealPrefix:
+    """The decision-free start of one dealer's deal plan, resolved to pack positions.
+
+    The cards at ``positions`` (None: positions 0, 1, 2 ...) go to ``seats`` (same order,
+    face down); ``stock`` is the stock's (start, stop) slice of the pack once the cards at
+    ``ups`` (in order) were turned face up; ``stop`` is the index of the first op left for
+    the interpreter.
+    """
+
+    stop: int
+    positions: tuple[int, ...] | None
+    seats: tuple[int, ...]
+    stock: tuple[int, int] | None
+    ups: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Tables:
     """Everything the engine precomputes once per compiled ruleset."""
 
@@ -228,6 +245,12 @@ class Tables:
     deal_plans: tuple[tuple[tuple[Any, ...], ...], ...]  # dealer -> deal ops with seats resolved
     holder_cards: tuple[Card, ...]  # announcement index -> card its holder must hold, or -1
     followups: tuple[tuple[int, ...], ...]  # announcement index -> announcements offered after it
+    followers: tuple[tuple[int, ...], ...]  # seat -> the other seats in play order after it
+    suit_of: tuple[int, ...]  # card -> its printed suit
+    always_promoted: int  # promotion bits in force from the deal on (promotions without an announcement)
+    deal_prefixes: tuple[DealPrefix | None, ...]  # dealer -> the decision-free start of its deal plan
+    outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]] = field(compare=False, repr=False)
+    scoring: tuple[tuple[Any, ...], ...] = field(default=(), compare=False, repr=False)  # see tables.scoring_plan
 
     def context(self, trump: int, promoted_bits: int) -> TrumpContext:
         return self.contexts[((trump + 1) << len(self.promotion_cards)) | promoted_bits]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import repeat, starmap
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
@@ -161,21 +162,26 @@ class SeatView:
     hand_number: int
 
 
-_CARDS: dict[CardMask, tuple[Card, ...]] = {}  # mask -> its cards ascending, for random play
+class _CardsOf(dict):  # type: ignore[type-arg]
+    """mask -> its cards ascending, for random play; filled on first use, emptied when full.
+
+    A dict subclass with ``__missing__`` so the hot loops read it with a plain subscript
+    (cheaper than ``.get`` plus a fallback call).
+    """
+
+    def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
+        if len(self) >= _CARDS_LIMIT:
+            self.clear()
+        cards = self[mask] = tuple(iter_bits(mask))
+        return cards
+
+
 _CARDS_LIMIT = 1 << 16  # a 24-card deck's hands of up to 4 cards need 12,951 entries
-
-
-def _cards_of(mask: CardMask) -> tuple[Card, ...]:
-    """The cards of ``mask`` in ascending order, remembered (the cache is emptied when full)."""
-    cards = _CARDS.get(mask)
-    if cards is None:
-        if len(_CARDS) >= _CARDS_LIMIT:
-            _CARDS.clear()
-        cards = _CARDS[mask] = tuple(iter_bits(mask))
-    return cards
+_CARDS = _CardsOf()
 
 
 _NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
+_new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 
 _FIELDS = (
     "_rs", "_t", "_n", "_acts", "_opts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
@@ -325,14 +331,25 @@ class GameState:
             self.apply(self._acts.dealer0 + rng.randrange(self._n))
         if self._phase != _DRAW:
             raise IllegalAction("deal_shuffled: the game is not waiting for a deal")
-        rnd = rng.random
+        self._shuffle_deal(rng.random)
+
+    def _shuffle_deal(self, rnd: Any) -> None:
+        """Draw every undrawn card at once from ``rnd`` and run the deal script."""
         undrawn = self._undrawn
-        cards = range(self._acts.ncards) if undrawn == self._full else list(iter_bits(undrawn))
-        keys = [rnd() for _ in cards]
-        rest = sorted(cards, key=keys.__getitem__) if undrawn == self._full else \
-            [c for _, c in sorted(zip(keys, cards))]  # sorting by random keys: a uniform shuffle
+        # sorting by random keys is a uniform shuffle; starmap calls rnd in C (same draws as a loop)
+        if undrawn == self._full:
+            cards = range(self._acts.ncards)
+            keys = list(starmap(rnd, repeat((), len(cards))))
+            rest = sorted(cards, key=keys.__getitem__)
+        else:
+            cards = list(iter_bits(undrawn))  # type: ignore[assignment]
+            keys = list(starmap(rnd, repeat((), len(cards))))
+            rest = [c for _, c in sorted(zip(keys, cards))]
         self._history.extend(rest)
-        self._pack.extend(rest)
+        if self._pack:
+            self._pack.extend(rest)
+        else:
+            self._pack = rest  # the usual case, nothing drawn yet: no copy
         self._undrawn = 0
         self._run_deal()
 
@@ -360,24 +377,36 @@ class GameState:
         """
         rnd = rng.random
         announcing = bool(self._rs.announcements)
+        history = self._history
         while True:
             phase = self._phase
             if phase == _PLAY:
                 if self._trick or (announcing and self._trick_no == 0):
-                    cards = _cards_of(self.legal_mask())
+                    cards = _CARDS[self.legal_mask()]
                     card = cards[int(rnd() * len(cards))] if len(cards) > 1 else cards[0]
-                    self._history.append(card)
+                    history.append(card)
                     self._play(card)
                 else:
                     self._play_out(rnd)
-            elif phase <= _DRAW:
-                self.deal_shuffled(rng)
+            elif phase == _OFFER:
+                # an offer's legal actions are always [accept, pass]: legal[int(rnd() * 2)] without
+                # building the list (int(x * 2) == 0 exactly when x < 0.5)
+                if rnd() < 0.5:
+                    history.append(self._acts.accept)
+                    self._accept()
+                else:
+                    history.append(self._acts.pass_)
+                    self._pass()
+            elif phase == _DRAW:
+                self._shuffle_deal(rnd)
             elif phase == _OVER:
                 return
+            elif phase == _DEALER:
+                self.deal_shuffled(rng)
             else:
                 legal = self.legal_actions()
                 action = legal[int(rnd() * len(legal))]
-                self._history.append(action)
+                history.append(action)
                 if phase == _ANNOUNCE:
                     self._announce(action)
                 else:
@@ -546,7 +575,7 @@ class GameState:
         self._speakers: tuple[int, ...] = ()
         self._spk = self._round = 0
         self._chooser = -1
-        self._promo = self._always_promoted()
+        self._promo = self._t.always_promoted  # promotions without an announcement, in force from the deal on
         self._ctx = self._t.contexts[0]
         self._maker: Team | None = None
         self._decider: int | None = None
@@ -555,7 +584,7 @@ class GameState:
         self._made: list[tuple[int, int]] = []
         self._ann_offered = 0
         self._offers: list[tuple[int, int]] = []
-        self._leader = self._turn = (self._dealer + 1) % n
+        self._leader = self._turn = self._t.next_seat[self._dealer]
         self._trick: list[Card] = []
         self._tmask = self._tpoints = self._trick_no = self._ntricks = 0
         self._led = self._best = self._win = self._wseat = -1
@@ -563,14 +592,6 @@ class GameState:
         self._points = [0] * nteams
         self._tricks = [0] * nteams
         self._log: list[tuple[int, tuple[Card, ...], int]] = []
-
-    def _always_promoted(self) -> int:
-        """Promotion bits in force from the deal on (promotions without an announcement)."""
-        bits = 0
-        for i, by in enumerate(self._t.promotion_by):
-            if by < 0:
-                bits |= 1 << i
-        return bits
 
     def _draw(self, card: Card) -> None:
         self._pack.append(card)
@@ -580,11 +601,30 @@ class GameState:
 
     def _run_deal(self) -> None:
         """Run the deal script from where it stopped until a decision is needed or it ends."""
-        ops = self._t.deal_plans[self._dealer]  # OP_SET_ASIDE needs nothing: those cards stay unread
+        t = self._t
+        ops = t.deal_plans[self._dealer]  # OP_SET_ASIDE needs nothing: those cards stay unread
+        i = self._step
+        if i == len(ops):  # back from a decision that ended the script: straight to play
+            self._begin_play()
+            return
         pack = self._pack
         hands = self._hands
-        bit = self._t.card_bit.__getitem__
-        i = self._step
+        bit = t.card_bit.__getitem__
+        if not i:
+            prefix = t.deal_prefixes[self._dealer]
+            if prefix is not None:  # the decision-free start of the script, resolved at compile time
+                i = prefix.stop
+                card_bit = t.card_bit
+                dealt = pack if prefix.positions is None else [pack[p] for p in prefix.positions]
+                for card, seat in zip(dealt, prefix.seats):  # a plain loop beats per-seat sum(map(...)) here
+                    hands[seat] |= card_bit[card]
+                if prefix.stock is not None:
+                    self._stock = pack[prefix.stock[0]:prefix.stock[1]]
+                if prefix.ups:
+                    face_up = self._face_up
+                    for pos in prefix.ups:
+                        face_up[pack[pos]] = None
+                    self._last_up = pack[prefix.ups[-1]]
         while i < len(ops):
             op = ops[i]
             i += 1
@@ -647,22 +687,13 @@ class GameState:
     def _decide(self, action: int) -> None:
         """Apply a trump decision: accept/pass an offer, or name/show/defer a choice."""
         acts = self._acts
-        suit_of = self._rs.layout.suit_of
         if self._phase == _OFFER:
-            seat = self._speakers[self._spk]
             if action == acts.accept:
-                self._decisions.append((seat, "accept"))
-                self._trump = suit_of(self._offered)
-                self._maker = self._t.team_of[seat]
-                self._decider = seat
-                self._path = "accepted" if self._round == 0 else "next_card"
-                self._continue_deal()
-                return
-            self._decisions.append((seat, "pass"))
-            self._spk += 1
-            if self._spk == len(self._speakers):
-                self._all_passed()
+                self._accept()
+            else:
+                self._pass()
             return
+        suit_of = self._rs.layout.suit_of
         seat = self._chooser
         self._decider = seat
         if action == acts.defer:
@@ -683,6 +714,24 @@ class GameState:
             self._maker = self._t.team_of[seat]
             self._path = "shown"
         self._continue_deal()
+
+    def _accept(self) -> None:
+        """The seat asked accepts the offered card: its suit is trump, its team the maker."""
+        seat = self._speakers[self._spk]
+        t = self._t
+        self._decisions.append((seat, "accept"))
+        self._trump = t.suit_of[self._offered]
+        self._maker = t.team_of[seat]
+        self._decider = seat
+        self._path = "accepted" if self._round == 0 else "next_card"
+        self._continue_deal()
+
+    def _pass(self) -> None:
+        """The seat asked passes; when everyone has, `on_all_pass` decides."""
+        self._decisions.append((self._speakers[self._spk], "pass"))
+        self._spk += 1
+        if self._spk == len(self._speakers):
+            self._all_passed()
 
     def _all_passed(self) -> None:
         """Everyone refused the offered card: `on_all_pass` says what happens."""
@@ -714,17 +763,19 @@ class GameState:
     # ------------------------------------------------------------------ play
     def _begin_play(self) -> None:
         rs = self._rs
-        if rs.trump.method != "none" and self._trump < 0:
+        t = self._t
+        if self._trump < 0 and rs.trump.method != "none":
             raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
         self._set_context()
         lead = rs.play.first_lead
-        elder = (self._dealer + 1) % self._n
-        if lead == "dealer":
+        if lead == "elder":  # the usual rule first: one comparison
+            leader = t.next_seat[self._dealer]
+        elif lead == "dealer":
             leader = self._dealer
-        elif lead == "maker" and self._maker is not None:
-            leader = self._decider if self._decider is not None else elder
+        elif self._maker is not None and self._decider is not None:  # maker
+            leader = self._decider
         else:
-            leader = elder
+            leader = t.next_seat[self._dealer]
         self._leader = self._turn = leader
         self._ntricks = self._hands[leader].bit_count()
         self._phase = _PLAY
@@ -784,6 +835,8 @@ class GameState:
         ascending legal cards is drawn with ``r = int(rnd() * count)`` (no draw when only
         one card is legal), as the reference simulator does; the ascending cards of a mask
         come from a bounded cache because scanning the bits costs more than the draw.
+        In the last trick every hand holds one card, which is then its only legal card (a
+        legal set is never empty and lies within the hand): no draw and no follow check.
         """
         ctx = self._ctx
         legal = ctx.legal
@@ -791,22 +844,25 @@ class GameState:
         points = ctx.points
         card_suit = ctx.card_suit
         hands = self._hands
-        rounds = self._t.rounds
-        team_of = self._t.team_of
+        t = self._t
+        followers = t.followers  # precomputed: no slice of the seat order per trick
+        team_of = t.team_of
+        bits = t.card_bit
         history = self._history
         play = history.append
         log = self._log
         won_points = self._points
         won_tricks = self._tricks
         n = self._n
-        known = _CARDS.get
+        cards_of = _CARDS
         leader = self._leader
-        for _ in range(self._ntricks - self._trick_no):
+        left = self._ntricks - self._trick_no
+        for _ in range(left - 1):
             h = hands[leader]
-            cards = known(h) or _cards_of(h)
+            cards = cards_of[h]
             k = len(cards)
             card = cards[int(rnd() * k)] if k > 1 else cards[0]
-            bit = 1 << card
+            bit = bits[card]
             hands[leader] = h ^ bit
             play(card)
             led = card_suit[card]
@@ -816,13 +872,12 @@ class GameState:
             wseat = leader
             tmask = bit
             tpoints = points[card]
-            for seat in rounds[leader][1:]:
+            for seat in followers[leader]:
                 h = hands[seat]
-                m = legal(h, led, win, tmask)
-                cards = known(m) or _cards_of(m)
+                cards = cards_of[legal(h, led, win, tmask)]
                 k = len(cards)
                 card = cards[int(rnd() * k)] if k > 1 else cards[0]
-                bit = 1 << card
+                bit = bits[card]
                 hands[seat] = h ^ bit
                 play(card)
                 s = st[card]
@@ -832,6 +887,28 @@ class GameState:
                     wseat = seat
                 tmask |= bit
                 tpoints += points[card]
+            team = team_of[wseat]
+            won_points[team] += tpoints
+            won_tricks[team] += 1
+            log.append((leader, tuple(history[-n:]), wseat))
+            leader = wseat
+        if left > 0:  # the last trick: one card per hand
+            card = hands[leader].bit_length() - 1
+            play(card)
+            st = strength[card_suit[card]]
+            best = st[card]
+            wseat = leader
+            tpoints = points[card]
+            for seat in followers[leader]:
+                card = hands[seat].bit_length() - 1
+                play(card)
+                s = st[card]
+                if s > best:
+                    best = s
+                    wseat = seat
+                tpoints += points[card]
+            for seat in range(n):
+                hands[seat] = 0
             team = team_of[wseat]
             won_points[team] += tpoints
             won_tricks[team] += 1
@@ -893,52 +970,36 @@ class GameState:
                     self._best, self._win, self._wseat = self._st[card], card, (self._leader + i) % self._n
 
     # ------------------------------------------------------------------ scoring and game flow
-    def _outcome(self) -> tuple[Team | None, bool, bool]:
-        """(winner, tie, no_score) of the finished hand (design §2, `outcome`)."""
-        outcome = self._rs.outcome
-        values = self._points if outcome.compare == "points" else self._tricks
-        if len(values) == 2:
-            a, b = values
-            if a == b:
-                return None, True, False
-            winner = 0 if a > b else 1
-        else:
-            best = max(values)
-            if values.count(best) > 1:
-                return None, True, False
-            winner = values.index(best)
-        need = outcome.maker_needs
-        if need is not None and winner == self._maker and self._points[winner] < need:
-            return (None, True, False) if outcome.gap == "tie" else (None, False, True)
-        return winner, False, False
-
     def _end_hand(self) -> None:
         """Score the finished hand by the ruleset's rules, record it, and move the game on."""
         rs = self._rs
         t = self._t
-        winner, tie, no_score = self._outcome()
+        points = tuple(self._points)
+        tricks = tuple(self._tricks)
+        winner, tie, no_score = t.outcome(points, tricks, self._maker)
         decided = winner is not None
         values = self._values
-        two_teams = len(values) == 2
-        points = tuple(self._points)
-        tricks = self._tricks
+        nteams = len(values)
         all_tricks = decided and tricks[winner] == self._ntricks  # type: ignore[index]
         made = self._made
         announcers = {rs.announcements[a].id: t.team_of[s] for a, s in made} if made else _NO_ANNOUNCERS
-        facts = HandFacts(
-            winner, (1 - winner if two_teams else None) if decided else None,  # type: ignore[operator]
-            self._maker, t.team_of[self._dealer], t.team_of[t.next_seat[self._dealer]],
-            decided, tie, no_score, all_tricks, self._ntricks, sum(points), self._passes, self._ties,
-            points, tuple(tricks), announcers, self._opts,
-        )
+        dealer = self._dealer
+        in_play = sum(points)
+        facts = _new_tuple(HandFacts, (  # tuple.__new__ skips the NamedTuple's Python-level __new__
+            winner, (1 - winner if nteams == 2 else None) if decided else None,  # type: ignore[operator]
+            self._maker, t.team_of[dealer], t.team_of[t.next_seat[dealer]],
+            decided, tie, no_score, all_tricks, self._ntricks, in_play, self._passes, self._ties,
+            points, tricks, announcers, self._opts,
+        ))
         k = self._tie_multiplier() if self._ties else 1
-        deltas = [0] * len(values)
-        for rule in rs.scoring:
-            if rule.when_fn(facts):
-                team = rule.team_fn(facts)
+        deltas = [0] * nteams
+        for when, team_fn, delta, delta_fn, scaled in t.scoring:  # constants are not called (tables.scoring_plan)
+            if when is None or when(facts):
+                team = team_fn(facts)
                 if team is not None:
-                    delta = rule.delta_fn(facts)
-                    deltas[team] += delta * k if rule.tie_scaled else delta  # type: ignore[index, operator]
+                    if delta is None:
+                        delta = delta_fn(facts)
+                    deltas[team] += delta * k if scaled else delta  # type: ignore[index, operator]
         for team, delta in enumerate(deltas):
             values[team] += delta
         sheet = rs.scoresheet
@@ -947,7 +1008,8 @@ class GameState:
         elif tie and sheet.tie_carry != "none":
             self._ties += 1
         self._redeals = 0
-        self._record("winner" if decided else ("tie" if tie else "no_score"), winner, all_tricks, k, deltas)
+        self._record("winner" if decided else ("tie" if tie else "no_score"), winner, all_tricks, k, deltas,
+                     points, tricks, in_play)
         self._next_hand(winner, tie and sheet.tie_next_dealer == "same")
 
     def _tie_multiplier(self) -> int:
@@ -975,16 +1037,23 @@ class GameState:
             return
         self._next_hand(None, same_dealer=False)
 
-    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: list[int]) -> None:
+    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: list[int],
+                points: tuple[int, ...] | None = None, tricks: tuple[int, ...] | None = None,
+                in_play: int | None = None) -> None:
+        """Append this hand's summary; ``points``, ``tricks`` and their sum when already made."""
         self._game_hands += 1
-        layout = self._rs.layout
-        self._summaries.append(HandSummary(
-            self._game, self._game_hands, self._dealer, layout.suits[self._trump] if self._trump >= 0 else None,
-            self._path, self._maker, self._decider, tuple(self._decisions), tuple(self._points),
-            tuple(self._tricks), outcome, winner, all_tricks,
-            tuple((self._rs.announcements[a].id, s) for a, s in self._made) if self._made else (),
-            sum(self._points), k, tuple(deltas), tuple(self._values), tuple(self._log),
-        ))
+        if points is None:
+            points = tuple(self._points)
+            tricks = tuple(self._tricks)
+            in_play = sum(points)
+        trump = self._trump
+        made = self._made
+        self._summaries.append(_new_tuple(HandSummary, (  # tuple.__new__: no NamedTuple __new__ frame
+            self._game, self._game_hands, self._dealer, self._rs.layout.suits[trump] if trump >= 0 else None,
+            self._path, self._maker, self._decider, tuple(self._decisions), points, tricks, outcome, winner,
+            all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
+            in_play, k, tuple(deltas), tuple(self._values), tuple(self._log),
+        )))
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:
         """End the game if a team reached the goal (or a limit was hit), else deal again."""

@@ -3,15 +3,19 @@
 A trump context is (trump suit or none, set of promoted cards). For each one this computes
 which suit every card counts as, trick strength per led suit, the `above` masks used for
 heading and overtrumping, the point value of every card, and the specialised follow
-closure. Deal scripts are resolved per dealer into flat op tuples with concrete seats.
+closure. Deal scripts are resolved per dealer into flat op tuples with concrete seats, and
+their decision-free start into one static :class:`~couillon_dsl.model.DealPrefix`; the
+`outcome` section becomes one closure and the scoring rules a plan that skips constants.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from couillon_dsl.cards import Card, DeckLayout
 from couillon_dsl.engine.follow import make_legal
-from couillon_dsl.model import Announcement, DealStep, Deck, Follow, Players, Tables, TrumpContext
+from couillon_dsl.model import (
+    Announcement, DealPrefix, DealStep, Deck, Follow, Outcome, Players, ScoringRule, Tables, Team, TrumpContext,
+)
 
 # deal op codes; see deal_plan
 OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE = range(5)
@@ -154,6 +158,89 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
     return tuple(ops)
 
 
+def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int) -> DealPrefix | None:
+    """The leading ops of a deal plan that need no decision, folded into one static step.
+
+    Face-down packets, the stock, turn-ups and set-asides before the first `decide` (or a
+    face-up packet) only move pack positions to fixed places, so they reduce to the seat of
+    each dealt position, the stock's slice and the positions turned face up, in order.
+    ``GameState._run_deal`` applies this in one pass and interprets the remaining ops; None
+    when the plan starts with an op that needs the interpreter.
+    """
+    dealt: list[tuple[int, int]] = []  # (pack position, seat)
+    stock: list[int] | None = None
+    ups: list[int] = []
+    k = 0
+    for op in ops:
+        code = op[0]
+        if code == OP_PACKET and not op[3]:
+            dealt.extend((pos, seat) for seat, start, stop in op[2] for pos in range(start, stop))  # type: ignore[attr-defined]
+        elif code == OP_STOCK:
+            stock = list(range(op[1], ncards))  # type: ignore[call-overload]
+        elif code == OP_TURN_UP and stock:
+            ups.append(stock.pop() if op[1] else stock.pop(0))
+        elif code != OP_SET_ASIDE:
+            break  # decide, a face-up packet, or a turn-up without stock (the interpreter raises)
+        k += 1
+    if not k:
+        return None
+    dealt.sort()
+    positions = [pos for pos, _ in dealt]
+    return DealPrefix(
+        stop=k,
+        positions=None if positions == list(range(len(positions))) else tuple(positions),
+        seats=tuple(seat for _, seat in dealt),
+        stock=None if stock is None else ((stock[0], stock[-1] + 1) if stock else (ncards, ncards)),
+        ups=tuple(ups),
+    )
+
+
+def make_outcome(outcome: Outcome, nteams: int) -> Callable[[list[int], list[int], Team | None], tuple[Team | None, bool, bool]]:
+    """The `outcome` section as ``fn(points, tricks, maker) -> (winner, tie, no_score)``.
+
+    More than the opponents wins and equal is a tie (design §2, `outcome`); with
+    `maker_needs` a maker short of it gets `gap` instead. The branches on the section's
+    keys are taken here, once per ruleset.
+    """
+    by_points = outcome.compare == "points"
+    need = outcome.maker_needs
+    gap = (None, True, False) if outcome.gap == "tie" else (None, False, True)
+    tie = (None, True, False)
+
+    def result(points: list[int], tricks: list[int], maker: Team | None) -> tuple[Team | None, bool, bool]:
+        values = points if by_points else tricks
+        if nteams == 2:
+            a, b = values
+            if a == b:
+                return tie
+            winner = 0 if a > b else 1
+        else:
+            best = max(values)
+            if values.count(best) > 1:
+                return tie
+            winner = values.index(best)
+        if need is not None and winner == maker and points[winner] < need:
+            return gap
+        return winner, False, False
+
+    return result
+
+
+def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[object, ...], ...]:
+    """The scoring rules as (when_fn or None, team_fn, delta or None, delta_fn, tie_scaled).
+
+    A `when` that is literally true needs no call (None), one that is literally false drops
+    the rule, and a plain integer `delta` is read as is (None: call ``delta_fn``).
+    """
+    plan = []
+    for rule in rules:
+        if rule.when is False:
+            continue
+        plan.append((None if rule.when is True else rule.when_fn, rule.team_fn,
+                     rule.delta if type(rule.delta) is int else None, rule.delta_fn, rule.tie_scaled))
+    return tuple(plan)
+
+
 def build_tables(
     deck: Deck,
     layout: DeckLayout,
@@ -161,6 +248,8 @@ def build_tables(
     players: Players,
     steps: Sequence[DealStep],
     announcements: Sequence[Announcement],
+    outcome: Outcome | None = None,
+    scoring: Sequence[ScoringRule] = (),
 ) -> Tables:
     ids = [a.id for a in announcements]
     promotions = [(layout.parse(p.card), p.below, ids.index(p.by_announcement) if p.by_announcement else -1)
@@ -175,6 +264,7 @@ def build_tables(
     for team, seats in enumerate(players.teams):
         for seat in seats:
             team_of[seat] = team
+    plans = tuple(deal_plan(steps, d, n, layout.size) for d in range(n))
     return Tables(
         contexts=tuple(contexts),
         promotion_cards=tuple(card for card, _, _ in promotions),
@@ -183,8 +273,14 @@ def build_tables(
         team_of=tuple(team_of),
         next_seat=tuple((s + 1) % n for s in range(n)),
         rounds=tuple(tuple((s + i) % n for i in range(n)) for s in range(n)),
-        deal_plans=tuple(deal_plan(steps, d, n, layout.size) for d in range(n)),
+        deal_plans=plans,
         holder_cards=tuple(layout.parse(a.holder_of) if a.holder_of else -1 for a in announcements),
         followups=tuple(tuple(j for j, b in enumerate(announcements) if b.after == a.id) for a in announcements),
+        followers=tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n)),
+        suit_of=tuple(layout.suit_of(c) for c in range(layout.size)),
+        always_promoted=sum(1 << i for i, (_, _, by) in enumerate(promotions) if by < 0),
+        deal_prefixes=tuple(deal_prefix(plan, layout.size) for plan in plans),
+        outcome=make_outcome(outcome or Outcome(), len(players.teams)),
+        scoring=scoring_plan(scoring),
     )
 
