@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
+from couillon_dsl.expr.compile import HandFacts
 from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Ruleset, Team, TrumpContext
 
@@ -58,28 +59,6 @@ class Actions(NamedTuple):
         announce0 = show0 + ncards
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
                    name0, show0, announce0, announce0 + nannouncements)
-
-
-class HandFacts(NamedTuple):
-    """What scoring expressions may read about a finished hand (design §2.3)."""
-
-    winner: Team | None
-    loser: Team | None
-    maker: Team | None
-    dealer_team: Team
-    elder_team: Team
-    decided: bool
-    tie: bool
-    no_score: bool
-    all_tricks: bool
-    tricks_per_hand: int
-    points_in_play: int
-    passes_pending: int
-    ties_pending: int
-    points: tuple[int, ...]
-    tricks: tuple[int, ...]
-    announcers: Mapping[str, Team]
-    options: Mapping[str, Any]
 
 
 class HandSummary(NamedTuple):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping
+from types import MappingProxyType
+from typing import Any, Callable, Literal, Mapping, NamedTuple
 
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, did_you_mean, error
 from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Node, Number, Pos, String, Unary, parse_expression
@@ -17,9 +18,11 @@ Kind = Literal["bool", "int", "team"]
 Evaluator = Callable[["HandFacts"], Any]
 
 
-@dataclass(frozen=True)
-class HandFacts:
-    """What scoring expressions may read about a finished hand; teams are ints, None is `none`."""
+class HandFacts(NamedTuple):
+    """What scoring expressions may read about a finished hand; teams are ints, None is `none`.
+
+    A NamedTuple rather than a dataclass: the engine builds one per hand in its hot loop.
+    """
 
     winner: int | None = None
     loser: int | None = None
@@ -36,8 +39,8 @@ class HandFacts:
     ties_pending: int = 0
     points: tuple[int, ...] = ()
     tricks: tuple[int, ...] = ()
-    announcers: Mapping[str, int] = field(default_factory=dict)  # announcement id -> team that made it
-    options: Mapping[str, Any] = field(default_factory=dict)
+    announcers: Mapping[str, int] = MappingProxyType({})  # announcement id -> team that made it
+    options: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
