@@ -93,7 +93,7 @@ class HandSummary(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class FinishedGame:
     winner: Team | None
     scores: tuple[int, ...]
     hands: int
@@ -107,7 +107,7 @@ class GameResult:
     scores: tuple[int, ...]
     hands: int
     games_won: tuple[int, ...]
-    games: tuple[GameRecord, ...]
+    games: tuple[FinishedGame, ...]
     abandoned: bool
 
 
@@ -200,7 +200,7 @@ class GameState:
         self._values = [rs.scoresheet.start] * nteams
         self._ties = self._passes = self._redeals = self._game_hands = self._game = 0
         self._games_won = [0] * nteams
-        self._games: list[GameRecord] = []
+        self._games: list[FinishedGame] = []
         self._summaries: list[HandSummary] = []
         self._result: GameResult | None = None
         self._dealer = 0 if rs.dealer.first == "random" else int(rs.dealer.first)
@@ -1044,7 +1044,7 @@ class GameState:
             # several at once: furthest past the goal, then the hand winner, then the lower team
             game_winner = max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
                               key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
-            self._games.append(GameRecord(game_winner, tuple(values), self._game_hands))
+            self._games.append(FinishedGame(game_winner, tuple(values), self._game_hands))
             self._games_won[game_winner] += 1
             if self._games_won[game_winner] >= self._rs.session.games_to_win:
                 self._finish(game_winner, abandoned=False)
@@ -1061,7 +1061,7 @@ class GameState:
 
     def _finish(self, winner: Team | None, abandoned: bool) -> None:
         if abandoned:
-            self._games.append(GameRecord(None, tuple(self._values), self._game_hands))
+            self._games.append(FinishedGame(None, tuple(self._values), self._game_hands))
         self._phase = _OVER
         self._result = GameResult(
             winner=winner,
