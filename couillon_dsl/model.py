@@ -218,15 +218,15 @@ class TrumpContext:
 class DealPrefix:
     """The decision-free start of one dealer's deal plan, resolved to pack positions.
 
-    The cards at ``positions`` (None: positions 0, 1, 2 ...) go to ``seats`` (same order,
-    face down); ``stock`` is the stock's (start, stop) slice of the pack once the cards at
-    ``ups`` (in order) were turned face up; ``stop`` is the index of the first op left for
-    the interpreter.
+    Each ``quads`` entry (seat, a, b, c, d) gives that seat the cards at pack positions a, b,
+    c and d, face down (a seat's positions four at a time, the last group padded by
+    repeating a position: a card's bit or-ed twice is still one card); ``stock`` is the
+    stock's (start, stop) slice of the pack once the cards at ``ups`` (in order) were turned
+    face up; ``stop`` is the index of the first op left for the interpreter.
     """
 
     stop: int
-    positions: tuple[int, ...] | None
-    seats: tuple[int, ...]
+    quads: tuple[tuple[int, int, int, int, int], ...]
     stock: tuple[int, int] | None
     ups: tuple[int, ...]
 
@@ -249,6 +249,7 @@ class Tables:
     suit_of: tuple[int, ...]  # card -> its printed suit
     always_promoted: int  # promotion bits in force from the deal on (promotions without an announcement)
     deal_prefixes: tuple[DealPrefix | None, ...]  # dealer -> the decision-free start of its deal plan
+    static_deals: bool  # every deal plan is its static prefix, possibly followed by one final decide
     outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]] = field(compare=False, repr=False)
     scoring: tuple[tuple[Any, ...], ...] = field(default=(), compare=False, repr=False)  # see tables.scoring_plan
 

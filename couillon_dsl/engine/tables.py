@@ -184,12 +184,17 @@ def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int) -> DealPrefix | 
         k += 1
     if not k:
         return None
-    dealt.sort()
-    positions = [pos for pos, _ in dealt]
+    per_seat: dict[int, list[int]] = {}
+    for pos, seat in sorted(dealt):
+        per_seat.setdefault(seat, []).append(pos)
+    quads = []
+    for seat, positions in per_seat.items():
+        for j in range(0, len(positions), 4):
+            group = positions[j:j + 4]
+            quads.append((seat, *group, *[group[-1]] * (4 - len(group))))  # padding repeats a position
     return DealPrefix(
         stop=k,
-        positions=None if positions == list(range(len(positions))) else tuple(positions),
-        seats=tuple(seat for _, seat in dealt),
+        quads=tuple(quads),  # type: ignore[arg-type]
         stock=None if stock is None else ((stock[0], stock[-1] + 1) if stock else (ncards, ncards)),
         ups=tuple(ups),
     )
@@ -265,6 +270,7 @@ def build_tables(
         for seat in seats:
             team_of[seat] = team
     plans = tuple(deal_plan(steps, d, n, layout.size) for d in range(n))
+    prefixes = tuple(deal_prefix(plan, layout.size) for plan in plans)
     return Tables(
         contexts=tuple(contexts),
         promotion_cards=tuple(card for card, _, _ in promotions),
@@ -279,7 +285,9 @@ def build_tables(
         followers=tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n)),
         suit_of=tuple(layout.suit_of(c) for c in range(layout.size)),
         always_promoted=sum(1 << i for i, (_, _, by) in enumerate(promotions) if by < 0),
-        deal_prefixes=tuple(deal_prefix(plan, layout.size) for plan in plans),
+        deal_prefixes=prefixes,
+        static_deals=all(p is not None and (p.stop == len(plan) or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE))
+                         for p, plan in zip(prefixes, plans)),
         outcome=make_outcome(outcome or Outcome(), len(players.teams)),
         scoring=scoring_plan(scoring),
     )
