@@ -177,8 +177,8 @@ class PlotUnavailable(RuntimeError):
     """matplotlib is not installed (it is the optional `plot` extra)."""
 
 
-def write_plot(sim: Simulation, path: str) -> None:
-    """Game-length histogram and scoresheet trajectories of the first games, as a PNG."""
+def pyplot() -> Any:
+    """matplotlib's pyplot on a file-only backend; raises PlotUnavailable without matplotlib."""
     try:
         import matplotlib
 
@@ -186,6 +186,12 @@ def write_plot(sim: Simulation, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise PlotUnavailable("--plot needs matplotlib: pip install 'couillon-dsl[plot]'") from None
+    return plt
+
+
+def write_plot(sim: Simulation, path: str) -> None:
+    """Game-length histogram and scoresheet trajectories of the first games, as a PNG."""
+    plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
     lengths = sim.tally.hands_per_game
     left.hist(lengths, bins=range(min(lengths), max(lengths) + 2), color="#4c72b0", align="left")

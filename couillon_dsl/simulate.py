@@ -74,7 +74,6 @@ class Tally:
     asked: Counter[int] = field(default_factory=Counter)
     announcements: Counter[str] = field(default_factory=Counter)
     hands_per_game: list[int] = field(default_factory=list)
-    winners: list[int | None] = field(default_factory=list)  # per game, team or None
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
     records: list[GameRecord] = field(default_factory=list)
 
@@ -84,7 +83,7 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("team_wins", "paths", "decisions", "asked", "announcements"):
             getattr(self, name).update(getattr(other, name))
-        for name in ("hands_per_game", "winners", "trajectories", "records"):
+        for name in ("hands_per_game", "trajectories", "records"):
             getattr(self, name).extend(getattr(other, name))
 
     def add_game(self, ruleset: Ruleset, state: GameState) -> None:
@@ -124,7 +123,6 @@ class Tally:
         self.games += 1
         self.hands += len(summaries)
         self.hands_per_game.append(len(summaries))
-        self.winners.append(result.winner)
         if result.abandoned:
             self.abandoned += 1
         else:

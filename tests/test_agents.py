@@ -47,9 +47,10 @@ def test_agent_returns_a_legal_action(rulesets: dict, name: str, spec: str) -> N
     assert decisions == 80 or state.is_terminal()
 
 
-def test_registry_names_match_the_agents() -> None:
+def test_registry_names_match_the_agents_and_all_are_tested() -> None:
     for name, factory in AGENTS.items():
         assert factory().name == name
+    assert {spec.split(":")[0] for spec in SPECS} == set(AGENTS)
 
 
 def test_specs_expand_per_team_and_per_seat() -> None:

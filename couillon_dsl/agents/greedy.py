@@ -82,12 +82,9 @@ class GreedyAgent:
         return follow(ctx, state.ruleset.tables.team_of, view.seat, view.trick, legal)
 
     def _lead(self, ctx: TrumpContext, view: SeatView, legal: Sequence[int]) -> int:
-        gone = view.hand  # cards no opponent can hold: own, played, and face up on the table
+        gone = view.hand  # cards no opponent can hold: own and played
         for _, card in view.played:
             gone |= 1 << card
-        for card, holder in view.face_up:
-            if holder is None:
-                gone |= 1 << card
         return lead(ctx, legal, ~gone)
 
     # ------------------------------------------------------------------ decisions

@@ -77,7 +77,8 @@ def run(rs: Ruleset, job: Job, games: int, workers: int | None, label: str) -> S
         return simulate(rs, job, games, workers, advance)
 
 
-def games_option(f: Callable[..., Any]) -> Callable[..., Any]:
+def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The options simulate and compare share."""
     options = [
         click.option("--games", "-n", type=click.IntRange(min=1), default=2000, show_default=True,
                      help="Games to play."),
@@ -100,7 +101,7 @@ def games_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 @click.command()
 @click.argument("ruleset", metavar="RULESET")
-@games_option
+@run_options
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write every game as a JSON-lines record (replay with `couillon replay`).")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
@@ -123,9 +124,9 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
             raise click.BadParameter(f"cannot write into {folder}", param_hint=flag)
     if plot:
         try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise click.ClickException("--plot needs matplotlib: pip install 'couillon-dsl[plot]'") from None
+            report.pyplot()
+        except report.PlotUnavailable as exc:
+            raise click.ClickException(str(exc)) from None
     sim = run(rs, job, games, workers, f"simulating {rs.id}")
     try:
         if record:
@@ -143,7 +144,7 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
 @click.command()
 @click.argument("ruleset_a", metavar="A")
 @click.argument("ruleset_b", metavar="B")
-@games_option
+@run_options
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, agents: str, workers: int | None,
             option_pairs: tuple[str, ...], output: str) -> None:
     """Play rulesets A and B on the same deals (where their decks match) and report B - A.
