@@ -41,7 +41,7 @@ def main(argv: list[str]) -> int:
     python = ensure_venv()
     task, rest = argv[0], argv[1:]
     if task == "simulate":
-        cmd = [str(python), "-m", "couillon_dsl", "simulate", "couillon", *(rest or ["--games", "2000", "--seed", "1"])]
+        cmd = [str(python), "-m", "couillon_dsl", "simulate", "couillon", *(rest or ["--games", "2000", "--seed", "1", "--agents", "greedy"])]
         return subprocess.run(cmd, cwd=ROOT).returncode
     code = subprocess.run([str(python), "-m", "pytest", *rest], cwd=ROOT).returncode
     if code == 5:  # pytest: no tests were collected, which is a failure here
