@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "schema": "lint:schema",
     "scenario": "play:scenario",
     "replay": "play:replay",
+    "play": "play:play",
     "simulate": "sim:simulate",
     "compare": "sim:compare",
     "explain": "docs:explain",

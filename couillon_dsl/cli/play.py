@@ -1,4 +1,4 @@
-"""`couillon scenario` and `couillon replay`: check hand-written scenarios and game records.
+"""`couillon scenario`, `couillon replay` and `couillon play`: scenarios, game records, a game at the table.
 
 Exit codes: 0 every scenario held / every record replayed identically; 1 an expectation
 failed, a record differed, or a file was bad (damaged, truncated, not a scenario); 2 usage
@@ -47,3 +47,62 @@ def replay(file: str) -> None:
         click.echo(f"{file}: {mismatch}", err=True)
         raise SystemExit(1)
     click.echo(f"{file}: {checked} game{'s' if checked != 1 else ''} replayed, all identical")
+
+
+@click.command()
+@click.argument("ruleset", metavar="RULESET")
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
+@click.option("--agents", "-a", default="greedy", show_default=True,
+              help="The bots: random, greedy or pimc, one for every seat, one per team or one per seat "
+                   "(your own seat's entry is ignored).")
+@click.option("--seed", "-s", type=int, default=None,
+              help="Seed of the deals and the bots [default: a fresh one, printed so the game can be replayed].")
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="Set a ruleset option (repeatable).")
+@click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the finished game as a JSON-lines record (replay with `couillon replay`).")
+def play(ruleset: str, seat: int, agents: str, seed: int | None, option_pairs: tuple[str, ...],
+         record: str | None) -> None:
+    """Play one whole game of RULESET at --seat against bots, in the terminal.
+
+    Answer each decision with the number of a choice or its name (AS, 10h, accept, pass,
+    name H, announce ID, no); 'why' explains which cards you may play, 'quit' stops.
+    """
+    import os
+    import random
+
+    from couillon_dsl.agents import make_agent
+    from couillon_dsl.cli.sim import build, make_job, parse_options
+    from couillon_dsl.play import Quit
+    from couillon_dsl.play import play as play_game
+    from couillon_dsl.records import GameRecord, write_records
+
+    options = parse_options(option_pairs)
+    rs = build(ruleset, options)
+    if seat >= rs.players.count:
+        raise click.BadParameter(f"{rs.name} has seats 0 to {rs.players.count - 1}", param_hint="--seat")
+    if record:
+        folder = os.path.dirname(os.path.abspath(record))
+        if not os.access(folder, os.W_OK):
+            raise click.BadParameter(f"cannot write into {folder}", param_hint="--record")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    job = make_job(ruleset, rs, options, seed, agents)
+    specs = tuple("human" if s == seat else spec for s, spec in enumerate(job.agents))
+    bots = [None if s == seat else make_agent(spec) for s, spec in enumerate(specs)]
+    click.echo(f"Seed {seed} (play this game again with --seed {seed}).")
+    stdin = click.get_text_stream("stdin")
+    try:
+        state = play_game(rs, seat=seat, agents=bots, seed=seed, inp=stdin, agent_names=specs,
+                          echo_input=not stdin.isatty())
+    except Quit as stop:
+        click.echo("Input ended: game stopped." if str(stop) == "end of input" else "Game stopped.")
+        if record:
+            click.echo(f"The game was not finished: nothing written to {record}.")
+        return
+    if record:
+        try:
+            write_records(record, [GameRecord.from_state(state, ruleset=job.ruleset, seed=seed, agents=specs)])
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {exc.filename}: {exc.strerror}") from None
+        click.echo(f"Recorded to {record} (check it with `couillon replay {record}`).")

@@ -1,0 +1,133 @@
+"""`couillon play`: a person at one seat against bots, driven here by scripted input."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from couillon_dsl.agents import make_agent
+from couillon_dsl.cli import main
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.engine import explain_legal
+from couillon_dsl.play import Quit, Table
+
+ALWAYS_FIRST = "1\n" * 3000  # far more answers than any game needs
+
+
+def play_cli(*args: str, input: str):
+    result = CliRunner().invoke(main, ["play", *args], input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result
+
+
+@pytest.mark.parametrize("ruleset, seat", [("couillon", 0), ("mit", 1)])
+def test_a_whole_game_answering_the_first_choice(ruleset: str, seat: int) -> None:
+    result = play_cli(ruleset, "--seed", "3", "--seat", str(seat), input=ALWAYS_FIRST)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Winner: team " in out.splitlines()[-1]
+    assert "Your hand: " in out and "Choices: 1) " in out and "Scoresheet: " in out
+    assert "Trick 1 (" in out and " wins — " in out  # who won each trick, and why
+    assert "Outcome: " in out  # after each hand
+    assert "Traceback" not in out
+
+
+def test_the_same_seed_and_answers_give_the_same_game() -> None:
+    first = play_cli("couillon", "--seed", "8", input=ALWAYS_FIRST).output
+    again = play_cli("couillon", "--seed", "8", input=ALWAYS_FIRST).output
+    assert first == again
+
+
+class IllegalFirst(io.StringIO):
+    """Answers an illegal card once, at the first play decision that has one; then always "1"."""
+
+    def __init__(self, table_ref: list[Table]) -> None:
+        super().__init__()
+        self.table_ref = table_ref
+        self.tried: str | None = None
+
+    def readline(self, *args: object) -> str:
+        table = self.table_ref[0]
+        state = table.state
+        if self.tried is None and state.view(table.seat).phase == "play":
+            refused = [card for card, ok, _ in explain_legal(state, table.seat) if not ok]
+            if refused:
+                self.tried = state.action_to_string(refused[0]).lower()  # e.g. "qs": input is case-insensitive
+                return self.tried + "\n"
+        return "1\n"
+
+
+def test_an_illegal_card_is_refused_with_the_reason_and_asked_again() -> None:
+    rs = build_ruleset("couillon")
+    out = io.StringIO()
+    ref: list[Table] = []
+    inp = IllegalFirst(ref)
+    table = Table(rs, seat=0, agents=[None] + [make_agent("greedy")] * 3, seed=3, inp=inp, out=out, echo_input=True)
+    ref.append(table)
+    table.run()
+    text = out.getvalue()
+    assert inp.tried is not None, "no illegal card came up in this game"
+    refusal = next(line for line in text.splitlines() if line.startswith("You may not play "))
+    assert "must follow" in refusal and refusal.endswith("Choose again.")
+    after = text[text.index(refusal):]
+    assert after.splitlines()[1] == "> 1"  # asked again at once, and the answer taken
+    assert "Winner: " in text
+
+
+def test_illegal_card_through_the_command_line() -> None:
+    # seed 3: the person's first card decision has seat 1 leading ♥A, and ♠Q is in the hand
+    result = play_cli("couillon", "--seed", "3", input="1\nQS\n" + ALWAYS_FIRST)
+    assert result.exit_code == 0
+    assert "You may not play ♠Q: must follow suit or trump (♥ led). Choose again." in result.output
+
+
+def test_other_answers_are_read_or_refused_politely() -> None:
+    result = play_cli("couillon", "--seed", "3", input="zz\n7\nname H\nhelp\naccept\nwhy\nquit\n")
+    out = result.output
+    assert result.exit_code == 0
+    assert "Cannot read 'zz'" in out and "There is no choice 7" in out
+    assert "Not allowed: " in out  # `name H` is not a choice when a card is offered
+    assert "You accept ♦Q." in out  # accepted by name
+    assert "♥Q: yes — follows suit" in out  # `why`
+    assert out.rstrip().endswith("Game stopped.")
+
+
+@pytest.mark.parametrize("answers", ["", "1\n1\n", "1\n1"])
+def test_end_of_input_mid_game_stops_cleanly(answers: str) -> None:
+    result = play_cli("couillon", "--seed", "3", input=answers)
+    assert result.exit_code == 0
+    assert result.exception is None
+    assert result.output.rstrip().endswith("Input ended: game stopped.")
+
+
+def test_quit_with_record_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    result = play_cli("couillon", "--seed", "3", "--record", str(path), input="quit\n")
+    assert result.exit_code == 0 and "nothing written" in result.output
+    assert not path.exists()
+
+
+def test_record_replays(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    result = play_cli("mit", "--seed", "4", "--seat", "2", "--record", str(path), input=ALWAYS_FIRST)
+    assert result.exit_code == 0, result.output
+    assert path.read_text().count("\n") == 1 and '"human"' in path.read_text()
+    replayed = CliRunner().invoke(main, ["replay", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+    assert "1 game replayed, all identical" in replayed.output
+
+
+def test_usage_errors_exit_2() -> None:
+    assert play_cli("couillon", "--seat", "4", input="").exit_code == 2
+    assert play_cli("couillon", "--agents", "nobody", input="").exit_code == 2
+    assert play_cli("no-such-ruleset", input="").exit_code == 2
+
+
+def test_quit_from_the_library_raises_quit() -> None:
+    rs = build_ruleset("couillon")
+    table = Table(rs, seat=0, agents=[None] + [make_agent("random")] * 3, seed=1, inp=io.StringIO("quit\n"),
+                  out=io.StringIO())
+    with pytest.raises(Quit):
+        table.run()
