@@ -40,9 +40,8 @@ def build_ruleset(path_or_name: str | Path, options: Mapping[str, Any] | None = 
 def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None) -> Ruleset:
     """Compile a checked document with option overrides (by name; strings are coerced)."""
     data, specs = apply_options(document, options or {})
-    deck_data = data["deck"]
-    layout = _layout(deck_data)
-    deck = _deck(deck_data)
+    deck = _deck(data["deck"])
+    layout = _layout(deck)
     players = Players(
         count=data["players"]["count"],
         teams=tuple(tuple(team) for team in data["players"]["teams"]),
@@ -66,8 +65,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         for key, value in (data.get("announcements") or {}).items()
     )
     outcome = Outcome(**(data.get("outcome") or {}))
-    sheet = data["scoresheet"]
-    scoresheet = Scoresheet(**sheet)
+    scoresheet = Scoresheet(**data["scoresheet"])
     names = _expr_names(announcements, specs, len(players.teams))
     scoring = tuple(_scoring_rule(name, rule, document, names) for name, rule in data["scoring"].items())
     session = Session(**(data.get("session") or {}))
@@ -232,10 +230,10 @@ def _suit(raw: Any) -> Suit:
     return Suit(raw["id"], raw.get("name", known[0]), raw.get("symbol", known[1]))
 
 
-def _layout(deck: Mapping[str, Any]) -> DeckLayout:
-    suits = [_suit(s) for s in deck["suits"]]
-    return DeckLayout(tuple(s.id for s in suits), tuple(str(r) for r in deck["ranks"]),
-                      tuple(s.name for s in suits), tuple(s.symbol for s in suits))
+def _layout(deck: Deck) -> DeckLayout:
+    """The card numbering of the compiled deck (suit-major, ranks high to low)."""
+    suits = deck.suits
+    return DeckLayout(tuple(s.id for s in suits), deck.ranks, tuple(s.name for s in suits), tuple(s.symbol for s in suits))
 
 
 def _deck(deck: Mapping[str, Any]) -> Deck:
@@ -265,9 +263,10 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
 
 
 def _trump(raw: Mapping[str, Any]) -> Trump:
+    """The trump section; a method's settings block may be left out (every setting has a default)."""
     method = raw.get("method", "none")
-    offer = raw.get("offer")
-    choose = raw.get("choose")
+    offer = raw.get("offer") or {}
+    choose = raw.get("choose") or {}
     return Trump(
         method=method,
         offer=Offer(**offer) if method == "offer" else None,
@@ -357,7 +356,7 @@ def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Pla
         problem(f"the deal gives hands of different sizes {sizes}; every player must hold as many cards")
     if trump.method != "none" and len(decides) != 1:
         problem("a trump method needs exactly one `decide: trump` step")
-    if trump.method == "offer" and trump.offer and "bottom_card" == trump.offer.on_all_pass and not stock:
+    if trump.method == "offer" and trump.offer and trump.offer.on_all_pass == "bottom_card" and not stock:
         problem("on_all_pass: bottom_card needs a stock")
     if trump.method == "choose" and trump.choose and "defer" in trump.choose.ways and decides:
         chooser = 0 if trump.choose.by == "dealer" else 1 % n

@@ -251,7 +251,7 @@ class Tables:
     deal_prefixes: tuple[DealPrefix | None, ...]  # dealer -> the decision-free start of its deal plan
     static_deals: bool  # every deal plan is its static prefix, possibly followed by one final decide
     outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]] = field(compare=False, repr=False)
-    scoring: tuple[tuple[Any, ...], ...] = field(default=(), compare=False, repr=False)  # see tables.scoring_plan
+    scoring: tuple[tuple[Any, ...], ...] = field(compare=False, repr=False)  # see tables.scoring_plan
 
     def context(self, trump: int, promoted_bits: int) -> TrumpContext:
         return self.contexts[((trump + 1) << len(self.promotion_cards)) | promoted_bits]

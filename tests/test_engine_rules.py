@@ -15,7 +15,7 @@ from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import CHANCE, TERMINAL, GameState, HandSummary, IllegalAction, explain_legal, explain_trick
 from couillon_dsl.engine.tables import OP_PACKET, OP_SET_ASIDE, OP_STOCK
 from couillon_dsl.load import load_ruleset
-from couillon_dsl.model import Ruleset
+from couillon_dsl.model import Choose, Offer, Ruleset
 
 D, L, P, R = 0, 1, 2, 3
 DP, LR = 0, 1  # teams of a hand dealt by seat 0
@@ -332,6 +332,13 @@ def test_all_pass_turns_the_bottom_card_and_nobody_is_maker() -> None:
     assert trump_name(st) == "C" and st.view(L).maker is None and st.current_player() == L
     layout = st.ruleset.layout
     assert (layout.parse("9C"), None) in st.view(L).face_up
+
+
+def test_a_trump_method_without_its_settings_block_takes_the_defaults() -> None:
+    for name, method, expected in (("couillon", "offer", Offer()), ("troeven", "choose", Choose())):
+        document = load_ruleset(name)
+        rs = compile_ruleset(dataclasses.replace(document, data={**document.data, "trump": {"method": method}}))
+        assert getattr(rs.trump, method) == expected
 
 
 def test_bottom_card_maker_can_be_the_elder_team() -> None:

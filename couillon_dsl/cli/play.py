@@ -68,11 +68,10 @@ def play(ruleset: str, seat: int, agents: str, seed: int | None, option_pairs: t
     Answer each decision with the number of a choice or its name (AS, 10h, accept, pass,
     name H, announce ID, no); 'why' explains which cards you may play, 'quit' stops.
     """
-    import os
     import random
 
     from couillon_dsl.agents import make_agent
-    from couillon_dsl.cli.sim import build, make_job, parse_options
+    from couillon_dsl.cli.sim import build, check_writable, make_job, parse_options
     from couillon_dsl.play import Quit
     from couillon_dsl.play import play as play_game
     from couillon_dsl.records import GameRecord, write_records
@@ -81,10 +80,7 @@ def play(ruleset: str, seat: int, agents: str, seed: int | None, option_pairs: t
     rs = build(ruleset, options)
     if seat >= rs.players.count:
         raise click.BadParameter(f"{rs.name} has seats 0 to {rs.players.count - 1}", param_hint="--seat")
-    if record:
-        folder = os.path.dirname(os.path.abspath(record))
-        if not os.access(folder, os.W_OK):
-            raise click.BadParameter(f"cannot write into {folder}", param_hint="--record")
+    check_writable(record, "--record")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     job = make_job(ruleset, rs, options, seed, agents)

@@ -55,6 +55,14 @@ def make_job(ruleset_arg: str, rs: Ruleset, options: dict[str, str], seed: int, 
     return Job(ruleset_reference(ruleset_arg), tuple(sorted(options.items())), seed, specs, **extra)
 
 
+def check_writable(path: str | None, flag: str) -> None:
+    """Refuse an output file whose folder cannot be written before the run, not after it."""
+    if path:
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.access(folder, os.W_OK):
+            raise click.BadParameter(f"cannot write into {folder}", param_hint=flag)
+
+
 @contextmanager
 def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
     """A rich progress bar on stderr, only when stderr is a terminal."""
@@ -117,11 +125,8 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
     options = parse_options(option_pairs)
     rs = build(ruleset, options)
     job = make_job(ruleset, rs, options, seed, agents, record=bool(record), trajectories=30 if plot else 0)
-    # fail before the run, not after it
-    for path, flag in ((record, "--record"), (plot, "--plot")):
-        folder = os.path.dirname(os.path.abspath(path)) if path else None
-        if folder and not os.access(folder, os.W_OK):
-            raise click.BadParameter(f"cannot write into {folder}", param_hint=flag)
+    check_writable(record, "--record")
+    check_writable(plot, "--plot")
     if plot:
         try:
             report.pyplot()
@@ -156,14 +161,15 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, agents: str, 
     from couillon_dsl import report
 
     options = parse_options(option_pairs)
-    declared_a, declared_b = build(ruleset_a, {}).options, build(ruleset_b, {}).options
-    unknown = sorted(name for name in options if name not in declared_a and name not in declared_b)
+    default_a, default_b = build(ruleset_a, {}), build(ruleset_b, {})
+    unknown = sorted(name for name in options if name not in default_a.options and name not in default_b.options)
     if unknown:
         raise click.BadParameter(f"neither ruleset has an option {', '.join(map(repr, unknown))}", param_hint="--option")
-    options_a = {name: value for name, value in options.items() if name in declared_a}
-    options_b = {name: value for name, value in options.items() if name in declared_b}
-    rs_a = build(ruleset_a, options_a)
-    rs_b = build(ruleset_b, options_b)
+    options_a = {name: value for name, value in options.items() if name in default_a.options}
+    options_b = {name: value for name, value in options.items() if name in default_b.options}
+    # rebuild only a ruleset whose options change: building validates the whole file again
+    rs_a = build(ruleset_a, options_a) if options_a else default_a
+    rs_b = build(ruleset_b, options_b) if options_b else default_b
     job_a = make_job(ruleset_a, rs_a, options_a, seed, agents, paired=True)
     job_b = make_job(ruleset_b, rs_b, options_b, seed, agents, paired=True)
     sim_a = run(rs_a, job_a, games, workers, f"simulating A ({rs_a.id})")

@@ -89,10 +89,9 @@ def build_context(
 def exempt_card(layout: DeckLayout, name: str, trump: int) -> Card | None:
     """A card of `follow.exempt`: a card name, or rank + ``T`` for that rank of the trump suit."""
     upper = name.strip().upper()
-    if upper.endswith("T") and upper[:-1] in [r.upper() for r in layout.ranks] and "T" not in layout.suits:
-        if trump < 0:
-            return None
-        return layout.card(trump, [r.upper() for r in layout.ranks].index(upper[:-1]))
+    ranks = [r.upper() for r in layout.ranks]
+    if upper.endswith("T") and upper[:-1] in ranks and "T" not in layout.suits:
+        return layout.card(trump, ranks.index(upper[:-1])) if trump >= 0 else None
     return layout.parse(name)
 
 
@@ -253,9 +252,10 @@ def build_tables(
     players: Players,
     steps: Sequence[DealStep],
     announcements: Sequence[Announcement],
-    outcome: Outcome | None = None,
-    scoring: Sequence[ScoringRule] = (),
+    outcome: Outcome,
+    scoring: Sequence[ScoringRule],
 ) -> Tables:
+    """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
     promotions = [(layout.parse(p.card), p.below, ids.index(p.by_announcement) if p.by_announcement else -1)
                   for p in deck.promotions]
@@ -288,7 +288,7 @@ def build_tables(
         deal_prefixes=prefixes,
         static_deals=all(p is not None and (p.stop == len(plan) or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE))
                          for p, plan in zip(prefixes, plans)),
-        outcome=make_outcome(outcome or Outcome(), len(players.teams)),
+        outcome=make_outcome(outcome, len(players.teams)),
         scoring=scoring_plan(scoring),
     )
 
