@@ -6,11 +6,18 @@ checkout wins, so editing a shipped ruleset takes effect without reinstalling.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
 
 _NAME = re.compile(r"^[a-z][a-z0-9-]*$")  # a name can never smuggle in a path
+
+
+def is_file(path: str | Path) -> bool:
+    """Whether ``path`` names a regular file; False, not an OSError, for a path the system
+    cannot even look up (a name too long, a NUL byte), since such a path comes from user input."""
+    return os.path.isfile(path)
 
 
 def builtin_folders() -> list[Path]:
@@ -36,7 +43,7 @@ def find_builtin(name: str) -> Path | None:
         return None
     for folder in builtin_folders():
         candidate = folder / f"{name}.yaml"
-        if candidate.is_file():
+        if is_file(candidate):
             return candidate
     return None
 
@@ -44,6 +51,6 @@ def find_builtin(name: str) -> Path | None:
 def resolve_ruleset(path_or_name: str | Path) -> Path | None:
     """A path that exists wins over a built-in name; None when neither matches."""
     path = Path(path_or_name)
-    if path.is_file():
+    if is_file(path):
         return path
     return find_builtin(str(path_or_name)) if isinstance(path_or_name, str) else None

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.tables import build_tables, resolve_seats
-from couillon_dsl.load import Document, escape, load_ruleset
+from couillon_dsl.load import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
     Announcement, Choose, DealStep, Dealer, Deck, Follow, Limits, Offer, OptionSpec, Outcome, Play,
     Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
@@ -135,7 +135,7 @@ def apply_options(document: Document, overrides: Mapping[str, Any]) -> tuple[dic
             _set_pointer(data, target, copy.deepcopy(spec.value))
         for value, patch in spec.patches:
             if _same(value, spec.value):
-                _merge_patch(data, copy.deepcopy(patch))
+                data = merged(data, patch)
     return data, specs
 
 
@@ -202,23 +202,6 @@ def _set_pointer(data: dict[str, Any], pointer: str, value: Any) -> None:
         node[int(last)] = value
     else:
         node[last] = value
-
-
-def _merge_patch(target: dict[str, Any], patch: Mapping[str, Any]) -> None:
-    """RFC 7386 merge patch, in place: mappings merge, other values replace, null deletes."""
-    for key, value in patch.items():
-        if value is None:
-            target.pop(key, None)
-        elif isinstance(value, dict) and isinstance(target.get(key), dict):
-            _merge_patch(target[key], value)
-        else:
-            target[key] = _strip_nulls(value)
-
-
-def _strip_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
-    return value
 
 
 # ---------------------------------------------------------------------- sections

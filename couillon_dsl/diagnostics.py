@@ -113,6 +113,7 @@ class Diagnostic:
         return self.severity == "error"
 
     def to_dict(self) -> dict[str, object]:
+        """A flat JSON-ready mapping (what ``couillon validate --format json`` lists), span fields inlined."""
         span = self.span
         return {
             "code": self.code,

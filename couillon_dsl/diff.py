@@ -11,6 +11,7 @@ import difflib
 from couillon_dsl.explain import rule_sentences
 from couillon_dsl.model import Ruleset
 
+
 def _changed(label: str, new: tuple[str, ...], old: tuple[str, ...]) -> list[str]:
     """Lines for one concept whose sentences differ; sentences are matched up, not just replaced."""
     if len(old) <= 1 and len(new) <= 1:

@@ -40,6 +40,8 @@ Block = Paragraph | Items | Table
 
 @dataclass(frozen=True)
 class Section:
+    """A titled part of the rulebook; blocks are format-free so one rulebook renders as Markdown or text."""
+
     title: str
     blocks: tuple[Block, ...]
 

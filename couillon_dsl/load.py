@@ -9,6 +9,8 @@ introduced it. Nothing here knows what a ruleset means; that is schema and seman
 """
 from __future__ import annotations
 
+import copy
+
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +22,7 @@ from yaml.constructor import SafeConstructor
 from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from couillon_dsl.builtin import builtin_names, find_builtin, resolve_ruleset
+from couillon_dsl.builtin import builtin_names, find_builtin, is_file, resolve_ruleset
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, did_you_mean, error
 
 MAX_BYTES = 1_000_000  # a ruleset is a few kilobytes; anything near this is not one
@@ -133,6 +135,7 @@ class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
     """
 
     def get_single_node(self) -> Node | None:
+        """PyYAML's, but composing with the iterative :meth:`compose_node` below; one document only."""
         self.get_event()  # stream start
         node = None
         if not self.check_event(StreamEndEvent):
@@ -148,6 +151,7 @@ class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
         return node
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
+        """The node starting at the next event, built with an explicit stack (signature kept from PyYAML)."""
         stack: list[tuple[Node, list[Node | None]]] = []  # open collection, pending mapping key
 
         def attach(node: Node) -> None:
@@ -238,9 +242,10 @@ class _Builder:
         self.origins: dict[str, Origin] = {}
         self.diagnostics: list[Diagnostic] = []
         self.values = 0
-        self.active: set[int] = set()
+        self.active: set[int] = set()  # nodes being built right now: meeting one again is an alias loop
 
     def build(self, node: Node, pointer: str, key: Span | None, depth: int) -> Any:
+        """Plain data for ``node``, recording its origin; stops alias bombs and loops by counting values."""
         self.values += 1
         span = _span(self.file, node.start_mark, node.end_mark)
         if id(node) in self.visited:
@@ -430,6 +435,19 @@ def _strip_nulls(value: Any, pointer: str, origins: dict[str, Origin], deleted: 
     return kept
 
 
+def merged(target: Any, patch: Any) -> Any:
+    """RFC 7386 on plain data, returning a new value (option patches, applied after loading)."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merged(result.get(key), value)
+    return result
+
+
 def merge_patch(
     target: dict[str, Any],
     origins: dict[str, Origin],
@@ -503,7 +521,7 @@ def _load(path: Path, chain: tuple[Path, ...]) -> Document:
 def _parent_path(name: str, child: Path) -> Path | None:
     """A file next to the child wins over a built-in of the same name."""
     candidate = child.parent / name
-    if candidate.is_file():
+    if is_file(candidate):
         return candidate
     return find_builtin(name)
 

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from couillon_dsl.builtin import is_file
 from couillon_dsl.engine.state import GameState, IllegalAction
 from couillon_dsl.model import Ruleset
 
@@ -196,7 +197,7 @@ def replay_file(path: str | Path, build: Callable[[str, dict[str, Any]], Ruleset
         key = json.dumps([record.ruleset, record.options], sort_keys=True)
         if key not in built:
             beside = folder / record.ruleset
-            built[key] = build(str(beside) if beside.is_file() else record.ruleset, record.options)
+            built[key] = build(str(beside) if is_file(beside) else record.ruleset, record.options)
         mismatch = replay(record, built[key])
         checked += 1
         if progress:

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from couillon_dsl.builtin import builtin_names, find_builtin
+from couillon_dsl.builtin import builtin_names, find_builtin, is_file
 from couillon_dsl.compile import apply_options
 from couillon_dsl.diagnostics import RulesetError, did_you_mean, error
 from couillon_dsl.load import load_ruleset
@@ -71,7 +71,7 @@ def variant_id(path: Path) -> str:
 def _extends_value(parent: str, target: Path) -> tuple[str, Path]:
     """What `extends:` says (a path relative to the new file, or a built-in name) and the parent file."""
     given = Path(parent)
-    if given.is_file():
+    if is_file(given):
         relative = os.path.relpath(given.resolve(), target.resolve().parent)
         return Path(relative).as_posix(), given
     builtin = find_builtin(parent)
@@ -120,11 +120,15 @@ def scaffold_text(target: Path, parent: str, *, id: str | None = None, name: str
 
 def write_variant(target: Path, parent: str, *, id: str | None = None, name: str | None = None) -> Path:
     """Write a new variant file; never overwrites. Raises ScaffoldError or RulesetError."""
-    if target.exists():
+    # os.path rather than Path methods: they answer False instead of raising for a name too long
+    if os.path.lexists(target):
         raise ScaffoldError(f"{target} already exists; `couillon new` never overwrites a file")
-    if not target.parent.is_dir():
+    if not os.path.isdir(target.parent):
         raise ScaffoldError(f"folder {target.parent} does not exist")
     text = scaffold_text(target, parent, id=id, name=name)
-    with open(target, "x", encoding="utf-8") as handle:  # "x": fail rather than overwrite in a race
-        handle.write(text)
+    try:
+        with open(target, "x", encoding="utf-8") as handle:  # "x": fail rather than overwrite in a race
+            handle.write(text)
+    except OSError as exc:  # a read-only folder, a name the file system refuses, a file created meanwhile
+        raise ScaffoldError(f"cannot write {target}: {exc.strerror or exc}") from None
     return target

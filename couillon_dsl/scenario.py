@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import yaml
 
+from couillon_dsl.builtin import is_file
 from couillon_dsl.cards import Card, CardNotationError
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diagnostics import RulesetError
@@ -398,7 +399,7 @@ class _Runner:
     def _ruleset(self) -> Ruleset:
         sc = self.scenario
         relative = sc.path.parent / sc.ruleset
-        target: str | Path = relative if relative.is_file() else sc.ruleset
+        target: str | Path = relative if is_file(relative) else sc.ruleset
         try:
             return build_ruleset(target, sc.options)
         except RulesetError as exc:

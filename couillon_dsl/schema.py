@@ -9,6 +9,7 @@ imported on first use because it dominates the CLI's start-up time.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -85,8 +86,6 @@ def _equal(a: Any, b: Any) -> bool:
 
 def fast_valid(schema: Any, value: Any) -> bool:
     """Whether ``value`` matches ``schema`` (this schema's keyword subset, strict integers)."""
-    import re
-
     if schema is True:
         return True
     if schema is False:
@@ -123,7 +122,7 @@ def fast_valid(schema: Any, value: Any) -> bool:
         for key, item in value.items():
             if "propertyNames" in schema and not fast_valid(schema["propertyNames"], key):
                 return False
-            if not fast_valid(properties[key] if key in properties else extra, item):
+            if not fast_valid(properties.get(key, extra), item):
                 return False
     if not all(fast_valid(s, value) for s in schema.get("allOf", ())):
         return False
@@ -141,14 +140,6 @@ def where(pointer: str) -> str:
         token = unescape(token)
         out += f"[{token}]" if token.isdigit() else (f".{token}" if out else token)
     return out or "the ruleset"
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    return {int: "integer", float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "value")
 
 
 def _show(value: Any) -> str:
@@ -192,6 +183,7 @@ class _Mapper:
         return error(code, message, self.document.nearest_span(pointer, key=key), pointer, hint)
 
     def map(self, err: ValidationError) -> Iterator[Diagnostic]:
+        """Diagnostics for one error in the ruleset's words; a failed oneOf/anyOf is explained by its best branch."""
         kind = str(err.validator)
         pointer = self.pointer(err)
         name = where(pointer)
@@ -254,6 +246,7 @@ class _Mapper:
             yield self.diag("schema-invalid", f"{name}: {err.message}", pointer)
 
     def type_hint(self, expected: list[str], instance: Any) -> str | None:
+        """A hint for the usual YAML type slips: quotes missing around a string, or around a number."""
         if "a string" in expected and isinstance(instance, (int, float)) and not isinstance(instance, bool):
             return f'write it in quotes: "{instance}"'
         if any(t in expected for t in ("an integer", "a number")) and isinstance(instance, str) and instance.lstrip("-").isdigit():
@@ -261,6 +254,7 @@ class _Mapper:
         return None
 
     def required_hint(self, schema: dict[str, Any], pointer: str, key: str) -> str | None:
+        """Why a required key is missing when a `null` in a child file deleted it; else what the key is for."""
         deleted = self.document.deleted.get(f"{pointer}/{escape(key)}")
         if deleted is not None:
             return (f"`{key}: null` at {deleted} deleted it: in a file that extends another, null removes a key "

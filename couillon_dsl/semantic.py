@@ -8,11 +8,10 @@ form, so a choice that breaks the deal is caught before anyone picks it.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, Iterator
 
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean
-from couillon_dsl.load import Document, escape, unescape
+from couillon_dsl.load import Document, escape, merged, unescape
 from couillon_dsl.schema import where
 
 DEFAULT_SUITS = ["S", "H", "D", "C"]
@@ -90,6 +89,7 @@ class _Checks:
 
     # ---- references
     def card(self, pointer: str, text: str) -> None:
+        """Check a card name; an unknown suit or rank is placed on its own letters inside the scalar."""
         rank, suit = text[:-1].upper(), text[-1].upper()
         if rank in self.ranks and suit in self.suits:
             return
@@ -195,6 +195,7 @@ class _Checks:
         return everyone
 
     def check_deal_and_trump(self) -> None:
+        """Walk the deal script counting cards per seat, then check the trump procedure against what it dealt."""
         size = len(self.suits) * len(self.ranks)
         hand = [0] * self.seats
         dealt, rest_taken, overdealt = 0, False, False
@@ -376,20 +377,9 @@ def _data_at(data: Any, pointer: str) -> tuple[bool, Any]:
     return True, data
 
 
-def _plain_merge(target: Any, patch: Any) -> Any:
-    """RFC 7386 on plain data (variants are checked without per-value origins)."""
-    if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
-    result = dict(target) if isinstance(target, dict) else {}
-    for key, value in patch.items():
-        if value is None:
-            result.pop(key, None)
-        else:
-            result[key] = _plain_merge(result.get(key), value)
-    return result
-
-
 class _OptionChecks:
+    """The checks of ``options:``: domains, defaults, ``sets`` targets, and each patched variant in full."""
+
     def __init__(self, document: Document) -> None:
         self.document = document
         self.data = document.data
@@ -406,6 +396,7 @@ class _OptionChecks:
         return self.found
 
     def in_domain(self, option: dict[str, Any], value: Any) -> bool:
+        """Whether ``value`` is one of the option's choices, or fits its type and bounds."""
         if "choices" in option:
             return any(_same(value, c) for c in option["choices"])
         if "type" in option:
@@ -463,6 +454,7 @@ class _OptionChecks:
         return None
 
     def check_patch(self, name: str, option: dict[str, Any], at: str, entry: dict[str, Any]) -> None:
+        """Apply one patch and run every check on the result, placing findings inside the patch."""
         from couillon_dsl.schema import document_errors
 
         value = entry["value"]
@@ -470,7 +462,7 @@ class _OptionChecks:
             self.report("option-value-invalid", f"option '{name}' has a patch for {value!r}, which it cannot take",
                         f"{at}/value")
             return
-        variant = _plain_merge(self.data, entry["patch"])
+        variant = merged(self.data, entry["patch"])
         variant.pop("options", None)  # the variant is one choice made; its own options are not re-applied
         context = f"with option {name} = {value!r}: "
         problems = document_errors(variant)

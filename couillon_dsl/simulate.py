@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from couillon_dsl.agents import Agent, make_agent
+from couillon_dsl.builtin import is_file
 from couillon_dsl.engine import CHANCE, GameState
 from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord
@@ -247,7 +248,7 @@ def run(
 def ruleset_reference(path_or_name: str) -> str:
     """What a worker rebuilds from: an existing file as an absolute path, else the built-in name."""
     path = Path(path_or_name)
-    return str(path.resolve()) if path.is_file() else path_or_name
+    return str(path.resolve()) if is_file(path) else path_or_name
 
 
 # ---------------------------------------------------------------------- figures

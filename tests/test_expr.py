@@ -159,6 +159,12 @@ def test_huge_and_deep_expressions_are_refused_cleanly():
         parse_expression("-" * 1500 + "1")
 
 
+@pytest.mark.parametrize("text", ["1 + " * 400 + "1", "-" * 600 + "1", "not " * 300 + "decided"])
+def test_nesting_short_enough_to_parse_but_too_deep_to_check_is_a_diagnostic(text):
+    [diagnostic] = check_expression(text, "int" if "decided" not in text else "bool", NAMES)
+    assert diagnostic.code == "expr-syntax" and "nested" in diagnostic.message
+
+
 # ---- round trip: AST -> text -> AST
 
 identifiers = st.sampled_from([*VARIABLES, *CONSTANTS, "x", "orbit", "notable", "and_also"])

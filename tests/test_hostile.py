@@ -74,3 +74,16 @@ def test_extends_cycle_between_two_files(tmp_path):
     exit_code, output, seconds = run(tmp_path / "a.yaml")
     assert exit_code == 1 and "error[extends-cycle]" in output and "a.yaml -> " in output
     assert "Traceback" not in output and seconds < 1.0
+
+
+@pytest.mark.parametrize("command", ["validate", "explain", "play"])
+def test_a_name_too_long_for_the_file_system_is_a_usage_error(command):
+    result = CliRunner().invoke(main, [command, "a" * 5000])
+    assert result.exit_code == 2, result.output
+    assert "no ruleset file or built-in ruleset" in result.output and "Traceback" not in result.output
+
+
+def test_extends_a_name_too_long_for_the_file_system(tmp_path):
+    (tmp_path / "a.yaml").write_text(f"extends: {'a' * 5000}.yaml\nid: a\nname: A\n")
+    exit_code, output, _ = run(tmp_path / "a.yaml")
+    assert exit_code == 1 and "error[extends-not-found]" in output and "Traceback" not in output

@@ -120,6 +120,8 @@ def test_cli_new_writes_then_refuses_to_overwrite(tmp_path: Path) -> None:
     (["new", "{dir}/x.yaml"], 2, "Missing option '--from'"),
     (["new", "{dir}/x.yaml", "--from", "couillon", "--id", "Bad Id"], 2, "an id is lower case"),
     (["new", "{dir}/missing/x.yaml", "--from", "couillon"], 1, "does not exist"),
+    (["new", "{dir}/" + "a" * 300 + ".yaml", "--from", "couillon"], 1, "cannot write"),
+    (["new", "{dir}/x.yaml", "--from", "a" * 5000], 2, "no ruleset file or built-in ruleset"),
 ])
 def test_cli_new_errors(tmp_path: Path, args: list[str], code: int, message: str) -> None:
     result = CliRunner().invoke(main, [a.format(dir=tmp_path) for a in args], catch_exceptions=False)

@@ -28,6 +28,7 @@ class InvalidInput(click.ClickException):
         self.exit_code = exit_code
 
     def show(self, file: Any = None) -> None:
+        """Diagnostics compiler-style, with source lines, instead of click's one-line ``Error:``."""
         from couillon_dsl.diagnostics import render_text
 
         click.echo(render_text(self.diagnostics) if self.diagnostics else f"error: {self.message}", err=True)

@@ -11,8 +11,12 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from couillon_dsl.diagnostics import Diagnostic
 
 
 @dataclass
@@ -21,7 +25,7 @@ class Result:
 
     argument: str
     path: str | None
-    diagnostics: list = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:

@@ -78,6 +78,9 @@ def _fits(actual: str, wanted: str) -> bool:
 
 
 class _Checker:
+    """Types every node and builds its closure; a node with a problem gets no closure, so its
+    parents stay quiet and each mistake is reported once."""
+
     def __init__(self, names: ExprNames) -> None:
         self.names = names
         self.problems: list[ExpressionError] = []
@@ -87,6 +90,7 @@ class _Checker:
         return "any", None
 
     def expect(self, node: Node, wanted: str, what: str) -> Evaluator | None:
+        """The closure of ``node`` when it has type ``wanted`` (``what`` names the place in the message)."""
         kind, fn = self.visit(node)
         if fn is not None and not _fits(kind, wanted):
             self.fail("expr-type", f"{what} needs {_TYPE_WORDS[wanted]}, but this is {_TYPE_WORDS[kind]}", node)
@@ -94,6 +98,7 @@ class _Checker:
         return fn
 
     def visit(self, node: Node) -> tuple[str, Evaluator | None]:
+        """The type of ``node`` and its closure (None once a problem was found inside it)."""
         if isinstance(node, Number):
             value = node.value
             return "int", lambda facts: value
@@ -145,6 +150,7 @@ class _Checker:
         return result, lambda facts: 0 if (t := team(facts)) is None else table(facts)[t]
 
     def keyed(self, node: Call, arg: Node, param: str, result: str) -> tuple[str, Evaluator | None]:
+        """``announced("mit")``, ``announcer("mit")``, ``option("lines")``: the id must be quoted and declared."""
         if not isinstance(arg, String):
             return self.fail("expr-type", f"{node.func}() takes a quoted {param} id, e.g. {node.func}(\"mit\")", arg)
         key = arg.value
@@ -174,13 +180,13 @@ class _Checker:
             if left is not None and right is not None and not _fits(lkind, rkind):
                 return self.fail("expr-type", f"`{op}` compares {_TYPE_WORDS[lkind]} with {_TYPE_WORDS[rkind]}", node)
         else:
-            want = "int"
-            left = self.expect(node.left, want, f"`{op}`")
-            right = self.expect(node.right, want, f"`{op}`")
+            left = self.expect(node.left, "int", f"`{op}`")
+            right = self.expect(node.right, "int", f"`{op}`")
+        result = "int" if op in _ARITH else "bool"
         if left is None or right is None:
-            return ("int" if op in _ARITH else "bool"), None
+            return result, None
         function = _COMPARE.get(op) or _ARITH[op]
-        return ("int" if op in _ARITH else "bool"), lambda facts: function(left(facts), right(facts))
+        return result, lambda facts: function(left(facts), right(facts))
 
 
 def _span(span: Span | None, pos: Pos | None) -> Span | None:

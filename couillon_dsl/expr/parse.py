@@ -121,11 +121,19 @@ def _pos(meta_or_token: Any) -> Pos:
     return Pos(item.line, item.column, item.end_line, item.end_column)
 
 
-def _build(tree: Any) -> Node:
-    """Turn lark's tree into AST nodes (iterative enough: depth is bounded by the text length)."""
+MAX_NESTING = 100  # operators inside operators; every later walk (checks, closures, explain) recurses per level
+
+
+def _build(tree: Any, depth: int = 0) -> Node:
+    """Turn lark's tree into AST nodes, refusing more than :data:`MAX_NESTING` levels so that
+    nothing downstream of the parser can exhaust the Python stack."""
     kind = tree.data
     pos = _pos(tree.meta)
+    if depth > MAX_NESTING:
+        raise ExpressionError("expr-syntax", f"the expression is nested more than {MAX_NESTING} levels deep", pos,
+                              "split it into several scoring rules")
     children = tree.children
+    depth += 1
     if kind == "number":
         return Number(int(children[0]), pos)
     if kind == "string":
@@ -133,16 +141,16 @@ def _build(tree: Any) -> Node:
     if kind == "name":
         return Name(str(children[0]), pos)
     if kind == "call":
-        args = tuple(_build(c) for c in children[1:] if c is not None)
+        args = tuple(_build(c, depth) for c in children[1:] if c is not None)
         return Call(str(children[0]), args, pos)
     if kind == "not_op":
-        return Unary("not", _build(children[0]), pos)
+        return Unary("not", _build(children[0], depth), pos)
     if kind == "negate":
-        return Unary("-", _build(children[-1]), pos)
+        return Unary("-", _build(children[-1], depth), pos)
     if kind in ("or_op", "and_op"):
-        return Binary(kind[:-3], _build(children[0]), _build(children[1]), pos)
+        return Binary(kind[:-3], _build(children[0], depth), _build(children[1], depth), pos)
     left, op, right = children
-    return Binary(str(op), _build(left), _build(right), pos)
+    return Binary(str(op), _build(left, depth), _build(right, depth), pos)
 
 
 MAX_LENGTH = 2000  # characters; scoring expressions are one line long
