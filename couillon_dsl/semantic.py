@@ -377,6 +377,13 @@ def _data_at(data: Any, pointer: str) -> tuple[bool, Any]:
     return True, data
 
 
+def _yaml_scalar(value: Any) -> str:
+    """A scalar as YAML writes it, for hints the author can paste."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
 class _OptionChecks:
     """The checks of ``options:``: domains, defaults, ``sets`` targets, and each patched variant in full."""
 
@@ -441,7 +448,9 @@ class _OptionChecks:
                                 value_at)
             if exists and not _same(current, default) and self.in_domain(option, default):
                 self.report("option-default-mismatch", f"{where(pointer)} is {current!r} but option '{name}' defaults to "
-                            f"{default!r}, which replaces it", pointer, f"make the two agree (option at {at})",
+                            f"{default!r}, which replaces it", pointer,
+                            f"to play with {current!r}, write `options: {{{name}: {{default: {_yaml_scalar(current)}}}}}` "
+                            f"(or run with --option {name}={_yaml_scalar(current)})",
                             severity="warning")
         for i, entry in enumerate(option.get("patches", [])):
             self.check_patch(name, option, f"{base}/patches/{i}", entry)
