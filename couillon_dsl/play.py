@@ -101,19 +101,18 @@ class Table:
         return "Scoresheet: " + " | ".join(parts) + f"   ({goal})"
 
     def choice_label(self, action: int, legal: Sequence[int]) -> str:
-        acts = self.state.actions
-        text = self.state.action_to_string(action)
-        if action < acts.ncards:
-            return self.card(action)
-        if acts.name0 <= action < acts.show0:
-            return f"{text} ({self.suit(action - acts.name0)})"
-        if acts.show0 <= action < acts.announce0:
-            return f"show {self.card(action - acts.show0)}"
-        if acts.announce0 <= action < acts.dealer0:
-            return f"{text} ({self.rs.announcements[action - acts.announce0].name})"
-        if action == acts.decline:
+        kind, arg = self.state.actions.decode(action)
+        if kind == "card":
+            return self.card(arg)
+        if kind == "name":
+            return f"{self.state.action_to_string(action)} ({self.suit(arg)})"
+        if kind == "show":
+            return f"show {self.card(arg)}"
+        if kind == "announce":
+            return f"{self.state.action_to_string(action)} ({self.rs.announcements[arg].name})"
+        if kind == "no":
             return f"no (do not announce {self.offered_announcement(legal)})"
-        return text
+        return self.state.action_to_string(action)
 
     def offered_announcement(self, legal: Sequence[int]) -> str:
         acts = self.state.actions
@@ -122,25 +121,25 @@ class Table:
 
     def deed(self, seat: int, action: int, legal: Sequence[int], offered: Card | None) -> str:
         """What ``seat`` did, as a sentence: ``Seat 1 plays ♠K.``"""
-        acts = self.state.actions
+        kind, arg = self.state.actions.decode(action)
         who = self.subject(seat)
         s = "" if seat == self.seat else "s"
-        if action < acts.ncards:
-            return f"{who} play{s} {self.card(action)}."
-        if action == acts.accept:
+        if kind == "card":
+            return f"{who} play{s} {self.card(arg)}."
+        if kind == "accept":
             took = f" {self.card(offered)}" if offered is not None else ""
             return f"{who} accept{s}{took}."
-        if action == acts.pass_:
+        if kind == "pass":
             return f"{who} pass{'es' if s else ''}."
-        if action == acts.defer:
+        if kind == "defer":
             return f"{who} defer{s} the choice of trump."
-        if acts.name0 <= action < acts.show0:
-            return f"{who} name{s} {self.suit(action - acts.name0)} as trump."
-        if acts.show0 <= action < acts.announce0:
-            return f"{who} show{s} {self.card(action - acts.show0)}."
-        if acts.announce0 <= action < acts.dealer0:
-            return f"{who} announce{s} {self.rs.announcements[action - acts.announce0].name}!"
-        if action == acts.decline:
+        if kind == "name":
+            return f"{who} name{s} {self.suit(arg)} as trump."
+        if kind == "show":
+            return f"{who} show{s} {self.card(arg)}."
+        if kind == "announce":
+            return f"{who} announce{s} {self.rs.announcements[arg].name}!"
+        if kind == "no":
             return f"{who} {'does' if s else 'do'} not announce {self.offered_announcement(legal)}."
         return f"{who}: {self.state.action_to_string(action)}."
 

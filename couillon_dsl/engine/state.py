@@ -61,6 +61,23 @@ class Actions(NamedTuple):
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
                    name0, show0, announce0, announce0 + nannouncements)
 
+    def decode(self, action: int) -> tuple[str, int | None]:
+        """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", None), ("name", suit),
+        ("show", c), ("announce", index), ("dealer", seat); one place that knows the numbering."""
+        if 0 <= action < self.ncards:
+            return "card", action
+        if self.ncards <= action < self.name0:
+            return ("accept", "pass", "defer", "no")[action - self.ncards], None
+        if self.name0 <= action < self.show0:
+            return "name", action - self.name0
+        if self.show0 <= action < self.announce0:
+            return "show", action - self.show0
+        if self.announce0 <= action < self.dealer0:
+            return "announce", action - self.announce0
+        if action >= self.dealer0:  # the seat count is the caller's to check
+            return "dealer", action - self.dealer0
+        raise ValueError(f"{action!r} is not an action of this ruleset")
+
 
 class HandSummary(NamedTuple):
     """One finished or passed-out hand, for statistics and records.
@@ -483,27 +500,21 @@ class GameState:
         self._passes = passes
 
     def action_to_string(self, action: int) -> str:
-        acts = self._acts
+        kind, arg = self._acts.decode(action)
         layout = self._rs.layout
-        if 0 <= action < acts.ncards:
-            return layout.name(action)
-        if action == acts.accept:
-            return "accept"
-        if action == acts.pass_:
-            return "pass"
-        if action == acts.defer:
-            return "defer"
-        if action == acts.decline:
-            return "no"
-        if acts.name0 <= action < acts.show0:
-            return f"name {layout.suits[action - acts.name0]}"
-        if acts.show0 <= action < acts.announce0:
-            return f"show {layout.name(action - acts.show0)}"
-        if acts.announce0 <= action < acts.dealer0:
-            return f"announce {self._rs.announcements[action - acts.announce0].id}"
-        if acts.dealer0 <= action < acts.dealer0 + self._n:
-            return f"dealer {action - acts.dealer0}"
-        raise ValueError(f"{action!r} is not an action of this ruleset")
+        if kind == "dealer" and arg >= self._n:  # type: ignore[operator]
+            raise ValueError(f"{action!r} is not an action of this ruleset")
+        if kind == "card":
+            return layout.name(arg)  # type: ignore[arg-type]
+        if kind == "name":
+            return f"name {layout.suits[arg]}"  # type: ignore[index]
+        if kind == "show":
+            return f"show {layout.name(arg)}"  # type: ignore[arg-type]
+        if kind == "announce":
+            return f"announce {self._rs.announcements[arg].id}"  # type: ignore[index]
+        if kind == "dealer":
+            return f"dealer {arg}"
+        return kind
 
     def string_to_action(self, seat: int | None, text: str) -> int:
         """Parse what :meth:`action_to_string` prints (``seat`` is accepted for API symmetry)."""
