@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -32,6 +33,9 @@ from couillon_dsl.stats import Estimate, mean_t, quantile_ci, wilson
 
 MAX_CHUNK = 250  # games per task: small enough for progress and balance, large enough to amortise
 AGENTS_SALT = 0x5EED  # the agents' generator is seeded apart from the deals'
+# what the hand figures read from a HandSummary; hands are counted by this key, in C
+HAND_KIND = attrgetter("dealer", "trump_path", "maker", "decisions", "outcome", "winner", "all_tricks",
+                       "announcements")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -87,38 +91,18 @@ class Tally:
         for name in ("hands_per_game", "trajectories", "records"):
             getattr(self, name).extend(getattr(other, name))
 
-    def add_game(self, ruleset: Ruleset, state: GameState) -> None:
-        """Fold one finished game into the counts."""
-        n = ruleset.players.count
-        team_of = ruleset.tables.team_of
+    def add_game(self, ruleset: Ruleset, state: GameState, kinds: Counter[tuple[Any, ...]] | None = None) -> None:
+        """Fold one finished game into the counts.
+
+        With ``kinds``, its hands are only counted there by what the hand figures read
+        (:data:`HAND_KIND`), for :meth:`add_hands` to fold later: a run repeats few kinds,
+        and counting them is one C-level pass per game instead of Python work per hand.
+        """
         summaries = state.hands
-        for h in summaries:
-            dealer = h.dealer
-            self.paths[h.trump_path] += 1
-            for seat, word in h.decisions:
-                offset = (seat - dealer) % n
-                self.decisions[offset, word] += 1
-                self.asked[offset] += 1
-            outcome = h.outcome
-            if outcome == "passed_out":
-                continue
-            self.played += 1
-            if outcome == "winner":
-                self.decided += 1
-                if h.winner == team_of[(dealer + 1) % n]:
-                    self.elder_team_wins += 1
-                if h.all_tricks:
-                    self.all_tricks += 1
-            elif outcome == "tie":
-                self.ties += 1
-            else:
-                self.no_score += 1
-            if h.maker is not None:
-                self.maker_hands += 1
-                if h.winner == h.maker:
-                    self.maker_wins += 1
-            for name, _seat in h.announcements:
-                self.announcements[name] += 1
+        if kinds is None:
+            self.add_hands(ruleset, Counter(map(HAND_KIND, summaries)))
+        else:
+            kinds.update(map(HAND_KIND, summaries))
         result = state.result
         assert result is not None, "add_game needs a finished game"
         self.games += 1
@@ -128,8 +112,39 @@ class Tally:
             self.abandoned += 1
         else:
             self.team_wins[result.winner] += 1  # type: ignore[index]
-            if summaries and result.winner == team_of[summaries[0].dealer]:
+            if summaries and result.winner == ruleset.tables.team_of[summaries[0].dealer]:
                 self.first_dealer_team_wins += 1
+
+    def add_hands(self, ruleset: Ruleset, kinds: Counter[tuple[Any, ...]]) -> None:
+        """Fold hands counted by kind (:data:`HAND_KIND` of each summary) into the hand figures."""
+        n = ruleset.players.count
+        team_of = ruleset.tables.team_of
+        paths, decisions, asked, announced = self.paths, self.decisions, self.asked, self.announcements
+        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements), k in kinds.items():
+            paths[path] += k
+            for seat, word in words:
+                offset = (seat - dealer) % n
+                decisions[offset, word] += k
+                asked[offset] += k
+            if outcome == "passed_out":
+                continue
+            self.played += k
+            if outcome == "winner":
+                self.decided += k
+                if winner == team_of[(dealer + 1) % n]:
+                    self.elder_team_wins += k
+                if all_tricks:
+                    self.all_tricks += k
+            elif outcome == "tie":
+                self.ties += k
+            else:
+                self.no_score += k
+            if maker is not None:
+                self.maker_hands += k
+                if winner == maker:
+                    self.maker_wins += k
+            for name, _seat in announcements:
+                announced[name] += k
 
 
 def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random) -> GameState:
@@ -160,6 +175,7 @@ def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
     fast = not job.paired and all(spec == "random" for spec in job.agents)
     start_values = (ruleset.scoresheet.start,) * len(ruleset.players.teams)
     tally = Tally()
+    kinds: Counter[tuple[Any, ...]] = Counter()
     for index in range(start, stop):
         seed = game_seed(job.seed, index)
         state = GameState(ruleset, seed=seed)
@@ -167,12 +183,13 @@ def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
             state.play_random(random.Random(seed))
         else:
             play_game(state, agents, random.Random(seed ^ AGENTS_SALT))
-        tally.add_game(ruleset, state)
+        tally.add_game(ruleset, state, kinds)
         if index < job.trajectories:
             tally.trajectories.append([start_values] + [h.scores for h in state.hands])
         if job.record:
             tally.records.append(GameRecord.from_state(state, ruleset=job.ruleset, seed=seed, agents=job.agents,
                                                        game=index))
+    tally.add_hands(ruleset, kinds)
     return tally
 
 
