@@ -93,6 +93,10 @@ class DeckLayout:
     def pretty(self, card: Card) -> str:
         return self.ranks[self.rank_of(card)] + self.suit_symbols[self.suit_of(card)]
 
+    def suit_first(self, card: Card) -> str:
+        """``♥J``: how explanations write a card, the suit symbol first as in a sentence."""
+        return self.suit_symbols[self.suit_of(card)] + self.ranks[self.rank_of(card)]
+
     def parse(self, text: str) -> Card:
         """Parse one card name (``AS``, ``10h``, ``Q♠``); raises CardNotationError."""
         card = self._by_name.get(text.strip().upper())

@@ -62,8 +62,7 @@ class Table:
 
     def card(self, card: Card) -> str:
         """``♥J``, the way the engine's explanations write cards."""
-        layout = self.layout
-        return layout.suit_symbols[layout.suit_of(card)] + layout.ranks[layout.rank_of(card)]
+        return self.layout.suit_first(card)
 
     def suit(self, suit: int) -> str:
         return f"{self.layout.suit_symbols[suit]} {self.layout.suit_names[suit]}"
@@ -115,9 +114,9 @@ class Table:
         return self.state.action_to_string(action)
 
     def offered_announcement(self, legal: Sequence[int]) -> str:
-        acts = self.state.actions
-        offered = [a for a in legal if acts.announce0 <= a < acts.dealer0]
-        return self.rs.announcements[offered[0] - acts.announce0].name if offered else "anything"
+        decode = self.state.actions.decode
+        offered = [arg for kind, arg in map(decode, legal) if kind == "announce"]
+        return self.rs.announcements[offered[0]].name if offered else "anything"
 
     def deed(self, seat: int, action: int, legal: Sequence[int], offered: Card | None) -> str:
         """What ``seat`` did, as a sentence: ``Seat 1 plays ♠K.``"""

@@ -14,7 +14,7 @@ from couillon_dsl.model import Ruleset, TrumpContext
 def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     """``♥J``; a promoted card carries its name: ``♠Q (Mit)``."""
     layout = ruleset.layout
-    text = layout.suit_symbols[layout.suit_of(card)] + layout.ranks[layout.rank_of(card)]
+    text = layout.suit_first(card)
     if ctx.promoted >> card & 1:
         for promotion in ruleset.deck.promotions:
             if layout.parse(promotion.card) == card:
