@@ -71,7 +71,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
     _check_playable(document, deal, players, layout, trump)
-    tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring)
+    tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
+                          {name: spec.value for name, spec in specs.items()})
     return Ruleset(
         id=data["id"],
         name=data["name"],

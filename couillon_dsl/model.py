@@ -250,8 +250,8 @@ class Tables:
     always_promoted: int  # promotion bits in force from the deal on (promotions without an announcement)
     deal_prefixes: tuple[DealPrefix | None, ...]  # dealer -> the decision-free start of its deal plan
     static_deals: bool  # every deal plan is its static prefix, possibly followed by one final decide
-    outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]] = field(compare=False, repr=False)
-    scoring: tuple[tuple[Any, ...], ...] = field(compare=False, repr=False)  # see tables.scoring_plan
+    # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
+    score_hand: Callable[..., Any] = field(compare=False, repr=False)
 
     def context(self, trump: int, promoted_bits: int) -> TrumpContext:
         return self.contexts[((trump + 1) << len(self.promotion_cards)) | promoted_bits]

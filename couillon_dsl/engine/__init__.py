@@ -11,12 +11,12 @@ from couillon_dsl.engine.state import (
     FinishedGame,
     GameResult,
     GameState,
-    HandFacts,
     HandSummary,
     IllegalAction,
     SeatView,
     play_random_game,
 )
+from couillon_dsl.expr.compile import HandFacts
 from couillon_dsl.engine.why import explain_legal, explain_trick
 
 __all__ = [

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import repeat, starmap
-from operator import add
-from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
-from couillon_dsl.expr.compile import HandFacts
+from couillon_dsl.engine.hand import (
+    ABANDONED, CARDS_OF, SESSION_OVER, passes_after_pass_out, random_tricks, settle, shuffled,
+)
 from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Ruleset, Team, TrumpContext
 
@@ -159,25 +158,6 @@ class SeatView:
     hand_number: int
 
 
-class _CardsOf(dict):  # type: ignore[type-arg]
-    """mask -> its cards ascending, for random play; filled on first use, emptied when full.
-
-    A dict subclass with ``__missing__`` so the hot loops read it with a plain subscript
-    (cheaper than ``.get`` plus a fallback call).
-    """
-
-    def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
-        if len(self) >= _CARDS_LIMIT:
-            self.clear()
-        cards = self[mask] = tuple(iter_bits(mask))
-        return cards
-
-
-_CARDS_LIMIT = 1 << 16  # a 24-card deck's hands of up to 4 cards need 12,951 entries
-_CARDS = _CardsOf()
-
-
-_NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 
 _FIELDS = (
@@ -339,15 +319,7 @@ class GameState:
     def _shuffle_deal(self, rnd: Any) -> None:
         """Draw every undrawn card at once from ``rnd`` and run the deal script."""
         undrawn = self._undrawn
-        # sorting by random keys is a uniform shuffle; starmap calls rnd in C (same draws as a loop)
-        if undrawn == self._full:
-            cards = range(self._acts.ncards)
-            keys = list(starmap(rnd, repeat((), len(cards))))
-            rest = sorted(cards, key=keys.__getitem__)
-        else:
-            cards = list(iter_bits(undrawn))  # type: ignore[assignment]
-            keys = list(starmap(rnd, repeat((), len(cards))))
-            rest = [c for _, c in sorted(zip(keys, cards))]
+        rest = shuffled(range(self._acts.ncards) if undrawn == self._full else list(iter_bits(undrawn)), rnd)
         self._history.extend(rest)
         if self._pack:
             self._pack.extend(rest)
@@ -390,7 +362,7 @@ class GameState:
                 self._random_hand(rnd)
             elif phase == _PLAY:
                 if self._trick or (announcing and self._trick_no == 0):
-                    cards = _CARDS[self.legal_mask()]
+                    cards = CARDS_OF[self.legal_mask()]
                     card = cards[int(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)
                     self._play(card)
@@ -853,93 +825,11 @@ class GameState:
             self._end_hand()
 
     def _play_out(self, rnd: Any) -> None:
-        """Play the rest of the hand, from a trick boundary, with uniformly random legal cards.
-
-        The same bookkeeping as :meth:`_play` and :meth:`_end_trick` with the same context
-        tables and follow closure, kept in local variables for speed. Card r of the
-        ascending legal cards is drawn with ``r = int(rnd() * count)`` (no draw when only
-        one card is legal), as the reference simulator does; the ascending cards of a mask
-        come from a bounded cache because scanning the bits costs more than the draw.
-        In the last trick every hand holds one card, which is then its only legal card (a
-        legal set is never empty and lies within the hand): no draw and no follow check.
-        """
-        ctx = self._ctx
-        legal = ctx.legal
-        strength = ctx.strength
-        points = ctx.points
-        card_suit = ctx.card_suit
-        hands = self._hands
+        """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
         t = self._t
-        followers = t.followers  # precomputed: no slice of the seat order per trick
-        team_of = t.team_of
-        bits = t.card_bit
-        history = self._history
-        play = history.append
-        log = self._log
-        won_points = self._points
-        won_tricks = self._tricks
-        n = self._n
-        cards_of = _CARDS
-        leader = self._leader
-        left = self._ntricks - self._trick_no
-        for _ in range(left - 1):
-            h = hands[leader]
-            cards = cards_of[h]
-            k = len(cards)
-            card = cards[int(rnd() * k)] if k > 1 else cards[0]
-            bit = bits[card]
-            hands[leader] = h ^ bit
-            play(card)
-            led = card_suit[card]
-            st = strength[led]
-            best = st[card]
-            win = card
-            wseat = leader
-            tmask = bit
-            tpoints = points[card]
-            for seat in followers[leader]:
-                h = hands[seat]
-                cards = cards_of[legal(h, led, win, tmask)]
-                k = len(cards)
-                card = cards[int(rnd() * k)] if k > 1 else cards[0]
-                bit = bits[card]
-                hands[seat] = h ^ bit
-                play(card)
-                s = st[card]
-                if s > best:
-                    best = s
-                    win = card
-                    wseat = seat
-                tmask |= bit
-                tpoints += points[card]
-            team = team_of[wseat]
-            won_points[team] += tpoints
-            won_tricks[team] += 1
-            log.append((leader, tuple(history[-n:]), wseat))
-            leader = wseat
-        if left > 0:  # the last trick: one card per hand
-            card = hands[leader].bit_length() - 1
-            play(card)
-            st = strength[card_suit[card]]
-            best = st[card]
-            wseat = leader
-            tpoints = points[card]
-            for seat in followers[leader]:
-                card = hands[seat].bit_length() - 1
-                play(card)
-                s = st[card]
-                if s > best:
-                    best = s
-                    wseat = seat
-                tpoints += points[card]
-            for seat in range(n):
-                hands[seat] = 0
-            team = team_of[wseat]
-            won_points[team] += tpoints
-            won_tricks[team] += 1
-            log.append((leader, tuple(history[-n:]), wseat))
-            leader = wseat
-        self._leader = self._turn = leader
+        self._leader = self._turn = random_tricks(
+            self._ctx, t.followers, t.team_of, t.card_bit, self._hands, self._leader, self._ntricks - self._trick_no,
+            rnd, self._history, self._log, self._points, self._tricks)
         self._trick_no = self._ntricks
         self._end_hand()
 
@@ -997,110 +887,58 @@ class GameState:
     # ------------------------------------------------------------------ scoring and game flow
     def _end_hand(self) -> None:
         """Score the finished hand by the ruleset's rules, record it, and move the game on."""
-        rs = self._rs
-        t = self._t
-        points = tuple(self._points)
-        tricks = tuple(self._tricks)
-        winner, tie, no_score = t.outcome(points, tricks, self._maker)
-        decided = winner is not None
-        values = self._values
-        nteams = len(values)
-        all_tricks = decided and tricks[winner] == self._ntricks  # type: ignore[index]
-        made = self._made
-        announcers = {rs.announcements[a].id: t.team_of[s] for a, s in made} if made else _NO_ANNOUNCERS
-        dealer = self._dealer
-        in_play = sum(points)
-        facts = _new_tuple(HandFacts, (  # tuple.__new__ skips the NamedTuple's Python-level __new__
-            winner, (1 - winner if nteams == 2 else None) if decided else None,  # type: ignore[operator]
-            self._maker, t.team_of[dealer], t.team_of[t.next_seat[dealer]],
-            decided, tie, no_score, all_tricks, self._ntricks, in_play, self._passes, self._ties,
-            points, tricks, announcers, self._opts,
-        ))
-        k = self._tie_multiplier() if self._ties else 1
-        deltas = [0] * nteams
-        for when, team_fn, delta, delta_fn, scaled in t.scoring:  # constants are not called (tables.scoring_plan)
-            if when is None or when(facts):
-                team = team_fn(facts)
-                if team is not None:
-                    if delta is None:
-                        delta = delta_fn(facts)
-                    deltas[team] += delta * k if scaled else delta  # type: ignore[index, operator]
-        self._values = values = list(map(add, values, deltas))  # one C call instead of a loop per team
-        sheet = rs.scoresheet
-        if decided:
-            self._ties = self._passes = 0
-        elif tie and sheet.tie_carry != "none":
-            self._ties += 1
+        score = self._t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
+                                   self._passes, self._ties, self._values, self._made)
+        self._values = score.values
+        self._ties = score.ties
+        self._passes = score.passes
         self._redeals = 0
-        self._record("winner" if decided else ("tie" if tie else "no_score"), winner, all_tricks, k, deltas,
-                     points, tricks, in_play)
-        self._next_hand(winner, tie and sheet.tie_next_dealer == "same")
-
-    def _tie_multiplier(self) -> int:
-        carry = self._rs.scoresheet.tie_carry
-        if carry == "next_decided_double":
-            return 2 if self._ties else 1
-        if carry == "cumulative_double":
-            return 2 ** self._ties
-        return 1
+        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas)
+        self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same")
 
     def _pass_out(self) -> None:
         """A deal refused by everyone: it scores nothing, may owe the next decided hand."""
-        carry = self._rs.scoresheet.pass_carry
-        if carry == "single":
-            self._passes = 1
-        elif carry == "cumulative":
-            self._passes += 1
+        self._passes = passes_after_pass_out(self._rs.scoresheet, self._passes)
         self._redeals += 1
         self._path = "redeal"
         self._trump = -1
         self._maker = None
-        self._record("passed_out", None, False, 1, [0] * len(self._values))
+        self._record("passed_out", None, False, 1, (0,) * len(self._values))
         if self._redeals > self._rs.limits.max_redeals_in_a_row:
             self._finish(None, abandoned=True)
             return
         self._next_hand(None, same_dealer=False)
 
-    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: list[int],
-                points: tuple[int, ...] | None = None, tricks: tuple[int, ...] | None = None,
-                in_play: int | None = None) -> None:
-        """Append this hand's summary; ``points``, ``tricks`` and their sum when already made."""
+    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: tuple[int, ...]) -> None:
+        """Append this hand's summary."""
         self._game_hands += 1
-        if points is None:
-            points = tuple(self._points)
-            tricks = tuple(self._tricks)
-            in_play = sum(points)
+        points = tuple(self._points)
         trump = self._trump
         made = self._made
         self._summaries.append(_new_tuple(HandSummary, (  # tuple.__new__: no NamedTuple __new__ frame
             self._game, self._game_hands, self._dealer, self._rs.layout.suits[trump] if trump >= 0 else None,
-            self._path, self._maker, self._decider, tuple(self._decisions), points, tricks, outcome, winner,
-            all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
-            in_play, k, tuple(deltas), tuple(self._values), tuple(self._log),
+            self._path, self._maker, self._decider, tuple(self._decisions), points, tuple(self._tricks), outcome,
+            winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
+            sum(points), k, deltas, tuple(self._values), tuple(self._log),
         )))
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:
         """End the game if a team reached the goal (or a limit was hit), else deal again."""
-        sheet = self._rs.scoresheet
-        values = self._values
-        goal = sheet.goal
-        if min(values) <= goal if sheet.direction == "down" else max(values) >= goal:
-            sign = 1 if sheet.direction == "down" else -1
-            # several at once: furthest past the goal, then the hand winner, then the lower team
-            game_winner = max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
-                              key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
-            self._games.append(FinishedGame(game_winner, tuple(values), self._game_hands))
-            self._games_won[game_winner] += 1
-            if self._games_won[game_winner] >= self._rs.session.games_to_win:
+        rs = self._rs
+        verdict, game_winner = settle(rs.scoresheet, rs.session, rs.limits, self._values, hand_winner,
+                                      self._game_hands, self._games_won)
+        if verdict == ABANDONED:
+            self._finish(None, abandoned=True)
+            return
+        if game_winner is not None:
+            self._games.append(FinishedGame(game_winner, tuple(self._values), self._game_hands))
+            if verdict == SESSION_OVER:
                 self._finish(game_winner, abandoned=False)
                 return
             self._game += 1
             self._game_hands = self._ties = self._passes = self._redeals = 0
-            self._values = [sheet.start] * len(values)
-        elif self._game_hands >= self._rs.limits.max_hands:
-            self._finish(None, abandoned=True)
-            return
-        if not same_dealer and self._rs.dealer.rotation == "next":
+            self._values = [rs.scoresheet.start] * len(self._values)
+        if not same_dealer and rs.dealer.rotation == "next":
             self._dealer = self._t.next_seat[self._dealer]
         self._start_deal()
 

@@ -9,12 +9,14 @@ their decision-free start into one static :class:`~couillon_dsl.model.DealPrefix
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from couillon_dsl.cards import Card, DeckLayout
 from couillon_dsl.engine.follow import make_legal
+from couillon_dsl.engine.hand import make_score_hand
 from couillon_dsl.model import (
-    Announcement, DealPrefix, DealStep, Deck, Follow, Outcome, Players, ScoringRule, Tables, Team, TrumpContext,
+    Announcement, DealPrefix, DealStep, Deck, Follow, Outcome, Players, ScoringRule, Scoresheet, Tables, Team,
+    TrumpContext,
 )
 
 # deal op codes; see deal_plan
@@ -254,6 +256,8 @@ def build_tables(
     announcements: Sequence[Announcement],
     outcome: Outcome,
     scoring: Sequence[ScoringRule],
+    scoresheet: Scoresheet,
+    options: Mapping[str, Any],
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
@@ -269,6 +273,7 @@ def build_tables(
     for team, seats in enumerate(players.teams):
         for seat in seats:
             team_of[seat] = team
+    next_seat = tuple((s + 1) % n for s in range(n))
     plans = tuple(deal_plan(steps, d, n, layout.size) for d in range(n))
     prefixes = tuple(deal_prefix(plan, layout.size) for plan in plans)
     return Tables(
@@ -277,7 +282,7 @@ def build_tables(
         promotion_by=tuple(by for _, _, by in promotions),
         card_bit=tuple(1 << c for c in range(layout.size)),
         team_of=tuple(team_of),
-        next_seat=tuple((s + 1) % n for s in range(n)),
+        next_seat=next_seat,
         rounds=tuple(tuple((s + i) % n for i in range(n)) for s in range(n)),
         deal_plans=plans,
         holder_cards=tuple(layout.parse(a.holder_of) if a.holder_of else -1 for a in announcements),
@@ -288,7 +293,7 @@ def build_tables(
         deal_prefixes=prefixes,
         static_deals=all(p is not None and (p.stop == len(plan) or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE))
                          for p, plan in zip(prefixes, plans)),
-        outcome=make_outcome(outcome, len(players.teams)),
-        scoring=scoring_plan(scoring),
+        score_hand=make_score_hand(make_outcome(outcome, len(players.teams)), scoring_plan(scoring), tuple(team_of),
+                                   next_seat, scoresheet, ids, options),
     )
 
