@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
+from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import build_tables, resolve_seats
 from couillon_dsl.load import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
@@ -73,7 +74,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
                           {name: spec.value for name, spec in specs.items()})
-    return Ruleset(
+    ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
         description=data.get("description", ""),
@@ -95,6 +96,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         layout=layout,
         tables=tables,
     )
+    return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
 
 # ---------------------------------------------------------------------- options

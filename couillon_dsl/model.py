@@ -278,6 +278,8 @@ class Ruleset:
     limits: Limits
     layout: DeckLayout = field(repr=False)
     tables: Tables = field(repr=False, compare=False)
+    # whole random games in one closure (engine.rollout.make_rollout), None when not eligible
+    rollout: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

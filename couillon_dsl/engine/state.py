@@ -346,11 +346,16 @@ class GameState:
     def play_random(self, rng: random.Random) -> None:
         """Play to the end with uniformly random legal actions (the simulator's fast path).
 
-        Decisions and announcements go through the same methods as :meth:`apply`; whole
-        hands are played by :meth:`_play_out`, which uses the same follow closure and
-        tables. The history stays complete, so the game replays exactly.
+        A game not yet under way goes to the ruleset's rollout when it has one
+        (:mod:`couillon_dsl.engine.rollout`: the whole game in one closure, same draws,
+        same result). Otherwise decisions and announcements go through the same methods as
+        :meth:`apply` and whole hands are played by :meth:`_play_out`. Either way the
+        history stays complete, so the game replays exactly.
         """
         rnd = rng.random
+        if self._rs.rollout is not None and self._phase == _DRAW and not self._history:
+            self._adopt(self._rs.rollout(rnd, self._dealer, self._values, self._ties, self._passes))
+            return
         announcing = bool(self._rs.announcements)
         history = self._history
         # whole hands in one call when every deal script is a static prefix (+ a final decide) and
@@ -391,6 +396,18 @@ class GameState:
                     self._announce(action)
                 else:
                     self._decide(action)
+
+    def _adopt(self, game: Any) -> None:
+        """Take over a finished game from the ruleset's rollout (a RolledGame)."""
+        self._history = game.history
+        self._summaries = game.hands
+        self._result = game.result
+        self._games = game.games
+        self._games_won = game.games_won
+        self._values = game.values
+        self._ties, self._passes, self._redeals = game.ties, game.passes, 0
+        self._game, self._game_hands, self._dealer = game.game, game.game_hands, game.dealer
+        self._phase = _OVER
 
     def _random_hand(self, rnd: Any) -> None:
         """One hand from a fresh deal with random players, through the same rule methods as apply.
@@ -535,8 +552,8 @@ class GameState:
             phase=PHASE_NAMES[self._phase],
             current_player=self.current_player(),
             dealer=self._dealer,
-            hand=self._hands[seat] if self._phase >= _OFFER else 0,
-            hand_sizes=tuple(h.bit_count() for h in self._hands) if self._phase >= _OFFER else (0,) * self._n,
+            hand=self._hands[seat] if hand_phase else 0,
+            hand_sizes=tuple(h.bit_count() for h in self._hands) if hand_phase else (0,) * self._n,
             face_up=tuple((c, s) for c, s in self._face_up.items() if self._visible_face_up(c, s)) if hand_phase else (),
             offered=self._offered if self._phase == _OFFER else None,
             decisions=tuple(self._decisions) if hand_phase else (),

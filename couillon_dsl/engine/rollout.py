@@ -1,0 +1,197 @@
+"""Whole games between random players in one closure, state in local variables.
+
+:class:`~couillon_dsl.engine.state.GameState` plays one action at a time: each step of
+the deal, the trump procedure and the play is a method call and every value lives in an
+attribute, which is what agents, replays and explanations need. A simulation of random
+players needs none of that between the first deal and the end, and the step machinery
+then costs more than the rules. :func:`make_rollout` compiles a ruleset into one closure
+that plays a whole game with the same tables, the same hand functions
+(:mod:`couillon_dsl.engine.hand`: scoring, carries, the end of a game, random tricks) and
+the same random draws in the same order, keeping the state in locals.
+:meth:`GameState.play_random` hands a fresh game to it and adopts what it returns: the
+same history, hand summaries and result as step-by-step play (tests/test_rollout.py
+plays every eligible ruleset and option both ways).
+
+Eligible rulesets: static deal scripts (:attr:`~couillon_dsl.model.Tables.static_deals`),
+no announcements, trump offered or fixed by nothing, a fixed first dealer. For the others
+:func:`make_rollout` returns None and ``play_random`` steps through the game.
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Sequence
+
+from couillon_dsl.engine.hand import (
+    ABANDONED, SESSION_OVER, passes_after_pass_out, random_tricks, settle, shuffled,
+)
+from couillon_dsl.engine.state import Actions, FinishedGame, GameResult, HandSummary
+from couillon_dsl.model import Ruleset, Team
+
+_new_tuple = tuple.__new__  # a NamedTuple from a ready tuple, without its Python-level __new__
+
+
+class RolledGame(NamedTuple):
+    """What a rollout leaves: everything a finished GameState answers from."""
+
+    history: list[int]
+    hands: list[HandSummary]
+    result: GameResult
+    games: list[FinishedGame]
+    games_won: list[int]
+    values: list[int]  # the scoresheet at the end
+    ties: int
+    passes: int
+    game: int
+    game_hands: int
+    dealer: int
+
+
+Rollout = Callable[[Callable[[], float], int, Sequence[int], int, int], RolledGame]
+
+
+def make_rollout(rs: Ruleset) -> Rollout | None:
+    """The whole-game closure ``rollout(rnd, dealer, values, ties, passes)`` for ``rs``, or None.
+
+    ``rnd`` is the generator's ``random`` method; ``dealer`` and the scoresheet
+    (``values``, ``ties`` and ``passes`` pending) are where the game starts.
+    """
+    t = rs.tables
+    trump = rs.trump
+    if rs.announcements or not t.static_deals or trump.method not in ("offer", "none") or rs.dealer.first == "random":
+        return None
+    n = rs.players.count
+    nteams = len(rs.players.teams)
+    cards = range(rs.layout.size)
+    suits = rs.layout.suits
+    acts = Actions.build(rs.layout.size, len(suits), 0)
+    accept, pass_ = acts.accept, acts.pass_
+    prefixes = [(p.quads, p.stock, p.ups[-1] if p.ups else -1) for p in t.deal_prefixes]  # type: ignore[union-attr]
+    contexts = t.contexts
+    shift = len(t.promotion_cards)
+    promo = t.always_promoted
+    B = t.card_bit
+    followers, team_of, next_seat, rounds, suit_of = t.followers, t.team_of, t.next_seat, t.rounds, t.suit_of
+    score_hand = t.score_hand
+    sheet, session, limits = rs.scoresheet, rs.session, rs.limits
+    same_dealer_after_tie = sheet.tie_next_dealer == "same"
+    rotate = rs.dealer.rotation == "next"
+    first_lead = rs.play.first_lead
+    offer = trump.offer if trump.method == "offer" else None
+    on_all_pass = offer.on_all_pass if offer else ""
+    reoffer_by_dealer = offer is not None and offer.reoffer_first_speaker == "dealer"
+    elder_team_after_fallback = trump.maker_after_fallback == "elder_team"
+    no_points = (0,) * nteams
+
+    def rollout(rnd: Callable[[], float], dealer: int, values: Sequence[int], ties: int, passes: int) -> RolledGame:
+        history: list[int] = []
+        extend = history.extend
+        act = history.append
+        hands_out: list[HandSummary] = []
+        games: list[FinishedGame] = []
+        games_won = [0] * nteams
+        values = list(values)
+        redeals = game = game_hands = 0
+        while True:
+            # the deal: pack order, then the static deal script
+            pack = shuffled(cards, rnd)
+            extend(pack)
+            quads, stock_slice, up = prefixes[dealer]
+            hands = [0] * n
+            for seat, a, b, c, d in quads:
+                hands[seat] |= B[pack[a]] | B[pack[b]] | B[pack[c]] | B[pack[d]]
+            stock = pack[stock_slice[0]:stock_slice[1]] if stock_slice is not None else []
+            elder = next_seat[dealer]
+            # the trump procedure: each seat asked accepts with p = 1/2 (legal[int(rnd() * 2)])
+            decisions: list[tuple[int, str]] = []
+            trump_suit = -1
+            maker: Team | None = None
+            decider: int | None = None
+            path = "none"
+            if offer is not None:
+                offered = pack[up]
+                speakers = rounds[elder]
+                reoffers = 0
+                while True:
+                    for seat in speakers:
+                        if rnd() < 0.5:
+                            act(accept)
+                            decisions.append((seat, "accept"))
+                            trump_suit = suit_of[offered]
+                            maker = team_of[seat]
+                            decider = seat
+                            path = "accepted" if reoffers == 0 else "next_card"
+                            break
+                        act(pass_)
+                        decisions.append((seat, "pass"))
+                    else:  # everyone passed
+                        if on_all_pass == "bottom_card":
+                            trump_suit = suit_of[stock.pop()]
+                            maker = team_of[elder] if elder_team_after_fallback else None
+                            path = "bottom_card"
+                        elif on_all_pass == "next_card" and stock:
+                            offered = stock.pop(0)
+                            reoffers += 1
+                            speakers = rounds[dealer if reoffer_by_dealer else elder]
+                            continue
+                        else:
+                            path = "redeal"
+                    break
+            if path == "redeal":  # passed out: scores nothing, may owe the next decided hand
+                passes = passes_after_pass_out(sheet, passes)
+                redeals += 1
+                game_hands += 1
+                hands_out.append(_new_tuple(HandSummary, (
+                    game, game_hands, dealer, None, path, None, None, tuple(decisions), no_points, no_points,
+                    "passed_out", None, False, (), 0, 1, no_points, tuple(values), (),
+                )))
+                if redeals > limits.max_redeals_in_a_row:
+                    verdict, winner = ABANDONED, None
+                else:
+                    verdict, winner = settle(sheet, session, limits, values, None, game_hands, games_won)
+                same_dealer = False
+            else:
+                # the play: every trick with random legal cards, then the hand's score
+                if first_lead == "elder":
+                    leader = elder
+                elif first_lead == "dealer":
+                    leader = dealer
+                elif maker is not None and decider is not None:
+                    leader = decider
+                else:
+                    leader = elder
+                ntricks = hands[leader].bit_count()
+                won_points = [0] * nteams
+                won_tricks = [0] * nteams
+                log: list[tuple[int, tuple[int, ...], int]] = []
+                random_tricks(contexts[((trump_suit + 1) << shift) | promo], followers, team_of, B, hands, leader,
+                              ntricks, rnd, history, log, won_points, won_tricks)
+                points = tuple(won_points)
+                tricks = tuple(won_tricks)
+                score = score_hand(points, tricks, maker, dealer, ntricks, passes, ties, values, ())
+                values = score.values
+                ties = score.ties
+                passes = score.passes
+                redeals = 0
+                game_hands += 1
+                hands_out.append(_new_tuple(HandSummary, (
+                    game, game_hands, dealer, suits[trump_suit] if trump_suit >= 0 else None, path, maker, decider,
+                    tuple(decisions), points, tricks, score.outcome, score.winner, score.all_tricks, (),
+                    score.points_in_play, score.multiplier, score.deltas, tuple(values), tuple(log),
+                )))
+                verdict, winner = settle(sheet, session, limits, values, score.winner, game_hands, games_won)
+                same_dealer = score.tie and same_dealer_after_tie
+            # the game goes on, a new one starts, or it is over
+            if verdict == ABANDONED or winner is not None:
+                games.append(FinishedGame(winner, tuple(values), game_hands))
+            if verdict == ABANDONED or verdict == SESSION_OVER:
+                result = GameResult(winner, tuple(values), len(hands_out), tuple(games_won), tuple(games),
+                                    verdict == ABANDONED)
+                return RolledGame(history, hands_out, result, games, games_won, values, ties, passes, game,
+                                  game_hands, dealer)
+            if winner is not None:
+                game += 1
+                game_hands = ties = passes = redeals = 0
+                values = [sheet.start] * nteams
+            if not same_dealer and rotate:
+                dealer = next_seat[dealer]
+
+    return rollout
