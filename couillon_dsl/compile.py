@@ -73,7 +73,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     limits = Limits(**(data.get("limits") or {}))
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
-                          {name: spec.value for name, spec in specs.items()})
+                          {name: spec.value for name, spec in specs.items()}, session, limits)
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -279,7 +279,7 @@ def _option_kind(spec: OptionSpec) -> str:
 
 
 def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any) -> ScoringRule:
-    from couillon_dsl.expr import compile_expression
+    from couillon_dsl.expr import compile_expression, facts_read
 
     base = f"/scoring/{escape(name)}"
 
@@ -293,8 +293,9 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
     when, when_fn = compiled("when", "bool", "true")
     team, team_fn = compiled("team", "team", "winner")
     delta, delta_fn = compiled("delta", "int", 0)
+    reads = frozenset().union(*(facts_read(v) for v in (when, team, delta) if isinstance(v, str)))
     return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
-                       when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn)
+                       when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads)
 
 
 def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,

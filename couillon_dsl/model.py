@@ -178,6 +178,7 @@ class ScoringRule:
     when_fn: Callable[[Any], object] = field(compare=False, repr=False)
     team_fn: Callable[[Any], object] = field(compare=False, repr=False)
     delta_fn: Callable[[Any], object] = field(compare=False, repr=False)
+    reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields the expressions read
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +212,7 @@ class TrumpContext:
     above: tuple[CardMask, ...]
     points: tuple[int, ...]
     exempt: CardMask
+    follow_masks: tuple[Any, ...] | None  # engine.follow.FollowMasks when the rule is masks alone, else None
     legal: Callable[[int, int, int, int], int] = field(compare=False, repr=False)
 
 
@@ -252,6 +254,8 @@ class Tables:
     static_deals: bool  # every deal plan is its static prefix, possibly followed by one final decide
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
+    # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)
+    settle: Callable[..., Any] = field(compare=False, repr=False)
 
     def context(self, trump: int, promoted_bits: int) -> TrumpContext:
         return self.contexts[((trump + 1) << len(self.promotion_cards)) | promoted_bits]

@@ -4,8 +4,8 @@ The language's `play.follow` keys are orthogonal primitives (what holding the le
 allows, what a void player must do, heading, overtrumping, the undertrump ban, exempt
 cards). :func:`make_legal` turns one configuration plus one trump context's masks into a
 closure ``legal(hand, led, win, trick) -> mask``; the common configurations without any
-raising obligation get a two-line closure, the rest one general closure whose branches
-were decided here, once. The caller handles the lead itself (any card may be led).
+raising obligation reduce to three masks (:func:`plain_masks`) and a one-line closure, the
+rest get one general closure whose branches were decided here, once. The caller handles the lead itself (any card may be led).
 
 Arguments of the closure: ``hand`` the mask of the player's cards, ``led`` the effective
 suit of the first card, ``win`` the card currently winning the trick, ``trick`` the mask of
@@ -13,12 +13,20 @@ the cards played to it so far.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from couillon_dsl.cards import CardMask
 from couillon_dsl.model import Follow
 
 LegalFn = Callable[[int, int, int, int], int]
+
+
+class FollowMasks(NamedTuple):
+    """A follow rule that depends only on the hand and the led suit (:func:`plain_masks`)."""
+
+    have: tuple[CardMask, ...]  # led suit -> the cards that oblige
+    allowed: tuple[CardMask, ...]  # led suit -> what a player holding one may play
+    void: CardMask  # what a void player must play when it holds any (0: anything)
 
 
 def make_legal(
@@ -40,8 +48,13 @@ def make_legal(
     undertrump_ban = follow.undertrump == "only_when_forced"
     raise_trump = overtrump or head  # on a trump lead, heading is overtrumping
 
-    if not (head or overtrump or undertrump_ban or exempt):
-        return _plain_legal(SM, TM, must_follow, must_trump)
+    masks = plain_masks(follow, SM, TM, exempt)
+    if masks is not None:
+        have_masks, allowed_masks, void_mask = masks
+
+        def plain(h: int, led: int, win: int, trick: int) -> int:
+            return h & allowed_masks[led] if h & have_masks[led] else (h & void_mask or h)
+        return plain
 
     AB = tuple(above)
     NOT_EX = ~exempt
@@ -89,26 +102,18 @@ def make_legal(
     return legal
 
 
-def _plain_legal(SM: tuple[CardMask, ...], TM: CardMask, must_follow: bool, must_trump: bool) -> LegalFn:
-    """Closures for the four rules without heading, overtrumping or undertrump ban."""
-    if must_follow and not must_trump:
-        def legal(h: int, led: int, win: int, trick: int) -> int:
-            have = h & SM[led]
-            return have if have else h
-    elif not must_follow and not must_trump:
-        def legal(h: int, led: int, win: int, trick: int) -> int:
-            lm = SM[led]
-            return h & (lm | TM) if h & lm else h
-    elif must_follow:
-        def legal(h: int, led: int, win: int, trick: int) -> int:
-            have = h & SM[led]
-            if have:
-                return have
-            return h & TM or h
-    else:
-        def legal(h: int, led: int, win: int, trick: int) -> int:
-            lm = SM[led]
-            if h & lm:
-                return h & (lm | TM)
-            return h & TM or h
-    return legal
+def plain_masks(follow: Follow, suit_mask: Sequence[CardMask], trump_mask: CardMask,
+                exempt: CardMask) -> FollowMasks | None:
+    """A follow rule without heading, overtrumping, undertrump ban or exempt cards, as masks.
+
+    Such a rule looks only at the hand and the led suit: a hand holding a card of
+    ``have[led]`` may play its cards in ``allowed[led]``; a void hand must play its cards
+    in ``void`` when it has any, otherwise anything. The random play loop applies it inline
+    (engine.hand.random_tricks); None for the rules that need the closure.
+    """
+    if follow.head == "when_able" or follow.overtrump == "when_able" or follow.undertrump == "only_when_forced" \
+            or exempt:
+        return None
+    must_follow = follow.led_suit == "must_follow"
+    allowed = tuple(lm if must_follow else lm | trump_mask for lm in suit_mask)
+    return FollowMasks(tuple(suit_mask), allowed, trump_mask if follow.when_void == "must_trump" else 0)

@@ -8,13 +8,13 @@ trick are written once. Each takes plain values and returns plain values.
 from __future__ import annotations
 
 from itertools import repeat, starmap
-from operator import add
+from operator import add, itemgetter
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.expr.compile import HandFacts
-from couillon_dsl.model import Limits, Scoresheet, Session, Team, TrumpContext
+from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Team, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
@@ -41,10 +41,27 @@ class HandScore(NamedTuple):
 ScoreFn = Callable[[tuple[int, ...], tuple[int, ...], Any, int, int, int, int, Sequence[int],
                     Sequence[tuple[int, int]]], HandScore]
 
+MEMO_LIMIT = 1 << 14  # distinct fact combinations a ruleset's scoring is remembered for
+
+
+def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
+    """The scoring rules as (when_fn or None, team_fn, delta or None, delta_fn, tie_scaled).
+
+    A `when` that is literally true needs no call (None), one that is literally false drops
+    the rule, and a plain integer `delta` is read as is (None: call ``delta_fn``).
+    """
+    plan = []
+    for rule in rules:
+        if rule.when is False:
+            continue
+        plan.append((None if rule.when is True else rule.when_fn, rule.team_fn,
+                     rule.delta if type(rule.delta) is int else None, rule.delta_fn, rule.tie_scaled))
+    return tuple(plan)
+
 
 def make_score_hand(
     outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]],
-    plan: Sequence[tuple[Any, ...]],
+    rules: Sequence[ScoringRule],
     team_of: Sequence[Team],
     next_seat: Sequence[int],
     sheet: Scoresheet,
@@ -54,15 +71,24 @@ def make_score_hand(
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
     passes, ties, values, made) -> HandScore``.
 
-    ``outcome`` is the `outcome` section's closure and ``plan`` the scoring rules
-    (:func:`~couillon_dsl.engine.tables.scoring_plan`); ``made`` lists the announcements
-    made as (announcement index, seat). The tie carry's branches are taken here, once.
+    ``outcome`` is the `outcome` section's closure; ``made`` lists the announcements made
+    as (announcement index, seat). The rules' expressions are pure functions of the
+    HandFacts fields they read (:attr:`ScoringRule.reads`), so their deltas are computed
+    once per combination of those fields (most rules read a handful of small values:
+    winner, maker, decided...) and remembered, up to :data:`MEMO_LIMIT` combinations. The
+    tie carry's branches are taken here, once.
     """
+    plan = scoring_plan(rules)
     carry = sheet.tie_carry
     carries_ties = carry != "none"
     nteams = max(team_of) + 1
     options = MappingProxyType(dict(options))
-    zero = [0] * nteams
+    reads = set().union(*(rule.reads for rule in rules)) - {"options"}  # options are fixed for the ruleset
+    if any(rule.tie_scaled for rule in rules):
+        reads.add("ties_pending")  # the tie multiplier
+    # the memo key: the read fields of a HandFacts row (announcers stand in as the tuple of announcements made)
+    key_of = itemgetter(*sorted(HandFacts._fields.index(name) for name in reads)) if reads else (lambda row: ())
+    memo: dict[Any, tuple[int, ...]] = {}
 
     def multiplier(ties: int) -> int:
         if carry == "next_decided_double":
@@ -71,35 +97,42 @@ def make_score_hand(
             return 2 ** ties
         return 1
 
-    def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
-              passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]]) -> HandScore:
-        winner, tie, no_score = outcome(points, tricks, maker)
-        decided = winner is not None
-        all_tricks = decided and tricks[winner] == ntricks
-        announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-        in_play = sum(points)
-        facts = _new_tuple(HandFacts, (  # tuple.__new__ skips the NamedTuple's Python-level __new__
-            winner, (1 - winner if nteams == 2 else None) if decided else None,  # type: ignore[operator]
-            maker, team_of[dealer], team_of[next_seat[dealer]],
-            decided, tie, no_score, all_tricks, ntricks, in_play, passes, ties,
-            points, tricks, announcers, options,
-        ))
-        k = multiplier(ties) if ties else 1
-        deltas = zero.copy()
-        for when, team_fn, delta, delta_fn, scaled in plan:  # constants are not called (tables.scoring_plan)
+    def deltas_of(facts: HandFacts, k: int) -> tuple[int, ...]:
+        deltas = [0] * nteams
+        for when, team_fn, delta, delta_fn, scaled in plan:  # constants are not called (scoring_plan)
             if when is None or when(facts):
                 team = team_fn(facts)
                 if team is not None:
                     if delta is None:
                         delta = delta_fn(facts)
                     deltas[team] += delta * k if scaled else delta  # type: ignore[index, operator]
+        return tuple(deltas)
+
+    def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
+              passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]]) -> HandScore:
+        winner, tie, no_score = outcome(points, tricks, maker)
+        decided = winner is not None
+        all_tricks = decided and tricks[winner] == ntricks
+        in_play = sum(points)
+        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,  # type: ignore[operator]
+               maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
+               in_play, passes, ties, points, tricks, tuple(made), options)
+        k = multiplier(ties) if ties else 1
+        key = key_of(row)
+        deltas = memo.get(key)
+        if deltas is None:
+            announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
+            deltas = deltas_of(_new_tuple(HandFacts, row[:15] + (announcers, options)), k)
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = deltas
         if decided:
             ties = passes = 0
         elif tie and carries_ties:
             ties += 1
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-            tuple(deltas), list(map(add, values, deltas)), ties, passes,
+            deltas, list(map(add, values, deltas)), ties, passes,
         ))
 
     return score
@@ -114,38 +147,35 @@ def passes_after_pass_out(sheet: Scoresheet, passes: int) -> int:
     return passes
 
 
-def game_winner(sheet: Scoresheet, values: Sequence[int], hand_winner: Team | None) -> Team | None:
-    """The team that won the game with these scores, or None while it goes on.
+SettleFn = Callable[[Sequence[int], Any, int, MutableSequence[int]], tuple[int, Any]]
 
-    Several past the goal at once: the furthest past it, then the hand's winner, then the
-    lower team number.
+
+def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn:
+    """The closure that says what follows a scored hand:
+    ``settle(values, hand_winner, game_hands, games_won) -> (verdict, game winner)``.
+
+    The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`);
+    a won game is counted in ``games_won``. When several teams pass the goal at once, the
+    furthest past it wins, then the hand's winner, then the lower team number.
     """
     goal = sheet.goal
-    if sheet.direction == "down":
-        if min(values) > goal:
-            return None
-        sign = 1
-    else:
-        if max(values) < goal:
-            return None
-        sign = -1
-    return max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
-               key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
+    sign = 1 if sheet.direction == "down" else -1  # (goal - value) * sign >= 0: at or past the goal
+    down = sign == 1
+    max_hands = limits.max_hands
+    games_to_win = session.games_to_win
+    goes_on = (NEXT_HAND, None)
+    abandoned = (ABANDONED, None)
 
-
-def settle(sheet: Scoresheet, session: Session, limits: Limits, values: Sequence[int], hand_winner: Team | None,
-           game_hands: int, games_won: MutableSequence[int]) -> tuple[int, Team | None]:
-    """What follows a scored hand: (NEXT_HAND | NEXT_GAME | SESSION_OVER | ABANDONED, game winner).
-
-    Counts a won game in ``games_won``.
-    """
-    winner = game_winner(sheet, values, hand_winner)
-    if winner is not None:
+    def settle(values: Sequence[int], hand_winner: Team | None, game_hands: int,
+               games_won: MutableSequence[int]) -> tuple[int, Team | None]:
+        if min(values) > goal if down else max(values) < goal:  # nobody there yet: the usual case
+            return abandoned if game_hands >= max_hands else goes_on
+        winner = max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
+                     key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
         games_won[winner] += 1
-        return (SESSION_OVER if games_won[winner] >= session.games_to_win else NEXT_GAME), winner
-    if game_hands >= limits.max_hands:
-        return ABANDONED, None
-    return NEXT_HAND, None
+        return (SESSION_OVER if games_won[winner] >= games_to_win else NEXT_GAME), winner
+
+    return settle
 
 
 class _CardsOf(dict):  # type: ignore[type-arg]
@@ -166,83 +196,78 @@ _CARDS_LIMIT = 1 << 16  # a 24-card deck's hands of up to 4 cards need 12,951 en
 CARDS_OF = _CardsOf()
 
 
-def random_tricks(ctx: TrumpContext, followers: Sequence[Sequence[int]], team_of: Sequence[Team],
-                  bits: Sequence[CardMask], hands: list[CardMask], leader: int, left: int, rnd: Callable[[], float],
-                  history: list[int], log: list[tuple[int, tuple[Card, ...], int]],
+def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: int, left: int,
+                  rnd: Callable[[], float], history: list[int], log: list[tuple[int, tuple[Card, ...], int]],
                   won_points: list[int], won_tricks: list[int]) -> int:
     """Play ``left`` whole tricks from ``leader`` with uniformly random legal cards; the last leader.
 
     Cards go to ``history``, each trick to ``log`` as (leader, cards, winner), and its
     points and count to the winner's team. Card r of the ascending legal cards is drawn
     with ``r = int(rnd() * count)`` (no draw when only one card is legal), as the
-    reference simulator does. In the last trick every hand holds one card, which is then
-    its only legal card (a legal set is never empty and lies within the hand): no draw
-    and no follow check.
+    reference simulator does. Every hand holds one card per trick left, so a leader before
+    the last trick has a choice; in the last trick each hand's one card is its only legal
+    card (a legal set is never empty and lies within the hand): no draw, no follow check.
+    A trick's winner is its strongest card (strengths are distinct above 0 and the led
+    card has one), found once the trick is complete; a follow rule that is not masks alone
+    gets the winning card and the trick's mask from the cards played so far.
     """
     legal = ctx.legal
+    masks = ctx.follow_masks  # a rule that is masks alone is applied inline: no call per card
+    plain = masks is not None
+    if plain:
+        have_masks, allowed_masks, void_mask = masks
     strength = ctx.strength
-    points = ctx.points
+    points = ctx.points.__getitem__
     card_suit = ctx.card_suit
+    bits = t.card_bit
+    bit_of = bits.__getitem__
+    followers = t.followers
+    rounds = t.rounds
+    team_of = t.team_of
     play = history.append
     n = len(hands)
     cards_of = CARDS_OF
     for _ in range(left - 1):
         h = hands[leader]
-        cards = cards_of[h]
-        k = len(cards)
-        card = cards[int(rnd() * k)] if k > 1 else cards[0]
-        bit = bits[card]
-        hands[leader] = h ^ bit
+        cards = cards_of[h]  # two cards or more: every hand holds one card per trick left
+        card = cards[int(rnd() * len(cards))]
+        hands[leader] = h ^ bits[card]
         play(card)
         led = card_suit[card]
-        st = strength[led]
-        best = st[card]
-        win = card
-        wseat = leader
-        tmask = bit
-        tpoints = points[card]
+        strongest = strength[led].__getitem__
+        if plain:
+            have = have_masks[led]
+            allowed = allowed_masks[led]
+        else:
+            start = len(history) - 1  # the trick's cards are history[start:]
         for seat in followers[leader]:
             h = hands[seat]
-            cards = cards_of[legal(h, led, win, tmask)]
+            if plain:
+                cards = cards_of[h & allowed if h & have else (h & void_mask or h)]
+            else:
+                played = history[start:]
+                cards = cards_of[legal(h, led, max(played, key=strongest), sum(map(bit_of, played)))]
             k = len(cards)
             card = cards[int(rnd() * k)] if k > 1 else cards[0]
-            bit = bits[card]
-            hands[seat] = h ^ bit
+            hands[seat] = h ^ bits[card]
             play(card)
-            s = st[card]
-            if s > best:
-                best = s
-                win = card
-                wseat = seat
-            tmask |= bit
-            tpoints += points[card]
-        team = team_of[wseat]
-        won_points[team] += tpoints
+        trick = tuple(history[-n:])
+        winner = rounds[leader][trick.index(max(trick, key=strongest))]
+        team = team_of[winner]
+        won_points[team] += sum(map(points, trick))
         won_tricks[team] += 1
-        log.append((leader, tuple(history[-n:]), wseat))
-        leader = wseat
+        log.append((leader, trick, winner))
+        leader = winner
     if left > 0:  # the last trick: one card per hand
-        card = hands[leader].bit_length() - 1
-        play(card)
-        st = strength[card_suit[card]]
-        best = st[card]
-        wseat = leader
-        tpoints = points[card]
-        for seat in followers[leader]:
-            card = hands[seat].bit_length() - 1
-            play(card)
-            s = st[card]
-            if s > best:
-                best = s
-                wseat = seat
-            tpoints += points[card]
-        for seat in range(n):
-            hands[seat] = 0
-        team = team_of[wseat]
-        won_points[team] += tpoints
+        trick = tuple([hands[seat].bit_length() - 1 for seat in rounds[leader]])
+        history += trick
+        winner = rounds[leader][trick.index(max(trick, key=strength[card_suit[trick[0]]].__getitem__))]
+        team = team_of[winner]
+        won_points[team] += sum(map(points, trick))
         won_tricks[team] += 1
-        log.append((leader, tuple(history[-n:]), wseat))
-        leader = wseat
+        log.append((leader, trick, winner))
+        hands[:] = [0] * n
+        leader = winner
     return leader
 
 

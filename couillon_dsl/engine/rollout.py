@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple, Sequence
 
 from couillon_dsl.engine.hand import (
-    ABANDONED, SESSION_OVER, passes_after_pass_out, random_tricks, settle, shuffled,
+    ABANDONED, SESSION_OVER, passes_after_pass_out, random_tricks, shuffled,
 )
 from couillon_dsl.engine.state import Actions, FinishedGame, GameResult, HandSummary
 from couillon_dsl.model import Ruleset, Team
@@ -69,9 +69,9 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     shift = len(t.promotion_cards)
     promo = t.always_promoted
     B = t.card_bit
-    followers, team_of, next_seat, rounds, suit_of = t.followers, t.team_of, t.next_seat, t.rounds, t.suit_of
-    score_hand = t.score_hand
-    sheet, session, limits = rs.scoresheet, rs.session, rs.limits
+    team_of, next_seat, rounds, suit_of = t.team_of, t.next_seat, t.rounds, t.suit_of
+    score_hand, settle = t.score_hand, t.settle
+    sheet, limits = rs.scoresheet, rs.limits
     same_dealer_after_tie = sheet.tie_next_dealer == "same"
     rotate = rs.dealer.rotation == "next"
     first_lead = rs.play.first_lead
@@ -146,7 +146,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 if redeals > limits.max_redeals_in_a_row:
                     verdict, winner = ABANDONED, None
                 else:
-                    verdict, winner = settle(sheet, session, limits, values, None, game_hands, games_won)
+                    verdict, winner = settle(values, None, game_hands, games_won)
                 same_dealer = False
             else:
                 # the play: every trick with random legal cards, then the hand's score
@@ -162,8 +162,8 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 won_points = [0] * nteams
                 won_tricks = [0] * nteams
                 log: list[tuple[int, tuple[int, ...], int]] = []
-                random_tricks(contexts[((trump_suit + 1) << shift) | promo], followers, team_of, B, hands, leader,
-                              ntricks, rnd, history, log, won_points, won_tricks)
+                random_tricks(contexts[((trump_suit + 1) << shift) | promo], t, hands, leader, ntricks, rnd, history,
+                              log, won_points, won_tricks)
                 points = tuple(won_points)
                 tricks = tuple(won_tricks)
                 score = score_hand(points, tricks, maker, dealer, ntricks, passes, ties, values, ())
@@ -177,7 +177,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                     tuple(decisions), points, tricks, score.outcome, score.winner, score.all_tricks, (),
                     score.points_in_play, score.multiplier, score.deltas, tuple(values), tuple(log),
                 )))
-                verdict, winner = settle(sheet, session, limits, values, score.winner, game_hands, games_won)
+                verdict, winner = settle(values, score.winner, game_hands, games_won)
                 same_dealer = score.tie and same_dealer_after_tie
             # the game goes on, a new one starts, or it is over
             if verdict == ABANDONED or winner is not None:

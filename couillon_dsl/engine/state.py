@@ -10,13 +10,14 @@ branch below is taken on a value of the language (design §2).
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.hand import (
-    ABANDONED, CARDS_OF, SESSION_OVER, passes_after_pass_out, random_tricks, settle, shuffled,
+    ABANDONED, CARDS_OF, SESSION_OVER, passes_after_pass_out, random_tricks, shuffled,
 )
 from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Ruleset, Team, TrumpContext
@@ -53,6 +54,7 @@ class Actions(NamedTuple):
     dealer0: int
 
     @classmethod
+    @functools.cache  # immutable and asked for by every new game: build each numbering once
     def build(cls, ncards: int, nsuits: int, nannouncements: int) -> "Actions":
         name0 = ncards + 4
         show0 = name0 + nsuits
@@ -161,7 +163,7 @@ class SeatView:
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 
 _FIELDS = (
-    "_rs", "_t", "_n", "_acts", "_opts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
+    "_rs", "_t", "_n", "_acts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
     # deal
     "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up",
     # trump
@@ -189,7 +191,6 @@ class GameState:
         self._t = rs.tables
         self._n = rs.players.count
         self._acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements))
-        self._opts = rs.option_values()
         self._full = rs.layout.full_mask
         self._seed = seed
         self._rng: random.Random | None = None  # made on first use: seeding costs more than a hand
@@ -843,10 +844,9 @@ class GameState:
 
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
-        t = self._t
         self._leader = self._turn = random_tricks(
-            self._ctx, t.followers, t.team_of, t.card_bit, self._hands, self._leader, self._ntricks - self._trick_no,
-            rnd, self._history, self._log, self._points, self._tricks)
+            self._ctx, self._t, self._hands, self._leader, self._ntricks - self._trick_no, rnd, self._history,
+            self._log, self._points, self._tricks)
         self._trick_no = self._ntricks
         self._end_hand()
 
@@ -942,8 +942,7 @@ class GameState:
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:
         """End the game if a team reached the goal (or a limit was hit), else deal again."""
         rs = self._rs
-        verdict, game_winner = settle(rs.scoresheet, rs.session, rs.limits, self._values, hand_winner,
-                                      self._game_hands, self._games_won)
+        verdict, game_winner = self._t.settle(self._values, hand_winner, self._game_hands, self._games_won)
         if verdict == ABANDONED:
             self._finish(None, abandoned=True)
             return

@@ -5,18 +5,18 @@ which suit every card counts as, trick strength per led suit, the `above` masks 
 heading and overtrumping, the point value of every card, and the specialised follow
 closure. Deal scripts are resolved per dealer into flat op tuples with concrete seats, and
 their decision-free start into one static :class:`~couillon_dsl.model.DealPrefix`; the
-`outcome` section becomes one closure and the scoring rules a plan that skips constants.
+`outcome` section and the scoring rules become one closure (engine.hand.make_score_hand).
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
 from couillon_dsl.cards import Card, DeckLayout
-from couillon_dsl.engine.follow import make_legal
-from couillon_dsl.engine.hand import make_score_hand
+from couillon_dsl.engine.follow import make_legal, plain_masks
+from couillon_dsl.engine.hand import make_score_hand, make_settle
 from couillon_dsl.model import (
-    Announcement, DealPrefix, DealStep, Deck, Follow, Outcome, Players, ScoringRule, Scoresheet, Tables, Team,
-    TrumpContext,
+    Announcement, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
+    Tables, Team, TrumpContext,
 )
 
 # deal op codes; see deal_plan
@@ -85,7 +85,7 @@ def build_context(
             exempt |= 1 << card
     legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
-                        strength, above, points, exempt, legal)
+                        strength, above, points, exempt, plain_masks(follow, suit_mask, trump_mask, exempt), legal)
 
 
 def exempt_card(layout: DeckLayout, name: str, trump: int) -> Card | None:
@@ -232,21 +232,6 @@ def make_outcome(outcome: Outcome, nteams: int) -> Callable[[list[int], list[int
     return result
 
 
-def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[object, ...], ...]:
-    """The scoring rules as (when_fn or None, team_fn, delta or None, delta_fn, tie_scaled).
-
-    A `when` that is literally true needs no call (None), one that is literally false drops
-    the rule, and a plain integer `delta` is read as is (None: call ``delta_fn``).
-    """
-    plan = []
-    for rule in rules:
-        if rule.when is False:
-            continue
-        plan.append((None if rule.when is True else rule.when_fn, rule.team_fn,
-                     rule.delta if type(rule.delta) is int else None, rule.delta_fn, rule.tie_scaled))
-    return tuple(plan)
-
-
 def build_tables(
     deck: Deck,
     layout: DeckLayout,
@@ -258,6 +243,8 @@ def build_tables(
     scoring: Sequence[ScoringRule],
     scoresheet: Scoresheet,
     options: Mapping[str, Any],
+    session: Session,
+    limits: Limits,
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
@@ -293,7 +280,8 @@ def build_tables(
         deal_prefixes=prefixes,
         static_deals=all(p is not None and (p.stop == len(plan) or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE))
                          for p, plan in zip(prefixes, plans)),
-        score_hand=make_score_hand(make_outcome(outcome, len(players.teams)), scoring_plan(scoring), tuple(team_of),
+        score_hand=make_score_hand(make_outcome(outcome, len(players.teams)), scoring, tuple(team_of),
                                    next_seat, scoresheet, ids, options),
+        settle=make_settle(scoresheet, session, limits),
     )
 

@@ -12,6 +12,7 @@ from couillon_dsl.expr.compile import (
     HandFacts,
     check_expression,
     compile_expression,
+    facts_read,
 )
 from couillon_dsl.expr.parse import ExpressionError, parse_expression, to_text
 
@@ -24,6 +25,7 @@ __all__ = [
     "HandFacts",
     "check_expression",
     "compile_expression",
+    "facts_read",
     "parse_expression",
     "to_text",
 ]

@@ -73,6 +73,30 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
+# the HandFacts field each function reads
+_FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "announced": "announcers", "announcer": "announcers",
+                   "option": "options"}
+
+
+def facts_read(text: str) -> frozenset[str]:
+    """The HandFacts fields a (checked) expression reads: what its value can depend on."""
+    found: set[str] = set()
+    stack: list[Node] = [parse_expression(text)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Name) and node.name in VARIABLES:
+            found.add(node.name)
+        elif isinstance(node, Call):
+            if node.func in _FUNCTION_FACTS:
+                found.add(_FUNCTION_FACTS[node.func])
+            stack.extend(node.args)
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Binary):
+            stack.extend((node.left, node.right))
+    return frozenset(found)
+
+
 def _fits(actual: str, wanted: str) -> bool:
     return actual == wanted or "any" in (actual, wanted)
 
