@@ -20,22 +20,22 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from couillon_dsl.agents import Agent, make_agent
 from couillon_dsl.builtin import is_file
-from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.engine import CHANCE, GameState, HandSummary
 from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord
 from couillon_dsl.stats import Estimate, mean_t, quantile_ci, wilson
 
 MAX_CHUNK = 250  # games per task: small enough for progress and balance, large enough to amortise
 AGENTS_SALT = 0x5EED  # the agents' generator is seeded apart from the deals'
-# what the hand figures read from a HandSummary; hands are counted by this key, in C
-HAND_KIND = attrgetter("dealer", "trump_path", "maker", "decisions", "outcome", "winner", "all_tricks",
-                       "announcements")
+# what the hand figures read from a HandSummary; hands are counted by this key, in C (by index: no descriptors)
+HAND_KIND = itemgetter(*map(HandSummary._fields.index, ("dealer", "trump_path", "maker", "decisions", "outcome",
+                                                        "winner", "all_tricks", "announcements")))
 
 
 def game_seed(seed: int, index: int) -> int:

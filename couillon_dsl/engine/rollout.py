@@ -64,7 +64,10 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     suits = rs.layout.suits
     acts = Actions.build(rs.layout.size, len(suits), 0)
     accept, pass_ = acts.accept, acts.pass_
-    prefixes = [(p.quads, p.stock, p.ups[-1] if p.ups else -1) for p in t.deal_prefixes]  # type: ignore[union-attr]
+    prefixes = [(p.quads, p.stock or (0, 0), p.ups[-1] if p.ups else -1)  # type: ignore[union-attr]
+                for p in t.deal_prefixes]
+    accepts = tuple((seat, "accept") for seat in range(n))  # the decisions, made once
+    passes_by = tuple((seat, "pass") for seat in range(n))
     contexts = t.contexts
     shift = len(t.promotion_cards)
     promo = t.always_promoted
@@ -94,11 +97,10 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
             # the deal: pack order, then the static deal script
             pack = shuffled(cards, rnd)
             extend(pack)
-            quads, stock_slice, up = prefixes[dealer]
+            quads, (top, bottom), up = prefixes[dealer]  # the stock is pack[top:bottom]
             hands = [0] * n
             for seat, a, b, c, d in quads:
                 hands[seat] |= B[pack[a]] | B[pack[b]] | B[pack[c]] | B[pack[d]]
-            stock = pack[stock_slice[0]:stock_slice[1]] if stock_slice is not None else []
             elder = next_seat[dealer]
             # the trump procedure: each seat asked accepts with p = 1/2 (legal[int(rnd() * 2)])
             decisions: list[tuple[int, str]] = []
@@ -114,21 +116,23 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                     for seat in speakers:
                         if rnd() < 0.5:
                             act(accept)
-                            decisions.append((seat, "accept"))
+                            decisions.append(accepts[seat])
                             trump_suit = suit_of[offered]
                             maker = team_of[seat]
                             decider = seat
                             path = "accepted" if reoffers == 0 else "next_card"
                             break
                         act(pass_)
-                        decisions.append((seat, "pass"))
+                        decisions.append(passes_by[seat])
                     else:  # everyone passed
                         if on_all_pass == "bottom_card":
-                            trump_suit = suit_of[stock.pop()]
+                            bottom -= 1
+                            trump_suit = suit_of[pack[bottom]]
                             maker = team_of[elder] if elder_team_after_fallback else None
                             path = "bottom_card"
-                        elif on_all_pass == "next_card" and stock:
-                            offered = stock.pop(0)
+                        elif on_all_pass == "next_card" and top < bottom:
+                            offered = pack[top]
+                            top += 1
                             reoffers += 1
                             speakers = rounds[dealer if reoffer_by_dealer else elder]
                             continue
