@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, repeat, starmap
-from math import comb
+from math import comb, floor
 from operator import add, itemgetter
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
@@ -217,7 +217,8 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     Cards go to ``history``, each trick to ``log`` as (leader, cards, winner), and its
     points and count to the winner's team. Card r of the ascending legal cards is drawn
     with ``r = int(rnd() * count)`` (no draw when only one card is legal), as the
-    reference simulator does. Every hand holds one card per trick left, so a leader before
+    reference simulator does (computed as ``floor``, equal for these non-negative values
+    and a cheaper call than the ``int`` constructor). Every hand holds one card per trick left, so a leader before
     the last trick has a choice; in the last trick each hand's one card is its only legal
     card (a legal set is never empty and lies within the hand): no draw, no follow check.
     A follow rule that is not masks alone gets the trick's mask from the cards played so
@@ -241,7 +242,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     for _ in range(left - 1):
         h = hands[leader]
         cards = cards_of[h]  # two cards or more: every hand holds one card per trick left
-        card = cards[int(rnd() * len(cards))]
+        card = cards[floor(rnd() * len(cards))]
         hands[leader] = h ^ bits[card]
         play(card)
         led = card_suit[card]
@@ -262,7 +263,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
             else:
                 cards = cards_of[legal(h, led, win, sum(map(bit_of, history[start:])))]
             k = len(cards)
-            card = cards[int(rnd() * k)] if k > 1 else cards[0]
+            card = cards[floor(rnd() * k)] if k > 1 else cards[0]
             hands[seat] = h ^ bits[card]
             play(card)
             s = st[card]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
+from math import floor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -369,7 +370,7 @@ class GameState:
             elif phase == _PLAY:
                 if self._trick or (announcing and self._trick_no == 0):
                     cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
-                    card = cards[int(rnd() * len(cards))] if len(cards) > 1 else cards[0]
+                    card = cards[floor(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)
                     self._play(card)
                 else:
@@ -391,7 +392,7 @@ class GameState:
                 self.deal_shuffled(rng)
             else:
                 legal = self.legal_actions()
-                action = legal[int(rnd() * len(legal))]
+                action = legal[floor(rnd() * len(legal))]  # = int(): non-negative
                 history.append(action)
                 if phase == _ANNOUNCE:
                     self._announce(action)
