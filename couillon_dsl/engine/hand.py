@@ -222,7 +222,8 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     the last trick has a choice; in the last trick each hand's one card is its only legal
     card (a legal set is never empty and lies within the hand): no draw, no follow check.
     A follow rule that is not masks alone gets the trick's mask from the cards played so
-    far (history[start:]).
+    far (history[start:]). The last trick's cards are left in ``hands``: a caller that
+    keeps the hands clears them.
     """
     legal = ctx.legal
     masks = ctx.follow_masks  # a rule that is masks alone is applied inline: no call per card
@@ -292,8 +293,6 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
                 best = s
                 wseat = seat
             tpoints += points[card]
-        for seat in range(n):
-            hands[seat] = 0
         team = team_of[wseat]
         won_points[team] += tpoints
         won_tricks[team] += 1

@@ -848,6 +848,7 @@ class GameState:
         self._leader = self._turn = random_tricks(
             self._ctx, self._t, self._hands, self._leader, self._ntricks - self._trick_no, rnd, self._history,
             self._log, self._points, self._tricks)
+        self._hands = [0] * self._n
         self._trick_no = self._ntricks
         self._end_hand()
 
