@@ -240,59 +240,55 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     play = history.append
     n = len(hands)
     cards_of = cards_table(len(bits), left)
-    for _ in range(left - 1):
-        h = hands[leader]
-        cards = cards_of[h]  # two cards or more: every hand holds one card per trick left
-        card = cards[floor(rnd() * len(cards))]
-        hands[leader] = h ^ bits[card]
-        play(card)
-        led = card_suit[card]
-        st = strength[led]
-        best = st[card]
-        win = card
-        wseat = leader
-        tpoints = points[card]
-        if plain:
-            have = have_masks[led]
-            allowed = allowed_masks[led]
-        else:
-            start = len(history) - 1  # the trick's cards are history[start:]
-        for seat in followers[leader]:
-            h = hands[seat]
+    last = left - 1
+    for trick_no in range(left):
+        if trick_no < last:
+            h = hands[leader]
+            cards = cards_of[h]  # two cards or more: every hand holds one card per trick left
+            card = cards[floor(rnd() * len(cards))]
+            hands[leader] = h ^ bits[card]
+            play(card)
+            led = card_suit[card]
+            st = strength[led]
+            best = st[card]
+            win = card
+            wseat = leader
+            tpoints = points[card]
             if plain:
-                cards = cards_of[h & allowed if h & have else (h & void_mask or h)]
+                have = have_masks[led]
+                allowed = allowed_masks[led]
             else:
-                cards = cards_of[legal(h, led, win, sum(map(bit_of, history[start:])))]
-            k = len(cards)
-            card = cards[floor(rnd() * k)] if k > 1 else cards[0]
-            hands[seat] = h ^ bits[card]
+                start = len(history) - 1  # the trick's cards are history[start:]
+            for seat in followers[leader]:
+                h = hands[seat]
+                if plain:
+                    cards = cards_of[h & allowed if h & have else (h & void_mask or h)]
+                else:
+                    cards = cards_of[legal(h, led, win, sum(map(bit_of, history[start:])))]
+                k = len(cards)
+                card = cards[floor(rnd() * k)] if k > 1 else cards[0]
+                hands[seat] = h ^ bits[card]
+                play(card)
+                s = st[card]
+                if s > best:
+                    best = s
+                    win = card
+                    wseat = seat
+                tpoints += points[card]
+        else:  # the last trick: each hand's one card
+            card = hands[leader].bit_length() - 1
             play(card)
-            s = st[card]
-            if s > best:
-                best = s
-                win = card
-                wseat = seat
-            tpoints += points[card]
-        team = team_of[wseat]
-        won_points[team] += tpoints
-        won_tricks[team] += 1
-        log.append((leader, tuple(history[-n:]), wseat))
-        leader = wseat
-    if left > 0:  # the last trick: one card per hand
-        card = hands[leader].bit_length() - 1
-        play(card)
-        st = strength[card_suit[card]]
-        best = st[card]
-        wseat = leader
-        tpoints = points[card]
-        for seat in followers[leader]:
-            card = hands[seat].bit_length() - 1
-            play(card)
-            s = st[card]
-            if s > best:
-                best = s
-                wseat = seat
-            tpoints += points[card]
+            st = strength[card_suit[card]]
+            best = st[card]
+            wseat = leader
+            tpoints = points[card]
+            for seat in followers[leader]:
+                card = hands[seat].bit_length() - 1
+                play(card)
+                if st[card] > best:
+                    best = st[card]
+                    wseat = seat
+                tpoints += points[card]
         team = team_of[wseat]
         won_points[team] += tpoints
         won_tricks[team] += 1
