@@ -1,9 +1,10 @@
-"""The rules of a hand's end, and the random play of its tricks, as plain functions.
+"""The rules of a hand's end, and the random play of its tricks, written once for both play paths.
 
 :class:`~couillon_dsl.engine.state.GameState` (one action at a time) and the whole-game
-rollout (:mod:`couillon_dsl.engine.rollout`, state in local variables) both call these,
-so the scoring, the scoresheet's carries, the end of a game and the random play of a
-trick are written once. Each takes plain values and returns plain values.
+rollout (:mod:`couillon_dsl.engine.rollout`, state in local variables) both call these:
+the scoring (a closure built per ruleset), the scoresheet's carries, the end of a game
+(a closure), the pack order and the random play of tricks. Each takes plain values and
+returns plain values, so neither path keeps a copy of a rule.
 """
 from __future__ import annotations
 

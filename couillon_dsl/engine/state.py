@@ -360,14 +360,9 @@ class GameState:
             return
         announcing = bool(self._rs.announcements)
         history = self._history
-        # whole hands in one call when every deal script is a static prefix (+ a final decide) and
-        # no announcement interrupts trick 1: skips this loop's dispatch for each step of a hand
-        whole_hands = not announcing and self._t.static_deals
         while True:
             phase = self._phase
-            if phase == _DRAW and whole_hands and not self._pack:
-                self._random_hand(rnd)
-            elif phase == _PLAY:
+            if phase == _PLAY:
                 if self._trick or (announcing and self._trick_no == 0):
                     cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
                     card = cards[floor(rnd() * len(cards))] if len(cards) > 1 else cards[0]
@@ -410,29 +405,6 @@ class GameState:
         self._ties, self._passes, self._redeals = game.ties, game.passes, 0
         self._game, self._game_hands, self._dealer = game.game, game.game_hands, game.dealer
         self._phase = _OVER
-
-    def _random_hand(self, rnd: Any) -> None:
-        """One hand from a fresh deal with random players, through the same rule methods as apply.
-
-        Only for rulesets without announcements whose deal scripts need no interpreter after
-        the decision (``Tables.static_deals``); stops early, leaving the rest to
-        :meth:`play_random`, when the trump procedure waits for a choice. Same random draws
-        as the step-by-step loop.
-        """
-        self._shuffle_deal(rnd)  # draws, the deal script's static prefix, then the trump procedure
-        if self._phase == _OFFER:
-            history = self._history
-            accept = self._acts.accept
-            pass_ = self._acts.pass_
-            while self._phase == _OFFER:  # ends on accept, a fallback trump, a pass-out or a re-offer's end
-                if rnd() < 0.5:  # legal[int(rnd() * 2)] of [accept, pass] without the list
-                    history.append(accept)
-                    self._accept()
-                else:
-                    history.append(pass_)
-                    self._pass()
-        if self._phase == _PLAY:
-            self._play_out(rnd)
 
     @property
     def ruleset(self) -> Ruleset:
