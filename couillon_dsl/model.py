@@ -221,16 +221,17 @@ class DealPrefix:
     """The decision-free start of one dealer's deal plan, resolved to pack positions.
 
     Each ``quads`` entry (seat, a, b, c, d) gives that seat the cards at pack positions a, b,
-    c and d, face down (a seat's positions four at a time, the last group padded by
-    repeating a position: a card's bit or-ed twice is still one card); ``stock`` is the
-    stock's (start, stop) slice of the pack once the cards at ``ups`` (in order) were turned
-    face up; ``stop`` is the index of the first op left for the interpreter.
+    c and d (a seat's positions four at a time, the last group padded by repeating a
+    position: a card's bit or-ed twice is still one card); ``ups`` lists the positions shown
+    face up, in order, with their holder (a seat, or None for a card turned up from the
+    stock); ``stock`` is the stock's (start, stop) slice of the pack once its turned-up
+    cards left it; ``stop`` is the index of the first op left for the interpreter.
     """
 
     stop: int
     quads: tuple[tuple[int, int, int, int, int], ...]
     stock: tuple[int, int] | None
-    ups: tuple[int, ...]
+    ups: tuple[tuple[int, int | None], ...]
 
 
 @dataclass(frozen=True, slots=True)

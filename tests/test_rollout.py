@@ -130,7 +130,7 @@ def test_rollout_starts_from_the_scoresheet_it_is_given(seed: int, lines: int, t
 
 
 @pytest.mark.parametrize("name, why", [
-    ("mit", "announcements"), ("kwajongen", "a deal script that goes on after the offer"),
+    ("mit", "announcements"), ("couillon-force", "a deal script that goes on after the decision"),
     ("troeven", "trump chosen by a player"),
 ])
 def test_rulesets_the_rollout_does_not_cover_step_through(name: str, why: str) -> None:

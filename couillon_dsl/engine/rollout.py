@@ -12,9 +12,11 @@ the same random draws in the same order, keeping the state in locals.
 same history, hand summaries and result as step-by-step play (tests/test_rollout.py
 plays every eligible ruleset and option both ways).
 
-Eligible rulesets: static deal scripts (:attr:`~couillon_dsl.model.Tables.static_deals`),
-no announcements, trump offered or fixed by nothing, a fixed first dealer. For the others
-:func:`make_rollout` returns None and ``play_random`` steps through the game.
+Eligible rulesets: static deal scripts (:attr:`~couillon_dsl.model.Tables.static_deals`:
+every card dealt before the decision, face-up packets included), no announcements, trump
+offered or fixed by nothing, a fixed first dealer; among the built-in ones Couillon,
+Couillon des Ardennes and Kwajongen. For the others :func:`make_rollout` returns None and
+``play_random`` steps through the game.
 """
 from __future__ import annotations
 
@@ -64,7 +66,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     suits = rs.layout.suits
     acts = Actions.build(rs.layout.size, len(suits), 0)
     accept, pass_ = acts.accept, acts.pass_
-    prefixes = [(p.quads, p.stock or (0, 0), p.ups[-1] if p.ups else -1)  # type: ignore[union-attr]
+    prefixes = [(p.quads, p.stock or (0, 0), p.ups[-1][0] if p.ups else -1)  # type: ignore[union-attr]
                 for p in t.deal_prefixes]
     accepts = tuple((seat, "accept") for seat in range(n))  # the decisions, made once
     passes_by = tuple((seat, "pass") for seat in range(n))

@@ -610,9 +610,9 @@ class GameState:
                     self._stock = pack[prefix.stock[0]:prefix.stock[1]]
                 if prefix.ups:
                     face_up = self._face_up
-                    for pos in prefix.ups:
-                        face_up[pack[pos]] = None
-                    self._last_up = pack[prefix.ups[-1]]
+                    for pos, holder in prefix.ups:
+                        face_up[pack[pos]] = holder
+                    self._last_up = pack[prefix.ups[-1][0]]
         while i < len(ops):
             op = ops[i]
             i += 1

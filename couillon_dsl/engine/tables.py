@@ -162,26 +162,30 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
 def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int) -> DealPrefix | None:
     """The leading ops of a deal plan that need no decision, folded into one static step.
 
-    Face-down packets, the stock, turn-ups and set-asides before the first `decide` (or a
-    face-up packet) only move pack positions to fixed places, so they reduce to the seat of
-    each dealt position, the stock's slice and the positions turned face up, in order.
+    Packets, the stock, turn-ups and set-asides before the first `decide` only move pack
+    positions to fixed places, so they reduce to the seat of each dealt position, the
+    stock's slice and the positions turned face up in order, each with its holder (None for
+    a card turned up from the stock).
     ``GameState._run_deal`` applies this in one pass and interprets the remaining ops; None
     when the plan starts with an op that needs the interpreter.
     """
     dealt: list[tuple[int, int]] = []  # (pack position, seat)
     stock: list[int] | None = None
-    ups: list[int] = []
+    ups: list[tuple[int, int | None]] = []
     k = 0
     for op in ops:
         code = op[0]
-        if code == OP_PACKET and not op[3]:
-            dealt.extend((pos, seat) for seat, start, stop in op[2] for pos in range(start, stop))  # type: ignore[attr-defined]
+        if code == OP_PACKET:
+            positions = [(pos, seat) for seat, start, stop in op[2] for pos in range(start, stop)]  # type: ignore[attr-defined]
+            dealt.extend(positions)
+            if op[3]:  # face up: each card shown, held by its seat
+                ups.extend(positions)
         elif code == OP_STOCK:
             stock = list(range(op[1], ncards))  # type: ignore[call-overload]
         elif code == OP_TURN_UP and stock:
-            ups.append(stock.pop() if op[1] else stock.pop(0))
+            ups.append((stock.pop() if op[1] else stock.pop(0), None))
         elif code != OP_SET_ASIDE:
-            break  # decide, a face-up packet, or a turn-up without stock (the interpreter raises)
+            break  # decide, or a turn-up without stock (the interpreter raises)
         k += 1
     if not k:
         return None
