@@ -7,6 +7,8 @@ a traceback.
 """
 from __future__ import annotations
 
+import sys
+
 import click
 
 
@@ -87,7 +89,7 @@ def play(ruleset: str, seat: int, agents: str, seed: int | None, option_pairs: t
     specs = tuple("human" if s == seat else spec for s, spec in enumerate(job.agents))
     bots = [None if s == seat else make_agent(spec) for s, spec in enumerate(specs)]
     click.echo(f"Seed {seed} (play this game again with --seed {seed}).")
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin  # the terminal, or what a test runner feeds
     try:
         state = play_game(rs, seat=seat, agents=bots, seed=seed, inp=stdin, agent_names=specs,
                           echo_input=not stdin.isatty())
