@@ -68,13 +68,16 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     accept, pass_ = acts.accept, acts.pass_
     prefixes = [(p.quads, p.stock or (0, 0), p.ups[-1][0] if p.ups else -1)  # type: ignore[union-attr]
                 for p in t.deal_prefixes]
-    accepts = tuple((seat, "accept") for seat in range(n))  # the decisions, made once
-    passes_by = tuple((seat, "pass") for seat in range(n))
     contexts = t.contexts
     shift = len(t.promotion_cards)
     promo = t.always_promoted
     B = t.card_bit
     team_of, next_seat, rounds, suit_of = t.team_of, t.next_seat, t.rounds, t.suit_of
+    # a round of the offer from its first speaker, as (decisions, actions) made once: everyone
+    # before ``seat`` passed and ``seat`` accepted (accepted_at[first][seat]), or all passed
+    accepted_at = [[(tuple((s, "pass") for s in order[:order.index(seat)]) + ((seat, "accept"),),
+                     (pass_,) * order.index(seat) + (accept,)) for seat in range(n)] for order in rounds]
+    all_passed = [(tuple((s, "pass") for s in order), (pass_,) * n) for order in rounds]
     score_hand, settle = t.score_hand, t.settle
     sheet, limits = rs.scoresheet, rs.limits
     same_dealer_after_tie = sheet.tie_next_dealer == "same"
@@ -89,7 +92,6 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     def rollout(rnd: Callable[[], float], dealer: int, values: Sequence[int], ties: int, passes: int) -> RolledGame:
         history: list[int] = []
         extend = history.extend
-        act = history.append
         hands_out: list[HandSummary] = []
         games: list[FinishedGame] = []
         games_won = [0] * nteams
@@ -105,7 +107,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 hands[seat] |= B[pack[a]] | B[pack[b]] | B[pack[c]] | B[pack[d]]
             elder = next_seat[dealer]
             # the trump procedure: each seat asked accepts with p = 1/2 (legal[int(rnd() * 2)])
-            decisions: list[tuple[int, str]] = []
+            decisions: tuple[tuple[int, str], ...] = ()
             trump_suit = -1
             maker: Team | None = None
             decider: int | None = None
@@ -115,18 +117,21 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 speakers = rounds[elder]
                 reoffers = 0
                 while True:
+                    first = speakers[0]
                     for seat in speakers:
                         if rnd() < 0.5:
-                            act(accept)
-                            decisions.append(accepts[seat])
+                            said, actions = accepted_at[first][seat]
+                            extend(actions)
+                            decisions += said
                             trump_suit = suit_of[offered]
                             maker = team_of[seat]
                             decider = seat
                             path = "accepted" if reoffers == 0 else "next_card"
                             break
-                        act(pass_)
-                        decisions.append(passes_by[seat])
                     else:  # everyone passed
+                        said, actions = all_passed[first]
+                        extend(actions)
+                        decisions += said
                         if on_all_pass == "bottom_card":
                             bottom -= 1
                             trump_suit = suit_of[pack[bottom]]
@@ -146,7 +151,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 redeals += 1
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
-                    game, game_hands, dealer, None, path, None, None, tuple(decisions), no_points, no_points,
+                    game, game_hands, dealer, None, path, None, None, decisions, no_points, no_points,
                     "passed_out", None, False, (), 0, 1, no_points, tuple(values), (),
                 )))
                 if redeals > limits.max_redeals_in_a_row:
@@ -178,7 +183,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, suits[trump_suit] if trump_suit >= 0 else None, path, maker, decider,
-                    tuple(decisions), points, tricks, outcome, hand_winner, all_tricks, (), in_play, k, deltas,
+                    decisions, points, tricks, outcome, hand_winner, all_tricks, (), in_play, k, deltas,
                     tuple(values), tuple(log),
                 )))
                 verdict, winner = settle(values, hand_winner, game_hands, games_won)
