@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple, Sequence
 
 from couillon_dsl.engine.hand import (
-    ABANDONED, SESSION_OVER, passes_after_pass_out, random_tricks, shuffled,
+    ABANDONED, NEXT_GAME, NEXT_HAND, passes_after_pass_out, random_tricks, shuffled,
 )
 from couillon_dsl.engine.state import Actions, FinishedGame, GameResult, HandSummary
 from couillon_dsl.model import Ruleset, Team
@@ -188,15 +188,13 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 )))
                 verdict, winner = settle(values, hand_winner, game_hands, games_won)
                 same_dealer = tie and same_dealer_after_tie
-            # the game goes on, a new one starts, or it is over
-            if verdict == ABANDONED or winner is not None:
+            if verdict != NEXT_HAND:  # a game won, the session over, or a limit reached
                 games.append(FinishedGame(winner, tuple(values), game_hands))
-            if verdict == ABANDONED or verdict == SESSION_OVER:
-                result = GameResult(winner, tuple(values), len(hands_out), tuple(games_won), tuple(games),
-                                    verdict == ABANDONED)
-                return RolledGame(history, hands_out, result, games, games_won, values, ties, passes, game,
-                                  game_hands, dealer)
-            if winner is not None:
+                if verdict != NEXT_GAME:
+                    result = GameResult(winner, tuple(values), len(hands_out), tuple(games_won), tuple(games),
+                                        verdict == ABANDONED)
+                    return RolledGame(history, hands_out, result, games, games_won, values, ties, passes, game,
+                                      game_hands, dealer)
                 game += 1
                 game_hands = ties = passes = redeals = 0
                 values = [sheet.start] * nteams
