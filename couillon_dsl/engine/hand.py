@@ -222,9 +222,9 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     and a cheaper call than the ``int`` constructor). Every hand holds one card per trick left, so a leader before
     the last trick has a choice; in the last trick each hand's one card is its only legal
     card (a legal set is never empty and lies within the hand): no draw, no follow check.
-    A follow rule that is not masks alone gets the trick's mask from the cards played so
-    far (history[start:]). The last trick's cards are left in ``hands``: a caller that
-    keeps the hands clears them.
+    A follow rule that is not masks alone is called with the winning card and the mask of
+    the trick so far. The last trick's cards are left in ``hands``: a caller that keeps the
+    hands clears them.
     """
     legal = ctx.legal
     masks = ctx.follow_masks  # a rule that is masks alone is applied inline: no call per card
@@ -235,7 +235,6 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     points = ctx.points
     card_suit = ctx.card_suit
     bits = t.card_bit
-    bit_of = bits.__getitem__
     followers = t.followers
     team_of = t.team_of
     play = history.append
@@ -259,13 +258,14 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
                 have = have_masks[led]
                 allowed = allowed_masks[led]
             else:
-                start = len(history) - 1  # the trick's cards are history[start:]
+                trick_mask = 0
             for seat in followers[leader]:
                 h = hands[seat]
                 if plain:
                     cards = cards_of[h & allowed if h & have else (h & void_mask or h)]
                 else:
-                    cards = cards_of[legal(h, led, win, sum(map(bit_of, history[start:])))]
+                    trick_mask |= bits[card]  # ``card``: the one played just before
+                    cards = cards_of[legal(h, led, win, trick_mask)]
                 k = len(cards)
                 card = cards[floor(rnd() * k)] if k > 1 else cards[0]
                 hands[seat] = h ^ bits[card]
