@@ -47,8 +47,8 @@ def test_a_score_that_reads_the_points_is_worked_out_for_each_points_split() -> 
     for _ in range(2):
         first = score((30, 10), (3, 1), None, 0, 4, 0, 0, [100, 100], ())
         second = score((25, 15), (2, 2), None, 0, 4, 0, 0, [100, 100], ())
-        assert (first.deltas, first.values) == ((-30, 0), [70, 100])
-        assert (second.deltas, second.values) == ((-25, 0), [75, 100])
+        assert (first.deltas, first.values) == ((-30, 0), (70, 100))
+        assert (second.deltas, second.values) == ((-25, 0), (75, 100))
 
 
 def test_a_tie_scaled_score_follows_the_ties_pending() -> None:

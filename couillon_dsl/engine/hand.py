@@ -36,7 +36,7 @@ class HandScore(NamedTuple):
     points_in_play: int
     multiplier: int  # the tie carry applied to tie-scaled rules
     deltas: tuple[int, ...]
-    values: list[int]  # the scoresheet after the hand
+    values: tuple[int, ...]  # the scoresheet after the hand
     ties: int  # ties pending after the hand
     passes: int  # passed-out deals pending after the hand
 
@@ -135,7 +135,7 @@ def make_score_hand(
             ties += 1
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-            deltas, list(map(add, values, deltas)), ties, passes,
+            deltas, tuple(map(add, values, deltas)), ties, passes,
         ))
 
     return score

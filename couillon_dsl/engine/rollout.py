@@ -39,7 +39,7 @@ class RolledGame(NamedTuple):
     result: GameResult
     games: list[FinishedGame]
     games_won: list[int]
-    values: list[int]  # the scoresheet at the end
+    values: tuple[int, ...]  # the scoresheet at the end
     ties: int
     passes: int
     game: int
@@ -95,7 +95,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
         hands_out: list[HandSummary] = []
         games: list[FinishedGame] = []
         games_won = [0] * nteams
-        values = list(values)
+        values = tuple(values)
         redeals = game = game_hands = 0
         while True:
             # the deal: pack order, then the static deal script
@@ -152,7 +152,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, None, path, None, None, decisions, no_points, no_points,
-                    "passed_out", None, False, (), 0, 1, no_points, tuple(values), (),
+                    "passed_out", None, False, (), 0, 1, no_points, values, (),
                 )))
                 if redeals > limits.max_redeals_in_a_row:
                     verdict, winner = ABANDONED, None
@@ -184,20 +184,20 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, suits[trump_suit] if trump_suit >= 0 else None, path, maker, decider,
                     decisions, points, tricks, outcome, hand_winner, all_tricks, (), in_play, k, deltas,
-                    tuple(values), tuple(log),
+                    values, tuple(log),
                 )))
                 verdict, winner = settle(values, hand_winner, game_hands, games_won)
                 same_dealer = tie and same_dealer_after_tie
             if verdict != NEXT_HAND:  # a game won, the session over, or a limit reached
-                games.append(FinishedGame(winner, tuple(values), game_hands))
+                games.append(FinishedGame(winner, values, game_hands))
                 if verdict != NEXT_GAME:
-                    result = GameResult(winner, tuple(values), len(hands_out), tuple(games_won), tuple(games),
+                    result = GameResult(winner, values, len(hands_out), tuple(games_won), tuple(games),
                                         verdict == ABANDONED)
                     return RolledGame(history, hands_out, result, games, games_won, values, ties, passes, game,
                                       game_hands, dealer)
                 game += 1
                 game_hands = ties = passes = redeals = 0
-                values = [sheet.start] * nteams
+                values = (sheet.start,) * nteams
             if not same_dealer and rotate:
                 dealer = next_seat[dealer]
 

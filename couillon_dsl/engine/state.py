@@ -197,7 +197,7 @@ class GameState:
         self._rng: random.Random | None = None  # made on first use: seeding costs more than a hand
         self._history: list[int] = []
         nteams = len(rs.players.teams)
-        self._values = [rs.scoresheet.start] * nteams
+        self._values = (rs.scoresheet.start,) * nteams
         self._ties = self._passes = self._redeals = self._game_hands = self._game = 0
         self._games_won = [0] * nteams
         self._games: list[FinishedGame] = []
@@ -458,7 +458,7 @@ class GameState:
         ties and passed-out deals pending."""
         if len(values) != len(self._values):
             raise ValueError(f"this ruleset has {len(self._values)} teams, not {len(values)}")
-        self._values = list(values)
+        self._values = tuple(values)
         self._ties = ties
         self._passes = passes
 
@@ -910,7 +910,7 @@ class GameState:
             self._game, self._game_hands, self._dealer, self._rs.layout.suits[trump] if trump >= 0 else None,
             self._path, self._maker, self._decider, tuple(self._decisions), points, tuple(self._tricks), outcome,
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
-            sum(points), k, deltas, tuple(self._values), tuple(self._log),
+            sum(points), k, deltas, self._values, tuple(self._log),
         )))
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:
@@ -921,24 +921,24 @@ class GameState:
             self._finish(None, abandoned=True)
             return
         if game_winner is not None:
-            self._games.append(FinishedGame(game_winner, tuple(self._values), self._game_hands))
+            self._games.append(FinishedGame(game_winner, self._values, self._game_hands))
             if verdict == SESSION_OVER:
                 self._finish(game_winner, abandoned=False)
                 return
             self._game += 1
             self._game_hands = self._ties = self._passes = self._redeals = 0
-            self._values = [rs.scoresheet.start] * len(self._values)
+            self._values = (rs.scoresheet.start,) * len(self._values)
         if not same_dealer and rs.dealer.rotation == "next":
             self._dealer = self._t.next_seat[self._dealer]
         self._start_deal()
 
     def _finish(self, winner: Team | None, abandoned: bool) -> None:
         if abandoned:
-            self._games.append(FinishedGame(None, tuple(self._values), self._game_hands))
+            self._games.append(FinishedGame(None, self._values, self._game_hands))
         self._phase = _OVER
         self._result = GameResult(
             winner=winner,
-            scores=tuple(self._values),
+            scores=self._values,
             hands=len(self._summaries),
             games_won=tuple(self._games_won),
             games=tuple(self._games),
