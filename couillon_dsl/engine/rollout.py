@@ -14,9 +14,8 @@ plays every eligible ruleset and option both ways).
 
 Eligible rulesets: static deal scripts (:attr:`~couillon_dsl.model.Tables.static_deals`:
 every card dealt before the decision, face-up packets included), no announcements, trump
-offered or fixed by nothing, a fixed first dealer; among the built-in ones Couillon,
-Couillon des Ardennes and Kwajongen. For the others :func:`make_rollout` returns None and
-``play_random`` steps through the game.
+offered or fixed by nothing, a fixed first dealer (three of the built-in rulesets). For the
+others :func:`make_rollout` returns None and ``play_random`` steps through the game.
 """
 from __future__ import annotations
 
