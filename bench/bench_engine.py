@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--against", metavar="REV", help="also compare the engine with this earlier commit")
     args = parser.parse_args(argv)
-    games, rounds, scale_games, pimc_games = (1500, 2, 4000, 1) if args.quick else (10000, 3, 20000, 6)
+    games, rounds, scale_games, pimc_games = (2000, 3, 4000, 1) if args.quick else (10000, 3, 20000, 6)
 
     with tempfile.TemporaryDirectory() as scratch:
         earlier = earlier_tree(args.against, Path(scratch)) if args.against else None
