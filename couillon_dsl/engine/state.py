@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 import random
-from math import floor
 from dataclasses import dataclass
+from math import floor
 from typing import Any, NamedTuple
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
