@@ -252,7 +252,8 @@ class Tables:
     suit_of: tuple[int, ...]  # card -> its printed suit
     always_promoted: int  # promotion bits in force from the deal on (promotions without an announcement)
     deal_prefixes: tuple[DealPrefix | None, ...]  # dealer -> the decision-free start of its deal plan
-    static_deals: bool  # every deal plan is its static prefix, possibly followed by one final decide
+    deal_suffixes: tuple[DealPrefix | None, ...]  # dealer -> the rest after the prefix's decision, when static
+    static_deals: bool  # every deal plan is static: its prefix, then at most one decision and a static rest
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
     # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)

@@ -24,7 +24,7 @@ RULESETS = ["couillon", "couillon-ardennes", "couillon-force", "kwajongen", "tro
 
 
 def patched(name: str, change: dict[str, Any]) -> Ruleset:
-    """A built-in ruleset with sections' keys replaced (one level deep, or two for `trump.offer`)."""
+    """A built-in ruleset with sections' keys replaced (one level deep, or two for `trump.offer`/`choose`)."""
     data = dict(load_ruleset(name).data)
     for section, values in change.items():
         merged = {**data.get(section, {})}
@@ -50,26 +50,32 @@ def option_variants() -> list[tuple[str, Ruleset]]:
     return out
 
 
-CHANGES: dict[str, dict[str, Any]] = {
-    "re-offer, dealer first": {"trump": {"offer": {"on_all_pass": "next_card", "reoffer_first_speaker": "dealer"}}},
-    "bottom card, elder team makes": {"trump": {"maker_after_fallback": "elder_team"}},
-    "redeal, single pass carry": {"trump": {"offer": {"on_all_pass": "redeal"}},
-                                  "scoresheet": {"pass_carry": "single"}},
-    "redeal, cumulative, 1 redeal": {"trump": {"offer": {"on_all_pass": "redeal"}},
-                                      "scoresheet": {"pass_carry": "cumulative"},
-                                      "limits": {"max_redeals_in_a_row": 1}},
-    "tie: same dealer, cumulative": {"scoresheet": {"tie_next_dealer": "same", "tie_carry": "cumulative_double"}},
-    "session of three games": {"session": {"games_to_win": 3}},
-    "abandoned after 4 hands": {"limits": {"max_hands": 4}},
-    "one dealer, dealer leads": {"dealer": {"rotation": "same", "first": 2}, "play": {"first_lead": "dealer"}},
-    "maker leads": {"play": {"first_lead": "maker"}},
-    "scores up to 3": {"scoresheet": {"start": 0, "goal": 3, "direction": "up"},
-                       "scoring": {"win": {"delta": 1}, "maker_loss": {"team": "winner", "delta": 1}}},
+CHANGES: dict[str, tuple[str, dict[str, Any]]] = {  # label -> (built-in ruleset, change)
+    "re-offer, dealer first": ("couillon", {"trump": {"offer": {"on_all_pass": "next_card",
+                                                                "reoffer_first_speaker": "dealer"}}}),
+    "bottom card, elder team makes": ("couillon", {"trump": {"maker_after_fallback": "elder_team"}}),
+    "redeal, single pass carry": ("couillon", {"trump": {"offer": {"on_all_pass": "redeal"}},
+                                               "scoresheet": {"pass_carry": "single"}}),
+    "redeal, cumulative, 1 redeal": ("couillon", {"trump": {"offer": {"on_all_pass": "redeal"}},
+                                                  "scoresheet": {"pass_carry": "cumulative"},
+                                                  "limits": {"max_redeals_in_a_row": 1}}),
+    "tie: same dealer, cumulative": ("couillon", {"scoresheet": {"tie_next_dealer": "same",
+                                                                 "tie_carry": "cumulative_double"}}),
+    "session of three games": ("couillon", {"session": {"games_to_win": 3}}),
+    "abandoned after 4 hands": ("couillon", {"limits": {"max_hands": 4}}),
+    "one dealer, dealer leads": ("couillon", {"dealer": {"rotation": "same", "first": 2},
+                                              "play": {"first_lead": "dealer"}}),
+    "maker leads": ("couillon", {"play": {"first_lead": "maker"}}),
+    "scores up to 3": ("couillon", {"scoresheet": {"start": 0, "goal": 3, "direction": "up"},
+                                    "scoring": {"win": {"delta": 1}, "maker_loss": {"team": "winner", "delta": 1}}}),
+    "elder names or shows, maker leads": ("troeven", {"trump": {"choose": {"ways": ["name", "show"]}},
+                                                      "play": {"first_lead": "maker"}}),
+    "the dealer names": ("troeven", {"trump": {"choose": {"by": "dealer"}}}),
 }
 
 
 def variants() -> list[tuple[str, Ruleset]]:
-    return option_variants() + [(label, patched("couillon", change)) for label, change in CHANGES.items()]
+    return option_variants() + [(label, patched(base, change)) for label, (base, change) in CHANGES.items()]
 
 
 VARIANTS = variants()
@@ -113,6 +119,7 @@ def test_the_variants_reach_every_branch() -> None:
     assert "abandoned" in seen["redeal, cumulative, 1 redeal"]
     assert "abandoned" in seen["abandoned after 4 hands"]
     assert "games" in seen["session of three games"]
+    assert {"named", "shown"} <= seen["elder names or shows, maker leads"]
 
 
 @pytest.mark.parametrize("label, rs", VARIANTS, ids=[label for label, _ in VARIANTS])
@@ -130,8 +137,7 @@ def test_rollout_starts_from_the_scoresheet_it_is_given(seed: int, lines: int, t
 
 
 @pytest.mark.parametrize("name, why", [
-    ("mit", "announcements"), ("couillon-force", "a deal script that goes on after the decision"),
-    ("troeven", "trump chosen by a player"),
+    ("mit", "announcements"), ("kujong", "an announcement"), ("couillon-force", "a choice that may be deferred"),
 ])
 def test_rulesets_the_rollout_does_not_cover_step_through(name: str, why: str) -> None:
     rs = build_ruleset(name)

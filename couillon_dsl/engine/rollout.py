@@ -13,14 +13,17 @@ same history, hand summaries and result as step-by-step play (tests/test_rollout
 plays every eligible ruleset and option both ways).
 
 Eligible rulesets: static deal scripts (:attr:`~couillon_dsl.model.Tables.static_deals`:
-every card dealt before the decision, face-up packets included), no announcements, trump
-offered or fixed by nothing, a fixed first dealer (three of the built-in rulesets). For the
-others :func:`make_rollout` returns None and ``play_random`` steps through the game.
+packets, face-up ones included, stock and turn-ups before and after one decision), no
+announcements, trump offered, chosen by naming or showing (not deferred) or fixed by
+nothing, and a fixed first dealer (four of the built-in rulesets). For the others
+:func:`make_rollout` returns None and ``play_random`` steps through the game.
 """
 from __future__ import annotations
 
+from math import floor
 from typing import Callable, NamedTuple, Sequence
 
+from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.hand import (
     ABANDONED, NEXT_GAME, NEXT_HAND, passes_after_pass_out, random_tricks, shuffled,
 )
@@ -57,7 +60,8 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     """
     t = rs.tables
     trump = rs.trump
-    if rs.announcements or not t.static_deals or trump.method not in ("offer", "none") or rs.dealer.first == "random":
+    choose = trump.choose if trump.method == "choose" else None
+    if rs.announcements or not t.static_deals or rs.dealer.first == "random" or (choose and "defer" in choose.ways):
         return None
     n = rs.players.count
     nteams = len(rs.players.teams)
@@ -67,6 +71,12 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     accept, pass_ = acts.accept, acts.pass_
     prefixes = [(p.quads, p.stock or (0, 0), p.ups[-1][0] if p.ups else -1)  # type: ignore[union-attr]
                 for p in t.deal_prefixes]
+    suffixes = [q.quads if q is not None else None for q in t.deal_suffixes]
+    # a choice of trump: naming a suit, or showing a card of the hand
+    choose_by_dealer = choose is not None and choose.by == "dealer"
+    names = tuple(acts.name0 + suit for suit in range(len(suits))) if choose and "name" in choose.ways else ()
+    may_show = choose is not None and "show" in choose.ways
+    show0 = acts.show0
     contexts = t.contexts
     shift = len(t.promotion_cards)
     promo = t.always_promoted
@@ -91,6 +101,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     def rollout(rnd: Callable[[], float], dealer: int, values: Sequence[int], ties: int, passes: int) -> RolledGame:
         history: list[int] = []
         extend = history.extend
+        act = history.append
         hands_out: list[HandSummary] = []
         games: list[FinishedGame] = []
         games_won = [0] * nteams
@@ -145,6 +156,23 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                         else:
                             path = "redeal"
                     break
+            elif choose is not None:  # uniform over the legal choices, in GameState.legal_actions order
+                chooser = dealer if choose_by_dealer else elder
+                held = tuple(iter_bits(hands[chooser])) if may_show else ()
+                pick = floor(rnd() * (len(names) + len(held)))
+                decider = chooser
+                maker = team_of[chooser]
+                if pick < len(names):
+                    act(names[pick])
+                    trump_suit = pick
+                    decisions = ((chooser, "name"),)
+                    path = "named"
+                else:
+                    card = held[pick - len(names)]
+                    act(show0 + card)
+                    trump_suit = suit_of[card]
+                    decisions = ((chooser, "show"),)
+                    path = "shown"
             if path == "redeal":  # passed out: scores nothing, may owe the next decided hand
                 passes = passes_after_pass_out(sheet, passes)
                 redeals += 1
@@ -159,6 +187,10 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                     verdict, winner = settle(values, None, game_hands, games_won)
                 same_dealer = False
             else:
+                rest = suffixes[dealer]  # the cards dealt after the decision
+                if rest is not None:
+                    for seat, a, b, c, d in rest:
+                        hands[seat] |= B[pack[a]] | B[pack[b]] | B[pack[c]] | B[pack[d]]
                 # the play: every trick with random legal cards, then the hand's score
                 if first_lead == "elder":
                     leader = elder

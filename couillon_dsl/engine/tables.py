@@ -159,21 +159,22 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
     return tuple(ops)
 
 
-def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int) -> DealPrefix | None:
-    """The leading ops of a deal plan that need no decision, folded into one static step.
+def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int, start: int = 0) -> DealPrefix | None:
+    """The ops of a deal plan from ``start`` up to the next decision, folded into one static step.
 
     Packets, the stock, turn-ups and set-asides before the first `decide` only move pack
     positions to fixed places, so they reduce to the seat of each dealt position, the
     stock's slice and the positions turned face up in order, each with its holder (None for
     a card turned up from the stock).
-    ``GameState._run_deal`` applies this in one pass and interprets the remaining ops; None
-    when the plan starts with an op that needs the interpreter.
+    ``GameState._run_deal`` applies the one from 0 in one pass and interprets the remaining
+    ops; the rollout also applies the one after the decision. None when the first op needs
+    the interpreter.
     """
     dealt: list[tuple[int, int]] = []  # (pack position, seat)
     stock: list[int] | None = None
     ups: list[tuple[int, int | None]] = []
-    k = 0
-    for op in ops:
+    k = start
+    for op in ops[start:]:
         code = op[0]
         if code == OP_PACKET:
             positions = [(pos, seat) for seat, start, stop in op[2] for pos in range(start, stop)]  # type: ignore[attr-defined]
@@ -187,7 +188,7 @@ def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int) -> DealPrefix | 
         elif code != OP_SET_ASIDE:
             break  # decide, or a turn-up without stock (the interpreter raises)
         k += 1
-    if not k:
+    if k == start:
         return None
     per_seat: dict[int, list[int]] = {}
     for pos, seat in sorted(dealt):
@@ -267,6 +268,10 @@ def build_tables(
     next_seat = tuple((s + 1) % n for s in range(n))
     plans = tuple(deal_plan(steps, d, n, layout.size) for d in range(n))
     prefixes = tuple(deal_prefix(plan, layout.size) for plan in plans)
+    # after the prefix and one decision, the rest of the plan when it is static too (else None)
+    suffixes = tuple(deal_prefix(plan, layout.size, p.stop + 1)
+                     if p is not None and p.stop < len(plan) and plan[p.stop][0] == OP_DECIDE else None
+                     for p, plan in zip(prefixes, plans))
     return Tables(
         contexts=tuple(contexts),
         promotion_cards=tuple(card for card, _, _ in promotions),
@@ -282,8 +287,11 @@ def build_tables(
         suit_of=tuple(layout.suit_of(c) for c in range(layout.size)),
         always_promoted=sum(1 << i for i, (_, _, by) in enumerate(promotions) if by < 0),
         deal_prefixes=prefixes,
-        static_deals=all(p is not None and (p.stop == len(plan) or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE))
-                         for p, plan in zip(prefixes, plans)),
+        deal_suffixes=suffixes,
+        static_deals=all(p is not None and (p.stop == len(plan)
+                                            or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE)
+                                            or (q is not None and q.stop == len(plan)))
+                         for p, q, plan in zip(prefixes, suffixes, plans)),
         score_hand=make_score_hand(make_outcome(outcome, len(players.teams)), scoring, tuple(team_of),
                                    next_seat, scoresheet, ids, options),
         settle=make_settle(scoresheet, session, limits),
