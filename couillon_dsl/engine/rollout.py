@@ -14,9 +14,9 @@ plays every eligible ruleset and option both ways).
 
 Eligible rulesets: static deal scripts (:attr:`~couillon_dsl.model.Tables.static_deals`:
 packets, face-up ones included, stock and turn-ups before and after one decision), no
-announcements, trump offered, chosen by naming or showing (not deferred) or fixed by
-nothing, and a fixed first dealer (four of the built-in rulesets). For the others
-:func:`make_rollout` returns None and ``play_random`` steps through the game.
+announcements, trump offered, chosen (named, shown or deferred) or fixed by nothing, and a
+fixed first dealer: five of the built-in rulesets. For the others (announcements, a random
+first dealer) :func:`make_rollout` returns None and ``play_random`` steps through the game.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from couillon_dsl.engine.hand import (
     ABANDONED, NEXT_GAME, NEXT_HAND, passes_after_pass_out, random_tricks, shuffled,
 )
 from couillon_dsl.engine.state import Actions, FinishedGame, GameResult, HandSummary
+from couillon_dsl.engine.tables import OP_PACKET
 from couillon_dsl.model import Ruleset, Team
 
 _new_tuple = tuple.__new__  # a NamedTuple from a ready tuple, without its Python-level __new__
@@ -52,6 +53,17 @@ class RolledGame(NamedTuple):
 Rollout = Callable[[Callable[[], float], int, Sequence[int], int, int], RolledGame]
 
 
+def next_packets(plan: Sequence[tuple[object, ...]], start: int, n: int) -> tuple[int, ...]:
+    """Seat -> pack position of the first card it is dealt from op ``start`` on (-1: none)."""
+    first = [-1] * n
+    for op in plan[start:]:
+        if op[0] == OP_PACKET:
+            for seat, begin, _ in op[2]:  # type: ignore[attr-defined]
+                if first[seat] < 0:
+                    first[seat] = begin
+    return tuple(first)
+
+
 def make_rollout(rs: Ruleset) -> Rollout | None:
     """The whole-game closure ``rollout(rnd, dealer, values, ties, passes)`` for ``rs``, or None.
 
@@ -61,14 +73,14 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     t = rs.tables
     trump = rs.trump
     choose = trump.choose if trump.method == "choose" else None
-    if rs.announcements or not t.static_deals or rs.dealer.first == "random" or (choose and "defer" in choose.ways):
+    if rs.announcements or not t.static_deals or rs.dealer.first == "random":
         return None
     n = rs.players.count
     nteams = len(rs.players.teams)
     cards = range(rs.layout.size)
     suits = rs.layout.suits
     acts = Actions.build(rs.layout.size, len(suits), 0)
-    accept, pass_ = acts.accept, acts.pass_
+    accept, pass_, defer = acts.accept, acts.pass_, acts.defer
     prefixes = [(p.quads, p.stock or (0, 0), p.ups[-1][0] if p.ups else -1)  # type: ignore[union-attr]
                 for p in t.deal_prefixes]
     suffixes = [q.quads if q is not None else None for q in t.deal_suffixes]
@@ -76,7 +88,13 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     choose_by_dealer = choose is not None and choose.by == "dealer"
     names = tuple(acts.name0 + suit for suit in range(len(suits))) if choose and "name" in choose.ways else ()
     may_show = choose is not None and "show" in choose.ways
+    ndefer = 1 if choose is not None and "defer" in choose.ways else 0  # defer comes first among the choices
     show0 = acts.show0
+    # a deferred choice: trump is the first card of the chooser's next packet (dealer -> seat -> position)
+    deferred_card = [next_packets(plan, p.stop + 1, n)  # type: ignore[union-attr]
+                     for p, plan in zip(t.deal_prefixes, t.deal_plans)]
+    if ndefer and any(-1 in firsts for firsts in deferred_card):
+        return None  # a chooser with no packet left: GameState reports it
     contexts = t.contexts
     shift = len(t.promotion_cards)
     promo = t.always_promoted
@@ -159,10 +177,16 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
             elif choose is not None:  # uniform over the legal choices, in GameState.legal_actions order
                 chooser = dealer if choose_by_dealer else elder
                 held = tuple(iter_bits(hands[chooser])) if may_show else ()
-                pick = floor(rnd() * (len(names) + len(held)))
+                pick = floor(rnd() * (ndefer + len(names) + len(held))) - ndefer  # -1: defer
                 decider = chooser
                 maker = team_of[chooser]
-                if pick < len(names):
+                if pick < 0:
+                    act(defer)
+                    trump_suit = suit_of[pack[deferred_card[dealer][chooser]]]
+                    maker = team_of[elder] if elder_team_after_fallback else None
+                    decisions = ((chooser, "defer"),)
+                    path = "deferred"
+                elif pick < len(names):
                     act(names[pick])
                     trump_suit = pick
                     decisions = ((chooser, "name"),)
