@@ -210,11 +210,12 @@ def cards_table(ncards: int, most: int) -> dict[CardMask, tuple[Card, ...]]:
     return {sum(1 << c for c in cards): cards for k in range(most + 1) for cards in combinations(range(ncards), k)}
 
 
-def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: int, left: int,
-                  rnd: Callable[[], float], history: list[int], log: list[tuple[int, tuple[Card, ...], int]],
-                  won_points: list[int], won_tricks: list[int]) -> int:
+def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tuple[Card, ...]], hands: list[CardMask],
+                  leader: int, left: int, rnd: Callable[[], float], history: list[int],
+                  log: list[tuple[int, tuple[Card, ...], int]], won_points: list[int], won_tricks: list[int]) -> int:
     """Play ``left`` whole tricks from ``leader`` with uniformly random legal cards; the last leader.
 
+    ``cards_of`` is :func:`cards_table` for the pack and at least ``left`` cards.
     Cards go to ``history``, each trick to ``log`` as (leader, cards, winner), and its
     points and count to the winner's team. Card r of the ascending legal cards is drawn
     with ``r = int(rnd() * count)`` (no draw when only one card is legal), as the
@@ -239,7 +240,6 @@ def random_tricks(ctx: TrumpContext, t: Tables, hands: list[CardMask], leader: i
     team_of = t.team_of
     play = history.append
     n = len(hands)
-    cards_of = cards_table(len(bits), left)
     last = left - 1
     for trick_no in range(left):
         if trick_no < last:

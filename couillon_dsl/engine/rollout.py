@@ -25,7 +25,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.hand import (
-    ABANDONED, NEXT_GAME, NEXT_HAND, passes_after_pass_out, random_tricks, shuffled,
+    ABANDONED, NEXT_GAME, NEXT_HAND, cards_table, passes_after_pass_out, random_tricks, shuffled,
 )
 from couillon_dsl.engine.state import Actions, FinishedGame, GameResult, HandSummary
 from couillon_dsl.engine.tables import OP_PACKET
@@ -125,6 +125,8 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
         games_won = [0] * nteams
         values = tuple(values)
         redeals = game = game_hands = 0
+        table: dict[int, tuple[int, ...]] = {}  # the card table for the hands' size, fetched on the first hand
+        table_size = -1
         while True:
             # the deal: pack order, then the static deal script
             pack = shuffled(cards, rnd)
@@ -228,8 +230,10 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 won_points = [0] * nteams
                 won_tricks = [0] * nteams
                 log: list[tuple[int, tuple[int, ...], int]] = []
-                random_tricks(contexts[((trump_suit + 1) << shift) | promo], t, hands, leader, ntricks, rnd, history,
-                              log, won_points, won_tricks)
+                if ntricks != table_size:  # every hand of a static deal has the same size: usually once a game
+                    table, table_size = cards_table(len(cards), ntricks), ntricks
+                random_tricks(contexts[((trump_suit + 1) << shift) | promo], t, table, hands, leader, ntricks, rnd,
+                              history, log, won_points, won_tricks)
                 points = tuple(won_points)
                 tricks = tuple(won_tricks)
                 outcome, hand_winner, tie, all_tricks, in_play, k, deltas, values, ties, passes = score_hand(

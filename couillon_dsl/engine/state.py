@@ -817,9 +817,10 @@ class GameState:
 
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
+        left = self._ntricks - self._trick_no
         self._leader = self._turn = random_tricks(
-            self._ctx, self._t, self._hands, self._leader, self._ntricks - self._trick_no, rnd, self._history,
-            self._log, self._points, self._tricks)
+            self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
+            self._history, self._log, self._points, self._tricks)
         self._hands = [0] * self._n
         self._trick_no = self._ntricks
         self._end_hand()
