@@ -217,6 +217,7 @@ def make_outcome(outcome: Outcome, nteams: int) -> Callable[[list[int], list[int
     need = outcome.maker_needs
     gap = (None, True, False) if outcome.gap == "tie" else (None, False, True)
     tie = (None, True, False)
+    won = tuple((team, False, False) for team in range(nteams))  # made once, not per hand
 
     def result(points: list[int], tricks: list[int], maker: Team | None) -> tuple[Team | None, bool, bool]:
         values = points if by_points else tricks
@@ -232,7 +233,7 @@ def make_outcome(outcome: Outcome, nteams: int) -> Callable[[list[int], list[int
             winner = values.index(best)
         if need is not None and winner == maker and points[winner] < need:
             return gap
-        return winner, False, False
+        return won[winner]
 
     return result
 
