@@ -181,13 +181,28 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     return settle
 
 
+# byte k of a mask -> its cards, for the first eight bytes (64 cards): a mask's cards a byte at a time
+_BYTE_CARDS = tuple(tuple(tuple(8 * k + bit for bit in range(8) if byte >> bit & 1) for byte in range(256))
+                    for k in range(8))
+
+
 class _CardsOf(dict):  # type: ignore[type-arg]
     """mask -> its cards ascending, filled on first use and emptied when full (see cards_table)."""
 
     def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
         if len(self) >= CARDS_CACHE_LIMIT:
             self.clear()
-        cards = self[mask] = tuple(iter_bits(mask))
+        if mask >> 64:  # beyond the byte tables
+            cards = tuple(iter_bits(mask))
+        else:
+            cards = ()
+            rest = mask
+            for byte_cards in _BYTE_CARDS:
+                cards += byte_cards[rest & 255]
+                rest >>= 8
+                if not rest:
+                    break
+        self[mask] = cards
         return cards
 
 
