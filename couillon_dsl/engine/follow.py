@@ -5,7 +5,8 @@ allows, what a void player must do, heading, overtrumping, the undertrump ban, e
 cards). :func:`make_legal` turns one configuration plus one trump context's masks into a
 closure ``legal(hand, led, win, trick) -> mask``; the common configurations without any
 raising obligation reduce to three masks (:func:`plain_masks`) and a one-line closure, the
-rest get one general closure whose branches were decided here, once. The caller handles the lead itself (any card may be led).
+rest get one general closure whose branches were decided here, once. The caller handles
+the lead itself (any card may be led).
 
 Arguments of the closure: ``hand`` the mask of the player's cards, ``led`` the effective
 suit of the first card, ``win`` the card currently winning the trick, ``trick`` the mask of

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.expr.compile import HandFacts
-from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Team, TrumpContext
+from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Team, Trump, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
@@ -141,6 +141,20 @@ def make_score_hand(
     return score
 
 
+def first_leader(rule: str, dealer: int, elder: int, maker: Team | None, decider: int | None) -> int:
+    """The seat that leads the first trick under `play.first_lead` (`maker` without one: the elder)."""
+    if rule == "elder":  # the usual rule first: one comparison
+        return elder
+    if rule == "dealer":
+        return dealer
+    return decider if maker is not None and decider is not None else elder
+
+
+def fallback_maker(trump: Trump, team_of: Sequence[Team], elder: int) -> Team | None:
+    """The maker when trump came from a fallback or a deferral (`maker_after_fallback`)."""
+    return team_of[elder] if trump.maker_after_fallback == "elder_team" else None
+
+
 def passes_after_pass_out(sheet: Scoresheet, passes: int) -> int:
     """Passed-out deals pending after one more (`pass_carry`)."""
     if sheet.pass_carry == "single":
@@ -215,7 +229,7 @@ def cards_table(ncards: int, most: int) -> dict[CardMask, tuple[Card, ...]]:
     """mask -> its cards ascending, for the masks of at most ``most`` of ``ncards`` cards.
 
     Random play draws a card from a legal mask through this table. A complete table is a
-    plain dict, whose subscript the interpreter specialises (measured: 7% fewer
+    plain dict, whose subscript the interpreter specialises (measured: 6% fewer
     instructions per hand than a dict subclass), built once per process when it holds at
     most :data:`CARDS_TABLE_LIMIT` masks; bigger packs and hands get a cache filled on
     first use instead.
@@ -234,10 +248,11 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
     Cards go to ``history``, each trick to ``log`` as (leader, cards, winner), and its
     points and count to the winner's team. Card r of the ascending legal cards is drawn
     with ``r = int(rnd() * count)`` (no draw when only one card is legal), as the
-    reference simulator does (computed as ``floor``, equal for these non-negative values
-    and a cheaper call than the ``int`` constructor). Every hand holds one card per trick left, so a leader before
-    the last trick has a choice; in the last trick each hand's one card is its only legal
-    card (a legal set is never empty and lies within the hand): no draw, no follow check.
+    reference simulator does (computed as ``floor``: equal for these non-negative values,
+    and a cheaper call than the ``int`` constructor). Every hand holds one card per trick
+    left, so a leader before the last trick has a choice; in the last trick each hand's one
+    card is its only legal card (a legal set is never empty and lies within the hand): no
+    draw, no follow check.
     A follow rule that is not masks alone is called with the winning card and the mask of
     the trick so far. The last trick's cards are left in ``hands``: a caller that keeps the
     hands clears them.

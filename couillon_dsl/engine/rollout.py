@@ -25,7 +25,8 @@ from typing import Callable, NamedTuple, Sequence
 
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.hand import (
-    ABANDONED, NEXT_GAME, NEXT_HAND, cards_table, passes_after_pass_out, random_tricks, shuffled,
+    ABANDONED, NEXT_GAME, NEXT_HAND, cards_table, fallback_maker, first_leader, passes_after_pass_out,
+    random_tricks, shuffled,
 )
 from couillon_dsl.engine.state import Actions, FinishedGame, GameResult, HandSummary
 from couillon_dsl.engine.tables import OP_PACKET
@@ -113,7 +114,6 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     offer = trump.offer if trump.method == "offer" else None
     on_all_pass = offer.on_all_pass if offer else ""
     reoffer_by_dealer = offer is not None and offer.reoffer_first_speaker == "dealer"
-    elder_team_after_fallback = trump.maker_after_fallback == "elder_team"
     no_points = (0,) * nteams
 
     def rollout(rnd: Callable[[], float], dealer: int, values: Sequence[int], ties: int, passes: int) -> RolledGame:
@@ -165,7 +165,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                         if on_all_pass == "bottom_card":
                             bottom -= 1
                             trump_suit = suit_of[pack[bottom]]
-                            maker = team_of[elder] if elder_team_after_fallback else None
+                            maker = fallback_maker(trump, team_of, elder)
                             path = "bottom_card"
                         elif on_all_pass == "next_card" and top < bottom:
                             offered = pack[top]
@@ -185,7 +185,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 if pick < 0:
                     act(defer)
                     trump_suit = suit_of[pack[deferred_card[dealer][chooser]]]
-                    maker = team_of[elder] if elder_team_after_fallback else None
+                    maker = fallback_maker(trump, team_of, elder)
                     decisions = ((chooser, "defer"),)
                     path = "deferred"
                 elif pick < len(names):
@@ -218,14 +218,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                     for seat, a, b, c, d in rest:
                         hands[seat] |= B[pack[a]] | B[pack[b]] | B[pack[c]] | B[pack[d]]
                 # the play: every trick with random legal cards, then the hand's score
-                if first_lead == "elder":
-                    leader = elder
-                elif first_lead == "dealer":
-                    leader = dealer
-                elif maker is not None and decider is not None:
-                    leader = decider
-                else:
-                    leader = elder
+                leader = first_leader(first_lead, dealer, elder, maker, decider)
                 ntricks = hands[leader].bit_count()
                 won_points = [0] * nteams
                 won_tricks = [0] * nteams

@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.hand import (
-    ABANDONED, SESSION_OVER, cards_table, passes_after_pass_out, random_tricks, shuffled,
+    ABANDONED, SESSION_OVER, cards_table, fallback_maker, first_leader, passes_after_pass_out, random_tricks,
+    shuffled,
 )
 from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Ruleset, Team, TrumpContext
@@ -666,12 +667,6 @@ class GameState:
             return True
         return False
 
-    def _fallback_maker(self) -> Team | None:
-        """The maker when trump came from a fallback or a deferral (`maker_after_fallback`)."""
-        if self._rs.trump.maker_after_fallback == "elder_team":
-            return self._t.team_of[(self._dealer + 1) % self._n]
-        return None
-
     def _decide(self, action: int) -> None:
         """Apply a trump decision: accept/pass an offer, or name/show/defer a choice."""
         acts = self._acts
@@ -687,7 +682,7 @@ class GameState:
         if action == acts.defer:
             self._decisions.append((seat, "defer"))
             self._defer_seat = seat
-            self._maker = self._fallback_maker()
+            self._maker = fallback_maker(self._rs.trump, self._t.team_of, self._t.next_seat[self._dealer])
             self._path = "deferred"
         elif action < acts.show0:
             self._decisions.append((seat, "name"))
@@ -730,7 +725,7 @@ class GameState:
             card = self._stock.pop()
             self._face_up[card] = None
             self._trump = self._rs.layout.suit_of(card)
-            self._maker = self._fallback_maker()
+            self._maker = fallback_maker(self._rs.trump, self._t.team_of, self._t.next_seat[self._dealer])
             self._path = "bottom_card"
             self._continue_deal()
         elif rule == "next_card" and self._stock:
@@ -755,15 +750,7 @@ class GameState:
         if self._trump < 0 and rs.trump.method != "none":
             raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
         self._set_context()
-        lead = rs.play.first_lead
-        if lead == "elder":  # the usual rule first: one comparison
-            leader = t.next_seat[self._dealer]
-        elif lead == "dealer":
-            leader = self._dealer
-        elif self._maker is not None and self._decider is not None:  # maker
-            leader = self._decider
-        else:
-            leader = t.next_seat[self._dealer]
+        leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker, self._decider)
         self._leader = self._turn = leader
         self._ntricks = self._hands[leader].bit_count()
         self._phase = _PLAY

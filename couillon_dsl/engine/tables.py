@@ -162,7 +162,7 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
 def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int, start: int = 0) -> DealPrefix | None:
     """The ops of a deal plan from ``start`` up to the next decision, folded into one static step.
 
-    Packets, the stock, turn-ups and set-asides before the first `decide` only move pack
+    Packets, the stock, turn-ups and set-asides before the next `decide` only move pack
     positions to fixed places, so they reduce to the seat of each dealt position, the
     stock's slice and the positions turned face up in order, each with its holder (None for
     a card turned up from the stock).
