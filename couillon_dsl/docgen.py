@@ -129,8 +129,8 @@ def _expression_names() -> Iterator[str]:
         yield f"| `{name}` | {kind} (constant) |"
     for name, (params, kind) in FUNCTIONS.items():
         yield f"| `{name}({', '.join(params)})` | {kind} |"
-    for name, (params, kind, meaning) in OPERATIONS.items():
-        yield f"| `{name}({params})` | {kind}: {meaning} |"
+    for name, (signature, result, meaning) in OPERATIONS.items():
+        yield f"| `{name}({signature})` | {result}: {meaning} |"
     yield ""
 
 

@@ -712,15 +712,16 @@ def _per_phrase(rs: Ruleset, node: Node) -> str | None:
 
 
 def _linear(node: Node) -> tuple[int, Node | None] | None:
-    """``-2 * passes_pending`` -> (-2, passes_pending); ``3`` -> (3, None); None for other shapes."""
+    """``-2 * passes_pending`` -> (-2, passes_pending); ``3`` -> (3, None); None for other shapes
+    (fractional factors included: a whole delta with one is rounded, and is quoted)."""
     if isinstance(node, Number):
-        return node.value, None
+        return (node.value, None) if isinstance(node.value, int) else None
     if isinstance(node, Unary) and node.op == "-":
         inner = _linear(node.operand)
         return (-inner[0], inner[1]) if inner else None
     if isinstance(node, Binary) and node.op == "*":
         for factor, other in ((node.left, node.right), (node.right, node.left)):
-            if isinstance(factor, Number) and not isinstance(other, Number):
+            if isinstance(factor, Number) and isinstance(factor.value, int) and not isinstance(other, Number):
                 return factor.value, other
         return None
     return 1, node

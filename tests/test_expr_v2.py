@@ -260,3 +260,12 @@ def test_compiled_closures_agree_with_a_plain_evaluator(tree, hand):
     value = fn(hand)
     assert not isinstance(value, float)
     assert value == reference(parse_expression(text), hand)
+
+
+def test_a_rule_takes_team_or_for_each_not_both(tmp_path):
+    from couillon_dsl.load import load_ruleset
+    from couillon_dsl.validate import check
+
+    [both] = check(load_ruleset(ruleset_file(tmp_path, "scoring:\n  bank: {for_each: team, team: winner, delta: 1}\n")))
+    assert both.code == "schema-additional-property" and "not both" in both.message
+    assert (both.span.line, both.span.column) == (5, 10)

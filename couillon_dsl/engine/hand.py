@@ -110,9 +110,9 @@ def make_score_hand(
     def deltas_of(facts: HandFacts, k: int) -> tuple[int, ...]:
         deltas = [0] * nteams
         if define:
-            defined = facts.defined
+            defined: list[Any] = facts.defined  # type: ignore[assignment]  # the list score() put there
             for fn in define:  # each after those it reads (check_definitions)
-                defined.append(fn(facts))  # type: ignore[attr-defined]
+                defined.append(fn(facts))
         for when, team_fn, delta, delta_fn, scaled, for_each in plan:  # constants are not called (scoring_plan)
             for each in (facts._replace(each_team=t) for t in teams) if for_each else (facts,):
                 if when is None or when(each):
@@ -128,7 +128,7 @@ def make_score_hand(
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         in_play = sum(points)
-        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,  # type: ignore[operator]
+        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options)
         k = multiplier(ties) if ties else 1
@@ -211,7 +211,7 @@ _BYTE_CARDS = tuple(tuple(tuple(8 * k + bit for bit in range(8) if byte >> bit &
                     for k in range(8))
 
 
-class _CardsOf(dict):  # type: ignore[type-arg]
+class _CardsOf(dict):
     """mask -> its cards ascending, filled on first use and emptied when full (see cards_table)."""
 
     def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
@@ -271,7 +271,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
     legal = ctx.legal
     masks = ctx.follow_masks  # a rule that is masks alone is applied inline: no call per card
     plain = masks is not None
-    if plain:
+    if masks is not None:
         have_masks, allowed_masks, void_mask = masks
     strength = ctx.strength
     points = ctx.points

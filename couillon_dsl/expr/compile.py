@@ -230,8 +230,8 @@ class _Checker:
             return self.call(node)
         if isinstance(node, Unary):
             if node.op == "not":
-                inner = self.expect(node.operand, "bool", "`not`")
-                return "bool", (lambda facts: not inner(facts)) if inner else None
+                negated = self.expect(node.operand, "bool", "`not`")
+                return "bool", (lambda facts: not negated(facts)) if negated else None
             kind, inner = self.typed(node.operand, "number", "`-`")
             return _numeric(kind), (lambda facts: -inner(facts)) if inner else None
         return self.binary(node)
@@ -471,8 +471,10 @@ def check_definitions(items: Sequence[DefinitionItem], names: ExprNames) -> Chec
         if name in broken:
             known[name] = (-1, "any")
             continue
-        if isinstance(text, bool) or isinstance(text, int):
-            kind, fn, found = ("bool" if isinstance(text, bool) else "int"), (lambda facts, v=text: v), []
+        fn: Evaluator | None
+        found: list[Diagnostic] = []
+        if isinstance(text, (bool, int)):
+            kind, fn = ("bool" if isinstance(text, bool) else "int"), (lambda facts, v=text: v)
         else:
             kind, fn, found = _compile(text, "any", dataclass_replace(names, definitions=dict(known)), span, pointer)
         diagnostics.extend(found)
