@@ -64,13 +64,13 @@ class Actions(NamedTuple):
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
                    name0, show0, announce0, announce0 + nannouncements)
 
-    def decode(self, action: int) -> tuple[str, int | None]:
-        """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", None), ("name", suit),
+    def decode(self, action: int) -> tuple[str, int]:
+        """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", -1), ("name", suit),
         ("show", c), ("announce", index), ("dealer", seat); one place that knows the numbering."""
         if 0 <= action < self.ncards:
             return "card", action
         if self.ncards <= action < self.name0:
-            return ("accept", "pass", "defer", "no")[action - self.ncards], None
+            return ("accept", "pass", "defer", "no")[action - self.ncards], -1
         if self.name0 <= action < self.show0:
             return "name", action - self.name0
         if self.show0 <= action < self.announce0:
@@ -186,6 +186,8 @@ class GameState:
     """A whole game, or a session of games, of one compiled ruleset (design §3)."""
 
     __slots__ = _FIELDS
+    _pack: list[Card]  # the pack order drawn so far (set per hand by _reset_hand)
+    _undrawn: CardMask
 
     def __init__(self, ruleset: Ruleset, *, seed: int | None = None) -> None:
         rs = ruleset
@@ -466,16 +468,16 @@ class GameState:
     def action_to_string(self, action: int) -> str:
         kind, arg = self._acts.decode(action)
         layout = self._rs.layout
-        if kind == "dealer" and arg >= self._n:  # type: ignore[operator]
+        if kind == "dealer" and arg >= self._n:
             raise ValueError(f"{action!r} is not an action of this ruleset")
         if kind == "card":
-            return layout.name(arg)  # type: ignore[arg-type]
+            return layout.name(arg)
         if kind == "name":
-            return f"name {layout.suits[arg]}"  # type: ignore[index]
+            return f"name {layout.suits[arg]}"
         if kind == "show":
-            return f"show {layout.name(arg)}"  # type: ignore[arg-type]
+            return f"show {layout.name(arg)}"
         if kind == "announce":
-            return f"announce {self._rs.announcements[arg].id}"  # type: ignore[index]
+            return f"announce {self._rs.announcements[arg].id}"
         if kind == "dealer":
             return f"dealer {arg}"
         return kind
@@ -561,7 +563,7 @@ class GameState:
         t = self._t
         nteams = len(self._values)
         self._phase = _DRAW
-        self._pack: list[Card] = []
+        self._pack = []
         self._undrawn = self._full
         self._step = self._spk = self._round = self._ann_offered = self._trick_no = self._ntricks = 0
         self._hands = [0] * self._n
@@ -619,12 +621,12 @@ class GameState:
             i += 1
             code = op[0]
             if code == OP_PACKET:
-                for seat, positions in op[1]:  # type: ignore[attr-defined]
+                for seat, positions in op[1]:
                     hands[seat] |= sum(map(bit, map(pack.__getitem__, positions)))  # distinct bits: + is |
                 if op[3] or self._defer_seat >= 0:
-                    self._show_dealt(op[2], op[3])  # type: ignore[arg-type]
+                    self._show_dealt(op[2], op[3])
             elif code == OP_STOCK:
-                self._stock = pack[op[1]:]  # type: ignore[misc]
+                self._stock = pack[op[1]:]
             elif code == OP_TURN_UP:
                 card = self._stock.pop() if op[1] else self._stock.pop(0)
                 self._face_up[card] = None
