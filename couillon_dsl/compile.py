@@ -54,7 +54,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     trump = _trump(data.get("trump", {"method": "none"}))
     play_data = data.get("play", {})
     follow_data = play_data.get("follow", {})
-    follow = Follow(**{k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()})
+    follow_settings: dict[str, Any] = {k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()}
+    follow = Follow(**follow_settings)
     play = Play(
         first_lead=play_data.get("first_lead", "elder"),
         follow=follow,
@@ -252,11 +253,11 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
     """The trump section; a method's settings block may be left out (every setting has a default)."""
     method = raw.get("method", "none")
     offer = raw.get("offer") or {}
-    choose = raw.get("choose") or {}
+    choose: dict[str, Any] = {k: tuple(v) if k == "ways" else v for k, v in (raw.get("choose") or {}).items()}
     return Trump(
         method=method,
         offer=Offer(**offer) if method == "offer" else None,
-        choose=Choose(**{k: tuple(v) if k == "ways" else v for k, v in choose.items()}) if method == "choose" else None,
+        choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
     )
 

@@ -127,7 +127,7 @@ class _TooDeep(Exception):
 _SafeBase: Any = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
 
 
-class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
+class _Loader(_SafeBase):
     """A safe loader whose composer uses an explicit stack and caps nesting depth.
 
     PyYAML's composer recurses once per nesting level, so 20,000 ``[`` overflow the
@@ -166,9 +166,10 @@ class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
 
         while True:
             event = self.get_event()
+            start: Any = event.start_mark  # libyaml's Mark or PyYAML's: the same fields
             if isinstance(event, AliasEvent):
                 if event.anchor not in self.anchors:
-                    raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
+                    raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
                 node: Node = self.anchors[event.anchor]
             elif isinstance(event, (ScalarEvent, SequenceStartEvent, MappingStartEvent)):
                 anchor = event.anchor
@@ -177,18 +178,19 @@ class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
                         f"found duplicate anchor {anchor!r}; first occurrence",
                         self.anchors[anchor].start_mark,
                         "second occurrence",
-                        event.start_mark,
+                        start,
                     )
                 tag = event.tag
                 if isinstance(event, ScalarEvent):
                     if tag is None or tag == "!":
                         tag = self.resolve(ScalarNode, event.value, event.implicit)
-                    node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                    end: Any = event.end_mark
+                    node = ScalarNode(tag, event.value, start, end, style=event.style)
                 else:
                     kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
                     if tag is None or tag == "!":
                         tag = self.resolve(kind, None, event.implicit)
-                    node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+                    node = kind(tag, [], start, None, flow_style=event.flow_style)
                 if anchor is not None:
                     self.anchors[anchor] = node
                 if not isinstance(event, ScalarEvent):
@@ -278,6 +280,7 @@ class _Builder:
         try:
             if isinstance(node, SequenceNode):
                 return [self.build(child, f"{pointer}/{i}", None, depth + 1) for i, child in enumerate(node.value)]
+            assert isinstance(node, MappingNode)
             return self._mapping(node, pointer, depth)
         finally:
             self.active.discard(id(node))

@@ -249,7 +249,7 @@ def test_kwajongen_worked_hand_2_4_after_a_passed_out_deal() -> None:
     passed = st.hands[-1]
     assert (passed.outcome, passed.trump_path, passed.scores) == ("passed_out", "redeal", (10, 10))
     assert st.dealer == 1  # the next player deals
-    d, l, p, r = 1, 2, 3, 0  # this hand's seats; L+R is team 0 and D+P team 1
+    d, l, p, r = 1, 2, 3, 0  # noqa: E741 - the digest's seats; L+R is team 0 and D+P team 1
     deal(st, {l: "AH KH AC AS", p: "9H 9S KD 9C", r: "QH KS AD KC", d: "10H JH 9D 10C"})
     assert st.view(r).face_up == ((st.ruleset.layout.parse("10H"), d),)
     say(st, "pass", "accept")

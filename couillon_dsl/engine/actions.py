@@ -49,13 +49,13 @@ class Actions(NamedTuple):
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
                    name0, show0, announce0, announce0 + nannouncements)
 
-    def decode(self, action: int) -> tuple[str, int | None]:
-        """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", None), ("name", suit),
+    def decode(self, action: int) -> tuple[str, int]:
+        """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", -1), ("name", suit),
         ("show", c), ("announce", index), ("dealer", seat); one place that knows the numbering."""
         if 0 <= action < self.ncards:
             return "card", action
         if self.ncards <= action < self.name0:
-            return ("accept", "pass", "defer", "no")[action - self.ncards], None
+            return ("accept", "pass", "defer", "no")[action - self.ncards], -1
         if self.name0 <= action < self.show0:
             return "name", action - self.name0
         if self.show0 <= action < self.announce0:

@@ -44,7 +44,7 @@ class DealPhase(StateFields):
         t = self._t
         nteams = len(self._values)
         self._phase = DRAW
-        self._pack: list[Card] = []
+        self._pack = []
         self._undrawn = self._full
         self._step = self._spk = self._round = self._ann_offered = self._trick_no = self._ntricks = 0
         self._hands = [0] * self._n
@@ -102,12 +102,12 @@ class DealPhase(StateFields):
             i += 1
             code = op[0]
             if code == OP_PACKET:
-                for seat, positions in op[1]:  # type: ignore[attr-defined]
+                for seat, positions in op[1]:
                     hands[seat] |= sum(map(bit, map(pack.__getitem__, positions)))  # distinct bits: + is |
                 if op[3] or self._defer_seat >= 0:
-                    self._show_dealt(op[2], op[3])  # type: ignore[arg-type]
+                    self._show_dealt(op[2], op[3])
             elif code == OP_STOCK:
-                self._stock = pack[op[1]:]  # type: ignore[misc]
+                self._stock = pack[op[1]:]
             elif code == OP_TURN_UP:
                 card = self._stock.pop() if op[1] else self._stock.pop(0)
                 self._face_up[card] = None

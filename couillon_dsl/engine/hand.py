@@ -108,7 +108,7 @@ def make_score_hand(
                 if team is not None:
                     if delta is None:
                         delta = delta_fn(facts)
-                    deltas[team] += delta * k if scaled else delta  # type: ignore[index, operator]
+                    deltas[team] += delta * k if scaled else delta
         return tuple(deltas)
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
@@ -117,7 +117,7 @@ def make_score_hand(
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         in_play = sum(points)
-        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,  # type: ignore[operator]
+        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options)
         k = multiplier(ties) if ties else 1
@@ -200,7 +200,7 @@ _BYTE_CARDS = tuple(tuple(tuple(8 * k + bit for bit in range(8) if byte >> bit &
                     for k in range(8))
 
 
-class _CardsOf(dict):  # type: ignore[type-arg]
+class _CardsOf(dict):
     """mask -> its cards ascending, filled on first use and emptied when full (see cards_table)."""
 
     def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
@@ -260,7 +260,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
     legal = ctx.legal
     masks = ctx.follow_masks  # a rule that is masks alone is applied inline: no call per card
     plain = masks is not None
-    if plain:
+    if masks is not None:
         have_masks, allowed_masks, void_mask = masks
     strength = ctx.strength
     points = ctx.points

@@ -67,10 +67,10 @@ def next_packets(plan: Sequence[tuple[object, ...]], start: int, n: int) -> tupl
 
 
 def make_rollout(rs: Ruleset) -> Rollout | None:
-    """The whole-game closure ``rollout(rnd, dealer, values, ties, passes)`` for ``rs``, or None.
+    """The whole-game closure ``rollout(rnd, dealer, start, ties, passes)`` for ``rs``, or None.
 
     ``rnd`` is the generator's ``random`` method; ``dealer`` and the scoresheet
-    (``values``, ``ties`` and ``passes`` pending) are where the game starts.
+    (``start`` values, ``ties`` and ``passes`` pending) are where the game starts.
     """
     t = rs.tables
     trump = rs.trump
@@ -117,14 +117,14 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     reoffer_by_dealer = offer is not None and offer.reoffer_first_speaker == "dealer"
     no_points = (0,) * nteams
 
-    def rollout(rnd: Callable[[], float], dealer: int, values: Sequence[int], ties: int, passes: int) -> RolledGame:
+    def rollout(rnd: Callable[[], float], dealer: int, start: Sequence[int], ties: int, passes: int) -> RolledGame:
         history: list[int] = []
         extend = history.extend
         act = history.append
         hands_out: list[HandSummary] = []
         games: list[FinishedGame] = []
         games_won = [0] * nteams
-        values = tuple(values)
+        values = tuple(start)
         redeals = game = game_hands = 0
         table: dict[int, tuple[int, ...]] = {}  # the card table for the hands' size, fetched on the first hand
         table_size = -1

@@ -314,16 +314,16 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
     def action_to_string(self, action: int) -> str:
         kind, arg = self._acts.decode(action)
         layout = self._rs.layout
-        if kind == "dealer" and arg >= self._n:  # type: ignore[operator]
+        if kind == "dealer" and arg >= self._n:
             raise ValueError(f"{action!r} is not an action of this ruleset")
         if kind == "card":
-            return layout.name(arg)  # type: ignore[arg-type]
+            return layout.name(arg)
         if kind == "name":
-            return f"name {layout.suits[arg]}"  # type: ignore[index]
+            return f"name {layout.suits[arg]}"
         if kind == "show":
-            return f"show {layout.name(arg)}"  # type: ignore[arg-type]
+            return f"show {layout.name(arg)}"
         if kind == "announce":
-            return f"announce {self._rs.announcements[arg].id}"  # type: ignore[index]
+            return f"announce {self._rs.announcements[arg].id}"
         if kind == "dealer":
             return f"dealer {arg}"
         return kind

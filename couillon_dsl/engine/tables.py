@@ -80,9 +80,9 @@ def build_context(
     )
     exempt = 0
     for name in follow.exempt:
-        card = exempt_card(layout, name, trump)
-        if card is not None:
-            exempt |= 1 << card
+        exempted = exempt_card(layout, name, trump)
+        if exempted is not None:
+            exempt |= 1 << exempted
     legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
                         strength, above, points, exempt, plain_masks(follow, suit_mask, trump_mask, exempt), legal)
@@ -194,9 +194,9 @@ def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int, start: int = 0) 
     for pos, seat in sorted(dealt):
         per_seat.setdefault(seat, []).append(pos)
     quads = []
-    for seat, positions in per_seat.items():
-        for j in range(0, len(positions), 4):
-            group = positions[j:j + 4]
+    for seat, seat_positions in per_seat.items():
+        for j in range(0, len(seat_positions), 4):
+            group = seat_positions[j:j + 4]
             quads.append((seat, *group, *[group[-1]] * (4 - len(group))))  # padding repeats a position
     return DealPrefix(
         stop=k,

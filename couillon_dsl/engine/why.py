@@ -98,7 +98,7 @@ def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, 
     """Each card's verdict, walking the follow primitives in the order engine.follow applies them."""
     follow = rs.play.follow
     sym = rs.layout.suit_symbols
-    name = lambda c: card_text(rs, ctx, c)  # noqa: E731 - a local shorthand
+    name = lambda c: card_text(rs, ctx, c)
     lm = ctx.suit_mask[led]
     tm = ctx.trump_mask
     out: dict[Card, tuple[bool, str]] = {}

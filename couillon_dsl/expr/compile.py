@@ -135,8 +135,8 @@ class _Checker:
             return self.call(node)
         if isinstance(node, Unary):
             if node.op == "not":
-                inner = self.expect(node.operand, "bool", "`not`")
-                return "bool", (lambda facts: not inner(facts)) if inner else None
+                negated = self.expect(node.operand, "bool", "`not`")
+                return "bool", (lambda facts: not negated(facts)) if negated else None
             inner = self.expect(node.operand, "int", "`-`")
             return "int", (lambda facts: -inner(facts)) if inner else None
         return self.binary(node)

@@ -168,7 +168,8 @@ def parse_expression(text: str) -> Node:
     try:
         tree = parser.parse(text)
     except UnexpectedCharacters as exc:
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        at = exc.pos_in_stream or 0
+        char = text[at] if at < len(text) else ""
         hint = _CHARACTER_HINTS.get(char)
         if char.isupper():
             hint = "names are lower case"
