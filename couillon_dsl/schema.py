@@ -202,6 +202,12 @@ class _Mapper:
             return
         if kind in ("oneOf", "anyOf"):
             context = list(err.context or [])
+            alternatives = [b.get("required", [None])[0] for b in value if set(b) == {"required"}]
+            if kind == "oneOf" and not context and len(alternatives) == len(value) and isinstance(instance, dict):
+                both = [k for k in alternatives if k in instance]  # every branch passed: more than one key given
+                yield self.diag("schema-additional-property", f"{name} takes one of the keys {', '.join(both)}, "
+                                "not both", self.pointer(err, both[-1]), f"remove `{both[-1]}` or `{both[0]}`", key=True)
+                return
             if context and all(c.validator == "required" for c in context):
                 keys = [cast(Any, c.validator_value)[0] for c in context if c.validator_value]
                 yield self.diag("schema-required", f"{name} needs one of the keys {', '.join(keys)}", pointer,

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
-from couillon_dsl.expr.compile import HandFacts
+from couillon_dsl.expr.compile import Definition, HandFacts
 from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Team, Trump, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
@@ -48,7 +48,7 @@ MEMO_LIMIT = 1 << 14  # distinct fact combinations a ruleset's scoring is rememb
 
 
 def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
-    """The scoring rules as (when_fn or None, team_fn, delta or None, delta_fn, tie_scaled).
+    """The scoring rules as (when_fn or None, team_fn, delta or None, delta_fn, tie_scaled, for_each).
 
     A `when` that is literally true needs no call (None), one that is literally false drops
     the rule, and a plain integer `delta` is read as is (None: call ``delta_fn``).
@@ -58,7 +58,8 @@ def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
         if rule.when is False:
             continue
         plan.append((None if rule.when is True else rule.when_fn, rule.team_fn,
-                     rule.delta if type(rule.delta) is int else None, rule.delta_fn, rule.tie_scaled))
+                     rule.delta if type(rule.delta) is int else None, rule.delta_fn, rule.tie_scaled,
+                     bool(rule.for_each)))
     return tuple(plan)
 
 
@@ -70,6 +71,7 @@ def make_score_hand(
     sheet: Scoresheet,
     announcement_ids: Sequence[str],
     options: Mapping[str, Any],
+    definitions: Sequence[Definition] = (),
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
     passes, ties, values, made) -> HandScore``.
@@ -79,7 +81,9 @@ def make_score_hand(
     HandFacts fields they read (:attr:`ScoringRule.reads`), so their deltas are computed
     once per combination of those fields (most rules read a handful of small values:
     winner, maker, decided...) and remembered, up to :data:`MEMO_LIMIT` combinations. The
-    tie carry's branches are taken here, once.
+    `define` section is evaluated, in order, only when the memo misses (its reads are part of
+    each rule's). A `for_each: team` rule runs once per team with ``each_team`` set. The tie
+    carry's branches are taken here, once.
     """
     plan = scoring_plan(rules)
     carry = sheet.tie_carry
@@ -100,15 +104,22 @@ def make_score_hand(
             return 2 ** ties
         return 1
 
+    define = tuple(definition.fn for definition in definitions)
+    teams = range(nteams)
+
     def deltas_of(facts: HandFacts, k: int) -> tuple[int, ...]:
         deltas = [0] * nteams
-        for when, team_fn, delta, delta_fn, scaled in plan:  # constants are not called (scoring_plan)
-            if when is None or when(facts):
-                team = team_fn(facts)
-                if team is not None:
-                    if delta is None:
-                        delta = delta_fn(facts)
-                    deltas[team] += delta * k if scaled else delta
+        if define:
+            defined: list[Any] = facts.defined  # type: ignore[assignment]  # the list score() put there
+            for fn in define:  # each after those it reads (check_definitions)
+                defined.append(fn(facts))
+        for when, team_fn, delta, delta_fn, scaled, for_each in plan:  # constants are not called (scoring_plan)
+            for each in (facts._replace(each_team=t) for t in teams) if for_each else (facts,):
+                if when is None or when(each):
+                    team = team_fn(each)
+                    if team is not None:
+                        change = delta_fn(each) if delta is None else delta
+                        deltas[team] += change * k if scaled else change
         return tuple(deltas)
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
@@ -125,7 +136,7 @@ def make_score_hand(
         deltas = memo.get(key)
         if deltas is None:
             announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-            deltas = deltas_of(_new_tuple(HandFacts, row[:15] + (announcers, options)), k)
+            deltas = deltas_of(_new_tuple(HandFacts, row[:15] + (announcers, options, [], None)), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = deltas

@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 from couillon_dsl.cards import Card, DeckLayout
 from couillon_dsl.engine.follow import make_legal, plain_masks
 from couillon_dsl.engine.hand import make_score_hand, make_settle
+from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
     Announcement, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
     Tables, Team, TrumpContext,
@@ -251,6 +252,7 @@ def build_tables(
     options: Mapping[str, Any],
     session: Session,
     limits: Limits,
+    definitions: Sequence[Definition] = (),
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
@@ -294,7 +296,7 @@ def build_tables(
                                             or (q is not None and q.stop == len(plan)))
                          for p, q, plan in zip(prefixes, suffixes, plans)),
         score_hand=make_score_hand(make_outcome(outcome, len(players.teams)), scoring, tuple(team_of),
-                                   next_seat, scoresheet, ids, options),
+                                   next_seat, scoresheet, ids, options, definitions),
         settle=make_settle(scoresheet, session, limits),
     )
 
