@@ -28,7 +28,8 @@ from couillon_dsl.engine.hand import (
     ABANDONED, NEXT_GAME, NEXT_HAND, cards_table, fallback_maker, first_leader, passes_after_pass_out,
     random_tricks, shuffled,
 )
-from couillon_dsl.engine.state import Actions, FinishedGame, GameResult, HandSummary
+from couillon_dsl.engine.actions import Actions
+from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
 from couillon_dsl.engine.tables import OP_PACKET
 from couillon_dsl.model import Ruleset, Team
 
