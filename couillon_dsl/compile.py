@@ -263,7 +263,7 @@ def _deck(deck: Mapping[str, Any]) -> Deck:
 
 
 def _deal_step(raw: Mapping[str, Any]) -> DealStep:
-    to = raw.get("to")
+    to = raw.get("to", "all")  # the schema's default
     return DealStep(
         packet=raw.get("packet"),
         to=tuple(to) if isinstance(to, list) else to,

@@ -209,6 +209,7 @@ class Session:
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_hands: int = 500
+    max_games: int = 100  # per session
     max_redeals_in_a_row: int = 50
 
 

@@ -370,6 +370,10 @@ class _Checks:
                         "/outcome/maker_needs")
 
     def check_game_end(self) -> None:
+        games, most = self.data.get("session", {}).get("games_to_win", 1), self.data.get("limits", {}).get("max_games", 100)
+        if games > most:
+            self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
+                        "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):

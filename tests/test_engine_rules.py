@@ -388,6 +388,20 @@ def test_max_hands_abandons_the_game() -> None:
     assert state.result is not None and state.result.abandoned and state.result.hands == 3
 
 
+def test_max_games_abandons_an_undecided_session_after_its_last_game() -> None:
+    rs = patched("couillon", {"session": {"games_to_win": 2}, "limits": {"max_games": 2}})
+    for seed in range(40):  # some sessions split one game each: those are abandoned
+        state = GameState(rs)
+        state.play_random(random.Random(seed))
+        result = state.result
+        assert result is not None and len(result.games) == 2 and all(g.winner is not None for g in result.games)
+        split = result.games[0].winner != result.games[1].winner
+        assert result.abandoned == split and (result.winner is None) == split
+        if split:
+            return
+    raise AssertionError("no session split its two games")
+
+
 def test_named_trump_need_not_be_held_and_is_offered_for_every_suit() -> None:
     st = GameState(ruleset("troeven"))
     deal(st, {L: "AC KC 7C 9C"})

@@ -192,14 +192,16 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     """The closure that says what follows a scored hand:
     ``settle(values, hand_winner, game_hands, games_won) -> (verdict, game winner)``.
 
-    The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`);
-    a won game is counted in ``games_won``. When several teams pass the goal at once, the
-    furthest past it wins, then the hand's winner, then the lower team number.
+    The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`, or
+    `limits.max_games` reached by a won game: then the game winner comes with it); a won game
+    is counted in ``games_won``. When several teams pass the goal at once, the furthest past
+    it wins, then the hand's winner, then the lower team number.
     """
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1  # (goal - value) * sign >= 0: at or past the goal
     down = sign == 1
     max_hands = limits.max_hands
+    max_games = limits.max_games
     games_to_win = session.games_to_win
     goes_on = (NEXT_HAND, None)
     abandoned = (ABANDONED, None)
@@ -211,7 +213,9 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
         winner = max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
                      key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
         games_won[winner] += 1
-        return (SESSION_OVER if games_won[winner] >= games_to_win else NEXT_GAME), winner
+        if games_won[winner] >= games_to_win:
+            return SESSION_OVER, winner
+        return (ABANDONED if sum(games_won) >= max_games else NEXT_GAME), winner
 
     return settle
 
