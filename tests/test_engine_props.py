@@ -7,7 +7,6 @@ recomputed from the ruleset's own rules with facts rebuilt from the hand records
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
