@@ -14,12 +14,13 @@ from typing import Any, Callable, Mapping
 
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
+from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import build_tables, resolve_seats
 from couillon_dsl.load import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
-    Announcement, Choose, DealStep, Dealer, Deck, Follow, Limits, Offer, OptionSpec, Outcome, Play,
-    Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
+    Announcement, Choose, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Follow, Limits, Offer, OptionSpec,
+    Outcome, Play, Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
 )
 
 _NULL_WORDS = ("null", "none", "~")
@@ -65,6 +66,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                      after=value.get("after"), by=value.get("by"))
         for key, value in (data.get("announcements") or {}).items()
     )
+    declarations = tuple(_declaration(key, value) for key, value in (data.get("declarations") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**data["scoresheet"])
     names = _expr_names(announcements, specs, len(players.teams))
@@ -74,6 +76,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
                           {name: spec.value for name, spec in specs.items()}, session, limits)
+    if declarations:
+        tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -95,6 +99,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         limits=limits,
         layout=layout,
         tables=tables,
+        declarations=declarations,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -258,6 +263,21 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
         offer=Offer(**offer) if method == "offer" else None,
         choose=Choose(**{k: tuple(v) if k == "ways" else v for k, v in choose.items()}) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
+    )
+
+
+def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
+    """One declaration kind; its pattern keys are the model's field names."""
+    patterns = tuple(
+        DeclarationPattern(**{k: tuple(str(x) for x in v) if isinstance(v, list) else v for k, v in p.items()})
+        for p in raw["patterns"])
+    return Declaration(
+        id=key, name=raw.get("name", key), patterns=patterns, description=raw.get("description", ""),
+        when=raw.get("when", "first_play"), shown=raw.get("shown", False),
+        run_order=tuple(str(r) for r in raw["run_order"]) if raw.get("run_order") else None,
+        disjoint=raw.get("disjoint", True), award=raw.get("award", "always"),
+        compare=tuple(raw.get("compare", ("value", "length", "top", "trump"))), tie=raw.get("tie", "earliest_seat"),
+        void_if_opponents_take_all=raw.get("void_if_opponents_take_all", False),
     )
 
 
