@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import operator
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -55,7 +56,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     trump = _trump(data.get("trump", {"method": "none"}))
     play_data = data.get("play", {})
     follow_data = play_data.get("follow", {})
-    follow = Follow(**{k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()})
+    follow_settings: dict[str, Any] = {k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()}
+    follow = Follow(**follow_settings)
     play = Play(
         first_lead=play_data.get("first_lead", "elder"),
         follow=follow,
@@ -69,13 +71,14 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     declarations = tuple(_declaration(key, value) for key, value in (data.get("declarations") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**data["scoresheet"])
-    names = _expr_names(announcements, specs, len(players.teams))
-    scoring = tuple(_scoring_rule(name, rule, document, names) for name, rule in data["scoring"].items())
+    definitions, names = _definitions(data, document, _expr_names(announcements, specs, len(players.teams)))
+    texts = {d.name: d.text for d in definitions}
+    scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
-                          {name: spec.value for name, spec in specs.items()}, session, limits)
+                          {name: spec.value for name, spec in specs.items()}, session, limits, definitions)
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
     ruleset = Ruleset(
@@ -99,6 +102,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         limits=limits,
         layout=layout,
         tables=tables,
+        definitions=definitions,
         declarations=declarations,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
@@ -241,7 +245,7 @@ def _deck(deck: Mapping[str, Any]) -> Deck:
 
 
 def _deal_step(raw: Mapping[str, Any]) -> DealStep:
-    to = raw.get("to")
+    to = raw.get("to", "all")  # the schema's default
     return DealStep(
         packet=raw.get("packet"),
         to=tuple(to) if isinstance(to, list) else to,
@@ -257,11 +261,11 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
     """The trump section; a method's settings block may be left out (every setting has a default)."""
     method = raw.get("method", "none")
     offer = raw.get("offer") or {}
-    choose = raw.get("choose") or {}
+    choose: dict[str, Any] = {k: tuple(v) if k == "ways" else v for k, v in (raw.get("choose") or {}).items()}
     return Trump(
         method=method,
         offer=Offer(**offer) if method == "offer" else None,
-        choose=Choose(**{k: tuple(v) if k == "ways" else v for k, v in choose.items()}) if method == "choose" else None,
+        choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
     )
 
@@ -298,10 +302,26 @@ def _option_kind(spec: OptionSpec) -> str:
     return kinds.pop() if len(kinds) == 1 else "any"
 
 
-def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any) -> ScoringRule:
-    from couillon_dsl.expr import compile_expression, facts_read
+def _definitions(data: Mapping[str, Any], document: Document, names: Any) -> tuple[tuple[Any, ...], Any]:
+    """The `define` section checked and compiled in evaluation order, and the name table that knows it."""
+    from couillon_dsl.expr import check_definitions
+
+    items = [(name, text, document.content_span_of(f"/define/{escape(name)}"), f"/define/{escape(name)}")
+             for name, text in (data.get("define") or {}).items()]
+    checked = check_definitions(items, names)
+    if checked.diagnostics:
+        raise RulesetError(list(checked.diagnostics))
+    return checked.order, checked.names
+
+
+def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,
+                  definitions: Mapping[str, Any]) -> ScoringRule:
+    from couillon_dsl.expr import EACH_TEAM, compile_expression, facts_read
 
     base = f"/scoring/{escape(name)}"
+    for_each = raw.get("for_each", "")
+    if for_each:
+        names = dataclasses.replace(names, bound=frozenset({EACH_TEAM}))
 
     def compiled(key: str, kind: str, default: Any) -> tuple[Any, Callable[[Any], object]]:
         value = raw.get(key, default)
@@ -311,11 +331,12 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
         return value, compile_expression(str(value), kind, names, span)  # type: ignore[arg-type]
 
     when, when_fn = compiled("when", "bool", "true")
-    team, team_fn = compiled("team", "team", "winner")
+    team, team_fn = ("", operator.attrgetter("each_team")) if for_each else compiled("team", "team", "winner")
     delta, delta_fn = compiled("delta", "int", 0)
-    reads = frozenset().union(*(facts_read(v) for v in (when, team, delta) if isinstance(v, str)))
+    reads = frozenset().union(*(facts_read(v, definitions) for v in (when, team, delta) if isinstance(v, str) and v))
     return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
-                       when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads)
+                       when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads,
+                       for_each=for_each)
 
 
 def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,

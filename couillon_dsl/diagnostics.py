@@ -72,7 +72,7 @@ CODES: dict[str, str] = {
     "declaration-needs-trump": "a declaration pattern names trump cards in a game without trump",
     "declaration-unused-key": "a declaration key that only matters with award: best_side_only",
     "maker-needs-unreachable": "maker_needs exceeds the points in the pack",
-    "game-cannot-end": "no scoring rule brings a team to the goal, or teams start there",
+    "game-cannot-end": "no scoring rule brings a team to the goal, teams start there, or a session outlasts limits.max_games",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",
     "unused-setting": "a setting the chosen method ignores (warning)",
     "option-without-domain": "an option has neither choices nor type",
@@ -86,6 +86,9 @@ CODES: dict[str, str] = {
     "expr-unknown-name": "an expression uses an unknown name or function",
     "expr-type": "an expression mixes types (a team where a number is needed ...)",
     "expr-arity": "a function is called with the wrong number of arguments",
+    "expr-divisor": "`/` divides by something other than a non-zero number written out",
+    "define-cycle": "definitions use each other in a circle, so none has a value",
+    "define-reserved": "a definition takes a name of the expression language",
 }
 
 

@@ -12,8 +12,11 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from couillon_dsl.expr.parse import Binary, Call, Name, Node, Number, String, Unary, parse_expression, to_text
+from couillon_dsl.expr.parse import (
+    Binary, Call, Name, Node, Number, String, Unary, decimal_text, parse_expression, to_text,
+)
 from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule
+from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 
 # ---------------------------------------------------------------------- document blocks
 
@@ -709,15 +712,16 @@ def _per_phrase(rs: Ruleset, node: Node) -> str | None:
 
 
 def _linear(node: Node) -> tuple[int, Node | None] | None:
-    """``-2 * passes_pending`` -> (-2, passes_pending); ``3`` -> (3, None); None for other shapes."""
+    """``-2 * passes_pending`` -> (-2, passes_pending); ``3`` -> (3, None); None for other shapes
+    (fractional factors included: a whole delta with one is rounded, and is quoted)."""
     if isinstance(node, Number):
-        return node.value, None
+        return (node.value, None) if isinstance(node.value, int) else None
     if isinstance(node, Unary) and node.op == "-":
         inner = _linear(node.operand)
         return (-inner[0], inner[1]) if inner else None
     if isinstance(node, Binary) and node.op == "*":
         for factor, other in ((node.left, node.right), (node.right, node.left)):
-            if isinstance(factor, Number) and not isinstance(other, Number):
+            if isinstance(factor, Number) and isinstance(factor.value, int) and not isinstance(other, Number):
                 return factor.value, other
         return None
     return 1, node
@@ -728,7 +732,8 @@ def delta_phrase(rs: Ruleset, delta: int | str) -> str:
     shape = (delta, None) if isinstance(delta, int) else _linear(parse_expression(delta))
     per = _per_phrase(rs, shape[1]) if shape and shape[1] is not None else None
     if shape is None or (shape[1] is not None and per is None):
-        return f"changes its score by `{delta}`"
+        worded = value_phrase(rs, parse_expression(str(delta)))
+        return f"changes its score by {worded}" if worded else f"changes its score by `{delta}`"
     amount = shape[0]
     if amount == 0:
         return "scores nothing"
@@ -749,7 +754,10 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
     """``if the maker loses the hand, the maker draws one loop``; unusual expressions are quoted."""
     when = str(rule.when).lower() if isinstance(rule.when, bool) else rule.when  # `when: true` in YAML
     condition = parse_expression(when)
-    team = team_phrase(rs, parse_expression(rule.team)) or f"the team `{rule.team}`"
+    if rule.for_each:
+        team = "each team"
+    else:
+        team = team_phrase(rs, parse_expression(rule.team)) or f"the team `{rule.team}`"
     action = f"{team} {delta_phrase(rs, rule.delta)}{_scaled(rs, rule)}"
     if condition == Name("true"):
         return f"after every hand, {action}"
@@ -791,11 +799,29 @@ def pass_sentence(rs: Ruleset) -> str | None:
             "since the last hand a team won; a tie keeps them waiting")
 
 
+def definition_sentence(rs: Ruleset, definition: Definition) -> str:
+    """``made is true when the maker has at least 41 card points``; unusual expressions are quoted."""
+    text = definition.text
+    if not isinstance(text, str):
+        return f"`{definition.name}` is {str(text).lower() if isinstance(text, bool) else text}"
+    node = parse_expression(text)
+    if definition.kind == "bool":
+        worded = condition_phrase(rs, node)
+        return f"`{definition.name}` holds when {worded}" if worded else f"`{definition.name}` is `{to_text(node)}`"
+    worded = team_phrase(rs, node) if definition.kind == "team" else value_phrase(rs, node)
+    return f"`{definition.name}` is {worded}" if worded else f"`{definition.name}` is `{to_text(node)}`"
+
+
 def describe_scoring(rs: Ruleset) -> Section:
     rules = tuple(f"{rule.name}: {sentence(scoring_rule_sentence(rs, rule))}" for rule in rs.scoring)
     extra = [*tie_sentences(rs), *filter(None, [pass_sentence(rs)])]
+    defined: tuple[Paragraph | Items, ...] = ()
+    if rs.definitions:
+        defined = (Paragraph(sentence("after every hand these values are worked out first, each from those before it")),
+                   Items(tuple(sentence(definition_sentence(rs, d)) for d in rs.definitions)))
     return Section("Scoring", (
         Paragraph(sentence(scoresheet_sentence(rs))),
+        *defined,
         Paragraph(sentence("after every hand these rules are applied, in this order")),
         Items(rules),
         Paragraph(" ".join(sentence(s) for s in extra)),
@@ -899,6 +925,10 @@ def team_phrase(rs: Ruleset, node: Node) -> str | None:
     if isinstance(node, Name):
         if node.name == "elder_team":
             return f"the team of {elder(rs)}"
+        if node.name == EACH_TEAM:
+            return "that team"
+        if any(d.name == node.name for d in rs.definitions):
+            return f"`{node.name}`"
         return _TEAM_NAMES.get(node.name)
     if isinstance(node, Call) and len(node.args) == 1:
         arg = node.args[0]
@@ -927,8 +957,10 @@ _INT_NAMES = {
 
 def int_phrase(rs: Ruleset, node: Node) -> str | None:
     if isinstance(node, Number):
-        return str(node.value)
+        return decimal_text(node.value)
     if isinstance(node, Name):
+        if any(d.name == node.name for d in rs.definitions):
+            return f"`{node.name}`"
         return _INT_NAMES.get(node.name)
     if isinstance(node, Call) and len(node.args) == 1:
         arg = node.args[0]
@@ -958,9 +990,42 @@ _OWED = {"passes_pending": "a passed-out deal is owed to this hand", "ties_pendi
 _FLIP = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
 
 
+_ROUNDED = {"floor": "rounded down", "ceil": "rounded up", "round": "rounded to the nearest whole number (halves up)"}
+
+
+def value_phrase(rs: Ruleset, node: Node) -> str | None:
+    """A number in words: the common names and calls and ``if``/``min``/``max``/``abs``/rounding
+    around them (arithmetic inside is quoted); None for other shapes (the caller quotes them)."""
+    simple = int_phrase(rs, node)
+    if simple is not None:
+        return simple
+    if isinstance(node, Unary) and node.op == "-":
+        inner = value_phrase(rs, node.operand)
+        return f"minus {inner}" if inner else None
+    if not isinstance(node, Call) or node.func not in OPERATIONS:
+        return None
+    args = [value_phrase(rs, arg) or _quoted(arg) for arg in node.args]
+    if node.func == "if":
+        condition = condition_phrase(rs, node.args[0]) or f"`{to_text(node.args[0])}` holds"
+        return f"{args[1]} if {condition}, else {args[2]}"
+    if node.func in ("min", "max"):
+        word = ("smaller" if node.func == "min" else "larger") if len(args) == 2 else \
+            ("smallest" if node.func == "min" else "largest")
+        return f"the {word} of {join(args, 'and')}"
+    if node.func == "abs":
+        return f"{args[0]} without its sign"
+    return f"{args[0]} {_ROUNDED[node.func]}"
+
+
+def _quoted(node: Node) -> str:
+    return f"`{to_text(node)}`"
+
+
 def condition_phrase(rs: Ruleset, node: Node) -> str | None:
     """A condition in words, or None when it has no common shape (the caller quotes it)."""
     if isinstance(node, Name):
+        if any(d.name == node.name for d in rs.definitions):
+            return f"`{node.name}` holds"
         return _BOOL_NAMES.get(node.name)
     if isinstance(node, Call) and len(node.args) == 1 and isinstance(node.args[0], String):
         if node.func == "announced":
@@ -1095,6 +1160,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["Trick"] = (trick_sentence(rs),)
     out["Hand result"] = (outcome_sentence(rs),)
     out["Scoresheet"] = (scoresheet_sentence(rs),)
+    for definition in rs.definitions:
+        out[f"Definition {definition.name}"] = (definition_sentence(rs, definition),)
     for rule in rs.scoring:
         out[f"Scoring rule {rule.name}"] = (scoring_rule_sentence(rs, rule),)
     out["Ties"] = tuple(tie_sentences(rs))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout
+from couillon_dsl.expr.compile import Definition
 
 Team = int
 
@@ -227,6 +228,7 @@ class ScoringRule:
     team_fn: Callable[[Any], object] = field(compare=False, repr=False)
     delta_fn: Callable[[Any], object] = field(compare=False, repr=False)
     reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields the expressions read
+    for_each: str = ""  # "team": the rule is applied to every team in turn (its expressions name it `team`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +239,7 @@ class Session:
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_hands: int = 500
+    max_games: int = 100  # per session
     max_redeals_in_a_row: int = 50
 
 
@@ -337,6 +340,8 @@ class Ruleset:
     declarations: tuple[Declaration, ...] = ()
     # whole random games in one closure (engine.rollout.make_rollout), None when not eligible
     rollout: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
+    # the `define` section in evaluation order (each after the definitions it uses)
+    definitions: tuple[Definition, ...] = ()
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

@@ -8,6 +8,7 @@ form, so a choice that breaks the deal is caught before anyone picks it.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterator
 
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean
@@ -397,6 +398,10 @@ class _Checks:
                         "/outcome/maker_needs")
 
     def check_game_end(self) -> None:
+        games, most = self.data.get("session", {}).get("games_to_win", 1), self.data.get("limits", {}).get("max_games", 100)
+        if games > most:
+            self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
+                        "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):
@@ -404,7 +409,7 @@ class _Checks:
                         "/scoresheet/start", "start above the goal when counting down, below it when counting up")
             return
         for rule in self.data["scoring"].values():
-            delta, team, when = rule["delta"], rule["team"], rule.get("when", True)
+            delta, team, when = rule["delta"], rule.get("team", ""), rule.get("when", True)
             if isinstance(delta, int) and (delta < 0 if down else delta > 0) and team.strip() == "winner" and when is not False:
                 return
         toward = "negative" if down else "positive"
@@ -574,21 +579,23 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
 
 def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: str = "",
                                 options: dict[str, Any] | None = None) -> Iterator[Diagnostic]:
-    """Syntax, name and type diagnostics of every scoring expression, placed inside the YAML scalar."""
-    rules = data["scoring"]
-    fields = [(f"/scoring/{escape(name)}/{field}", value, kind)
-              for name, rule in rules.items()
-              for field, kind in (("when", "bool"), ("team", "team"), ("delta", "int"))
-              if isinstance(value := rule.get(field), str)]
-    if not fields:
-        return
-    from couillon_dsl.expr import check_expression
+    """Syntax, name and type diagnostics of the definitions and of every scoring expression,
+    placed inside the YAML scalar."""
+    from couillon_dsl.expr import EACH_TEAM, check_definitions, check_expression
 
-    names = expression_names(data, options)
-    for pointer, text, kind in fields:
-        for diagnostic in check_expression(text, kind, names, place.content(pointer), pointer):  # type: ignore[arg-type]
-            yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
-                             diagnostic.pointer, diagnostic.hint)
+    items = [(name, text, place.content(f"/define/{escape(name)}"), f"/define/{escape(name)}")
+             for name, text in (data.get("define") or {}).items()]
+    checked = check_definitions(items, expression_names(data, options))
+    found = list(checked.diagnostics)
+    for name, rule in data["scoring"].items():
+        names = replace(checked.names, bound=frozenset({EACH_TEAM})) if rule.get("for_each") else checked.names
+        for field, kind in (("when", "bool"), ("team", "team"), ("delta", "int")):
+            pointer = f"/scoring/{escape(name)}/{field}"
+            if isinstance(text := rule.get(field), str):
+                found += check_expression(text, kind, names, place.content(pointer), pointer)  # type: ignore[arg-type]
+    for diagnostic in found:
+        yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
+                         diagnostic.pointer, diagnostic.hint)
 
 
 def iter_semantic_diagnostics(document: Document) -> Iterator[Diagnostic]:

@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 from couillon_dsl.cards import Card, DeckLayout
 from couillon_dsl.engine.follow import make_legal, plain_masks
 from couillon_dsl.engine.hand import make_score_hand, make_settle
+from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
     Announcement, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
     Tables, Team, TrumpContext,
@@ -80,9 +81,9 @@ def build_context(
     )
     exempt = 0
     for name in follow.exempt:
-        card = exempt_card(layout, name, trump)
-        if card is not None:
-            exempt |= 1 << card
+        exempted = exempt_card(layout, name, trump)
+        if exempted is not None:
+            exempt |= 1 << exempted
     legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
                         strength, above, points, exempt, plain_masks(follow, suit_mask, trump_mask, exempt), legal)
@@ -194,9 +195,9 @@ def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int, start: int = 0) 
     for pos, seat in sorted(dealt):
         per_seat.setdefault(seat, []).append(pos)
     quads = []
-    for seat, positions in per_seat.items():
-        for j in range(0, len(positions), 4):
-            group = positions[j:j + 4]
+    for seat, seat_positions in per_seat.items():
+        for j in range(0, len(seat_positions), 4):
+            group = seat_positions[j:j + 4]
             quads.append((seat, *group, *[group[-1]] * (4 - len(group))))  # padding repeats a position
     return DealPrefix(
         stop=k,
@@ -251,6 +252,7 @@ def build_tables(
     options: Mapping[str, Any],
     session: Session,
     limits: Limits,
+    definitions: Sequence[Definition] = (),
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
@@ -294,7 +296,7 @@ def build_tables(
                                             or (q is not None and q.stop == len(plan)))
                          for p, q, plan in zip(prefixes, suffixes, plans)),
         score_hand=make_score_hand(make_outcome(outcome, len(players.teams)), scoring, tuple(team_of),
-                                   next_seat, scoresheet, ids, options),
+                                   next_seat, scoresheet, ids, options, definitions),
         settle=make_settle(scoresheet, session, limits),
     )
 
