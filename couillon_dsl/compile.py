@@ -71,7 +71,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     declarations = tuple(_declaration(key, value) for key, value in (data.get("declarations") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**data["scoresheet"])
-    definitions, names = _definitions(data, document, _expr_names(announcements, specs, len(players.teams)))
+    names = _expr_names(announcements, specs, len(players.teams), declarations)
+    definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
     session = Session(**(data.get("session") or {}))
@@ -272,8 +273,10 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
 
 def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
     """One declaration kind; its pattern keys are the model's field names."""
+    lists = ("same_rank", "cards", "of")
     patterns = tuple(
-        DeclarationPattern(**{k: tuple(str(x) for x in v) if isinstance(v, list) else v for k, v in p.items()})
+        DeclarationPattern(value=p["value"], run=p.get("run"), count=p.get("count"), at_least=p.get("at_least"),
+                           name=p.get("name"), **{k: tuple(str(x) for x in p.get(k, ())) for k in lists})
         for p in raw["patterns"])
     return Declaration(
         id=key, name=raw.get("name", key), patterns=patterns, description=raw.get("description", ""),
@@ -285,11 +288,13 @@ def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
     )
 
 
-def _expr_names(announcements: tuple[Announcement, ...], specs: Mapping[str, OptionSpec], teams: int) -> Any:
+def _expr_names(announcements: tuple[Announcement, ...], specs: Mapping[str, OptionSpec], teams: int,
+                declarations: tuple[Declaration, ...] = ()) -> Any:
     from couillon_dsl.expr import ExprNames
 
     return ExprNames(announcements=frozenset(a.id for a in announcements),
-                     options={name: _option_kind(spec) for name, spec in specs.items()}, team_count=teams)
+                     options={name: _option_kind(spec) for name, spec in specs.items()}, team_count=teams,
+                     declarations=tuple(d.id for d in declarations))
 
 
 def _option_kind(spec: OptionSpec) -> str:

@@ -51,6 +51,7 @@ CODES: dict[str, str] = {
     "unknown-seat": "a seat number outside 0..players-1",
     "unknown-announcement": "a reference to an announcement that is not declared",
     "unknown-option": "option(\"x\") names an option that is not declared",
+    "unknown-declaration": "declared(team, \"x\") names a declaration that is not declared",
     "duplicate-suit": "a suit is listed twice",
     "rank-without-points": "a rank has no card-point value",
     "trump-ranks-not-permutation": "trump_ranks does not list every rank once",

@@ -574,6 +574,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         announcements=frozenset(data.get("announcements", {})),
         options={name: option_type(o) for name, o in options.items()},
         team_count=len(data["players"]["teams"]),
+        declarations=tuple(data.get("declarations") or {}),
     )
 
 

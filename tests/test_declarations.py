@@ -1,14 +1,20 @@
 """Declarations (melds): detection on hand-built hands, comparison, award, and properties against a plain checker."""
 from __future__ import annotations
 
+import copy
+import random
 from itertools import combinations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_mutation import assert_sound, mutate, parent_and_key, pointers
 
-from couillon_dsl.compile import build_ruleset
+from couillon_dsl.compile import build_ruleset, compile_ruleset
+from couillon_dsl.engine import GameState
+from couillon_dsl.load import Document, load_ruleset
+from couillon_dsl.validate import check
 from couillon_dsl.engine.declarations import DeclarationTable, Meld, award, build_declaration_table
 from couillon_dsl.model import Declaration, DeclarationPattern
 
@@ -189,3 +195,43 @@ def test_the_awarded_side_holds_the_best_meld(hands, trump):
 @pytest.mark.parametrize("cards", ["AS", "KS QS", "JS 10S 8S 7S"])
 def test_no_meld_below_the_smallest_pattern(cards):
     assert melds(MELD, cards) == []
+
+
+# ---------------------------------------------------------------------- mutated declarations
+DOCUMENT = load_ruleset(HERE / "rulesets" / "melds-test.yaml")
+PATTERN_WORDS = st.sampled_from(["run", "same_rank", "cards", "of", "at_least", "count", "value", "when", "shown",
+                                 "award", "tie", "compare", "disjoint", "run_order", "void_if_opponents_take_all",
+                                 "first_play", "last_card_played", "best_side_only", "always", "both", "trump",
+                                 "KT", "QT", "J", "10", "XX", "top"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 3), st.data())
+def test_mutated_declarations_validate_without_raising_and_valid_ones_play(count, data):
+    mutant = copy.deepcopy(DOCUMENT.data)
+    part = {"declarations": mutant["declarations"]}
+    for _ in range(count):
+        if not any(pointers(part)[1:]):
+            break
+        if data.draw(st.booleans()):
+            mutate(part, data.draw)
+        else:  # a key of the language, with a plausible value
+            target = data.draw(st.sampled_from([p for p in pointers(part) if p]))
+            parent, key = parent_and_key(part, target)
+            node = parent[key]
+            if isinstance(node, dict):
+                node[data.draw(PATTERN_WORDS)] = data.draw(st.one_of(PATTERN_WORDS, st.integers(-1, 40),
+                                                                      st.lists(PATTERN_WORDS, max_size=3)))
+    if "declarations" in part:
+        mutant["declarations"] = part["declarations"]
+    else:
+        del mutant["declarations"]
+    document = Document(mutant, DOCUMENT.path, DOCUMENT.origins, DOCUMENT.files)
+    assert_sound(document)
+    if any(d.is_error for d in check(document)):
+        return
+    ruleset = compile_ruleset(document)
+    for seed in range(2):
+        state = GameState(ruleset)
+        state.play_random(random.Random(seed))
+        assert state.is_terminal()

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Mapping, NamedTuple, Sequence
 
-from couillon_dsl.cards import CardMask, DeckLayout, iter_bits
+from couillon_dsl.cards import Card, CardMask, DeckLayout, iter_bits
+from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.model import Declaration, DeclarationPattern
 
 MAX_CONTESTED = 12  # contested set melds searched exhaustively (2**12 choices at most)
@@ -195,6 +196,90 @@ def award(table: DeclarationTable, melds: Sequence[Meld], team_of: Sequence[int]
     return tuple(points)
 
 
+# ---------------------------------------------------------------------- the phase
+class DeclarePhase(StateFields):
+    """Declaring melds during the play of a hand, and what each team keeps at its end.
+
+    When play begins every seat's melds are found at once (:meth:`_find_melds`; the hands
+    do not change before a seat's first card). A ``first_play`` meld is declared when its
+    holder plays his first card, a ``last_card_played`` meld when he plays its last card.
+    ``_meld_watch`` is the mask of cards whose play declares something (every card while a
+    first-play meld is pending in the first trick), so the play loop pays one bit test per
+    card, and nothing at all in rulesets without declarations. Shown melds join the
+    face-up cards, which seat views and agents already treat as public.
+    """
+
+    __slots__ = ()
+
+    def _find_melds(self) -> None:
+        """At the first lead: every seat's melds of every kind, pending until declared."""
+        hands, trump, n = self._hands, self._trump, self._n
+        first: list[list[Meld]] = [[] for _ in range(n)]
+        later: list[Meld] = []
+        for table in self._t.declarations:
+            for seat in range(n):
+                found = table.melds(hands[seat], trump, seat)
+                if table.when == "first_play":
+                    first[seat].extend(found)
+                else:
+                    later.extend(found)
+        self._meld_first = tuple(tuple(seat_melds) for seat_melds in first)
+        self._meld_later = tuple(later)
+        self._meld_watch = self._watched()
+
+    def _watched(self) -> CardMask:
+        """The cards whose play declares something now."""
+        watch = self._full if any(self._meld_first) else 0
+        for meld in self._meld_later:
+            watch |= meld.cards
+        return watch
+
+    def _declare_on_play(self, seat: int, card: Card) -> None:
+        """``seat`` is about to play ``card`` (still in its hand): declare what that play declares."""
+        pending = self._meld_first[seat]
+        if pending:
+            self._declare(pending)
+            self._meld_first = self._meld_first[:seat] + ((),) + self._meld_first[seat + 1:]
+        if self._meld_later:
+            hand = self._hands[seat]
+            done = tuple(m for m in self._meld_later if m.seat == seat and (hand & m.cards) == 1 << card)
+            if done:
+                self._declare(done)
+                self._meld_later = tuple(m for m in self._meld_later if m not in done)
+        self._meld_watch = self._watched()
+
+    def _declare(self, melds: Sequence[Meld]) -> None:
+        tables = self._t.declarations
+        for meld in melds:
+            self._melds.append(meld)
+            if tables[meld.kind].shown:
+                for card in iter_bits(meld.cards):
+                    self._face_up[card] = meld.seat
+
+    def _declare_rest(self) -> None:
+        """A hand played out at once (random play): every pending meld is declared now."""
+        for pending in self._meld_first:
+            self._declare(pending)
+        self._declare(self._meld_later)
+        self._meld_first = ()
+        self._meld_later = ()
+        self._meld_watch = 0
+
+    def _meld_points(self, first_leader: int) -> tuple[tuple[int, ...], ...]:
+        """Per declaration kind, the points each team keeps from this hand's declared melds."""
+        t = self._t
+        order = [0] * self._n
+        for place, seat in enumerate(t.rounds[first_leader]):
+            order[seat] = place
+        nteams = len(self._values)
+        took_all = next((team for team, won in enumerate(self._tricks) if won == self._ntricks), None)
+        by_kind: list[list[Meld]] = [[] for _ in t.declarations]
+        for meld in self._melds:
+            by_kind[meld.kind].append(meld)
+        return tuple(award(table, by_kind[table.index], t.team_of, order, nteams, took_all)
+                     for table in t.declarations)
+
+
 # ---------------------------------------------------------------------- compile
 def pattern_label(pattern: DeclarationPattern, nsuits: int) -> str:
     """A short name for a pattern: its own `name`, else what it matches ("run of 3", "4 × J")."""
@@ -249,7 +334,7 @@ def _runs_of(bits: int, by_place: Sequence[int], min_run: int) -> tuple[RunInfo,
     return tuple(out)
 
 
-class _RunLookup(dict):  # type: ignore[type-arg]
+class _RunLookup(dict[int, tuple[RunInfo, ...]]):
     """bits -> maximal sequences, filled on first use (suits too long for a complete table)."""
 
     def __init__(self, by_place: Sequence[int], min_run: int) -> None:
@@ -298,10 +383,10 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
                     mask = sum(1 << layout.card(s, ranks.index(rank)) for s in range(nsuits))
                     groups.setdefault(mask, []).append((p.count or nsuits, p.value, i))
                 continue
-            mask = card_set(layout, p.cards if shape == "cards" else p.of, trump)
-            if mask:
-                need = mask.bit_count() if shape == "cards" else (p.at_least or 1)
-                groups.setdefault(mask, []).append((need, p.value, i))
+            cards = card_set(layout, p.cards if shape == "cards" else p.of, trump)
+            if cards:
+                need = cards.bit_count() if shape == "cards" else (p.at_least or 1)
+                groups.setdefault(cards, []).append((need, p.value, i))
         sets.append(tuple(SetGroup(mask, tuple(sorted(ladder, reverse=True))) for mask, ladder in groups.items()))
     return DeclarationTable(
         index=index, id=declaration.id, when=declaration.when, shown=declaration.shown,
