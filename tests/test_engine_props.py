@@ -151,7 +151,10 @@ class Walker:
             legal = state.legal_actions()
             assert legal and legal == sorted(legal) and len(set(legal)) == len(legal)
             if state.view(seat).phase == "play":
-                self.check_play(seat, legal)
+                cards = [a for a in legal if a < self.rs.layout.size]
+                for own in legal[len(cards):]:  # an announcement offered next to the cards: its card is held
+                    assert state.hand_of(seat) >> self.rs.tables.holder_cards[own - state.actions.announce0] & 1
+                self.check_play(seat, cards)
             if self.rng.random() < 0.05:
                 self.check_view_hides(seat)
             count = len(state.hands)

@@ -25,7 +25,7 @@ FIELDS = (
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat",
     # announcements
-    "_made", "_ann_offered", "_offers",
+    "_made", "_may_announce", "_offers",
     # declarations
     "_melds", "_meld_first", "_meld_later", "_meld_watch",
     # play
@@ -76,7 +76,7 @@ class StateFields:
     _defer_seat: int
     # announcements
     _made: list[tuple[int, int]]
-    _ann_offered: int
+    _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
     _offers: list[tuple[int, int]]
     # declarations (engine.declarations)
     _melds: list[Any]  # Meld: declared so far this hand, in order
@@ -129,7 +129,7 @@ class StateFields:
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force
         raise NotImplementedError
 
-    def _offer_announcements(self) -> None:  # announce: queue what the seat to move may announce
+    def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card
         raise NotImplementedError
 
     def _find_melds(self) -> None:  # declarations: every seat's melds, at the first lead

@@ -9,6 +9,7 @@ returns plain values, so neither path keeps a copy of a rule.
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 from itertools import combinations, repeat, starmap
 from math import comb, floor
 from operator import add, itemgetter
@@ -17,6 +18,7 @@ from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.expr.compile import Definition, HandFacts
+from couillon_dsl.expr.parse import exact
 from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Team, Trump, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
@@ -71,6 +73,7 @@ def make_score_hand(
     announcement_ids: Sequence[str],
     options: Mapping[str, Any],
     definitions: Sequence[Definition] = (),
+    unit: int = 1,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
     passes, ties, values, made, declared) -> HandScore``.
@@ -82,8 +85,9 @@ def make_score_hand(
     once per combination of those fields (most rules read a handful of small values:
     winner, maker, decided...) and remembered, up to :data:`MEMO_LIMIT` combinations. The
     `define` section is evaluated, in order, only when the memo misses (its reads are part of
-    each rule's). A `for_each: team` rule runs once per team with ``each_team`` set. The tie
-    carry's branches are taken here, once.
+    each rule's). A `for_each: team` rule runs once per team with ``each_team`` set. Card
+    points arrive in 1/``unit`` of a point; expressions see exact points. The tie carry's
+    branches are taken here, once.
     """
     plan = scoring_plan(rules)
     carry = sheet.tie_carry
@@ -105,6 +109,10 @@ def make_score_hand(
         return 1
 
     define = tuple(definition.fn for definition in definitions)
+
+    def in_game_points(units: int) -> int | Fraction:
+        return exact(Fraction(units, unit))
+
     teams = range(nteams)
 
     def deltas_of(facts: HandFacts, k: int) -> tuple[int, ...]:
@@ -137,7 +145,9 @@ def make_score_hand(
         deltas = memo.get(key)
         if deltas is None:
             announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-            deltas = deltas_of(_new_tuple(HandFacts, row[:15] + (announcers, options, [], None) + row[19:]), k)
+            facts = row[:15] if unit == 1 else (
+                row[:10] + (in_game_points(in_play),) + row[11:13] + (tuple(map(in_game_points, points)),) + row[14:15])
+            deltas = deltas_of(_new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:]), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = deltas

@@ -22,8 +22,10 @@ class PlayPhase(StateFields):
     def _begin_play(self) -> None:
         rs = self._rs
         t = self._t
-        if self._trump < 0 and rs.trump.method != "none":
-            raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
+        if self._trump < 0:
+            if rs.trump.method != "none":
+                raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
+            self._trump = t.fixed_trump  # the deck's permanent trump suit, or none
         self._set_context()
         leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker, self._decider)
         self._leader = self._turn = leader
@@ -42,6 +44,7 @@ class PlayPhase(StateFields):
         seat = self._turn
         if self._meld_watch >> card & 1:
             self._declare_on_play(seat, card)
+        self._may_announce = 0
         self._hands[seat] ^= 1 << card
         ctx = self._ctx
         trick = self._trick

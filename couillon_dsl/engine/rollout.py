@@ -139,7 +139,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
             elder = next_seat[dealer]
             # the trump procedure: each seat asked accepts with p = 1/2 (legal[int(rnd() * 2)])
             decisions: tuple[tuple[int, str], ...] = ()
-            trump_suit = -1
+            trump_suit = t.fixed_trump  # stays unless the trump procedure fixes one
             maker: Team | None = None
             decider: int | None = None
             path = "none"
