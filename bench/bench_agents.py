@@ -60,7 +60,7 @@ class SplitAgent:
         self.decider, self.player = decider, player
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
-        agent = self.player if legal[0] < state.actions.ncards else self.decider
+        agent = self.player if legal[-1] < state.actions.ncards else self.decider
         return agent.act(state, legal, rng)
 
 

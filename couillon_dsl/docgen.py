@@ -112,12 +112,14 @@ def _children(path: str, node: dict[str, Any], level: int) -> Iterator[str]:
 
 
 def _expression_names() -> Iterator[str]:
-    from couillon_dsl.expr.compile import CONSTANTS, FUNCTIONS, VARIABLES
+    from couillon_dsl.expr.compile import CONSTANTS, EACH_TEAM, FUNCTIONS, OPERATIONS, VARIABLES
 
     yield "## Expression names"
     yield ""
-    yield ("Scoring expressions (`when`, `team`, `delta`) are evaluated on a finished hand and may use "
-           "these names; docs/design.md §2.3 says what each one means.")
+    yield ("Scoring expressions (`when`, `team`, `delta`) and definitions (`define`) are evaluated on a "
+           "finished hand and may use these names, the ruleset's definitions, and, inside a rule with "
+           f"`for_each: team`, the name `{EACH_TEAM}`; docs/design.md §2.3 says what each one means. "
+           "Numbers are exact (`4.5`, `points(maker) / 2`): `int` is a whole number, `number` any.")
     yield ""
     yield "| name | gives |"
     yield "|---|---|"
@@ -127,6 +129,8 @@ def _expression_names() -> Iterator[str]:
         yield f"| `{name}` | {kind} (constant) |"
     for name, (params, kind) in FUNCTIONS.items():
         yield f"| `{name}({', '.join(params)})` | {kind} |"
+    for name, (signature, result, meaning) in OPERATIONS.items():
+        yield f"| `{name}({signature})` | {result}: {meaning} |"
     yield ""
 
 
@@ -154,14 +158,14 @@ def reference_markdown(schema: dict[str, Any] | None = None) -> str:
 
 def ruleset_files(root: Path) -> list[Path]:
     """The shipped rulesets of a checkout."""
-    return sorted((root / "rulesets").glob("*.yaml"))
+    return sorted((root / "couillon_dsl" / "rulesets").glob("*.yaml"))
 
 
 def ruleset_page(path: Path) -> str:
     from couillon_dsl.compile import build_ruleset
     from couillon_dsl.explain import explain
 
-    header = GENERATED.format(source=f"rulesets/{path.name} by `couillon explain {path.stem}`")
+    header = GENERATED.format(source=f"couillon_dsl/rulesets/{path.name} by `couillon explain {path.stem}`")
     return f"{header}\n\n{explain(build_ruleset(path))}"
 
 

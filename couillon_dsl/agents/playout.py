@@ -109,7 +109,7 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
         legal = state.legal_actions()
         if len(legal) == 1:
             action = legal[0]
-        elif legal[0] >= ncards:
+        elif legal[0] >= ncards or legal[-1] >= ncards:  # a decision, or an announcement next to the cards
             action = greedy.act(state, legal, rng)
         else:
             leader, cards = state.current_trick()
