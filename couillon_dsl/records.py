@@ -68,8 +68,16 @@ def outcome_of(state: GameState) -> dict[str, Any]:
         "scores": result.scores,
         "games_won": result.games_won,
         "abandoned": result.abandoned,
-        "hands": [h._asdict() for h in state.hands],
+        "hands": [_hand_record(h) for h in state.hands],
     }))
+
+
+def _hand_record(hand: Any) -> dict[str, Any]:
+    """A hand summary as a mapping; `contract` only where the ruleset has contracts (older records stay as they were)."""
+    record = hand._asdict()
+    if record["contract"] is None:
+        del record["contract"]
+    return record
 
 
 def write_records(path: str | Path, records: Iterable[GameRecord]) -> int:

@@ -37,6 +37,7 @@ class HandSummary(NamedTuple):
     deltas: tuple[int, ...]
     scores: tuple[int, ...]
     played_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
+    contract: str | None = None  # the contract's id, in rulesets with `contracts`
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,4 +87,5 @@ class SeatView:
     games_won: tuple[int, ...]
     game: int
     hand_number: int
+    contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
 
