@@ -10,16 +10,19 @@ from __future__ import annotations
 import copy
 import dataclasses
 import operator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.rollout import make_rollout
-from couillon_dsl.engine.tables import build_tables, resolve_seats
+from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
+from couillon_dsl.expr.parse import exact
 from couillon_dsl.load import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
-    Announcement, Choose, Contract, Delegate, FirstHand, DealStep, Dealer, Deck, Follow, Limits, Offer, OptionSpec, Outcome, Play,
+    Announcement, Choose, Contract, Delegate, DealStep, Dealer, Deck, Extra, FirstHand, Follow, Limits, Offer,
+    OptionSpec, Outcome, Play,
     Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
 )
 
@@ -72,7 +75,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     )
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**data["scoresheet"])
-    definitions, names = _definitions(data, document, _expr_names(announcements, specs, len(players.teams)))
+    names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams)),
+                                whole_points=point_unit(deck) == 1)
+    definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
     session = Session(**(data.get("session") or {}))
@@ -222,13 +227,28 @@ def _suit(raw: Any) -> Suit:
         name, symbol = STANDARD_SUITS.get(raw, (raw, raw))
         return Suit(raw, name, symbol)
     known = STANDARD_SUITS.get(raw["id"], (raw["id"], raw["id"]))
-    return Suit(raw["id"], raw.get("name", known[0]), raw.get("symbol", known[1]))
+    ranks = raw.get("ranks")
+    return Suit(raw["id"], raw.get("name", known[0]), raw.get("symbol", known[1]),
+                tuple(str(r) for r in ranks) if ranks else None)
 
 
 def _layout(deck: Deck) -> DeckLayout:
-    """The card numbering of the compiled deck (suit-major, ranks high to low)."""
+    """The card numbering of the compiled deck (suit-major, ranks high to low, extras last)."""
     suits = deck.suits
-    return DeckLayout(tuple(s.id for s in suits), deck.ranks, tuple(s.name for s in suits), tuple(s.symbol for s in suits))
+    return DeckLayout(tuple(s.id for s in suits), deck.ranks, tuple(s.name for s in suits), tuple(s.symbol for s in suits),
+                      tuple(s.ranks or deck.ranks for s in suits), tuple(e.id for e in deck.extras),
+                      tuple(e.symbol for e in deck.extras))
+
+
+def exact_points(value: Any) -> int | Fraction:
+    """A point value as written (``4.5`` reaches us as a YAML float) made exact: no float survives."""
+    if isinstance(value, float):
+        value = Fraction(str(value))
+    return exact(Fraction(value))
+
+
+def _points(table: Mapping[str, Any]) -> dict[str, int | Fraction]:
+    return {str(k): exact_points(v) for k, v in table.items()}
 
 
 def _deck(deck: Mapping[str, Any]) -> Deck:
@@ -236,16 +256,20 @@ def _deck(deck: Mapping[str, Any]) -> Deck:
     return Deck(
         suits=tuple(_suit(s) for s in deck["suits"]),
         ranks=tuple(str(r) for r in deck["ranks"]),
-        points={str(k): v for k, v in deck["points"].items()},
+        points=_points(deck["points"]),
         trump_ranks=tuple(str(r) for r in trump_ranks) if trump_ranks else None,
-        trump_points={str(k): v for k, v in deck["trump_points"].items()} if deck.get("trump_points") else None,
+        trump_points=_points(deck["trump_points"]) if deck.get("trump_points") else None,
         promotions=tuple(Promotion(card=p["card"], name=p.get("name", p["card"]), by_announcement=p.get("by_announcement"),
                                    below=str(p["below"])) for p in deck.get("promotions") or ()),
+        extras=tuple(Extra(e["id"], e.get("name", e["id"]), e.get("symbol", e["id"])) for e in deck.get("extras") or ()),
+        trump_suit=deck.get("trump_suit"),
+        card_points=_points(deck.get("card_points") or {}),
+        card_sets={name: tuple(cards) for name, cards in (deck.get("card_sets") or {}).items()},
     )
 
 
 def _deal_step(raw: Mapping[str, Any]) -> DealStep:
-    to = raw.get("to")
+    to = raw.get("to", "all")  # the schema's default
     return DealStep(
         packet=raw.get("packet"),
         to=tuple(to) if isinstance(to, list) else to,

@@ -9,13 +9,14 @@ and put into words when they have one of the common shapes, and quoted otherwise
 from __future__ import annotations
 
 import textwrap
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from couillon_dsl.expr.parse import (
-    Binary, Call, Name, Node, Number, String, Unary, decimal_text, parse_expression, to_text,
+    Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
-from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule
+from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule, Suit
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 
 # ---------------------------------------------------------------------- document blocks
@@ -197,16 +198,42 @@ def describe_players(rs: Ruleset) -> Section:
 # ---------------------------------------------------------------------- the cards
 
 
+def _uniform(rs: Ruleset) -> bool:
+    """Every suit has the deck's ranks and there is no extra card: the usual pack."""
+    return not rs.deck.extras and all(s.ranks is None or s.ranks == rs.deck.ranks for s in rs.deck.suits)
+
+
+def _suit_words(suits: Sequence[Suit]) -> str:
+    return join([f"{s.symbol} {s.name}" if s.symbol != s.name else s.name for s in suits])
+
+
 def deck_sentence(rs: Ruleset) -> str:
     deck = rs.deck
-    suits = join([f"{s.symbol} {s.name}" if s.symbol != s.name else s.name for s in deck.suits])
-    return (f"the game uses {len(deck.suits) * len(deck.ranks)} cards: {join(list(deck.ranks))} "
-            f"in each of the {len(deck.suits)} suits {suits}")
+    if _uniform(rs):
+        return (f"the game uses {len(deck.suits) * len(deck.ranks)} cards: {join(list(deck.ranks))} "
+                f"in each of the {len(deck.suits)} suits {_suit_words(deck.suits)}")
+    plain = [s for s in deck.suits if s.ranks is None or s.ranks == deck.ranks]
+    parts = []
+    if plain:
+        where = f"in each of the {len(plain)} suits" if len(plain) > 1 else "in the suit"
+        parts.append(f"{join(list(deck.ranks))} {where} {_suit_words(plain)}")
+    for suit in deck.suits:
+        if suit not in plain and suit.ranks:
+            parts.append(f"{len(suit.ranks)} {suit.name} ({suit.symbol}) numbered {' '.join(suit.ranks)}")
+    parts += [f"the {e.name} ({e.symbol}), which belongs to no suit" for e in deck.extras]
+    return f"the game uses {rs.layout.size} cards: {join(parts)}"
 
 
 def order_sentence(rs: Ruleset) -> str:
     deck = rs.deck
     plain = " ".join(deck.ranks)
+    if not _uniform(rs) or deck.trump_suit:
+        order = ("every suit ranks from high to low in the order listed" if not _uniform(rs)
+                 else f"in every suit the cards rank from high to low {plain}")
+        if deck.trump_suit:
+            suit = next(s for s in deck.suits if s.id == deck.trump_suit)
+            order += f"; the suit {suit.name} is trump in every hand: a trump beats every card of another suit"
+        return order
     if rs.trump.method == "none":
         return f"in every suit the cards rank from high to low {plain}"
     if deck.trump_ranks is None or tuple(deck.trump_ranks) == tuple(deck.ranks):
@@ -221,7 +248,10 @@ def _card(rs: Ruleset, name: str) -> str:
     ranks = [r.upper() for r in rs.layout.ranks]
     if upper.endswith("T") and upper[:-1] in ranks and "T" not in rs.layout.suits:
         return f"the trump {rank_word(upper[:-1])}"
-    return rs.layout.pretty(rs.layout.parse(name))
+    card = rs.layout.parse(name)
+    if rs.layout.is_extra(card):
+        return next(e.name for e in rs.deck.extras if e.id == rs.layout.name(card))
+    return rs.layout.pretty(card)
 
 
 def _announcement(rs: Ruleset, key: str) -> Announcement | None:
@@ -242,45 +272,66 @@ def promotion_sentences(rs: Ruleset) -> list[str]:
     return out
 
 
-def points_sentence(table: dict[str, int], ranks: Sequence[str]) -> str:
-    """Card points grouped by value in rank order: ``aces 4, kings 3 ... tens and nines nothing``."""
-    groups: list[tuple[int, list[str]]] = []
+def _points_word(value: int | Fraction) -> str:
+    return decimal_text(value) if value else "nothing"
+
+
+def points_sentence(table: dict[str, int | Fraction], ranks: Sequence[str]) -> str:
+    """Card points grouped by value in rank order: ``aces 4, kings 3 ... tens and nines nothing``;
+    a `default` value closes the list as ``any other card``."""
+    groups: list[tuple[int | Fraction, list[str]]] = []
     for rank in ranks:
+        if rank not in table and "default" in table:
+            continue
         value = table.get(rank, 0)
         if groups and groups[-1][0] == value:
             groups[-1][1].append(rank)
         else:
             groups.append((value, [rank]))
-    return ", ".join(f"{join([rank_word(r, plural=True) for r in group])} {value if value else 'nothing'}"
-                     for value, group in groups)
+    words = [f"{join([rank_word(r, plural=True) for r in group])} {_points_word(value)}" for value, group in groups]
+    if "default" in table:
+        words.append(f"any other card {_points_word(table['default'])}")
+    return ", ".join(words)
 
 
-def pack_points(rs: Ruleset) -> int:
+def pack_points(rs: Ruleset) -> int | Fraction:
     """Card points in the whole pack (with one suit counted as trumps when they count differently)."""
-    deck = rs.deck
-    plain = sum(deck.points.get(r, 0) for r in deck.ranks)
-    if deck.trump_points is None:
-        return plain * len(deck.suits)
-    return plain * (len(deck.suits) - 1) + sum(deck.trump_points.get(r, 0) for r in deck.ranks)
+    t = rs.tables
+    trump = t.fixed_trump if t.fixed_trump >= 0 else (0 if rs.deck.trump_points is not None else -1)
+    return exact(Fraction(sum(t.context(trump, 0).points), t.point_unit))
 
 
 def points_sentences(rs: Ruleset) -> list[str]:
     deck = rs.deck
-    out = ["cards count " + points_sentence(dict(deck.points), deck.ranks)]
+    ranks = list(dict.fromkeys(r for s in deck.suits for r in (s.ranks or deck.ranks)))
+    out = ["cards count " + points_sentence(dict(deck.points), ranks)]
     if deck.trump_points is not None and dict(deck.trump_points) != dict(deck.points):
         order = deck.trump_ranks or deck.ranks
         out.append("trumps count differently: " + points_sentence(dict(deck.trump_points), order))
-    out.append(f"the pack holds {pack_points(rs)} points")
+    if deck.card_points:
+        by_value: dict[int | Fraction, list[str]] = {}
+        for card, value in deck.card_points.items():
+            by_value.setdefault(value, []).append(_card(rs, card))
+        out.append("but " + join([f"{join(cards)} {'count' if len(cards) > 1 else 'counts'} {_points_word(value)}"
+                                  for value, cards in by_value.items()]))
+    out.append(f"the pack holds {decimal_text(pack_points(rs))} points")
+    if rs.tables.point_unit > 1:
+        out.append("points are counted exactly, halves included")
     bonus = rs.play.last_trick_points
     if bonus:
-        out.append(f"the winner of the last trick scores {bonus} more, so a hand is worth {pack_points(rs) + bonus} "
-                   "card points in all")
+        out.append(f"the winner of the last trick scores {bonus} more, so a hand is worth "
+                   f"{decimal_text(pack_points(rs) + bonus)} card points in all")
     return out
 
 
+def card_set_sentences(rs: Ruleset) -> list[str]:
+    return [f"the {name} are {join([_card(rs, c) for c in cards])}" for name, cards in rs.deck.card_sets.items()]
+
+
 def describe_cards(rs: Ruleset) -> Section:
+    named = (*promotion_sentences(rs), *card_set_sentences(rs))
     return Section("The cards", (
-        Paragraph(" ".join(sentence(s) for s in (deck_sentence(rs), order_sentence(rs), *promotion_sentences(rs)))),
+        Paragraph(" ".join(sentence(s) for s in (deck_sentence(rs), order_sentence(rs), *named))),
         Paragraph(" ".join(sentence(s) for s in points_sentences(rs))),
     ))
 
@@ -437,8 +488,16 @@ def can_redeal(rs: Ruleset) -> bool:
     return offer.on_all_pass in ("redeal", "next_card")  # next_card redeals once the stock is exhausted
 
 
+def has_trumps(rs: Ruleset) -> bool:
+    """Whether hands have a trump suit: a procedure fixes one, or the deck has a permanent one."""
+    return rs.trump.method != "none" or rs.deck.trump_suit is not None
+
+
 def trump_sentences(rs: Ruleset) -> list[str]:
     trump = rs.trump
+    if rs.deck.trump_suit is not None:
+        suit = next(s for s in rs.deck.suits if s.id == rs.deck.trump_suit)
+        return [f"the suit {suit.name} ({suit.symbol}) is trump in every hand; nothing is decided about trumps"]
     if trump.method == "offer" and trump.offer is not None:
         offer = trump.offer
         out = [
@@ -561,7 +620,8 @@ def _mentions(rs: Ruleset, announcement_id: str) -> list[str]:
 def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
     if announcement.holder_of:
         text = (f"the player holding the {_card(rs, announcement.holder_of)} may announce "
-                f"{announcement.name} on their turn in the first trick, before playing a card")
+                f"{announcement.name} on their turn in the first trick, before playing a card; staying silent "
+                f"is just playing the card, so nobody learns whether a silent player holds it")
     elif announcement.after:
         before = _announcement(rs, announcement.after)
         first = before.name if before else announcement.after
@@ -617,7 +677,7 @@ def first_lead_sentence(rs: Ruleset) -> str:
 def follow_clauses(rs: Ruleset, follow: Follow | None = None) -> list[str]:
     """The follow obligations, one clause per primitive that applies (any card may be led)."""
     f = follow or rs.play.follow
-    trumps = rs.trump.method != "none"
+    trumps = has_trumps(rs)
     out = []
     if f.led_suit == "follow_or_trump" and trumps:
         out.append("if you hold a card of the suit led you must play either a card of that suit or a trump")
@@ -654,7 +714,7 @@ def follow_sentence(rs: Ruleset, follow: Follow | None = None) -> str:
 
 
 def trick_sentence(rs: Ruleset) -> str:
-    if rs.trump.method == "none":
+    if not has_trumps(rs):
         return "the highest card of the suit led wins the trick"
     return "the highest trump wins the trick; if no trump was played, the highest card of the suit led wins"
 
@@ -1207,6 +1267,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     }
     for promotion, text in zip(rs.deck.promotions, promotion_sentences(rs)):
         out[f"Promotion {promotion.name}"] = (text,)
+    for name, text in zip(rs.deck.card_sets, card_set_sentences(rs)):
+        out[f"Card set {name}"] = (text,)
     out["Deal"] = (deal_outline(rs),)
     out["Hand size"] = (hand_sentence(rs),)
     out["Trump"] = tuple(trump_sentences(rs))

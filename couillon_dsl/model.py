@@ -9,6 +9,7 @@ loop only indexes tuples and masks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout
@@ -60,6 +61,16 @@ class Suit:
     id: str
     name: str
     symbol: str
+    ranks: tuple[str, ...] | None = None  # its own ranks, high to low (None: the deck's ranks)
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """A card of no suit (an Excuse, a joker), named by its id."""
+
+    id: str
+    name: str
+    symbol: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +83,19 @@ class Promotion:
 
 @dataclass(frozen=True, slots=True)
 class Deck:
+    """The pack. Points are exact (ints, Fractions for half points): ``points`` by rank (the key
+    ``default`` covers unlisted ranks), ``card_points`` by card, overriding both tables."""
+
     suits: tuple[Suit, ...]
     ranks: tuple[str, ...]
-    points: Mapping[str, int]
+    points: Mapping[str, int | Fraction]
     trump_ranks: tuple[str, ...] | None = None
-    trump_points: Mapping[str, int] | None = None
+    trump_points: Mapping[str, int | Fraction] | None = None
     promotions: tuple[Promotion, ...] = ()
+    extras: tuple[Extra, ...] = ()
+    trump_suit: str | None = None  # a suit that is trump in every hand
+    card_points: Mapping[str, int | Fraction] = field(default_factory=dict)
+    card_sets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name -> card names
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +250,7 @@ class Session:
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_hands: int = 500
+    max_games: int = 100  # per session
     max_redeals_in_a_row: int = 50
 
 
@@ -297,6 +316,10 @@ class Tables:
     deal_prefixes: tuple[DealPrefix | None, ...]  # dealer -> the decision-free start of its deal plan
     deal_suffixes: tuple[DealPrefix | None, ...]  # dealer -> the rest after the prefix's decision, when static
     static_deals: bool  # every deal plan is static: its prefix, then at most one decision and a static rest
+    # card points inside the engine are counted in 1/point_unit of a point (2 for half points), always ints
+    point_unit: int
+    fixed_trump: int  # the deck's permanent trump suit, or -1
+    card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
     # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)

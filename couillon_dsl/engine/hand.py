@@ -9,6 +9,7 @@ returns plain values, so neither path keeps a copy of a rule.
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 from itertools import combinations, repeat, starmap
 from math import comb, floor
 from operator import add, itemgetter
@@ -17,6 +18,7 @@ from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.expr.compile import Definition, HandFacts
+from couillon_dsl.expr.parse import exact
 from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Team, Trump, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
@@ -72,6 +74,7 @@ def make_score_hand(
     announcement_ids: Sequence[str],
     options: Mapping[str, Any],
     definitions: Sequence[Definition] = (),
+    unit: int = 1,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
     passes, ties, values, made) -> HandScore``.
@@ -82,8 +85,9 @@ def make_score_hand(
     once per combination of those fields (most rules read a handful of small values:
     winner, maker, decided...) and remembered, up to :data:`MEMO_LIMIT` combinations. The
     `define` section is evaluated, in order, only when the memo misses (its reads are part of
-    each rule's). A `for_each: team` rule runs once per team with ``each_team`` set. The tie
-    carry's branches are taken here, once.
+    each rule's). A `for_each: team` rule runs once per team with ``each_team`` set. Card
+    points arrive in 1/``unit`` of a point; expressions see exact points. The tie carry's
+    branches are taken here, once.
     """
     plan = scoring_plan(rules)
     carry = sheet.tie_carry
@@ -108,6 +112,10 @@ def make_score_hand(
         return 1
 
     define = tuple(definition.fn for definition in definitions)
+
+    def in_game_points(units: int) -> int | Fraction:
+        return exact(Fraction(units, unit))
+
     teams = range(nteams)
 
     def deltas_of(facts: HandFacts, k: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
@@ -148,7 +156,9 @@ def make_score_hand(
         scored = memo.get(key)
         if scored is None:
             announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-            scored = deltas_of(_new_tuple(HandFacts, row[:15] + (announcers, options, [], None) + row[19:]), k)
+            facts = row[:15] if unit == 1 else (
+                row[:10] + (in_game_points(in_play),) + row[11:13] + (tuple(map(in_game_points, points)),) + row[14:15])
+            scored = deltas_of(_new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:]), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
@@ -208,14 +218,16 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     """The closure that says what follows a scored hand:
     ``settle(values, hand_winner, game_hands, games_won) -> (verdict, game winner)``.
 
-    The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`);
-    a won game is counted in ``games_won``. When several teams pass the goal at once, the
-    furthest past it wins, then the hand's winner, then the lower team number.
+    The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`, or
+    `limits.max_games` reached by a won game: then the game winner comes with it); a won game
+    is counted in ``games_won``. When several teams pass the goal at once, the furthest past
+    it wins, then the hand's winner, then the lower team number.
     """
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1  # (goal - value) * sign >= 0: at or past the goal
     down = sign == 1
     max_hands = limits.max_hands
+    max_games = limits.max_games
     games_to_win = session.games_to_win
     goes_on = (NEXT_HAND, None)
     abandoned = (ABANDONED, None)
@@ -227,7 +239,9 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
         winner = first if first is not None else max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
                      key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
         games_won[winner] += 1
-        return (SESSION_OVER if games_won[winner] >= games_to_win else NEXT_GAME), winner
+        if games_won[winner] >= games_to_win:
+            return SESSION_OVER, winner
+        return (ABANDONED if sum(games_won) >= max_games else NEXT_GAME), winner
 
     return settle
 

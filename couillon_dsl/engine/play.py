@@ -22,8 +22,11 @@ class PlayPhase(StateFields):
     def _begin_play(self) -> None:
         rs = self._rs
         t = self._t
-        if self._trump < 0 and rs.trump.method != "none" and (self._contract < 0 or t.contract_trump[self._contract] != -1):
-            raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
+        if self._trump < 0:
+            if rs.trump.method != "none" and (self._contract < 0 or t.contract_trump[self._contract] != -1):
+                raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
+            if self._contract < 0:
+                self._trump = t.fixed_trump  # the deck's permanent trump suit, or none
         if self._contract >= 0:
             self._mult = t.contract_multipliers[self._contract][self._trump + 1]
         self._set_context()
@@ -41,6 +44,7 @@ class PlayPhase(StateFields):
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
         seat = self._turn
+        self._may_announce = 0
         self._hands[seat] ^= 1 << card
         ctx = self._ctx
         trick = self._trick

@@ -150,7 +150,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
             elder = next_seat[dealer]
             # the trump procedure: each seat asked accepts with p = 1/2 (legal[int(rnd() * 2)])
             decisions: tuple[tuple[int, str], ...] = ()
-            trump_suit = -1
+            trump_suit = t.fixed_trump  # stays unless the trump procedure fixes one
             maker: Team | None = None
             decider: int | None = None
             path = "none"
@@ -255,8 +255,9 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
             if verdict != NEXT_HAND:  # a game won, the session over, or a limit reached
                 games.append(FinishedGame(winner, values, game_hands))
                 if verdict != NEXT_GAME:
-                    result = GameResult(winner, values, len(hands_out), tuple(games_won), tuple(games),
-                                        verdict == ABANDONED)
+                    abandoned = verdict == ABANDONED
+                    result = GameResult(None if abandoned else winner, values, len(hands_out), tuple(games_won),
+                                        tuple(games), abandoned)
                     return RolledGame(history, hands_out, result, games, games_won, values, ties, passes, game,
                                       game_hands, dealer)
                 game += 1

@@ -63,11 +63,12 @@ class ScoringPhase(StateFields):
         rs = self._rs
         verdict, game_winner = self._t.settle(self._values, hand_winner, self._game_hands, self._games_won,
                                               first_to_goal)
-        if verdict == ABANDONED:
-            self._finish(None, abandoned=True)
-            return
         if game_winner is not None:
             self._games.append(FinishedGame(game_winner, self._values, self._game_hands))
+        if verdict == ABANDONED:
+            self._finish(None, abandoned=True, game_over=game_winner is not None)
+            return
+        if game_winner is not None:
             if verdict == SESSION_OVER:
                 self._finish(game_winner, abandoned=False)
                 return
@@ -78,8 +79,9 @@ class ScoringPhase(StateFields):
             self._dealer = self._t.next_seat[self._dealer]
         self._start_deal()
 
-    def _finish(self, winner: Team | None, abandoned: bool) -> None:
-        if abandoned:
+    def _finish(self, winner: Team | None, abandoned: bool, game_over: bool = False) -> None:
+        """End the session; an abandoned game still running is listed among the games, without a winner."""
+        if abandoned and not game_over:
             self._games.append(FinishedGame(None, self._values, self._game_hands))
         self._phase = OVER
         self._result = GameResult(

@@ -83,7 +83,7 @@ def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...]) -> st
         if sum(1 for c in cards if ctx.trump_mask >> c & 1) == 1:
             return f"{text} is the only trump"
         return f"{text} is the highest trump"
-    symbol = ruleset.layout.suit_symbols[ctx.card_suit[cards[0]]]
+    symbol = ruleset.layout.suit_symbol(ctx.card_suit[cards[0]])
     if ctx.trump < 0:
         return f"{text} is the highest card of the led suit ({symbol}); there are no trumps"
     return f"{text} is the highest card of the led suit ({symbol}); no trump was played"
@@ -97,7 +97,7 @@ def _winning_card(ctx: TrumpContext, cards: tuple[Card, ...]) -> Card:
 def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, tmask: CardMask) -> dict[Card, tuple[bool, str]]:
     """Each card's verdict, walking the follow primitives in the order engine.follow applies them."""
     follow = rs.play.follow
-    sym = rs.layout.suit_symbols
+    sym = tuple(map(rs.layout.suit_symbol, range(len(ctx.suit_mask))))
     name = lambda c: card_text(rs, ctx, c)
     lm = ctx.suit_mask[led]
     tm = ctx.trump_mask

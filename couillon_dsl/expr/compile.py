@@ -76,6 +76,7 @@ class ExprNames:
     team_count: int = 2
     definitions: Mapping[str, tuple[int, str]] = field(default_factory=dict)
     bound: frozenset[str] = frozenset()
+    whole_points: bool = True  # False when the pack has half points: points() is then a `number`
 
 
 # name -> type; every variable is an attribute of HandFacts of the same name.
@@ -244,7 +245,8 @@ class _Checker:
             kind, value = CONSTANTS[node.name]
             return kind, lambda facts: value
         if node.name in VARIABLES:
-            return VARIABLES[node.name], operator.attrgetter(node.name)
+            kind = "number" if node.name == "points_in_play" and not self.names.whole_points else VARIABLES[node.name]
+            return kind, operator.attrgetter(node.name)
         if node.name in self.names.definitions:
             index, kind = self.names.definitions[node.name]
             return kind, lambda facts: facts.defined[index]
@@ -266,6 +268,8 @@ class _Checker:
             hint = did_you_mean(node.func, known) or f"functions: {', '.join(known)}"
             return self.fail("expr-unknown-name", f"unknown function '{node.func}'", node, hint)
         params, result = FUNCTIONS[node.func]
+        if node.func == "points" and not self.names.whole_points:
+            result = "number"
         if len(node.args) != len(params):
             return self.fail("expr-arity", f"{node.func}() takes {len(params)} argument, not {len(node.args)}", node)
         arg, param = node.args[0], params[0]
