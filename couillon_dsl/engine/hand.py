@@ -44,7 +44,8 @@ class HandScore(NamedTuple):
     first_to_goal: Team | None = None  # with when_both_reach: first_by_rule_order, the team that got there first
 
 
-ScoreFn = Callable[..., HandScore]
+ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntricks, passes, ties, values, made,
+#                                            declared, contract, contract_multiplier)
 
 MEMO_LIMIT = 1 << 14  # distinct fact combinations a ruleset's scoring is remembered for
 
@@ -77,10 +78,11 @@ def make_score_hand(
     unit: int = 1,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
-    passes, ties, values, made) -> HandScore``.
+    passes, ties, values, made, declared) -> HandScore``.
 
     ``outcome`` is the `outcome` section's closure; ``made`` lists the announcements made
-    as (announcement index, seat). The rules' expressions are pure functions of the
+    as (announcement index, seat); ``declared`` the points each team keeps per declaration
+    kind (:func:`couillon_dsl.engine.declarations.award`). The rules' expressions are pure functions of the
     HandFacts fields they read (:attr:`ScoringRule.reads`), so their deltas are computed
     once per combination of those fields (most rules read a handful of small values:
     winner, maker, decided...) and remembered, up to :data:`MEMO_LIMIT` combinations. The
@@ -143,14 +145,16 @@ def make_score_hand(
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
-              contract: str | None = None, contract_multiplier: int = 1) -> HandScore:
+              declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
+              contract_multiplier: int = 1) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         in_play = sum(points)
         row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
-               in_play, passes, ties, points, tricks, tuple(made), options, None, None, contract, contract_multiplier)
+               in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
+               contract_multiplier)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)
