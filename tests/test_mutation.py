@@ -13,7 +13,7 @@ from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import compile_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.diagnostics import CODES, RulesetError
-from couillon_dsl.load import Document, escape, load_ruleset, parse_text
+from couillon_dsl.loader import Document, escape, load_ruleset, parse_text
 from couillon_dsl.schema import _validator, fast_valid, load_schema
 from couillon_dsl.validate import check
 
