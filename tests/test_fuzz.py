@@ -35,7 +35,7 @@ from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.diagnostics import CODES, RulesetError
 from couillon_dsl.engine import CHANCE, GameState
-from couillon_dsl.load import Document, load_ruleset, load_yaml
+from couillon_dsl.loader import Document, load_ruleset, load_yaml
 from couillon_dsl.model import Ruleset
 from couillon_dsl.records import RecordError, replay_file
 from couillon_dsl.scenario import run_scenario

@@ -9,14 +9,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.builtin import builtin_names
+from couillon_dsl.compile import compile_ruleset
+from couillon_dsl.engine import GameState
 from couillon_dsl.diagnostics import CODES, RulesetError
-from couillon_dsl.load import Document, load_ruleset, parse_text
+from couillon_dsl.loader import Document, load_ruleset, parse_text
 from couillon_dsl.schema import _validator, fast_valid, load_schema
 from couillon_dsl.validate import check
-from mutants import mutate, pointers
+from mutants import VALUES, WORDS, mutate, parent_and_key, pointers
 
 DOCUMENTS = {name: load_ruleset(name) for name in builtin_names()}
-
 
 def assert_sound(document: Document) -> None:
     diagnostics = check(document)
@@ -64,3 +65,45 @@ def test_text_mutants_load_or_fail_with_diagnostics(name, data):
 def test_unmutated_rulesets_agree_on_both_validators(name):
     assert fast_valid(load_schema(), DOCUMENTS[name].data) is True
     assert _validator().is_valid(DOCUMENTS[name].data)
+
+
+# the keys of contracts, handing the choice on, first-hand chooser, last-trick points and rule-order goals
+NEW_KEYS = ("/contracts", "/trump/choose", "/play/first_lead", "/play/last_trick_points", "/play/follow/exempt",
+            "/scoresheet/when_both_reach", "/scoring")
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 3), st.data())
+def test_mutants_of_the_contract_keys_that_validate_compile_and_play(count, data):
+    import random
+
+    original = DOCUMENTS["schieber"]
+    mutant = copy.deepcopy(original.data)
+    for _ in range(count):
+        targets = [p for p in pointers(mutant) if p.startswith(NEW_KEYS)]
+        if not targets:
+            break
+        pointer = data.draw(st.sampled_from(targets))
+        parent, key = parent_and_key(mutant, pointer)
+        operation = data.draw(st.sampled_from(["drop", "replace", "insert"]))
+        if operation == "drop":
+            del parent[key]
+        elif operation == "replace":
+            parent[key] = data.draw(VALUES)
+        elif isinstance(parent[key], dict):
+            parent[key][data.draw(st.sampled_from(WORDS))] = data.draw(VALUES)
+    document = Document(mutant, original.path, original.origins, original.files)
+    diagnostics = check(document)
+    for diagnostic in diagnostics:
+        assert diagnostic.code in CODES and diagnostic.span is not None, diagnostic
+    if any(d.is_error for d in diagnostics):
+        return
+    rs = compile_ruleset(document)
+    state = GameState(rs, seed=data.draw(st.integers(0, 2**16)))
+    rng = random.Random(0)
+    while not state.hands and not state.is_terminal():  # one whole hand, every decision random
+        if state.is_chance_node():
+            state.deal_shuffled()
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
