@@ -23,6 +23,7 @@ GROUPS = {
     "trump": "Trump procedure (share of deals)",
     "decisions": "Trump decisions by seat (share of times asked)",
     "announcements": "Announcements (share of played hands)",
+    "declarations": "Declarations (share of played hands with at least one)",
 }
 
 

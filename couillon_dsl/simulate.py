@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import re
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -35,7 +36,7 @@ MAX_CHUNK = 250  # games per task: small enough for progress and balance, large 
 AGENTS_SALT = 0x5EED  # the agents' generator is seeded apart from the deals'
 # what the hand figures read from a HandSummary; hands are counted by this key, in C (by index: no descriptors)
 HAND_KIND = itemgetter(*map(HandSummary._fields.index, ("dealer", "trump_path", "maker", "decisions", "outcome",
-                                                        "winner", "all_tricks", "announcements")))
+                                                        "winner", "all_tricks", "announcements", "melds")))
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -78,6 +79,7 @@ class Tally:
     decisions: Counter[tuple[int, str]] = field(default_factory=Counter)  # (seat after dealer, word)
     asked: Counter[int] = field(default_factory=Counter)
     announcements: Counter[str] = field(default_factory=Counter)
+    melds: Counter[tuple[str, str]] = field(default_factory=Counter)  # hands with (declaration id, pattern) declared
     hands_per_game: list[int] = field(default_factory=list)
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
     records: list[GameRecord] = field(default_factory=list)
@@ -86,7 +88,7 @@ class Tally:
         for name in ("games", "hands", "played", "decided", "ties", "no_score", "all_tricks", "maker_hands",
                      "maker_wins", "elder_team_wins", "first_dealer_team_wins", "abandoned"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("team_wins", "paths", "decisions", "asked", "announcements"):
+        for name in ("team_wins", "paths", "decisions", "asked", "announcements", "melds"):
             getattr(self, name).update(getattr(other, name))
         for name in ("hands_per_game", "trajectories", "records"):
             getattr(self, name).extend(getattr(other, name))
@@ -120,7 +122,7 @@ class Tally:
         n = ruleset.players.count
         team_of = ruleset.tables.team_of
         paths, decisions, asked, announced = self.paths, self.decisions, self.asked, self.announcements
-        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements), k in kinds.items():
+        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements, melds), k in kinds.items():
             paths[path] += k
             for seat, word in words:
                 offset = (seat - dealer) % n
@@ -145,6 +147,10 @@ class Tally:
                     self.maker_wins += k
             for name, _seat in announcements:
                 announced[name] += k
+            if melds:
+                kinds_declared = {(kind, "") for kind, _, _, _ in melds} | {(kind, label) for kind, label, _, _ in melds}
+                for key in kinds_declared:
+                    self.melds[key] += k
 
 
 def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random) -> GameState:
@@ -328,4 +334,11 @@ def figures(sim: Simulation) -> list[Figure]:
     for announcement in rs.announcements:
         out.append(Figure(f"announcement.{announcement.id}", f"{announcement.name} announced", "announcements",
                           wilson(t.announcements[announcement.id], t.played)))
+    for declaration, table in zip(rs.declarations, rs.tables.declarations):
+        out.append(Figure(f"declaration.{declaration.id}", f"{declaration.name} declared (by anyone)", "declarations",
+                          wilson(t.melds[declaration.id, ""], t.played)))
+        for label in dict.fromkeys(table.labels):
+            key = re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+            out.append(Figure(f"declaration.{declaration.id}.{key}", f"{declaration.name}: {label} declared",
+                              "declarations", wilson(t.melds[declaration.id, label], t.played)))
     return out

@@ -86,14 +86,17 @@ class PlayPhase(StateFields):
 
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
-        if self._meld_watch:
-            self._declare_rest()
+        melds = self._meld_watch
+        if melds:
+            self._declare_first()
         left = self._ntricks - self._trick_no
         self._leader = self._turn = random_tricks(
             self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
             self._history, self._log, self._points, self._tricks)
         self._hands = [0] * self._n
         self._trick_no = self._ntricks
+        if melds:
+            self._declare_rest()
         self._end_hand()
 
     def _play_refusal(self, action: int) -> str:
