@@ -20,7 +20,7 @@ from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
-from couillon_dsl.load import Document, escape, load_ruleset, merged
+from couillon_dsl.loader import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
     Announcement, Choose, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Extra, Follow, Limits, Offer,
     OptionSpec, Outcome, Play, Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,

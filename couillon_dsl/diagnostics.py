@@ -18,7 +18,7 @@ Severity = Literal["error", "warning"]
 # Every diagnostic code the language stages emit, with what it means. Codes are stable:
 # tests, scenario files and editors match on them. tests/broken/ holds one example of each.
 CODES: dict[str, str] = {
-    # loading (load.py)
+    # loading (loader.py)
     "file-not-found": "the file or built-in ruleset does not exist or cannot be read",
     "too-large": "the file or document exceeds the size limits",
     "not-text": "the file is not UTF-8 text",

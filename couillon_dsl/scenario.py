@@ -24,7 +24,7 @@ from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
 from couillon_dsl.engine.tables import resolve_seats
 from couillon_dsl.engine.why import explain_legal, why_wins
-from couillon_dsl.load import load_yaml
+from couillon_dsl.loader import load_yaml
 from couillon_dsl.model import Ruleset
 
 # seat names relative to the dealer of the hand in play (rules digest §0.2)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Iterator
 
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean
-from couillon_dsl.load import Document, escape, merged, unescape
+from couillon_dsl.loader import Document, escape, merged, unescape
 from couillon_dsl.schema import where
 
 DEFAULT_SUITS = ["S", "H", "D", "C"]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from couillon_dsl.builtin import builtin_names
 from couillon_dsl.diagnostics import CODES, RulesetError
-from couillon_dsl.load import Document, escape, load_ruleset, parse_text
+from couillon_dsl.loader import Document, escape, load_ruleset, parse_text
 from couillon_dsl.schema import _validator, fast_valid, load_schema
 from couillon_dsl.validate import check
 

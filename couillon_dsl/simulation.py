@@ -225,6 +225,12 @@ class Simulation:
     tally: Tally
     seconds: float
 
+    def to_dict(self) -> dict[str, Any]:
+        """What `couillon simulate --format json` prints: the run, then every figure by key."""
+        from couillon_dsl.report import simulation_json
+
+        return simulation_json(self)
+
 
 def chunks(games: int, workers: int) -> list[tuple[int, int]]:
     """Split ``range(games)`` into consecutive tasks, a few per worker."""
