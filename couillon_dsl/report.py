@@ -23,6 +23,8 @@ GROUPS = {
     "trump": "Trump procedure (share of deals)",
     "decisions": "Trump decisions by seat (share of times asked)",
     "announcements": "Announcements (share of played hands)",
+    "contracts": "Contracts (share of played hands)",
+    "points": "Scores per played hand",
     "declarations": "Declarations (share of played hands with at least one)",
 }
 

@@ -39,6 +39,7 @@ class HandSummary(NamedTuple):
     scores: tuple[int, ...]
     played_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
     melds: tuple[tuple[str, str, int, int], ...] = ()  # declared: (declaration id, pattern name, seat, value)
+    contract: str | None = None  # the contract's id, in rulesets with `contracts`
     declared: tuple[tuple[int, ...], ...] = ()  # per declaration kind, the points each team kept (the award)
 
 
@@ -90,4 +91,5 @@ class SeatView:
     game: int
     hand_number: int
     melds: tuple[tuple[str, str, int, int], ...] = ()  # declared this hand: (declaration id, pattern name, seat, value)
+    contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
 
