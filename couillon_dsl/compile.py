@@ -21,7 +21,7 @@ from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.load import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
-    Announcement, Choose, DealStep, Dealer, Deck, Extra, Follow, Limits, Offer, OptionSpec, Outcome, Play,
+    Announcement, CardRole, Choose, DealStep, Dealer, Deck, Extra, Follow, Limits, Offer, OptionSpec, Outcome, Play,
     Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
 )
 
@@ -69,10 +69,11 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                      after=value.get("after"), by=value.get("by"))
         for key, value in (data.get("announcements") or {}).items()
     )
+    roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**data["scoresheet"])
     names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams)),
-                                whole_points=point_unit(deck) == 1)
+                                whole_points=point_unit(deck, roles) == 1)
     definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
@@ -80,7 +81,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     limits = Limits(**(data.get("limits") or {}))
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
-                          {name: spec.value for name, spec in specs.items()}, session, limits, definitions)
+                          {name: spec.value for name, spec in specs.items()}, session, limits, definitions, roles)
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -103,6 +104,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         layout=layout,
         tables=tables,
         definitions=definitions,
+        card_roles=roles,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -259,6 +261,16 @@ def _deck(deck: Mapping[str, Any]) -> Deck:
         trump_suit=deck.get("trump_suit"),
         card_points=_points(deck.get("card_points") or {}),
         card_sets={name: tuple(cards) for name, cards in (deck.get("card_sets") or {}).items()},
+    )
+
+
+def _card_role(key: str, raw: Mapping[str, Any]) -> CardRole:
+    kept = raw.get("kept_by_owner")
+    return CardRole(
+        id=key, cards=tuple(raw["cards"]), play_anytime=raw.get("play_anytime", False),
+        wins=raw.get("wins", "normally"), when_led=raw.get("when_led", "normal"), kept_by_owner=kept is not None,
+        compensation=exact_points((kept or {}).get("compensation", 0)),
+        on_last_trick=(kept or {}).get("on_last_trick", "kept"),
     )
 
 

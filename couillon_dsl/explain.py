@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
-from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule, Suit
+from couillon_dsl.model import Announcement, CardRole, DealStep, Follow, OptionSpec, Ruleset, ScoringRule, Suit
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 
 # ---------------------------------------------------------------------- document blocks
@@ -660,6 +660,33 @@ def follow_sentence(rs: Ruleset, follow: Follow | None = None) -> str:
     return "; ".join(follow_clauses(rs, follow))
 
 
+_WINS = {"never": "it never wins a trick",
+         "never_except_sweep": "it never wins a trick, except the last one when its side took every other trick"}
+_LAST_TRICK = {"changes_sides": "played to the last trick it changes sides: it goes to its owner's opponents",
+               "to_trick_winner": "played to the last trick it goes with the trick to the winners"}
+
+
+def role_sentence(rs: Ruleset, role: CardRole) -> str:
+    """What is special about a role's cards, one clause per key that differs from an ordinary card."""
+    cards = join([_card(rs, c) for c in role.cards])
+    clauses = []
+    if role.play_anytime:
+        clauses.append("may be played to any trick, whatever the follow rule would demand")
+    if role.wins in _WINS:
+        clauses.append(_WINS[role.wins])
+    if role.when_led == "next_card_sets_suit":
+        clauses.append("when it is led, the next player may play any card and that card sets the suit to follow")
+    if role.kept_by_owner:
+        give = (f", which gives the trick's winners {decimal_text(role.compensation)} card points in exchange"
+                if role.compensation else "")
+        clauses.append(f"it goes back to its owner's side instead of to the trick's winners{give}")
+        if role.on_last_trick in _LAST_TRICK:
+            clauses.append(_LAST_TRICK[role.on_last_trick])
+    if not clauses:
+        return f"{cards}: an ordinary card"
+    return f"{cards}: " + "; ".join(clauses)
+
+
 def trick_sentence(rs: Ruleset) -> str:
     if not has_trumps(rs):
         return "the highest card of the suit led wins the trick"
@@ -672,6 +699,8 @@ def describe_play(rs: Ruleset) -> Section:
         Paragraph("When you play to a trick that someone else led:"),
         Items(tuple(sentence(c) for c in follow_clauses(rs))),
         Paragraph(sentence(trick_sentence(rs))),
+        *((Paragraph("Cards with roles of their own:"), Items(tuple(sentence(role_sentence(rs, r)) for r in rs.card_roles)))
+          if rs.card_roles else ()),
     ))
 
 
@@ -1219,6 +1248,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["First lead"] = (first_lead_sentence(rs),)
     out["Follow"] = (follow_sentence(rs),)
     out["Trick"] = (trick_sentence(rs),)
+    for role in rs.card_roles:
+        out[f"Card role {role.id}"] = (role_sentence(rs, role),)
     out["Hand result"] = (outcome_sentence(rs),)
     out["Scoresheet"] = (scoresheet_sentence(rs),)
     for definition in rs.definitions:

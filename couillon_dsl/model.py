@@ -158,6 +158,20 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class CardRole:
+    """Cards that play by rules of their own (the `card_roles` section)."""
+
+    id: str
+    cards: tuple[str, ...]
+    play_anytime: bool = False
+    wins: str = "normally"  # normally | never | never_except_sweep
+    when_led: str = "normal"  # normal | next_card_sets_suit
+    kept_by_owner: bool = False
+    compensation: int | Fraction = 0
+    on_last_trick: str = "kept"  # changes_sides | to_trick_winner | kept
+
+
+@dataclass(frozen=True, slots=True)
 class Announcement:
     id: str
     name: str
@@ -235,6 +249,7 @@ class TrumpContext:
     exempt: CardMask
     follow_masks: tuple[Any, ...] | None  # engine.follow.FollowMasks when the rule is masks alone, else None
     legal: Callable[[int, int, int, int], int] = field(compare=False, repr=False)
+    open_lead: CardMask = 0  # led, these cards let the next card set the suit (card roles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +294,7 @@ class Tables:
     point_unit: int
     fixed_trump: int  # the deck's permanent trump suit, or -1
     card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
+    roles: Any  # engine.roles.RoleTables, or None without card roles
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
     # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)
@@ -313,6 +329,7 @@ class Ruleset:
     rollout: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
     # the `define` section in evaluation order (each after the definitions it uses)
     definitions: tuple[Definition, ...] = ()
+    card_roles: tuple[CardRole, ...] = ()
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

@@ -89,6 +89,7 @@ class _Checks:
         self.check_deal_and_trump()
         self.check_announcements()
         self.check_play()
+        self.check_roles()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
@@ -343,6 +344,11 @@ class _Checks:
                     break
                 chain.append(current["after"])
                 current = self.announcements[current["after"]]
+
+    def check_roles(self) -> None:
+        for key, role in (self.data.get("card_roles") or {}).items():
+            for i, card in enumerate(role["cards"]):
+                self.card(f"/card_roles/{escape(key)}/cards/{i}", card)
 
     def check_play(self) -> None:
         for i, card in enumerate(self.data.get("play", {}).get("follow", {}).get("exempt", [])):

@@ -75,7 +75,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     t = rs.tables
     trump = rs.trump
     choose = trump.choose if trump.method == "choose" else None
-    if rs.announcements or not t.static_deals or rs.dealer.first == "random":
+    if rs.announcements or not t.static_deals or rs.dealer.first == "random" or t.roles is not None:
         return None
     n = rs.players.count
     nteams = len(rs.players.teams)
