@@ -46,7 +46,7 @@ class DealPhase(StateFields):
         self._phase = DRAW
         self._pack = []
         self._undrawn = self._full
-        self._step = self._spk = self._round = self._ann_offered = self._trick_no = self._ntricks = 0
+        self._step = self._spk = self._round = self._may_announce = self._trick_no = self._ntricks = 0
         self._hands = [0] * self._n
         self._face_up: dict[Card, int | None] = {}
         self._stock: list[Card] = []

@@ -24,7 +24,7 @@ FIELDS = (
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat",
     # announcements
-    "_made", "_ann_offered", "_offers",
+    "_made", "_may_announce", "_offers",
     # play
     "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
     "_trick_no", "_ntricks", "_points", "_tricks", "_log",
@@ -73,7 +73,7 @@ class StateFields:
     _defer_seat: int
     # announcements
     _made: list[tuple[int, int]]
-    _ann_offered: int
+    _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
     _offers: list[tuple[int, int]]
     # play
     _leader: int
@@ -121,7 +121,7 @@ class StateFields:
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force
         raise NotImplementedError
 
-    def _offer_announcements(self) -> None:  # announce: queue what the seat to move may announce
+    def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card
         raise NotImplementedError
 
     def _end_hand(self) -> None:  # scoring: score the finished hand and move the game on

@@ -41,6 +41,7 @@ class PlayPhase(StateFields):
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
         seat = self._turn
+        self._may_announce = 0
         self._hands[seat] ^= 1 << card
         ctx = self._ctx
         trick = self._trick

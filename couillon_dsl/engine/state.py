@@ -101,7 +101,10 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
         phase = self._phase
         acts = self._acts
         if phase == PLAY:
-            return list(iter_bits(self.legal_mask()))
+            cards = list(iter_bits(self.legal_mask()))
+            if self._may_announce:  # trick 1: what this seat's cards allow it to announce
+                cards += [acts.announce0 + a for a in iter_bits(self._may_announce)]
+            return cards
         if phase == DRAW:
             return list(iter_bits(self._undrawn))
         if phase == OFFER:
@@ -145,6 +148,11 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
         phase = self._phase
         if phase == PLAY:
             if not 0 <= action < self._acts.ncards or not self.legal_mask() >> action & 1:
+                own = action - self._acts.announce0
+                if own >= 0 and self._may_announce >> own & 1:
+                    self._history.append(action)
+                    self._announce_own(own)
+                    return
                 raise IllegalAction(self._play_refusal(action))
             self._history.append(action)
             self._play(action)
@@ -213,7 +221,10 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
         while True:
             phase = self._phase
             if phase == PLAY:
-                if self._trick or (announcing and self._trick_no == 0) or not whole_hands:
+                if self._may_announce:  # a card, or an announcement this seat's cards allow
+                    legal = self.legal_actions()
+                    self.apply(legal[floor(rnd() * len(legal))])
+                elif self._trick or (announcing and self._trick_no == 0) or not whole_hands:
                     cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
                     card = cards[floor(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)
