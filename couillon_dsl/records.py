@@ -72,8 +72,16 @@ def outcome_of(state: GameState) -> dict[str, Any]:
         "scores": result.scores,
         "games_won": result.games_won,
         "abandoned": result.abandoned,
-        "hands": [h._asdict() for h in state.hands],
+        "hands": [_hand_record(h) for h in state.hands],
     }))
+
+
+def _hand_record(hand: Any) -> dict[str, Any]:
+    """A hand summary as a mapping; `melds` only where declarations were made (older records stay as they were)."""
+    record = hand._asdict()
+    if not record["melds"]:
+        del record["melds"]
+    return record
 
 
 def write_records(path: str | Path, records: Iterable[GameRecord]) -> int:

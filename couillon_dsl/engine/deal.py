@@ -58,6 +58,9 @@ class DealPhase(StateFields):
         self._decider: int | None = None
         self._path = "none"
         self._decisions: list[tuple[int, str]] = []
+        self._melds = []
+        self._meld_first = self._meld_later = ()
+        self._meld_watch = 0
         self._made: list[tuple[int, int]] = []
         self._leader = self._turn = t.next_seat[self._dealer]
         self._points = [0] * nteams

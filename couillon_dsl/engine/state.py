@@ -21,6 +21,7 @@ from couillon_dsl.engine.actions import (
 from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.contract import ContractPhase
 from couillon_dsl.engine.deal import DealPhase
+from couillon_dsl.engine.declarations import DeclarePhase
 from couillon_dsl.engine.fields import FIELDS
 from couillon_dsl.engine.hand import cards_table
 from couillon_dsl.engine.play import PlayPhase
@@ -32,7 +33,7 @@ __all__ = ["CHANCE", "TERMINAL", "Actions", "FinishedGame", "GameResult", "GameS
            "IllegalAction", "SeatView", "play_random_game"]
 
 
-class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase):
+class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase, ScoringPhase):
     """A whole game, or a session of games, of one compiled ruleset (design §3).
 
     The façade agents and tools use: the public methods below. Each phase of a hand is a
@@ -407,6 +408,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
             games_won=tuple(self._games_won),
             game=self._game,
             hand_number=self._game_hands + 1,
+            melds=self._meld_record() if self._melds and hand_phase else (),
         )
 
     # ------------------------------------------------------------------ refusals
