@@ -22,7 +22,7 @@ from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.load import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
-    Announcement, CardRole, Choose, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Extra, Follow, Limits, Offer,
+    Announcement, CardRole, Choose, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Extra, Follow, Limits, Offer,
     OptionSpec, Outcome, Play, Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
 )
 
@@ -71,9 +71,14 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         for key, value in (data.get("announcements") or {}).items()
     )
     roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
+    deal_checks = tuple(
+        DealCheck(id=key, name=raw.get("name", key), holds=tuple(raw.get("holds", ())), lacks=tuple(raw.get("lacks", ())),
+                  counts=tuple(("suit", c["suit"]) + (c.get("min", 0), c.get("max")) if "suit" in c
+                               else ("set", c["set"], c.get("min", 0), c.get("max")) for c in raw.get("counts", ())))
+        for key, raw in (data.get("deal_checks") or {}).items())
     declarations = tuple(_declaration(key, value) for key, value in (data.get("declarations") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
-    scoresheet = Scoresheet(**data["scoresheet"])
+    scoresheet = Scoresheet(**{"goal": 0, "direction": "down", **data["scoresheet"]})  # the schema's defaults
     names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams), declarations),
                                 whole_points=point_unit(deck, roles) == 1)
     definitions, names = _definitions(data, document, names)
@@ -83,7 +88,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     limits = Limits(**(data.get("limits") or {}))
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
-                          {name: spec.value for name, spec in specs.items()}, session, limits, definitions, roles)
+                          {name: spec.value for name, spec in specs.items()}, session, limits, definitions, roles,
+                          deal_checks)
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
     ruleset = Ruleset(
@@ -109,6 +115,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables=tables,
         definitions=definitions,
         card_roles=roles,
+        deal_checks=deal_checks,
         declarations=declarations,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))

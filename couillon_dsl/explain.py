@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
-from couillon_dsl.model import Announcement, CardRole, DealStep, Follow, OptionSpec, Ruleset, ScoringRule, Suit
+from couillon_dsl.model import Announcement, CardRole, DealCheck, DealStep, Follow, OptionSpec, Ruleset, ScoringRule, Suit
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 
 # ---------------------------------------------------------------------- document blocks
@@ -454,11 +454,32 @@ def hand_sentence(rs: Ruleset) -> str:
     return text
 
 
+def deal_check_sentence(rs: Ruleset, check: DealCheck) -> str:
+    """``a player holding 1T, without the Excuse and with at most 1 trump (Petit sec) ...``."""
+    parts = []
+    if check.holds:
+        parts.append(f"holding {join([_card(rs, c) for c in check.holds])}")
+    if check.lacks:
+        parts.append(f"without {join([_card(rs, c) for c in check.lacks], 'or')}")
+    for kind, key, least, most in check.counts:
+        what = (next(s.name for s in rs.deck.suits if s.id == key) if kind == "suit" else f"cards of the {key}")
+        if most is not None and least == most:
+            parts.append(f"with exactly {least} {what}")
+        elif most is not None:
+            parts.append(f"with at most {most} {what}" + (f" and at least {least}" if least else ""))
+        else:
+            parts.append(f"with at least {least} {what}")
+    return (f"a player {join(parts)} ({check.name}) must say so at once: the deal is thrown in, nobody scores, "
+            f"and the next dealer deals")
+
+
 def describe_deal(rs: Ruleset) -> Section:
     return Section("The deal", (
         Paragraph(sentence(f"in short: {deal_outline(rs)}")),
         Items(tuple(sentence(s) for s in deal_step_sentences(rs)), numbered=True),
         Paragraph(sentence(hand_sentence(rs))),
+        *((Paragraph(" ".join(sentence(deal_check_sentence(rs, c)) for c in rs.deal_checks)),)
+          if rs.deal_checks else ()),
     ))
 
 
@@ -922,6 +943,10 @@ def describe_scoring(rs: Ruleset) -> Section:
 
 def game_end_sentence(rs: Ruleset) -> str:
     sheet = rs.scoresheet
+    if sheet.deals:
+        best = "highest" if sheet.direction == "up" else "lowest"
+        return (f"a game is {sheet.deals} deals, thrown-in deals included; after the last one the {best} total wins, "
+                f"and if two are equal, the team that won the last hand")
     if sheet.direction == "up":
         reach = f"reach {sheet.goal} or more"
     elif sheet.display in ("lines", "loops", "dots", "strokes") and sheet.goal == 0:
@@ -1243,6 +1268,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
         out[f"Card set {name}"] = (text,)
     out["Deal"] = (deal_outline(rs),)
     out["Hand size"] = (hand_sentence(rs),)
+    for check in rs.deal_checks:
+        out[f"Deal check {check.id}"] = (deal_check_sentence(rs, check),)
     out["Trump"] = tuple(trump_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)

@@ -158,6 +158,18 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class DealCheck:
+    """A dealt hand that annuls the deal: holding all of ``holds``, none of ``lacks``, and per
+    ``counts`` entry (a suit id or a card-set name, min, max) that many of those cards."""
+
+    id: str
+    name: str
+    holds: tuple[str, ...] = ()
+    lacks: tuple[str, ...] = ()
+    counts: tuple[tuple[str, str, int, int | None], ...] = ()  # ("suit" | "set", id, min, max)
+
+
+@dataclass(frozen=True, slots=True)
 class CardRole:
     """Cards that play by rules of their own (the `card_roles` section)."""
 
@@ -245,6 +257,7 @@ class Scoresheet:
     tie_mark: bool = False
     tie_next_dealer: str = "next"
     pass_carry: str = "none"
+    deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +356,8 @@ class Tables:
     fixed_trump: int  # the deck's permanent trump suit, or -1
     card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
     roles: Any  # engine.roles.RoleTables, or None without card roles
+    # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
+    deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
     # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)
@@ -381,6 +396,7 @@ class Ruleset:
     # the `define` section in evaluation order (each after the definitions it uses)
     definitions: tuple[Definition, ...] = ()
     card_roles: tuple[CardRole, ...] = ()
+    deal_checks: tuple[DealCheck, ...] = ()
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

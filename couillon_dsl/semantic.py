@@ -91,6 +91,7 @@ class _Checks:
         self.check_declarations()
         self.check_play()
         self.check_roles()
+        self.check_deal_checks()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
@@ -346,6 +347,22 @@ class _Checks:
                 chain.append(current["after"])
                 current = self.announcements[current["after"]]
 
+    def check_deal_checks(self) -> None:
+        sets = self.data["deck"].get("card_sets") or {}
+        for key, check in (self.data.get("deal_checks") or {}).items():
+            base = f"/deal_checks/{escape(key)}"
+            for field in ("holds", "lacks"):
+                for i, card in enumerate(check.get(field, [])):
+                    self.card(f"{base}/{field}/{i}", card)
+            for i, count in enumerate(check.get("counts", [])):
+                if "suit" in count and count["suit"] not in self.suits:
+                    self.report("unknown-suit", f"'{count['suit']}' is not a suit of this deck", f"{base}/counts/{i}/suit",
+                                did_you_mean(count["suit"], self.suits) or f"suits: {', '.join(self.suits)}")
+                if "set" in count and count["set"] not in sets:
+                    listed = ", ".join(sets) or "none"
+                    self.report("unknown-card-set", f"no card set '{count['set']}' in deck.card_sets",
+                                f"{base}/counts/{i}/set", did_you_mean(count["set"], sets) or f"card sets: {listed}")
+
     def check_roles(self) -> None:
         for key, role in (self.data.get("card_roles") or {}).items():
             for i, card in enumerate(role["cards"]):
@@ -456,6 +473,8 @@ class _Checks:
             self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
                         "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
+        if "deals" in sheet:  # a fixed number of deals always ends
+            return
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):
             self.report("game-cannot-end", f"teams start at {start}, already at the goal {goal}: no hand would be played",

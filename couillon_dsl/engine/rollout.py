@@ -76,7 +76,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     trump = rs.trump
     choose = trump.choose if trump.method == "choose" else None
     if rs.announcements or rs.declarations or not t.static_deals or rs.dealer.first == "random" \
-            or t.roles is not None:
+            or t.roles is not None or t.deal_checks:
         return None
     n = rs.players.count
     nteams = len(rs.players.teams)

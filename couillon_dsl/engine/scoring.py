@@ -31,11 +31,12 @@ class ScoringPhase(StateFields):
         self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas)
         self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same")
 
-    def _pass_out(self) -> None:
-        """A deal refused by everyone: it scores nothing, may owe the next decided hand."""
+    def _pass_out(self, path: str = "redeal") -> None:
+        """A deal refused by everyone (or annulled by a deal check: ``path`` "annulled"): it
+        scores nothing, may owe the next decided hand."""
         self._passes = passes_after_pass_out(self._rs.scoresheet, self._passes)
         self._redeals += 1
-        self._path = "redeal"
+        self._path = path
         self._trump = -1
         self._maker = None
         self._record("passed_out", None, False, 1, (0,) * len(self._values))

@@ -19,7 +19,7 @@ from couillon_dsl.engine.hand import make_score_hand, make_settle
 from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
 from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
-    Announcement, CardRole, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
+    Announcement, CardRole, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
     Tables, Team, TrumpContext,
 )
 
@@ -321,6 +321,7 @@ def build_tables(
     limits: Limits,
     definitions: Sequence[Definition] = (),
     card_roles: Sequence[CardRole] = (),
+    deal_checks: Sequence[DealCheck] = (),
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
@@ -372,5 +373,17 @@ def build_tables(
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
         card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},
         roles=roles,
+        deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
     )
+
+
+def check_masks(layout: DeckLayout, deck: Deck, check: DealCheck) -> tuple[CardMask, CardMask,
+                                                                           tuple[tuple[CardMask, int, int], ...]]:
+    """A deal check as masks: (holds, lacks, ((counted cards, min, max), ...)); no max is the pack's size."""
+    counts = []
+    for kind, key, least, most in check.counts:
+        mask = (layout.suit_mask(layout.suits.index(key)) if kind == "suit"
+                else layout.parse_mask(list(deck.card_sets[key])))
+        counts.append((mask, least, layout.size if most is None else most))
+    return layout.parse_mask(list(check.holds)), layout.parse_mask(list(check.lacks)), tuple(counts)
 
