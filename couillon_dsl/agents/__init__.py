@@ -6,7 +6,7 @@ ruleset, the trump context in force). Randomness comes from the ``rng`` handed i
 from a global generator, so a game replays exactly from its seed.
 
 A spec names one agent per team or per seat, comma-separated, each ``name`` or
-``name:key=value:...`` (``pimc:samples=16,greedy``).
+``name:key=value:...`` (``pimc:samples=16,greedy``, ``ismcts:ms=40``).
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence, runtime_checkable
 
 from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.agents.ismcts import IsmctsAgent
 from couillon_dsl.agents.pimc import PimcAgent
 from couillon_dsl.agents.random import RandomAgent
 
@@ -33,6 +34,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "pimc": PimcAgent,
+    "ismcts": IsmctsAgent,
 }
 
 

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -106,8 +107,27 @@ def rulesets() -> None:
 
 
 @click.command()
-def schema() -> None:
-    """Print the ruleset JSON Schema (2020-12), e.g. for an editor."""
-    from couillon_dsl.schema import SCHEMA_PATH
+@click.option("--variant", is_flag=True, help="The schema for a file that `extends:` another (a merge patch).")
+@click.option("--write", "folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
+              help="Copy both schemas into DIR (created if needed) for editors, and print their paths.")
+def schema(variant: bool, folder: Path | None) -> None:
+    """Print the ruleset JSON Schema (2020-12), or copy both schemas into a folder for an editor.
 
-    click.echo(SCHEMA_PATH.read_text(encoding="utf-8"), nl=False)
+    A complete ruleset matches ruleset.schema.json; a file with `extends:` matches
+    variant.schema.json (nothing the parent provides is required; `null` removes a key).
+    """
+    from couillon_dsl.schema import SCHEMA_PATH
+    from couillon_dsl.schema_variant import VARIANT_FILE
+
+    sources = [SCHEMA_PATH, SCHEMA_PATH.with_name(VARIANT_FILE)]
+    if folder is None:
+        click.echo(sources[variant].read_text(encoding="utf-8"), nl=False)
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for source in sources:
+            (folder / source.name).write_bytes(source.read_bytes())
+    except OSError as exc:
+        raise click.FileError(str(folder), exc.strerror or str(exc)) from None
+    for source in sources:
+        click.echo((folder / source.name).resolve().as_posix())
