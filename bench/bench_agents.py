@@ -33,7 +33,7 @@ from couillon_dsl.builtin import builtin_names  # noqa: E402
 from couillon_dsl.compile import build_ruleset  # noqa: E402
 from couillon_dsl.engine import GameState  # noqa: E402
 from couillon_dsl.model import Ruleset  # noqa: E402
-from couillon_dsl.simulate import AGENTS_SALT, game_seed, play_game  # noqa: E402
+from couillon_dsl.simulation import AGENTS_SALT, game_seed, play_game  # noqa: E402
 from couillon_dsl.stats import mean_t  # noqa: E402
 
 DEFAULT_MATCHUPS = "ismcts:ms=40,greedy;pimc:ms=40,greedy;ismcts:ms=40,pimc:ms=40;greedy,random"

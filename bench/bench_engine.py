@@ -44,7 +44,7 @@ try:
     from couillon_dsl.agents import make_agent
     from couillon_dsl.compile import build_ruleset
     from couillon_dsl.engine import GameState
-    from couillon_dsl.simulate import Job, play_game, run
+    from couillon_dsl.simulation import Job, play_game, run
 except ImportError:  # not installed in this interpreter: use the project's virtual environment
     if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), __file__, *sys.argv[1:]])

@@ -18,7 +18,7 @@ Severity = Literal["error", "warning"]
 # Every diagnostic code the language stages emit, with what it means. Codes are stable:
 # tests, scenario files and editors match on them. tests/broken/ holds one example of each.
 CODES: dict[str, str] = {
-    # loading (load.py)
+    # loading (loader.py)
     "file-not-found": "the file or built-in ruleset does not exist or cannot be read",
     "too-large": "the file or document exceeds the size limits",
     "not-text": "the file is not UTF-8 text",
@@ -68,6 +68,11 @@ CODES: dict[str, str] = {
     "show-without-cards": "the chooser has no card to show when trump is decided",
     "defer-without-packet": "deferring needs a later packet to the chooser",
     "announcement-cycle": "announcements wait on each other through `after`",
+    "contracts-need-choose": "contracts are given but trump.method is not choose",
+    "contracts-none-enabled": "no contract may be picked",
+    "contracts-several-named": "more than one contract lets the chooser name the trump suit",
+    "contract-ranks-not-permutation": "a contract's ranks do not list every rank once",
+    "delegate-needs-partner": "delegate to: partner without teams of two",
     "declaration-pattern-shape": "a declaration pattern has more than one shape, or a key of another shape",
     "declaration-unreachable": "a declaration pattern needs more cards than the deck or its run order has",
     "declaration-duplicate-pattern": "two patterns of one declaration match the same cards",

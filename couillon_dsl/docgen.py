@@ -88,7 +88,7 @@ def _property(path: str, node: dict[str, Any], required: bool, level: int) -> It
 
 
 def _children(path: str, node: dict[str, Any], level: int) -> Iterator[str]:
-    """Nested properties: objects get sub-headings (down to ####), deeper keys a list.
+    """Nested properties: objects get sub-headings (down to #####), deeper keys a list.
 
     The items of a list of mappings are described as ``path[].key``.
     """
@@ -104,7 +104,7 @@ def _children(path: str, node: dict[str, Any], level: int) -> Iterator[str]:
     if not properties:
         return
     required = set(node.get("required", ()))
-    if level <= 4:
+    if level <= 5:
         for key, child in properties.items():
             yield from _property(f"{path}.{key}" if path else key, child, key in required, level)
         return
@@ -150,7 +150,7 @@ def reference_markdown(schema: dict[str, Any] | None = None) -> str:
         if node.get("description"):
             lines += [node["description"], ""]
         lines += [_facts(node, False), ""]
-        lines += list(_children(name, node, 5))
+        lines += list(_children(name, node, 6))  # a definition's keys as a list
     lines += list(_expression_names())
     return "\n".join(lines).rstrip() + "\n"
 

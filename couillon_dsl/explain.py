@@ -317,6 +317,10 @@ def points_sentences(rs: Ruleset) -> list[str]:
     out.append(f"the pack holds {decimal_text(pack_points(rs))} points")
     if rs.tables.point_unit > 1:
         out.append("points are counted exactly, halves included")
+    bonus = rs.play.last_trick_points
+    if bonus:
+        out.append(f"the winner of the last trick scores {bonus} more, so a hand is worth "
+                   f"{decimal_text(pack_points(rs) + bonus)} card points in all")
     return out
 
 
@@ -536,6 +540,19 @@ def trump_sentences(rs: Ruleset) -> list[str]:
     if trump.method == "choose" and trump.choose is not None:
         choose = trump.choose
         who = chooser(rs, choose.by)
+        pre = []
+        if choose.first_hand is not None:
+            pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
+                       f"chooses; on later hands {who} does")
+            who = "the chooser"
+        if choose.delegate is not None:
+            receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
+            again = ("" if choose.delegate.times == 1 else
+                     f"; the choice may be handed on {choose.delegate.times} times in a hand in all, "
+                     "each time to the receiver's " + ("partner" if choose.delegate.to == "partner" else "next player"))
+            pre.append(f"instead of choosing, {who} may push: hand the choice to {receiver}, who must then choose{again}")
+        if rs.contracts:
+            return pre + contract_sentences(rs, who)
         ways = {
             "name": "name any suit as trump (they need not hold a card of it)",
             "show": "show one card from their hand, whose suit becomes trump (the card goes back into their hand)",
@@ -543,9 +560,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         }
         alternatives = [ways.get(w, w) for w in choose.ways]
         if len(alternatives) == 1:
-            out = [f"{who} looks at their cards and must {alternatives[0]}"]
+            out = pre + [f"{who} looks at their cards and must {alternatives[0]}"]
         else:
-            out = [f"{who} looks at their cards and must either {join(alternatives, 'or')}"]
+            out = pre + [f"{who} looks at their cards and must either {join(alternatives, 'or')}"]
         if set(choose.ways) - {"defer"}:
             out.append("the team of the player who chooses trump is the maker")
         if "defer" in choose.ways:  # first_card_of_next_packet is the only way a deferral ends
@@ -553,6 +570,39 @@ def trump_sentences(rs: Ruleset) -> list[str]:
                        f"and the card stays in their hand; {_fallback_maker(rs)}")
         return out
     return ["there are no trumps"]
+
+
+def contract_sentences(rs: Ruleset, who: str) -> list[str]:
+    """What a choice among `contracts` picks: each contract's trump, order, points and multiplier."""
+    enabled = [c for c in rs.contracts if c.enabled]
+    names = [c.name for c in enabled]
+    out = [f"{who} looks at their cards and picks one of these contracts: {join(names, 'or')}",
+           "the team of the player who picks it is the maker"]
+    for c in enabled:
+        if c.trump == "named":
+            text = f"{c.name}: they name any suit as trump"
+        elif c.trump == "none":
+            text = f"{c.name}: there are no trumps"
+        else:
+            text = f"{c.name}: {rs.layout.suit_names[rs.layout.suits.index(c.trump)]} are trumps"
+        if c.ranks:
+            text += ", and the cards of every suit rank " + " ".join(c.ranks) + " from high to low"
+        if c.points:
+            text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
+        if c.trump_points:
+            text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+        if isinstance(c.multiplier, int):
+            if c.multiplier != 1:
+                text += f"; the hand counts {c.multiplier} times (`multiplier`)"
+        else:
+            per = ", ".join(f"{rs.layout.suit_names[rs.layout.suits.index(s)]} x{m}" for s, m in c.multiplier.items())
+            text += f"; the hand counts as many times as its trump suit says ({per}; `multiplier`)"
+        out.append(text)
+    disabled = [c.name for c in rs.contracts if not c.enabled]
+    if disabled:
+        out.append(f"{join(disabled)} {'is' if len(disabled) == 1 else 'are'} not played (an option may allow "
+                   f"{'it' if len(disabled) == 1 else 'them'})")
+    return out
 
 
 def describe_trump(rs: Ruleset) -> Section:
@@ -638,6 +688,8 @@ def first_lead_sentence(rs: Ruleset) -> str:
         text = "the dealer leads to the first trick"
     elif lead == "maker" and rs.trump.method != "none":
         text = f"the player who accepted or chose trump leads to the first trick ({elder(rs)} if nobody did)"
+    elif lead == "chooser" and rs.trump.method == "choose":
+        text = "the player first asked to choose trump leads to the first trick, even when someone else chose it"
     else:
         text = f"{elder(rs)} leads to the first trick"
     return text + "; the winner of each trick leads to the next"
@@ -955,6 +1007,10 @@ def game_end_sentence(rs: Ruleset) -> str:
         reach = f"{verb} its last {unit}"
     else:
         reach = f"get down to {sheet.goal} or below"
+    if sheet.when_both_reach == "first_by_rule_order":
+        return (f"the first team to {reach} wins the game; if two teams get there in the same hand, the scoring rules "
+                "count one at a time in their order above, and the team that reaches the goal first wins (within one rule, the "
+                "one further past the goal)")
     return (f"the first team to {reach} wins the game; if two teams get there in the same hand, the one further past "
             f"the goal wins, and if that is equal, the team that won the hand")
 
@@ -1066,6 +1122,7 @@ _INT_NAMES = {
     "ties_pending": "the number of ties owed to this hand",
     "tricks_per_hand": "the number of tricks in a hand",
     "points_in_play": "the card points in play",
+    "multiplier": "the contract's multiplier",
 }
 
 

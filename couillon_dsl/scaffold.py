@@ -17,7 +17,7 @@ import yaml
 from couillon_dsl.builtin import builtin_names, find_builtin, is_file
 from couillon_dsl.compile import apply_options
 from couillon_dsl.diagnostics import RulesetError, did_you_mean, error
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.schema import SCHEMA_PATH
 from couillon_dsl.schema_variant import VARIANT_FILE
 

@@ -24,7 +24,7 @@ from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
 from couillon_dsl.engine.tables import resolve_seats
 from couillon_dsl.engine.why import explain_legal, why_wins
-from couillon_dsl.load import load_yaml
+from couillon_dsl.loader import load_yaml
 from couillon_dsl.model import Ruleset
 
 # seat names relative to the dealer of the hand in play (rules digest §0.2)
@@ -621,6 +621,28 @@ def _expect_trump(r: _Runner, value: Any) -> None:
     r._check(actual == want, f"trump is {actual or 'none'}, expected {want or 'none'}")
 
 
+def _expect_contract(r: _Runner, value: Any) -> None:
+    actual = r._hand_value(lambda: r.state.view(0).contract, lambda h: h.contract)
+    want = None if value in (None, "none") else str(value)
+    r._check(actual == want, f"contract is {actual or 'none'}, expected {want or 'none'}")
+
+
+def _expect_decisions(r: _Runner, value: Any) -> None:
+    """The trump decisions so far (or of the last hand) as `seat: word` pairs, e.g. [R: push, P: name]."""
+    if not isinstance(value, list):
+        raise ScenarioError("`decisions:` is a list such as [R: push, P: name]")
+    dealer = r._hand_dealer()
+    actual = r._hand_value(lambda: r.state.view(0).decisions, lambda h: h.decisions)
+    want = []
+    for item in value:
+        if not isinstance(item, dict) or len(item) != 1:
+            raise ScenarioError("`decisions:` is a list such as [R: push, P: name]")
+        ((ref, word),) = item.items()
+        want.append((r._seat(ref), str(word)))
+    shown = ", ".join(f"{seat_label(s, dealer, r.rs.players.count)}: {w}" for s, w in actual) or "none"
+    r._check(list(actual) == want, f"decisions are [{shown}], expected {value}")
+
+
 def _expect_maker(r: _Runner, value: Any) -> None:
     actual = r._hand_value(lambda: r.state.view(0).maker, lambda h: h.maker)
     want = r._hand_team(value)
@@ -712,6 +734,8 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "hand": _expect_hand,
     "trump": _expect_trump,
     "maker": _expect_maker,
+    "contract": _expect_contract,
+    "decisions": _expect_decisions,
     "announced": _expect_announced,
     "tricks": _expect_tricks,
     "points": _expect_points,

@@ -4,7 +4,7 @@ A variant is an RFC 7386 merge patch over its parent: a mapping merges key by ke
 removes a key, and anything else (a list, a scalar) replaces the parent's value whole. So
 along mappings nothing is required (the parent provides it) and every key may be `null`;
 a list or scalar a variant writes must be complete, and keeps the full schema. Only the
-variant's own `id` and its `extends` are required. `couillon validate` does not use this
+variant's own `id`, `name` and `extends` are required. `couillon validate` does not use this
 file: it checks the merged ruleset against the full schema. `python -m couillon_dsl.docgen`
 writes it to ``couillon_dsl/schemas/variant.schema.json`` and tests keep it current.
 """
@@ -24,7 +24,7 @@ def variant_schema(schema: dict[str, Any]) -> dict[str, Any]:
     patched: dict[str, Any] = {}
     root = _patch(schema, defs, patched)
     root.pop("$defs", None)
-    root["required"] = ["id", "extends"]
+    root["required"] = ["id", "name", "extends"]  # the loader asks a variant for its own id and name
     root["$id"] = schema.get("$id", "").replace("ruleset.schema.json", VARIANT_FILE)
     root["title"] = f"{schema.get('title', 'Ruleset')} (a variant that extends another)"
     root["description"] = (

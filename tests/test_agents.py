@@ -11,7 +11,7 @@ from couillon_dsl.agents.sampler import voids
 from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
-from couillon_dsl.simulate import Job, play_range
+from couillon_dsl.simulation import Job, play_range
 
 RULESETS = builtin_names()
 SPECS = ["random", "greedy", "pimc:samples=3", "ismcts:iterations=20:worlds=4"]

@@ -13,7 +13,7 @@ from test_mutation import assert_sound, mutate, parent_and_key, pointers
 
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.engine import GameState
-from couillon_dsl.load import Document, load_ruleset
+from couillon_dsl.loader import Document, load_ruleset
 from couillon_dsl.validate import check
 from couillon_dsl.engine.declarations import DeclarationTable, Meld, award, build_declaration_table
 from couillon_dsl.model import Declaration, DeclarationPattern

@@ -36,7 +36,7 @@ class Result:
 def validate_one(argument: str) -> Result:
     """Load and check one ruleset; loading problems become its diagnostics."""
     from couillon_dsl.diagnostics import RulesetError, sort_key
-    from couillon_dsl.load import display_path, load_ruleset
+    from couillon_dsl.loader import display_path, load_ruleset
     from couillon_dsl.validate import check
 
     try:
@@ -91,7 +91,7 @@ def rulesets() -> None:
     """List the built-in rulesets: name, title and file."""
     from couillon_dsl.builtin import builtin_names, find_builtin
     from couillon_dsl.diagnostics import RulesetError
-    from couillon_dsl.load import display_path, load_ruleset
+    from couillon_dsl.loader import display_path, load_ruleset
 
     rows = []
     for name in builtin_names():

@@ -16,7 +16,7 @@ import click
 
 if TYPE_CHECKING:
     from couillon_dsl.model import Ruleset
-    from couillon_dsl.simulate import Job, Simulation
+    from couillon_dsl.simulation import Job, Simulation
 
 USAGE_CODES = {"file-not-found", "unknown-option", "bad-option-value"}  # the user typed it wrong
 
@@ -46,7 +46,7 @@ def build(ruleset: str, options: dict[str, str]) -> Ruleset:
 
 def make_job(ruleset_arg: str, rs: Ruleset, options: dict[str, str], seed: int, agents: str, **extra: Any) -> Job:
     from couillon_dsl.agents import AgentSpecError, seat_specs
-    from couillon_dsl.simulate import Job, ruleset_reference
+    from couillon_dsl.simulation import Job, ruleset_reference
 
     try:
         specs = seat_specs(agents, rs)
@@ -79,7 +79,7 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | Non
 
 
 def run(rs: Ruleset, job: Job, games: int, workers: int | None, label: str) -> Simulation:
-    from couillon_dsl.simulate import run as simulate
+    from couillon_dsl.simulation import run as simulate
 
     with progress_bar(games, label) as advance:
         return simulate(rs, job, games, workers, advance)

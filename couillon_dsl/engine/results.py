@@ -38,6 +38,7 @@ class HandSummary(NamedTuple):
     scores: tuple[int, ...]
     played_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
     melds: tuple[tuple[str, str, int, int], ...] = ()  # declared: (declaration id, pattern name, seat, value)
+    contract: str | None = None  # the contract's id, in rulesets with `contracts`
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,4 +89,5 @@ class SeatView:
     game: int
     hand_number: int
     melds: tuple[tuple[str, str, int, int], ...] = ()  # declared this hand: (declaration id, pattern name, seat, value)
+    contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
 

@@ -78,6 +78,8 @@ class Tally:
     decisions: Counter[tuple[int, str]] = field(default_factory=Counter)  # (seat after dealer, word)
     asked: Counter[int] = field(default_factory=Counter)
     announcements: Counter[str] = field(default_factory=Counter)
+    contracts: Counter[str] = field(default_factory=Counter)  # rulesets with `contracts`: played hands per contract
+    hand_scores: dict[int, list[float]] = field(default_factory=dict)  # with `contracts`: team -> its score per hand
     hands_per_game: list[int] = field(default_factory=list)
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
     records: list[GameRecord] = field(default_factory=list)
@@ -86,8 +88,10 @@ class Tally:
         for name in ("games", "hands", "played", "decided", "ties", "no_score", "all_tricks", "maker_hands",
                      "maker_wins", "elder_team_wins", "first_dealer_team_wins", "abandoned"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("team_wins", "paths", "decisions", "asked", "announcements"):
+        for name in ("team_wins", "paths", "decisions", "asked", "announcements", "contracts"):
             getattr(self, name).update(getattr(other, name))
+        for team, scores in other.hand_scores.items():
+            self.hand_scores.setdefault(team, []).extend(scores)
         for name in ("hands_per_game", "trajectories", "records"):
             getattr(self, name).extend(getattr(other, name))
 
@@ -103,6 +107,8 @@ class Tally:
             self.add_hands(ruleset, Counter(map(HAND_KIND, summaries)))
         else:
             kinds.update(map(HAND_KIND, summaries))
+        if ruleset.contracts:
+            self.add_contracts(summaries)
         result = state.result
         assert result is not None, "add_game needs a finished game"
         self.games += 1
@@ -114,6 +120,14 @@ class Tally:
             self.team_wins[result.winner] += 1  # type: ignore[index]
             if summaries and result.winner == ruleset.tables.team_of[summaries[0].dealer]:
                 self.first_dealer_team_wins += 1
+
+    def add_contracts(self, summaries: Sequence[HandSummary]) -> None:
+        """Per played hand: the contract picked and what each team scored."""
+        for hand in summaries:
+            if hand.outcome != "passed_out" and hand.contract is not None:
+                self.contracts[hand.contract] += 1
+                for team, delta in enumerate(hand.deltas):
+                    self.hand_scores.setdefault(team, []).append(float(delta))
 
     def add_hands(self, ruleset: Ruleset, kinds: Counter[tuple[Any, ...]]) -> None:
         """Fold hands counted by kind (:data:`HAND_KIND` of each summary) into the hand figures."""
@@ -218,6 +232,12 @@ class Simulation:
     workers: int
     tally: Tally
     seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """What `couillon simulate --format json` prints: the run, then every figure by key."""
+        from couillon_dsl.report import simulation_json
+
+        return simulation_json(self)
 
 
 def chunks(games: int, workers: int) -> list[tuple[int, int]]:
@@ -328,4 +348,12 @@ def figures(sim: Simulation) -> list[Figure]:
     for announcement in rs.announcements:
         out.append(Figure(f"announcement.{announcement.id}", f"{announcement.name} announced", "announcements",
                           wilson(t.announcements[announcement.id], t.played)))
+    for contract in rs.contracts:
+        if contract.enabled:
+            out.append(Figure(f"contract.{contract.id}", f"{contract.name} picked", "contracts",
+                              wilson(t.contracts[contract.id], sum(t.contracts.values()))))
+    for team, scores in sorted(t.hand_scores.items()):
+        seats = "+".join(str(s) for s in rs.players.teams[team])
+        out.append(Figure(f"hand_score.{team}.mean", f"team {team} (seats {seats}) scores per hand, mean", "points",
+                          mean_t(scores), False, scores))
     return out
