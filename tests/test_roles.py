@@ -130,7 +130,7 @@ def test_random_games_with_the_excuse_conserve_card_points(excuse):
 
 def test_agents_play_the_excuse(excuse):
     from couillon_dsl.agents import GreedyAgent, PimcAgent
-    from couillon_dsl.simulate import play_game
+    from couillon_dsl.simulation import play_game
 
     for agent in (GreedyAgent(), PimcAgent(samples=2)):
         state = play_game(GameState(excuse, seed=5), [agent] * 4, random.Random(5))

@@ -259,8 +259,8 @@ def _settle_after_deals(sheet: Scoresheet, session: Session, limits: Limits) -> 
     games_to_win, max_games, max_hands = session.games_to_win, limits.max_games, limits.max_hands
 
     def settle(values: Sequence[int], hand_winner: Team | None, game_hands: int,
-               games_won: MutableSequence[int]) -> tuple[int, Team | None]:
-        if game_hands < deals:
+               games_won: MutableSequence[int], first: Team | None = None) -> tuple[int, Team | None]:
+        if game_hands < deals:  # `first` (a goal reached mid-hand) has no meaning without a goal
             return (ABANDONED, None) if game_hands >= max_hands else (NEXT_HAND, None)
         winner = max(range(len(values)), key=lambda t: (values[t] * sign, t == hand_winner, -t))
         games_won[winner] += 1

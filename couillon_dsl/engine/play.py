@@ -98,7 +98,7 @@ class PlayPhase(StateFields):
         self._tmask = self._tpoints = 0
         self._leader = self._turn = winner
         if self._trick_no == self._ntricks:
-            self._points[team] += self._rs.play.last_trick_points
+            self._points[t.team_of[winner]] += self._rs.play.last_trick_points * t.point_unit
             self._end_hand()
 
     def _play_out(self, rnd: Any) -> None:
@@ -111,7 +111,7 @@ class PlayPhase(StateFields):
             self._history, self._log, self._points, self._tricks)
         self._hands = [0] * self._n
         self._trick_no = self._ntricks
-        self._points[self._t.team_of[self._leader]] += self._rs.play.last_trick_points  # the last trick's winner leads on
+        self._points[self._t.team_of[self._leader]] += self._rs.play.last_trick_points * self._t.point_unit  # the last trick's winner leads on
         self._end_hand()
 
     def _play_refusal(self, action: int) -> str:
