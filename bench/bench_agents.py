@@ -12,7 +12,8 @@ decision are A's wall time per choice among two or more actions (mean and 99th p
     .venv/bin/python bench/bench_agents.py --pairs 10 --rulesets couillon,mit --markdown
 
 A spec ``trumps=SPEC`` plays A's decisions (trump, contract, announcements) with SPEC and
-its cards with greedy (the split test: whose trump decisions are better).
+its cards with greedy (the split test: whose trump decisions are better); ``cards=SPEC`` the
+other way round.
 """
 from __future__ import annotations
 
@@ -67,6 +68,8 @@ class SplitAgent:
 def agent_of(spec: str) -> Agent:
     if spec.startswith("trumps="):
         return SplitAgent(make_agent(spec[len("trumps="):]), make_agent("greedy"))
+    if spec.startswith("cards="):
+        return SplitAgent(make_agent("greedy"), make_agent(spec[len("cards="):]))
     return make_agent(spec)
 
 
