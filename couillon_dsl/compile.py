@@ -84,7 +84,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**{"goal": 0, "direction": "down", **data["scoresheet"]})  # the schema's defaults
     names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams), declarations),
-                                whole_points=point_unit(deck, roles) == 1)
+                                whole_points=point_unit(deck, roles) == 1,
+                                card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()})
     definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())

@@ -1159,6 +1159,7 @@ def describe_sources(rs: Ruleset) -> Section | None:
 
 
 _TEAM_NAMES = {
+    "last_trick_winner": "the team that took the last trick",
     "winner": "the winning team", "loser": "the losing team", "maker": "the maker",
     "dealer_team": "the dealer's team", "none": "no team",
 }
@@ -1214,6 +1215,9 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the {what} of {team}" if team else None
         if node.func == "option" and isinstance(arg, String):
             return f"the value of option {arg.value}"
+    if isinstance(node, Call) and node.func == "count" and len(node.args) == 2 and isinstance(node.args[0], String):
+        team = team_phrase(rs, node.args[1])
+        return f"the number of {node.args[0].value} in the tricks of {team}" if team else None
     return None
 
 
@@ -1276,6 +1280,8 @@ def condition_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"{_announcement_name(rs, node.args[0].value)} was announced"
         if node.func == "option":
             return f"option {node.args[0].value} is on"
+        if node.func == "in_last_trick":
+            return f"a card of the {node.args[0].value} is in the last trick"
         return None
     if isinstance(node, Unary) and node.op == "not":
         inner = node.operand

@@ -746,6 +746,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         team_count=len(data["players"]["teams"]),
         declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
+        card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
     )
 
 

@@ -146,7 +146,8 @@ def make_score_hand(
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
               declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
-              contract_multiplier: int = 1) -> HandScore:
+              contract_multiplier: int = 1, won: tuple[int, ...] = (),
+              last_trick: tuple[Team | None, int] = (None, 0)) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
@@ -154,7 +155,7 @@ def make_score_hand(
         row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
-               contract_multiplier)
+               contract_multiplier, won, *last_trick)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)

@@ -75,7 +75,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or rs.play.first_lead == "chooser" or rs.play.last_trick_points
                 or rs.scoresheet.when_both_reach != "furthest_past"
-                or rs.tables.roles is not None or rs.tables.deal_checks)
+                or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks)
 
 
 def make_rollout(rs: Ruleset) -> Rollout | None:
