@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "duplicate-suit": "a suit is listed twice",
     "rank-without-points": "a rank has no card-point value",
     "trump-ranks-not-permutation": "trump_ranks does not list every rank once",
+    "unknown-card-set": "a reference to a card set deck.card_sets does not define",
     "trump-suit-and-method": "a permanent trump suit beside a trump procedure that would choose another",
     "teams-not-partition": "the teams do not cover every seat exactly once",
     "deal-too-many-cards": "the deal needs more cards than the deck holds",
@@ -217,6 +218,25 @@ def render_text(diagnostics: Iterable[Diagnostic], color: bool = False) -> str:
             out.append(" " * (len(gutter) - 2) + "| " + " " * (start - offset) + paint("caret", "^" * min(width, _MAX_SHOWN)))
         if diagnostic.hint:
             out.append(f"  {paint('hint', 'hint')}: {diagnostic.hint}")
+    return "\n".join(out)
+
+
+def _github_escape(text: str, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def render_github(diagnostics: Iterable[Diagnostic]) -> str:
+    """GitHub Actions workflow commands: each diagnostic becomes an annotation on its line."""
+    out = []
+    for d in diagnostics:
+        span = d.span
+        where = [f"file={_github_escape(span.file or '', True)}", f"line={span.line}", f"col={span.column}"] if span else []
+        if span and span.end_line:
+            where += [f"endLine={span.end_line}", f"endColumn={span.end_column or span.column}"]
+        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        kind = "error" if d.is_error else "warning"
+        out.append(f"::{kind} {','.join([*where, f'title={_github_escape(d.code, True)}'])}::{_github_escape(message)}")
     return "\n".join(out)
 
 
