@@ -25,12 +25,11 @@ def cache_folder() -> Path:
 
 
 def _file() -> Path:
-    import hashlib
+    import zlib  # a checksum names the version, nothing more: hashlib would cost start-up time
 
     here = Path(__file__).parent
-    digest = hashlib.sha256((here / "expr.lark").read_bytes() + (here / "parse.py").read_bytes() +
-                            Path(__file__).read_bytes()).hexdigest()[:16]
-    return cache_folder() / f"expr-ast-{digest}.json"
+    sources = b"".join((here / name).read_bytes() for name in ("expr.lark", "parse.py", "cache.py"))
+    return cache_folder() / f"expr-ast-{zlib.crc32(sources):08x}-{len(sources)}.json"
 
 
 def _load() -> dict[str, Any]:
