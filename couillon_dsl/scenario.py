@@ -711,7 +711,7 @@ def _expect_tricks(r: _Runner, value: Any) -> None:
     actual = [t.winner for t in r.tricks]
     dealer = r._hand_dealer()
     count = r.rs.players.count
-    want = [seat_of(v, dealer, count) for v in value]
+    want = [seat_of(v, dealer, count) for v in words(value, "tricks")]
     r._check(actual == want, "trick winners " + (" ".join(seat_label(s, dealer, count) for s in actual) or "(none)")
              + ", expected " + " ".join(seat_label(s, dealer, count) for s in want))
 
