@@ -690,9 +690,9 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         when = f"each player declares their {name} with their first card of the hand"
     else:
         when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
-    values = [f"{pattern_phrase(rs, declaration, p)}{' (' + p.name + ')' if p.name else ''}: {p.value}"
+    values = [f"{pattern_phrase(rs, declaration, p)}{', ' + p.name if p.name else ''} ({p.value})"
               for p in declaration.patterns]
-    out = [when, f"{name} is {join(values, 'or')}"]
+    out = [when, f"{name} scores {join(values, 'or')}"]
     if any(p.run is not None for p in declaration.patterns):
         order = " ".join(declaration.run_order or rs.layout.ranks)
         out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "
