@@ -17,7 +17,7 @@ from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
 from couillon_dsl.model import (
-    Announcement, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
+    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 
@@ -460,11 +460,32 @@ def hand_sentence(rs: Ruleset) -> str:
     return text
 
 
+def deal_check_sentence(rs: Ruleset, check: DealCheck) -> str:
+    """``a player holding 1T, without the Excuse and with at most 1 trump (Petit sec) ...``."""
+    parts = []
+    if check.holds:
+        parts.append(f"holding {join([_card(rs, c) for c in check.holds])}")
+    if check.lacks:
+        parts.append(f"without {join([_card(rs, c) for c in check.lacks], 'or')}")
+    for kind, key, least, most in check.counts:
+        what = (next(s.name for s in rs.deck.suits if s.id == key) if kind == "suit" else f"cards of the {key}")
+        if most is not None and least == most:
+            parts.append(f"with exactly {least} {what}")
+        elif most is not None:
+            parts.append(f"with at most {most} {what}" + (f" and at least {least}" if least else ""))
+        else:
+            parts.append(f"with at least {least} {what}")
+    return (f"a player {join(parts)} ({check.name}) must say so at once: the deal is thrown in, nobody scores, "
+            f"and the next dealer deals")
+
+
 def describe_deal(rs: Ruleset) -> Section:
     return Section("The deal", (
         Paragraph(sentence(f"in short: {deal_outline(rs)}")),
         Items(tuple(sentence(s) for s in deal_step_sentences(rs)), numbered=True),
         Paragraph(sentence(hand_sentence(rs))),
+        *((Paragraph(" ".join(sentence(deal_check_sentence(rs, c)) for c in rs.deal_checks)),)
+          if rs.deal_checks else ()),
     ))
 
 
@@ -786,6 +807,33 @@ def follow_sentence(rs: Ruleset, follow: Follow | None = None) -> str:
     return "; ".join(follow_clauses(rs, follow))
 
 
+_WINS = {"never": "it never wins a trick",
+         "never_except_sweep": "it never wins a trick, except the last one when its side took every other trick"}
+_LAST_TRICK = {"changes_sides": "played to the last trick it changes sides: it goes to its owner's opponents",
+               "to_trick_winner": "played to the last trick it goes with the trick to the winners"}
+
+
+def role_sentence(rs: Ruleset, role: CardRole) -> str:
+    """What is special about a role's cards, one clause per key that differs from an ordinary card."""
+    cards = join([_card(rs, c) for c in role.cards])
+    clauses = []
+    if role.play_anytime:
+        clauses.append("may be played to any trick, whatever the follow rule would demand")
+    if role.wins in _WINS:
+        clauses.append(_WINS[role.wins])
+    if role.when_led == "next_card_sets_suit":
+        clauses.append("when it is led, the next player may play any card and that card sets the suit to follow")
+    if role.kept_by_owner:
+        give = (f", which gives the trick's winners {decimal_text(role.compensation)} card points in exchange"
+                if role.compensation else "")
+        clauses.append(f"it goes back to its owner's side instead of to the trick's winners{give}")
+        if role.on_last_trick in _LAST_TRICK:
+            clauses.append(_LAST_TRICK[role.on_last_trick])
+    if not clauses:
+        return f"{cards}: an ordinary card"
+    return f"{cards}: " + "; ".join(clauses)
+
+
 def trick_sentence(rs: Ruleset) -> str:
     if not has_trumps(rs):
         return "the highest card of the suit led wins the trick"
@@ -798,6 +846,8 @@ def describe_play(rs: Ruleset) -> Section:
         Paragraph("When you play to a trick that someone else led:"),
         Items(tuple(sentence(c) for c in follow_clauses(rs))),
         Paragraph(sentence(trick_sentence(rs))),
+        *((Paragraph("Cards with roles of their own:"), Items(tuple(sentence(role_sentence(rs, r)) for r in rs.card_roles)))
+          if rs.card_roles else ()),
     ))
 
 
@@ -1018,6 +1068,10 @@ def describe_scoring(rs: Ruleset) -> Section:
 
 def game_end_sentence(rs: Ruleset) -> str:
     sheet = rs.scoresheet
+    if sheet.deals:
+        best = "highest" if sheet.direction == "up" else "lowest"
+        return (f"a game is {sheet.deals} deals, thrown-in deals included; after the last one the {best} total wins, "
+                f"and if two are equal, the team that won the last hand")
     if sheet.direction == "up":
         reach = f"reach {sheet.goal} or more"
     elif sheet.display in ("lines", "loops", "dots", "strokes") and sheet.goal == 0:
@@ -1105,6 +1159,7 @@ def describe_sources(rs: Ruleset) -> Section | None:
 
 
 _TEAM_NAMES = {
+    "last_trick_winner": "the team that took the last trick",
     "winner": "the winning team", "loser": "the losing team", "maker": "the maker",
     "dealer_team": "the dealer's team", "none": "no team",
 }
@@ -1160,6 +1215,9 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the {what} of {team}" if team else None
         if node.func == "option" and isinstance(arg, String):
             return f"the value of option {arg.value}"
+    if isinstance(node, Call) and node.func == "count" and len(node.args) == 2 and isinstance(node.args[0], String):
+        team = team_phrase(rs, node.args[1])
+        return f"the number of {node.args[0].value} in the tricks of {team}" if team else None
     return None
 
 
@@ -1222,6 +1280,8 @@ def condition_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"{_announcement_name(rs, node.args[0].value)} was announced"
         if node.func == "option":
             return f"option {node.args[0].value} is on"
+        if node.func == "in_last_trick":
+            return f"a card of the {node.args[0].value} is in the last trick"
         return None
     if isinstance(node, Unary) and node.op == "not":
         inner = node.operand
@@ -1344,6 +1404,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
         out[f"Card set {name}"] = (text,)
     out["Deal"] = (deal_outline(rs),)
     out["Hand size"] = (hand_sentence(rs),)
+    for check in rs.deal_checks:
+        out[f"Deal check {check.id}"] = (deal_check_sentence(rs, check),)
     out["Trump"] = tuple(trump_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
@@ -1352,6 +1414,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["First lead"] = (first_lead_sentence(rs),)
     out["Follow"] = (follow_sentence(rs),)
     out["Trick"] = (trick_sentence(rs),)
+    for role in rs.card_roles:
+        out[f"Card role {role.id}"] = (role_sentence(rs, role),)
     out["Hand result"] = (outcome_sentence(rs),)
     out["Scoresheet"] = (scoresheet_sentence(rs),)
     for definition in rs.definitions:

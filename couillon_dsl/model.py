@@ -198,6 +198,32 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class DealCheck:
+    """A dealt hand that annuls the deal: holding all of ``holds``, none of ``lacks``, and per
+    ``counts`` entry (a suit id or a card-set name, min, max) that many of those cards."""
+
+    id: str
+    name: str
+    holds: tuple[str, ...] = ()
+    lacks: tuple[str, ...] = ()
+    counts: tuple[tuple[str, str, int, int | None], ...] = ()  # ("suit" | "set", id, min, max)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRole:
+    """Cards that play by rules of their own (the `card_roles` section)."""
+
+    id: str
+    cards: tuple[str, ...]
+    play_anytime: bool = False
+    wins: str = "normally"  # normally | never | never_except_sweep
+    when_led: str = "normal"  # normal | next_card_sets_suit
+    kept_by_owner: bool = False
+    compensation: int | Fraction = 0
+    on_last_trick: str = "kept"  # changes_sides | to_trick_winner | kept
+
+
+@dataclass(frozen=True, slots=True)
 class Announcement:
     id: str
     name: str
@@ -272,6 +298,7 @@ class Scoresheet:
     tie_next_dealer: str = "next"
     pass_carry: str = "none"
     when_both_reach: str = "furthest_past"  # or first_by_rule_order
+    deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +351,7 @@ class TrumpContext:
     exempt: CardMask
     follow_masks: tuple[Any, ...] | None  # engine.follow.FollowMasks when the rule is masks alone, else None
     legal: Callable[[int, int, int, int], int] = field(compare=False, repr=False)
+    open_lead: CardMask = 0  # led, these cards let the next card set the suit (card roles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,6 +396,10 @@ class Tables:
     point_unit: int
     fixed_trump: int  # the deck's permanent trump suit, or -1
     card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
+    roles: Any  # engine.roles.RoleTables, or None without card roles
+    reads_tricks: bool  # scoring reads the cards won or the last trick (count, in_last_trick, last_trick_winner)
+    # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
+    deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
     # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)
@@ -414,6 +446,8 @@ class Ruleset:
     contracts: tuple[Contract, ...] = ()
     # the `define` section in evaluation order (each after the definitions it uses)
     definitions: tuple[Definition, ...] = ()
+    card_roles: tuple[CardRole, ...] = ()
+    deal_checks: tuple[DealCheck, ...] = ()
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

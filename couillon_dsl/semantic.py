@@ -90,6 +90,8 @@ class _Checks:
         self.check_announcements()
         self.check_declarations()
         self.check_play()
+        self.check_roles()
+        self.check_deal_checks()
         self.check_contracts()
         self.check_outcome()
         self.check_game_end()
@@ -351,6 +353,27 @@ class _Checks:
                 chain.append(current["after"])
                 current = self.announcements[current["after"]]
 
+    def check_deal_checks(self) -> None:
+        sets = self.data["deck"].get("card_sets") or {}
+        for key, check in (self.data.get("deal_checks") or {}).items():
+            base = f"/deal_checks/{escape(key)}"
+            for field in ("holds", "lacks"):
+                for i, card in enumerate(check.get(field, [])):
+                    self.card(f"{base}/{field}/{i}", card)
+            for i, count in enumerate(check.get("counts", [])):
+                if "suit" in count and count["suit"] not in self.suits:
+                    self.report("unknown-suit", f"'{count['suit']}' is not a suit of this deck", f"{base}/counts/{i}/suit",
+                                did_you_mean(count["suit"], self.suits) or f"suits: {', '.join(self.suits)}")
+                if "set" in count and count["set"] not in sets:
+                    listed = ", ".join(sets) or "none"
+                    self.report("unknown-card-set", f"no card set '{count['set']}' in deck.card_sets",
+                                f"{base}/counts/{i}/set", did_you_mean(count["set"], sets) or f"card sets: {listed}")
+
+    def check_roles(self) -> None:
+        for key, role in (self.data.get("card_roles") or {}).items():
+            for i, card in enumerate(role["cards"]):
+                self.card(f"/card_roles/{escape(key)}/cards/{i}", card)
+
     def card_or_trump_card(self, pointer: str, text: str) -> None:
         """A card, or a rank followed by T for that rank of the trump suit (``KT``)."""
         rank = text[:-1].upper()
@@ -511,6 +534,8 @@ class _Checks:
             self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
                         "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
+        if "deals" in sheet:  # a fixed number of deals always ends
+            return
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):
             self.report("game-cannot-end", f"teams start at {start}, already at the goal {goal}: no hand would be played",
@@ -721,6 +746,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         team_count=len(data["players"]["teams"]),
         declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
+        card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
     )
 
 

@@ -155,7 +155,7 @@ class StateFields:
     def _end_hand(self) -> None:  # scoring: score the finished hand and move the game on
         raise NotImplementedError
 
-    def _pass_out(self) -> None:  # scoring: a deal refused by everyone
+    def _pass_out(self, path: str = "redeal") -> None:  # scoring: a deal refused by everyone (or annulled)
         raise NotImplementedError
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool,

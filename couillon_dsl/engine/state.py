@@ -226,6 +226,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             self._adopt(self._rs.rollout(rnd, self._dealer, self._values, self._ties, self._passes))
             return
         announcing = bool(self._rs.announcements)
+        whole_hands = self._t.roles is None  # engine.hand.random_tricks knows no card roles
         history = self._history
         while True:
             phase = self._phase
@@ -233,7 +234,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
                 if self._may_announce:  # a card, or an announcement this seat's cards allow
                     legal = self.legal_actions()
                     self.apply(legal[floor(rnd() * len(legal))])
-                elif self._trick or (announcing and self._trick_no == 0):
+                elif self._trick or (announcing and self._trick_no == 0) or not whole_hands:
                     cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
                     card = cards[floor(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)
