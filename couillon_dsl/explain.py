@@ -546,7 +546,7 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         pre = []
         if choose.first_hand is not None:
             pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
-                       f"chooses; on later hands {who} does")
+                       f"chooses (if it was dealt to a player); on later hands {who} does")
             who = "the chooser"
         if choose.delegate is not None:
             receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
