@@ -545,8 +545,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         who = chooser(rs, choose.by)
         pre = []
         if choose.first_hand is not None:
+            undealt = any(step.kind in ("stock", "set_aside") for step in rs.deal)  # the card may not be dealt
             pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
-                       f"chooses (if it was dealt to a player); on later hands {who} does")
+                       f"chooses{' (if it was dealt to a player)' if undealt else ''}; on later hands {who} does")
             who = "the chooser"
         if choose.delegate is not None:
             receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
