@@ -136,33 +136,49 @@ NEW_KEYS = ("/contracts", "/trump/choose", "/play/first_lead", "/play/last_trick
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 3), st.data())
 def test_mutants_of_the_contract_keys_that_validate_compile_and_play(count, data):
-    import random
-
     original = DOCUMENTS["schieber"]
     mutant = copy.deepcopy(original.data)
+    mutate_keys(mutant, NEW_KEYS, count, data.draw)
+    check_and_play_a_hand(Document(mutant, original.path, original.origins, original.files),
+                          data.draw(st.integers(0, 2**16)))
+
+
+def mutate_keys(mutant: dict[str, Any], keys: tuple[str, ...], count: int, draw: Any,
+                scalars: st.SearchStrategy | None = None, words: list[str] = WORDS) -> None:
+    """``count`` mutations of values under ``keys``: drop, replace, insert a key (and, with
+    ``scalars``, replace by a plausible scalar or insert one into a list)."""
     for _ in range(count):
-        targets = [p for p in pointers(mutant) if p.startswith(NEW_KEYS)]
+        targets = [p for p in pointers(mutant) if p.startswith(keys)]
         if not targets:
-            break
-        pointer = data.draw(st.sampled_from(targets))
-        parent, key = parent_and_key(mutant, pointer)
-        operation = data.draw(st.sampled_from(["drop", "replace", "insert"]))
+            return
+        parent, key = parent_and_key(mutant, draw(st.sampled_from(targets)))
+        operation = draw(st.sampled_from(["drop", "replace", "insert"] + (["scalar"] if scalars is not None else [])))
         if operation == "drop":
             del parent[key]
         elif operation == "replace":
-            parent[key] = data.draw(VALUES)
+            parent[key] = draw(VALUES)
+        elif operation == "scalar":
+            parent[key] = draw(scalars)
         elif isinstance(parent[key], dict):
-            parent[key][data.draw(st.sampled_from(WORDS))] = data.draw(VALUES)
-    document = Document(mutant, original.path, original.origins, original.files)
+            parent[key][draw(st.sampled_from(words))] = draw(VALUES if scalars is None else scalars)
+        elif scalars is not None and isinstance(parent[key], list):
+            parent[key].insert(0, draw(scalars))
+
+
+def check_and_play_a_hand(document: Document, seed: int) -> None:
+    """Every diagnostic is placed and registered; a document without errors compiles and plays a
+    whole hand (or passed-out deal), every decision random."""
+    import random
+
     diagnostics = check(document)
     for diagnostic in diagnostics:
         assert diagnostic.code in CODES and diagnostic.span is not None, diagnostic
     if any(d.is_error for d in diagnostics):
         return
     rs = compile_ruleset(document)
-    state = GameState(rs, seed=data.draw(st.integers(0, 2**16)))
+    state = GameState(rs, seed=seed)
     rng = random.Random(0)
-    while not state.hands and not state.is_terminal():  # one whole hand, every decision random
+    while not state.hands and not state.is_terminal():
         if state.is_chance_node():
             state.deal_shuffled()
         else:
