@@ -26,6 +26,7 @@ from couillon_dsl.model import (
     FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Ruleset, ScoringRule,
     Scoresheet, Session, Source, Suit, Trump,
 )
+from couillon_dsl.schema import with_defaults
 
 _NULL_WORDS = ("null", "none", "~")
 _TRUE_WORDS = ("true", "yes", "on", "1")
@@ -46,6 +47,7 @@ def build_ruleset(path_or_name: str | Path, options: Mapping[str, Any] | None = 
 def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None) -> Ruleset:
     """Compile a checked document with option overrides (by name; strings are coerced)."""
     data, specs = apply_options(document, options or {})
+    with_defaults(data)
     deck = _deck(data["deck"])
     layout = _layout(deck)
     players = Players(
@@ -298,7 +300,7 @@ def _card_role(key: str, raw: Mapping[str, Any]) -> CardRole:
 
 
 def _deal_step(raw: Mapping[str, Any]) -> DealStep:
-    to = raw.get("to", "all")  # the schema's default
+    to = raw.get("to")
     return DealStep(
         packet=raw.get("packet"),
         to=tuple(to) if isinstance(to, list) else to,
