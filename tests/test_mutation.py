@@ -15,7 +15,7 @@ from couillon_dsl.diagnostics import CODES, RulesetError
 from couillon_dsl.loader import Document, load_ruleset, parse_text
 from couillon_dsl.schema import _validator, fast_valid, load_schema
 from couillon_dsl.validate import check
-from mutants import VALUES, WORDS, mutate, parent_and_key, pointers
+from mutants import mutate, mutate_keys, pointers
 
 DOCUMENTS = {name: load_ruleset(name) for name in builtin_names()}
 
@@ -80,28 +80,6 @@ def test_mutants_of_the_contract_keys_that_validate_compile_and_play(count, data
     mutate_keys(mutant, NEW_KEYS, count, data.draw)
     check_and_play_a_hand(Document(mutant, original.path, original.origins, original.files),
                           data.draw(st.integers(0, 2**16)))
-
-
-def mutate_keys(mutant: dict[str, Any], keys: tuple[str, ...], count: int, draw: Any,
-                scalars: st.SearchStrategy | None = None, words: list[str] = WORDS) -> None:
-    """``count`` mutations of values under ``keys``: drop, replace, insert a key (and, with
-    ``scalars``, replace by a plausible scalar or insert one into a list)."""
-    for _ in range(count):
-        targets = [p for p in pointers(mutant) if p.startswith(keys)]
-        if not targets:
-            return
-        parent, key = parent_and_key(mutant, draw(st.sampled_from(targets)))
-        operation = draw(st.sampled_from(["drop", "replace", "insert"] + (["scalar"] if scalars is not None else [])))
-        if operation == "drop":
-            del parent[key]
-        elif operation == "replace":
-            parent[key] = draw(VALUES)
-        elif operation == "scalar":
-            parent[key] = draw(scalars)
-        elif isinstance(parent[key], dict):
-            parent[key][draw(st.sampled_from(words))] = draw(VALUES if scalars is None else scalars)
-        elif scalars is not None and isinstance(parent[key], list):
-            parent[key].insert(0, draw(scalars))
 
 
 def check_and_play_a_hand(document: Document, seed: int) -> None:

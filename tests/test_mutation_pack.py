@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.loader import Document, load_ruleset
-from test_mutation import WORDS, check_and_play_a_hand, mutate_keys
+from mutants import WORDS, mutate_keys
+from test_mutation import check_and_play_a_hand
 
 SHAPE = load_ruleset(Path(__file__).parent / "rulesets" / "tarot-shape.yaml")
 KEYS = ("/deck", "/card_roles", "/deal_checks", "/contracts", "/trump/auction", "/define", "/scoring",
