@@ -89,6 +89,7 @@ CODES: dict[str, str] = {
     "option-without-effect": "an option sets and patches nothing (warning)",
     "option-target-missing": "an option's sets: pointer targets nothing",
     "option-value-invalid": "an option value (or a patched variant) breaks the ruleset",
+    "reading-target-missing": "a readings: entry names a setting the ruleset does not have",
     "option-default-mismatch": "a setting disagrees with the option default that replaces it (warning)",
     # expressions (expr/)
     "expr-syntax": "an expression does not parse",

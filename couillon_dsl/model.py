@@ -28,6 +28,15 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """A rule that is the ruleset's own reading where its sources are silent: the setting, its value, why."""
+
+    setting: str  # JSON pointer
+    value: Any
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
 class OptionSpec:
     """A documented knob; ``value`` is what this compiled ruleset uses (default or override)."""
 
@@ -329,6 +338,7 @@ class ScoringRule:
 @dataclass(frozen=True, slots=True)
 class Session:
     games_to_win: int = 1
+    game_name: str = "game"  # what players call a won game (Kujong: cow), for the rulebook
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +468,7 @@ class Ruleset:
     definitions: tuple[Definition, ...] = ()
     card_roles: tuple[CardRole, ...] = ()
     deal_checks: tuple[DealCheck, ...] = ()
+    readings: tuple[Reading, ...] = ()
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

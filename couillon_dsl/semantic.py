@@ -96,7 +96,14 @@ class _Checks:
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
+        self.check_readings()
         return self.found
+
+    def check_readings(self) -> None:
+        for i, reading in enumerate(self.data.get("readings", [])):
+            if not _data_at(self.data, reading["setting"])[0]:
+                self.report("reading-target-missing", f"the reading names {reading['setting']}, which this ruleset "
+                            "does not set", f"/readings/{i}/setting", "name a setting the ruleset (or its parent) writes")
 
     # ---- references
     def card(self, pointer: str, text: str, key: bool = False, trump_relative: bool = False) -> bool:
