@@ -20,10 +20,10 @@ from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
-from couillon_dsl.loader import Document, escape, load_ruleset, merged
+from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
-    FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Ruleset, ScoringRule,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
+    FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
     Scoresheet, Session, Source, Suit, Trump,
 )
 from couillon_dsl.schema import with_defaults
@@ -100,6 +100,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           card_roles=roles, deal_checks=deal_checks)
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
+    if trump.auction is not None:
+        ids = [c.id for c in contracts]
+        tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
+                                                                  for c in trump.auction.ladder))
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -126,6 +130,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         card_roles=roles,
         deal_checks=deal_checks,
         declarations=declarations,
+        readings=tuple(Reading(r["setting"], _value_at(data, r["setting"]), r["note"]) for r in data["readings"]),
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -223,6 +228,13 @@ def _allowed(spec: OptionSpec) -> str:
     if spec.type == "integer":
         return f"an integer from {spec.minimum if spec.minimum is not None else '-inf'} to {spec.maximum if spec.maximum is not None else 'inf'}"
     return {"boolean": "true or false", "string": "any text"}.get(spec.type or "", "any value")
+
+
+def _value_at(data: Any, pointer: str) -> Any:
+    """The value at a JSON pointer that semantic checks found present."""
+    for token in pointer.split("/")[1:]:
+        data = data[int(token)] if isinstance(data, list) else data[unescape(token)]
+    return data
 
 
 def _set_pointer(data: dict[str, Any], pointer: str, value: Any) -> None:
@@ -336,6 +348,8 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
         offer=Offer(**offer) if method == "offer" else None,
         choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
+        auction=Auction(ladder=tuple(raw["auction"]["ladder"]), first=raw["auction"].get("first", "elder"))
+        if method == "auction" and raw.get("auction") else None,
     )
 
 

@@ -20,6 +20,7 @@ from couillon_dsl.model import (
     Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
+from couillon_dsl.schema import where
 
 # ---------------------------------------------------------------------- document blocks
 
@@ -518,6 +519,8 @@ def has_trumps(rs: Ruleset) -> bool:
 
 def trump_sentences(rs: Ruleset) -> list[str]:
     trump = rs.trump
+    if trump.auction is not None:
+        return auction_sentences(rs)
     if rs.deck.trump_suit is not None:
         suit = next(s for s in rs.deck.suits if s.id == rs.deck.trump_suit)
         return [f"the suit {suit.name} ({suit.symbol}) is trump in every hand; nothing is decided about trumps"]
@@ -544,8 +547,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         who = chooser(rs, choose.by)
         pre = []
         if choose.first_hand is not None:
+            undealt = any(step.kind in ("stock", "set_aside") for step in rs.deal)  # the card may not be dealt
             pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
-                       f"chooses; on later hands {who} does")
+                       f"chooses{' (if it was dealt to a player)' if undealt else ''}; on later hands {who} does")
             who = "the chooser"
         if choose.delegate is not None:
             receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
@@ -572,6 +576,20 @@ def trump_sentences(rs: Ruleset) -> list[str]:
                        f"and the card stays in their hand; {_fallback_maker(rs)}")
         return out
     return ["there are no trumps"]
+
+
+def auction_sentences(rs: Ruleset) -> list[str]:
+    """The auction: who speaks, the ladder of contracts, who declares, and what all passing means."""
+    auction = rs.trump.auction
+    assert auction is not None
+    first = "the dealer" if auction.first == "dealer" else elder(rs)
+    by_id = {c.id: c for c in rs.contracts}
+    ladder = [by_id[c].name for c in auction.ladder]
+    out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
+           f"higher than the last bid; the contracts from lowest to highest are {join(ladder)}",
+           "the highest bidder declares that contract and plays it; their team is the maker",
+           "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
+    return out + contract_sentences(rs, "the highest bidder")[2:]
 
 
 def contract_sentences(rs: Ruleset, who: str) -> list[str]:
@@ -1066,6 +1084,18 @@ def describe_scoring(rs: Ruleset) -> Section:
 # ---------------------------------------------------------------------- the end
 
 
+def both_can_reach(rs: Ruleset) -> bool:
+    """Whether one hand may bring two teams to the goal: a rule may move a team other than the
+    hand's winner toward it (a constant moving away from the goal cannot)."""
+    toward = 1 if rs.scoresheet.direction == "up" else -1
+    for rule in rs.scoring:
+        if isinstance(rule.delta, int) and rule.delta * toward <= 0:
+            continue
+        if rule.for_each or rule.team.strip() != "winner":
+            return True
+    return False
+
+
 def game_end_sentence(rs: Ruleset) -> str:
     sheet = rs.scoresheet
     if sheet.deals:
@@ -1080,6 +1110,8 @@ def game_end_sentence(rs: Ruleset) -> str:
         reach = f"{verb} its last {unit}"
     else:
         reach = f"get down to {sheet.goal} or below"
+    if not both_can_reach(rs):  # only the hand's winner moves toward the goal: no tie-break to state
+        return f"the first team to {reach} wins the game"
     if sheet.when_both_reach == "first_by_rule_order":
         return (f"the first team to {reach} wins the game; if two teams get there in the same hand, the scoring rules "
                 "count one at a time in their order above, and the team that reaches the goal first wins (within one rule, the "
@@ -1092,11 +1124,16 @@ def session_sentence(rs: Ruleset) -> str | None:
     games = rs.session.games_to_win
     if games <= 1:
         return None
-    return f"the first team to win {games} games wins the session; the scoresheet starts afresh for every game"
+    name = rs.session.game_name
+    called = f" (a won game is called a {name})" if name != "game" else ""
+    return (f"the first team to win {games} {name}s wins the session{called}; the scoresheet starts afresh for every "
+            f"game")
 
 
 def limits_sentence(rs: Ruleset) -> str:
     text = f"a game still running after {rs.limits.max_hands} hands is abandoned"
+    if rs.session.games_to_win > 1:
+        text += f", as is a session still undecided after {rs.limits.max_games} games"
     if can_redeal(rs):
         text += f", and so is one with more than {rs.limits.max_redeals_in_a_row} passed-out deals in a row"
     return text + " (a safety limit for simulations, not a rule of play)"
@@ -1138,6 +1175,16 @@ def describe_options(rs: Ruleset) -> Section | None:
     return Section("Options", (
         Paragraph(sentence("the rules above use these values; change one with `--option NAME=VALUE`")),
         Table(("option", "value", "allowed", "meaning"), rows),
+    ))
+
+
+def describe_readings(rs: Ruleset) -> Section | None:
+    if not rs.readings:
+        return None
+    items = tuple(f"`{where(r.setting)}: {_value(r.value)}`: {' '.join(r.note.split())}" for r in rs.readings)
+    return Section("Readings", (
+        Paragraph(sentence("where the sources are silent or unclear, these rules are this ruleset's own reading")),
+        Items(items),
     ))
 
 
@@ -1442,7 +1489,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
 
 DESCRIBERS: tuple[Callable[[Ruleset], Section | None], ...] = (
     describe_players, describe_cards, describe_deal, describe_trump, describe_announcements,
-    describe_declarations, describe_play, describe_hand, describe_scoring, describe_game_end, describe_options, describe_sources,
+    describe_declarations, describe_play, describe_hand, describe_scoring, describe_game_end, describe_readings, describe_options, describe_sources,
 )
 
 

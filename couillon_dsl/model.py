@@ -28,6 +28,15 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """A rule that is the ruleset's own reading where its sources are silent: the setting, its value, why."""
+
+    setting: str  # JSON pointer
+    value: Any
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
 class OptionSpec:
     """A documented knob; ``value`` is what this compiled ruleset uses (default or override)."""
 
@@ -171,11 +180,20 @@ class Contract:
 
 
 @dataclass(frozen=True, slots=True)
+class Auction:
+    """Bidding for a contract: each seat once, from `first`, a contract of `ladder` above the last bid."""
+
+    ladder: tuple[str, ...]
+    first: str = "elder"
+
+
+@dataclass(frozen=True, slots=True)
 class Trump:
     method: str
     offer: Offer | None = None
     choose: Choose | None = None
     maker_after_fallback: str = "none"
+    auction: Auction | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +338,7 @@ class ScoringRule:
 @dataclass(frozen=True, slots=True)
 class Session:
     games_to_win: int = 1
+    game_name: str = "game"  # what players call a won game (Kujong: cow), for the rulebook
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +432,7 @@ class Tables:
     contract_multipliers: tuple[tuple[int, ...], ...] = ()  # contract index -> multiplier by trump + 1
     named_contract: int = -1  # the enabled contract whose trump the chooser names (name actions), or -1
     fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
+    auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
@@ -448,6 +468,7 @@ class Ruleset:
     definitions: tuple[Definition, ...] = ()
     card_roles: tuple[CardRole, ...] = ()
     deal_checks: tuple[DealCheck, ...] = ()
+    readings: tuple[Reading, ...] = ()
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""
