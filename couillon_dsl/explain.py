@@ -519,6 +519,8 @@ def has_trumps(rs: Ruleset) -> bool:
 
 def trump_sentences(rs: Ruleset) -> list[str]:
     trump = rs.trump
+    if trump.auction is not None:
+        return auction_sentences(rs)
     if rs.deck.trump_suit is not None:
         suit = next(s for s in rs.deck.suits if s.id == rs.deck.trump_suit)
         return [f"the suit {suit.name} ({suit.symbol}) is trump in every hand; nothing is decided about trumps"]
@@ -545,8 +547,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         who = chooser(rs, choose.by)
         pre = []
         if choose.first_hand is not None:
+            undealt = any(step.kind in ("stock", "set_aside") for step in rs.deal)  # the card may not be dealt
             pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
-                       f"chooses; on later hands {who} does")
+                       f"chooses{' (if it was dealt to a player)' if undealt else ''}; on later hands {who} does")
             who = "the chooser"
         if choose.delegate is not None:
             receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
@@ -573,6 +576,20 @@ def trump_sentences(rs: Ruleset) -> list[str]:
                        f"and the card stays in their hand; {_fallback_maker(rs)}")
         return out
     return ["there are no trumps"]
+
+
+def auction_sentences(rs: Ruleset) -> list[str]:
+    """The auction: who speaks, the ladder of contracts, who declares, and what all passing means."""
+    auction = rs.trump.auction
+    assert auction is not None
+    first = "the dealer" if auction.first == "dealer" else elder(rs)
+    by_id = {c.id: c for c in rs.contracts}
+    ladder = [by_id[c].name for c in auction.ladder]
+    out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
+           f"higher than the last bid; the contracts from lowest to highest are {join(ladder)}",
+           "the highest bidder declares that contract and plays it; their team is the maker",
+           "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
+    return out + contract_sentences(rs, "the highest bidder")[2:]
 
 
 def contract_sentences(rs: Ruleset, who: str) -> list[str]:
