@@ -220,6 +220,25 @@ def render_text(diagnostics: Iterable[Diagnostic], color: bool = False) -> str:
     return "\n".join(out)
 
 
+def _github_escape(text: str, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def render_github(diagnostics: Iterable[Diagnostic]) -> str:
+    """GitHub Actions workflow commands: each diagnostic becomes an annotation on its line."""
+    out = []
+    for d in diagnostics:
+        span = d.span
+        where = [f"file={_github_escape(span.file or '', True)}", f"line={span.line}", f"col={span.column}"] if span else []
+        if span and span.end_line:
+            where += [f"endLine={span.end_line}", f"endColumn={span.end_column or span.column}"]
+        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        kind = "error" if d.is_error else "warning"
+        out.append(f"::{kind} {','.join([*where, f'title={_github_escape(d.code, True)}'])}::{_github_escape(message)}")
+    return "\n".join(out)
+
+
 def render_json(diagnostics: Iterable[Diagnostic]) -> str:
     """Render diagnostics as a JSON list of flat objects (code, severity, message, position, hint)."""
     return json.dumps([d.to_dict() for d in diagnostics], indent=2, ensure_ascii=False)

@@ -16,7 +16,9 @@ from typing import Any, Callable, Iterable, Sequence
 from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
-from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule, Suit
+from couillon_dsl.model import (
+    Announcement, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
+)
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 
 # ---------------------------------------------------------------------- document blocks
@@ -591,8 +593,10 @@ def describe_trump(rs: Ruleset) -> Section:
 # ---------------------------------------------------------------------- announcements
 
 
-def _mentions(rs: Ruleset, announcement_id: str) -> list[str]:
-    """Names of the scoring rules whose expressions ask about an announcement."""
+def _mentions(rs: Ruleset, announcement_id: str, functions: tuple[str, ...] = ("announced", "announcer"),
+              arg: int = 0) -> list[str]:
+    """Names of the scoring rules whose expressions ask about an announcement (or, with ``functions``
+    and ``arg``, another quoted id: a declaration)."""
     def walk(node: Node) -> Iterable[Node]:
         yield node
         if isinstance(node, Call):
@@ -607,9 +611,9 @@ def _mentions(rs: Ruleset, announcement_id: str) -> list[str]:
     found = []
     for rule in rs.scoring:
         for text in (rule.when, rule.team, rule.delta):
-            if isinstance(text, str) and any(
-                isinstance(n, Call) and n.func in ("announced", "announcer") and n.args
-                and isinstance(n.args[0], String) and n.args[0].value == announcement_id
+            if isinstance(text, str) and text.strip() and any(
+                isinstance(n, Call) and n.func in functions and len(n.args) > arg
+                and isinstance(quoted := n.args[arg], String) and quoted.value == announcement_id
                 for n in walk(parse_expression(text))
             ):
                 found.append(rule.name)
@@ -655,6 +659,75 @@ def describe_announcements(rs: Ruleset) -> Section | None:
         Items(tuple(f"{a.name}: " + " ".join(sentence(s) for s in (announcement_sentence(rs, a),
                                                                       announcement_effects(rs, a)) if s)
                     for a in rs.announcements)),
+    ))
+
+
+# ---------------------------------------------------------------------- declarations
+_SETS = ("", "one", "pair", "three", "four", "five", "six", "seven", "eight")
+
+
+def pattern_phrase(rs: Ruleset, declaration: Declaration, pattern: DeclarationPattern) -> str:
+    """What one pattern matches, as a player says it: "a sequence of 3", "four jacks", "the trump king and queen"."""
+    if pattern.run is not None:
+        longest = max(p.run for p in declaration.patterns if p.run is not None)
+        more = " or more" if pattern.run == longest else ""
+        return f"a sequence of {pattern.run}{more}"
+    if pattern.same_rank:
+        n = pattern.count or len(rs.layout.suits)
+        number = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+        return f"{number} {join([rank_word(r, plural=True) for r in pattern.same_rank], 'or')}"
+    if pattern.cards:
+        return f"{'the ' if len(pattern.cards) > 1 else ''}{join([_card(rs, c) for c in pattern.cards])}".replace(
+            "the the trump", "the trump")
+    names = ["every trump" if c == "trump" else _card(rs, c) for c in pattern.of]
+    return f"at least {pattern.at_least} cards among {join(names, 'and')}"
+
+
+def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
+    """The rules of one kind of declaration, a sentence each."""
+    name = declaration.name
+    if declaration.when == "first_play":
+        when = f"each player declares their {name} with their first card of the hand"
+    else:
+        when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
+    values = [f"{pattern_phrase(rs, declaration, p)}{' (' + p.name + ')' if p.name else ''}: {p.value}"
+              for p in declaration.patterns]
+    out = [when, f"{name} is {join(values, 'or')}"]
+    if any(p.run is not None for p in declaration.patterns):
+        order = " ".join(declaration.run_order or rs.layout.ranks)
+        out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "
+                   f"as the longest pattern it reaches")
+    if len(declaration.patterns) > 1:
+        out.append(f"a card serves in at most one {name}, and each player declares the combination worth the most"
+                   if declaration.disjoint else f"a card may serve in several {name}")
+    if declaration.when == "first_play":
+        out.append("the declared cards are shown to everyone" if declaration.shown
+                   else "only what is declared is told, not the cards")
+    if declaration.award == "best_side_only":
+        criteria = {"value": "value", "length": "more cards", "top": "higher top card", "trump": "being in trumps"}
+        tie = ("both sides score" if declaration.tie == "both"
+               else "the player earlier in play order from the first leader wins")
+        out.append(f"only the side holding the best single {name} scores, and then all of its {name}; "
+                   f"{name} are compared by {join([criteria[c] for c in declaration.compare], 'then')}; "
+                   f"on a tie {tie}")
+    else:
+        out.append(f"every {name} declared scores for its side")
+    if declaration.void_if_opponents_take_all:
+        out.append(f"a side's {name} does not count when the other side takes every trick")
+    rules = _mentions(rs, declaration.id, ("declared",), 1)
+    if rules:
+        out.append(f"it counts in the scoring rule{'s' if len(rules) > 1 else ''} {join(rules)}")
+    return out
+
+
+def describe_declarations(rs: Ruleset) -> Section | None:
+    if not rs.declarations:
+        return None
+    return Section("Declarations", (
+        Paragraph(sentence("players declare the combinations they hold (melds); they are found and declared "
+                           "automatically, a player always declaring the best")),
+        Items(tuple(f"{d.name}: " + " ".join(sentence(s) for s in declaration_sentences(rs, d))
+                    for d in rs.declarations)),
     ))
 
 
@@ -1274,6 +1347,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["Trump"] = tuple(trump_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
+    for declaration in rs.declarations:
+        out[f"Declaration {declaration.name}"] = tuple(declaration_sentences(rs, declaration))
     out["First lead"] = (first_lead_sentence(rs),)
     out["Follow"] = (follow_sentence(rs),)
     out["Trick"] = (trick_sentence(rs),)
@@ -1303,7 +1378,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
 
 DESCRIBERS: tuple[Callable[[Ruleset], Section | None], ...] = (
     describe_players, describe_cards, describe_deal, describe_trump, describe_announcements,
-    describe_play, describe_hand, describe_scoring, describe_game_end, describe_options, describe_sources,
+    describe_declarations, describe_play, describe_hand, describe_scoring, describe_game_end, describe_options, describe_sources,
 )
 
 

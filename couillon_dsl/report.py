@@ -25,6 +25,7 @@ GROUPS = {
     "announcements": "Announcements (share of played hands)",
     "contracts": "Contracts (share of played hands)",
     "points": "Scores per played hand",
+    "declarations": "Declarations (share of played hands with at least one)",
 }
 
 

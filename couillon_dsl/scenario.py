@@ -656,6 +656,41 @@ def _expect_announced(r: _Runner, value: Any) -> None:
     r._check(actual == want, f"announced {actual or 'nothing'}, expected {want or 'nothing'}")
 
 
+def _expect_declared(r: _Runner, value: Any) -> None:
+    """The declarations made so far (or in the last hand), in order: ``[L weis run of 3, P stock]``."""
+    if not isinstance(value, list):
+        raise ScenarioError("`declared:` is a list such as [L weis run of 3, P stock]")
+    dealer = r._hand_dealer()
+    n = r.rs.players.count
+    actual = r._hand_value(lambda: r.state.view(0).melds, lambda h: h.melds)
+    got = [(seat, kind, label) for kind, label, seat, _ in actual]
+    want = []
+    for item in value:
+        words = str(item).split(maxsplit=2)
+        if len(words) < 2:
+            raise ScenarioError(f"`declared:` item {item!r} is SEAT DECLARATION [PATTERN], e.g. L weis run of 3")
+        want.append((r._seat(words[0]), words[1], words[2] if len(words) > 2 else None))
+    matches = len(got) == len(want) and all(
+        g[:2] == w[:2] and w[2] in (None, g[2]) for g, w in zip(got, want))
+    shown = ", ".join(f"{seat_label(s, dealer, n)} {k} {label}" for s, k, label in got) or "nothing"
+    r._check(matches, f"declared {shown}; expected {', '.join(map(str, value)) or 'nothing'}")
+
+
+def _expect_declared_points(r: _Runner, value: Any) -> None:
+    """What each team keeps per declaration: ``{weis: {L+R: 220, D+P: 0}}`` (live: as the hand stands)."""
+    ids = [d.id for d in r.rs.declarations]
+    if not isinstance(value, dict) or not all(k in ids for k in value):
+        raise ScenarioError(f"`declared_points:` maps declaration ids ({', '.join(ids) or 'none declared'}) to "
+                            "{TEAM: N}")
+    if r._in_hand():
+        kept = r.state.declared_points()
+    else:
+        kept = dict(zip(ids, r._last_hand().declared))
+    nteams = len(r.rs.players.teams)
+    for kind, table in value.items():
+        r._team_table(table, kept.get(kind, (0,) * nteams), f"{kind} points")
+
+
 def _expect_tricks(r: _Runner, value: Any) -> None:
     actual = [t.winner for t in r.tricks]
     dealer = r._hand_dealer()
@@ -737,6 +772,8 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "contract": _expect_contract,
     "decisions": _expect_decisions,
     "announced": _expect_announced,
+    "declared": _expect_declared,
+    "declared_points": _expect_declared_points,
     "tricks": _expect_tricks,
     "points": _expect_points,
     "result": _expect_result,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import re
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -35,7 +36,7 @@ MAX_CHUNK = 250  # games per task: small enough for progress and balance, large 
 AGENTS_SALT = 0x5EED  # the agents' generator is seeded apart from the deals'
 # what the hand figures read from a HandSummary; hands are counted by this key, in C (by index: no descriptors)
 HAND_KIND = itemgetter(*map(HandSummary._fields.index, ("dealer", "trump_path", "maker", "decisions", "outcome",
-                                                        "winner", "all_tricks", "announcements")))
+                                                        "winner", "all_tricks", "announcements", "melds")))
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -80,6 +81,7 @@ class Tally:
     announcements: Counter[str] = field(default_factory=Counter)
     contracts: Counter[str] = field(default_factory=Counter)  # rulesets with `contracts`: played hands per contract
     hand_scores: dict[int, list[float]] = field(default_factory=dict)  # with `contracts`: team -> its score per hand
+    melds: Counter[tuple[str, str]] = field(default_factory=Counter)  # hands with (declaration id, pattern) declared
     hands_per_game: list[int] = field(default_factory=list)
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
     records: list[GameRecord] = field(default_factory=list)
@@ -88,7 +90,7 @@ class Tally:
         for name in ("games", "hands", "played", "decided", "ties", "no_score", "all_tricks", "maker_hands",
                      "maker_wins", "elder_team_wins", "first_dealer_team_wins", "abandoned"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("team_wins", "paths", "decisions", "asked", "announcements", "contracts"):
+        for name in ("team_wins", "paths", "decisions", "asked", "announcements", "contracts", "melds"):
             getattr(self, name).update(getattr(other, name))
         for team, scores in other.hand_scores.items():
             self.hand_scores.setdefault(team, []).extend(scores)
@@ -134,7 +136,7 @@ class Tally:
         n = ruleset.players.count
         team_of = ruleset.tables.team_of
         paths, decisions, asked, announced = self.paths, self.decisions, self.asked, self.announcements
-        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements), k in kinds.items():
+        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements, melds), k in kinds.items():
             paths[path] += k
             for seat, word in words:
                 offset = (seat - dealer) % n
@@ -159,6 +161,10 @@ class Tally:
                     self.maker_wins += k
             for name, _seat in announcements:
                 announced[name] += k
+            if melds:
+                kinds_declared = {(kind, "") for kind, _, _, _ in melds} | {(kind, label) for kind, label, _, _ in melds}
+                for key in kinds_declared:
+                    self.melds[key] += k
 
 
 def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random) -> GameState:
@@ -356,4 +362,11 @@ def figures(sim: Simulation) -> list[Figure]:
         seats = "+".join(str(s) for s in rs.players.teams[team])
         out.append(Figure(f"hand_score.{team}.mean", f"team {team} (seats {seats}) scores per hand, mean", "points",
                           mean_t(scores), False, scores))
+    for declaration, table in zip(rs.declarations, rs.tables.declarations):
+        out.append(Figure(f"declaration.{declaration.id}", f"{declaration.name} declared (by anyone)", "declarations",
+                          wilson(t.melds[declaration.id, ""], t.played)))
+        for label in dict.fromkeys(table.labels):
+            key = re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+            out.append(Figure(f"declaration.{declaration.id}.{key}", f"{declaration.name}: {label} declared",
+                              "declarations", wilson(t.melds[declaration.id, label], t.played)))
     return out

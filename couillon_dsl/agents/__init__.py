@@ -63,10 +63,23 @@ def make_agent(spec: str) -> Agent:
         if not sep or not key:
             raise AgentSpecError(f"agent setting {setting!r} in {spec!r} is not key=value")
         kwargs[key.strip()] = _value(text.strip())
+    known = settings_of(factory) if kwargs else {}
+    for key in kwargs:
+        if key not in known:
+            listed = ", ".join(f"{k}={v!r}" for k, v in known.items()) or "none"
+            raise AgentSpecError(f"agent {name!r} has no setting {key!r}; its settings (with defaults): {listed}")
     try:
         return factory(**kwargs)
     except (TypeError, ValueError) as exc:
         raise AgentSpecError(f"agent {spec!r}: {exc}") from None
+
+
+def settings_of(factory: Callable[..., Agent]) -> dict[str, Any]:
+    """The settings an agent takes in a spec (``pimc:samples=8``), with their defaults."""
+    import inspect  # only when a spec names settings: it is slow to import
+
+    return {p.name: p.default for p in inspect.signature(factory).parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty}
 
 
 def seat_specs(spec: str, ruleset: Ruleset) -> tuple[str, ...]:

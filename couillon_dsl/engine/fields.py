@@ -143,6 +143,9 @@ class StateFields:
     def _declare_on_play(self, seat: int, card: Card) -> None:  # declarations: a watched card is played
         raise NotImplementedError
 
+    def _declare_first(self) -> None:  # declarations: a hand about to be played out at once
+        raise NotImplementedError
+
     def _declare_rest(self) -> None:  # declarations: a hand played out at once
         raise NotImplementedError
 

@@ -91,8 +91,9 @@ class PlayPhase(StateFields):
 
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
-        if self._meld_watch:
-            self._declare_rest()
+        melds = self._meld_watch
+        if melds:
+            self._declare_first()
         left = self._ntricks - self._trick_no
         self._leader = self._turn = random_tricks(
             self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
@@ -100,6 +101,8 @@ class PlayPhase(StateFields):
         self._hands = [0] * self._n
         self._trick_no = self._ntricks
         self._points[self._t.team_of[self._leader]] += self._rs.play.last_trick_points  # the last trick's winner leads on
+        if melds:
+            self._declare_rest()
         self._end_hand()
 
     def _play_refusal(self, action: int) -> str:

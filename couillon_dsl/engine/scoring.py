@@ -29,7 +29,7 @@ class ScoringPhase(StateFields):
         self._ties = score.ties
         self._passes = score.passes
         self._redeals = 0
-        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas)
+        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared)
         self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
 
     def _pass_out(self) -> None:
@@ -45,7 +45,8 @@ class ScoringPhase(StateFields):
             return
         self._next_hand(None, same_dealer=False)
 
-    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: tuple[int, ...]) -> None:
+    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: tuple[int, ...],
+                declared: tuple[tuple[int, ...], ...] = ()) -> None:
         """Append this hand's summary."""
         self._game_hands += 1
         points = tuple(self._points)
@@ -57,6 +58,7 @@ class ScoringPhase(StateFields):
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
+            declared,
         )))
 
     def _meld_record(self) -> tuple[tuple[str, str, int, int], ...]:

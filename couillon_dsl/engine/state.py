@@ -311,6 +311,14 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
         """The trump context in force (trump suit and promoted cards)."""
         return self._ctx
 
+    def declared_points(self) -> dict[str, tuple[int, ...]]:
+        """Per declaration id, the points each team keeps from this hand's declarations so far
+        (omniscient only in that it is asked now; every declaration is public)."""
+        if not self._t.declarations or self._phase != PLAY:
+            return {}
+        leader = self._log[0][0] if self._log else self._leader
+        return {table.id: points for table, points in zip(self._t.declarations, self._meld_points(leader))}
+
     def hand_of(self, seat: int) -> CardMask:
         """The cards seat holds now (omniscient: for tests, scenarios and explanations)."""
         return self._hands[seat]
