@@ -56,6 +56,11 @@ def test_failure_report_shows_the_difference_and_the_engines_reasons() -> None:
     assert "score of D+P: 6, expected 5" in text
 
 
+def test_a_wrong_schieber_expectation_fails_with_the_engines_reason() -> None:
+    text = run_scenario(HERE / "scenarios_failing" / "schieber-wrong-undertrump.yaml").render()
+    assert "10S illegal  may not undertrump ♠9 while holding another legal card" in text
+
+
 def test_an_illegal_scripted_play_stops_with_the_reason() -> None:
     result = run_scenario(HERE / "scenarios_failing" / "kwajongen-illegal-play.yaml")
     assert result.error and result.error.startswith("stopped")

@@ -101,7 +101,7 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
 
     options = parse_options(option_pairs)
     rs = build(ruleset, options)
-    job = make_job(ruleset, rs, options, seed, agents, record=bool(record), trajectories=30 if plot else 0)
+    job = make_job(ruleset, rs, options, seed, agents, record=bool(record), trajectories=report.PLOT_GAMES if plot else 0)
     check_writable(record, "--record")
     check_writable(plot, "--plot")
     if plot:
