@@ -547,8 +547,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         who = chooser(rs, choose.by)
         pre = []
         if choose.first_hand is not None:
+            undealt = any(step.kind in ("stock", "set_aside") for step in rs.deal)  # the card may not be dealt
             pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
-                       f"chooses; on later hands {who} does")
+                       f"chooses{' (if it was dealt to a player)' if undealt else ''}; on later hands {who} does")
             who = "the chooser"
         if choose.delegate is not None:
             receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
@@ -731,9 +732,9 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         when = f"each player declares their {name} with their first card of the hand"
     else:
         when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
-    values = [f"{pattern_phrase(rs, declaration, p)}{' (' + p.name + ')' if p.name else ''}: {p.value}"
+    values = [f"{pattern_phrase(rs, declaration, p)}{', ' + p.name if p.name else ''} ({p.value})"
               for p in declaration.patterns]
-    out = [when, f"{name} is {join(values, 'or')}"]
+    out = [when, f"{name} scores {join(values, 'or')}"]
     if any(p.run is not None for p in declaration.patterns):
         order = " ".join(declaration.run_order or rs.layout.ranks)
         out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "

@@ -10,9 +10,10 @@ import sys
 from typing import IO, TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
 
 if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
     from couillon_dsl.diagnostics import Diagnostic
     from couillon_dsl.model import Ruleset
 
@@ -24,6 +25,8 @@ def use_color(stream: IO[str]) -> bool:
 
 def complete_ruleset(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Built-in ruleset names that start with what was typed, then the shell's own file completion."""
+    from click.shell_completion import CompletionItem
+
     from couillon_dsl.builtin import builtin_names
 
     names = [CompletionItem(name) for name in builtin_names() if name.startswith(incomplete)]

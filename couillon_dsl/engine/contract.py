@@ -35,8 +35,11 @@ class ContractPhase(StateFields):
             return True
         if method == "choose":
             card = self._t.first_hand_card
-            if card >= 0 and self._game_hands == 0:
-                self._chooser = next(s for s, h in enumerate(self._hands) if h >> card & 1)
+            holder = -1
+            if card >= 0 and self._game_hands == 0:  # a card nobody was dealt (set aside, stock): `by` asks
+                holder = next((s for s, h in enumerate(self._hands) if h >> card & 1), -1)
+            if holder >= 0:
+                self._chooser = holder
             else:
                 by = self._rs.trump.choose.by  # type: ignore[union-attr]
                 self._chooser = self._dealer if by == "dealer" else elder
