@@ -611,6 +611,9 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
             text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
         if c.trump_points:
             text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+        if c.aside_counts_for != "nobody":
+            who = "the declarer's team" if c.aside_counts_for == "declarer" else "the declarer's opponents"
+            text += f"; the cards dealt to nobody count for {who} at the end of the hand"
         if isinstance(c.multiplier, int):
             if c.multiplier != 1:
                 text += f"; the hand counts {c.multiplier} times (`multiplier`)"
