@@ -36,7 +36,9 @@ def header(sim: Simulation) -> dict[str, Any]:
         "seed": sim.job.seed,
         "games": sim.games,
         "hands": sim.tally.hands,
+        "engine": sim.engine,
         "seconds": round(sim.seconds, 4),
+        "compile_seconds": round(sim.compile_seconds, 4),
         "hands_per_second": round(sim.tally.hands / sim.seconds, 1) if sim.seconds > 0 else None,
         "workers": sim.workers,
         "agents": list(sim.job.agents),
@@ -128,7 +130,8 @@ def _run_line(sim: Simulation) -> str:
     rate = sim.tally.hands / sim.seconds if sim.seconds > 0 else float("nan")
     return (f"[bold]{sim.ruleset.name}[/] ({sim.ruleset.id}): {sim.games:,} games, {sim.tally.hands:,} hands, "
             f"seed {sim.job.seed}, agents {agents_text(sim)}; {sim.workers} worker{'s' if sim.workers != 1 else ''}, "
-            f"{sim.seconds:.2f} s ({rate:,.0f} hands/s)")
+            f"{sim.seconds:.2f} s ({rate:,.0f} hands/s) on the {sim.engine} engine"
+            + (f" (+{sim.compile_seconds:.2f} s to compile)" if sim.engine == "compiled" else ""))
 
 
 def _table(group: str, columns: list[str]) -> Table:

@@ -62,6 +62,19 @@ def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
     return tuple(plan)
 
 
+def rule_deltas(plan: Sequence[tuple[Any, ...]], nteams: int, facts: HandFacts, k: int) -> tuple[int, ...]:
+    """What the rules of ``plan`` (:func:`scoring_plan`) add to each team for ``facts``; tie-scaled ones times ``k``."""
+    deltas = [0] * nteams
+    for when, team_fn, delta, delta_fn, scaled in plan:  # constants are not called (scoring_plan)
+        if when is None or when(facts):
+            team = team_fn(facts)
+            if team is not None:
+                if delta is None:
+                    delta = delta_fn(facts)
+                deltas[team] += delta * k if scaled else delta
+    return tuple(deltas)
+
+
 def make_score_hand(
     outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]],
     rules: Sequence[ScoringRule],
@@ -100,17 +113,6 @@ def make_score_hand(
             return 2 ** ties
         return 1
 
-    def deltas_of(facts: HandFacts, k: int) -> tuple[int, ...]:
-        deltas = [0] * nteams
-        for when, team_fn, delta, delta_fn, scaled in plan:  # constants are not called (scoring_plan)
-            if when is None or when(facts):
-                team = team_fn(facts)
-                if team is not None:
-                    if delta is None:
-                        delta = delta_fn(facts)
-                    deltas[team] += delta * k if scaled else delta  # type: ignore[index, operator]
-        return tuple(deltas)
-
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]]) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
@@ -125,7 +127,7 @@ def make_score_hand(
         deltas = memo.get(key)
         if deltas is None:
             announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-            deltas = deltas_of(_new_tuple(HandFacts, row[:15] + (announcers, options)), k)
+            deltas = rule_deltas(plan, nteams, _new_tuple(HandFacts, row[:15] + (announcers, options)), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = deltas
