@@ -3,9 +3,10 @@
 
     python3 tasks.py simulate [ARGS...]   # simulate the standard Couillon ruleset
     python3 tasks.py test [PYTEST ARGS...] # run the whole test suite
+    python3 tasks.py lint                  # type-check (mypy) and lint (ruff)
 
 Only Python 3.11+ and pip are needed: the first call creates `.venv` and installs
-the project (editable) with its test extras; later calls reuse it.
+the project (editable) with its test, plot and lint extras; later calls reuse it.
 """
 import os
 import subprocess
@@ -27,15 +28,15 @@ def ensure_venv() -> Path:
         venv.EnvBuilder(with_pip=True).create(VENV)
     pyproject = ROOT / "pyproject.toml"
     if not STAMP.exists() or STAMP.stat().st_mtime < pyproject.stat().st_mtime:
-        print("installing couillon-dsl and its test extras into .venv ...", flush=True)
+        print("installing couillon-dsl and its extras into .venv ...", flush=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[test,plot]"], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[test,plot,lint]"], check=True)
         STAMP.touch()
     return python
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("simulate", "test"):
+    if not argv or argv[0] not in ("simulate", "test", "lint"):
         print(__doc__)
         return 2
     python = ensure_venv()
@@ -43,6 +44,9 @@ def main(argv: list[str]) -> int:
     if task == "simulate":
         cmd = [str(python), "-m", "couillon_dsl", "simulate", "couillon", *(rest or ["--games", "2000", "--seed", "1", "--agents", "greedy"])]
         return subprocess.run(cmd, cwd=ROOT).returncode
+    if task == "lint":
+        checks = ([str(python), "-m", "mypy"], [str(python), "-m", "ruff", "check", "couillon_dsl", "tests", "bench", "tasks.py"])
+        return max(subprocess.run(cmd, cwd=ROOT).returncode for cmd in checks)
     code = subprocess.run([str(python), "-m", "pytest", *rest], cwd=ROOT).returncode
     if code == 5:  # pytest: no tests were collected, which is a failure here
         print("tasks.py: pytest collected no tests", file=sys.stderr)

@@ -1,8 +1,12 @@
 """Cards as small integers and card sets as int bitmasks, with a printable notation.
 
-A deck is laid out suit-major: card = suit_index * len(ranks) + rank_index, where
-rank_index follows the ruleset's plain rank order (0 is the highest rank). Each suit is
-therefore one contiguous run of bits, so `suit_mask[s]` is a shifted run of ones.
+A deck is laid out suit-major: card = offset[suit] + rank_index, where rank_index follows
+the suit's plain rank order (0 is the highest rank). Suits may have ranks of their own and
+so differ in length (a trump suit of 21 beside suits of 14); each suit is still one
+contiguous run of bits, so `suit_mask[s]` is a shifted run of ones. Cards that belong to no
+suit (extras, such as an Excuse or a joker) come last, named by their id; for the tables
+they form one pseudo-suit numbered ``len(suits)``, which no rule makes anyone follow.
+78 cards still fit comfortably in a Python int mask.
 
 Notation: rank id followed by suit id, e.g. ``AS``, ``10H``, ``QS``; case-insensitive on
 input. Unicode suit symbols are accepted on input and used by :meth:`DeckLayout.pretty`.
@@ -45,19 +49,36 @@ def iter_bits(mask: CardMask) -> Iterator[Card]:
 
 @dataclass(frozen=True)
 class DeckLayout:
-    """Suits and ranks of a deck, and the names of its cards."""
+    """Suits and ranks of a deck, its extras, and the names of its cards.
+
+    ``ranks`` is the default rank list; ``suit_ranks`` (when given) the ranks of each suit,
+    high to low; ``extras`` the ids of the cards outside every suit.
+    """
 
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
     suit_names: tuple[str, ...] = ()
     suit_symbols: tuple[str, ...] = ()
+    suit_ranks: tuple[tuple[str, ...], ...] = ()
+    extras: tuple[str, ...] = ()
+    extra_symbols: tuple[str, ...] = ()
     _by_name: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
+    # card -> (suit index, rank index within the suit); suit -> its first card
+    _place: list[tuple[int, int]] = field(default_factory=list, compare=False, repr=False)
+    _offsets: list[int] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.suit_names:
             object.__setattr__(self, "suit_names", tuple(STANDARD_SUITS.get(s, (s, s))[0] for s in self.suits))
         if not self.suit_symbols:
             object.__setattr__(self, "suit_symbols", tuple(STANDARD_SUITS.get(s, (s, s))[1] for s in self.suits))
+        if not self.suit_ranks:
+            object.__setattr__(self, "suit_ranks", tuple(self.ranks for _ in self.suits))
+        if not self.extra_symbols:
+            object.__setattr__(self, "extra_symbols", self.extras)
+        for suit, ranks in enumerate((*self.suit_ranks, self.extras)):
+            self._offsets.append(len(self._place))
+            self._place.extend((suit, rank) for rank in range(len(ranks)))
         for card in range(self.size):
             self._by_name[self.name(card).upper()] = card
             self._by_name[self.pretty(card).upper()] = card
@@ -68,34 +89,63 @@ class DeckLayout:
 
     @property
     def size(self) -> int:
-        return len(self.suits) * len(self.ranks)
+        return len(self._place)
 
     @property
     def full_mask(self) -> CardMask:
         return (1 << self.size) - 1
 
+    @property
+    def longest_suit(self) -> int:
+        return max(len(ranks) for ranks in (*self.suit_ranks, self.extras))
+
+    def ranks_of(self, suit: int) -> tuple[str, ...]:
+        """The ranks of a suit, high to low (the extras' ids for the pseudo-suit ``len(suits)``)."""
+        return self.extras if suit == len(self.suits) else self.suit_ranks[suit]
+
     def card(self, suit: int, rank: int) -> Card:
-        return suit * len(self.ranks) + rank
+        return self._offsets[suit] + rank
 
     def suit_of(self, card: Card) -> int:
-        return card // len(self.ranks)
+        """The card's suit; ``len(suits)`` for an extra."""
+        return self._place[card][0]
 
     def rank_of(self, card: Card) -> int:
-        return card % len(self.ranks)
+        return self._place[card][1]
+
+    def is_extra(self, card: Card) -> bool:
+        return self._place[card][0] == len(self.suits)
+
+    def rank_name(self, card: Card) -> str:
+        suit, rank = self._place[card]
+        return self.ranks_of(suit)[rank]
+
+    def suit_symbol(self, suit: int) -> str:
+        """How a suit is printed; the extras' pseudo-suit as the words "no suit"."""
+        return self.suit_symbols[suit] if suit < len(self.suits) else "no suit"
 
     def suit_mask(self, suit: int) -> CardMask:
-        n = len(self.ranks)
-        return ((1 << n) - 1) << (suit * n)
+        n = len(self.ranks_of(suit))
+        return ((1 << n) - 1) << self._offsets[suit]
 
     def name(self, card: Card) -> str:
-        return self.ranks[self.rank_of(card)] + self.suits[self.suit_of(card)]
+        suit, rank = self._place[card]
+        if suit == len(self.suits):
+            return self.extras[rank]
+        return self.suit_ranks[suit][rank] + self.suits[suit]
 
     def pretty(self, card: Card) -> str:
-        return self.ranks[self.rank_of(card)] + self.suit_symbols[self.suit_of(card)]
+        suit, rank = self._place[card]
+        if suit == len(self.suits):
+            return self.extra_symbols[rank]
+        return self.suit_ranks[suit][rank] + self.suit_symbols[suit]
 
     def suit_first(self, card: Card) -> str:
         """``♥J``: how explanations write a card, the suit symbol first as in a sentence."""
-        return self.suit_symbols[self.suit_of(card)] + self.ranks[self.rank_of(card)]
+        suit, rank = self._place[card]
+        if suit == len(self.suits):
+            return self.extra_symbols[rank]
+        return self.suit_symbols[suit] + self.suit_ranks[suit][rank]
 
     def parse(self, text: str) -> Card:
         """Parse one card name (``AS``, ``10h``, ``Q♠``); raises CardNotationError."""

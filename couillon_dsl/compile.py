@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import operator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.rollout import make_rollout
-from couillon_dsl.engine.tables import build_tables, resolve_seats
+from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
+from couillon_dsl.expr.parse import exact
 from couillon_dsl.load import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
-    Announcement, Choose, DealStep, Dealer, Deck, Follow, Limits, Offer, OptionSpec, Outcome, Play,
+    Announcement, Choose, DealStep, Dealer, Deck, Extra, Follow, Limits, Offer, OptionSpec, Outcome, Play,
     Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
 )
 
@@ -54,7 +57,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     trump = _trump(data.get("trump", {"method": "none"}))
     play_data = data.get("play", {})
     follow_data = play_data.get("follow", {})
-    follow = Follow(**{k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()})
+    follow_settings: dict[str, Any] = {k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()}
+    follow = Follow(**follow_settings)
     play = Play(
         first_lead=play_data.get("first_lead", "elder"),
         follow=follow,
@@ -67,13 +71,16 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     )
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**data["scoresheet"])
-    names = _expr_names(announcements, specs, len(players.teams))
-    scoring = tuple(_scoring_rule(name, rule, document, names) for name, rule in data["scoring"].items())
+    names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams)),
+                                whole_points=point_unit(deck) == 1)
+    definitions, names = _definitions(data, document, names)
+    texts = {d.name: d.text for d in definitions}
+    scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
-                          {name: spec.value for name, spec in specs.items()}, session, limits)
+                          {name: spec.value for name, spec in specs.items()}, session, limits, definitions)
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -95,6 +102,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         limits=limits,
         layout=layout,
         tables=tables,
+        definitions=definitions,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -213,13 +221,28 @@ def _suit(raw: Any) -> Suit:
         name, symbol = STANDARD_SUITS.get(raw, (raw, raw))
         return Suit(raw, name, symbol)
     known = STANDARD_SUITS.get(raw["id"], (raw["id"], raw["id"]))
-    return Suit(raw["id"], raw.get("name", known[0]), raw.get("symbol", known[1]))
+    ranks = raw.get("ranks")
+    return Suit(raw["id"], raw.get("name", known[0]), raw.get("symbol", known[1]),
+                tuple(str(r) for r in ranks) if ranks else None)
 
 
 def _layout(deck: Deck) -> DeckLayout:
-    """The card numbering of the compiled deck (suit-major, ranks high to low)."""
+    """The card numbering of the compiled deck (suit-major, ranks high to low, extras last)."""
     suits = deck.suits
-    return DeckLayout(tuple(s.id for s in suits), deck.ranks, tuple(s.name for s in suits), tuple(s.symbol for s in suits))
+    return DeckLayout(tuple(s.id for s in suits), deck.ranks, tuple(s.name for s in suits), tuple(s.symbol for s in suits),
+                      tuple(s.ranks or deck.ranks for s in suits), tuple(e.id for e in deck.extras),
+                      tuple(e.symbol for e in deck.extras))
+
+
+def exact_points(value: Any) -> int | Fraction:
+    """A point value as written (``4.5`` reaches us as a YAML float) made exact: no float survives."""
+    if isinstance(value, float):
+        value = Fraction(str(value))
+    return exact(Fraction(value))
+
+
+def _points(table: Mapping[str, Any]) -> dict[str, int | Fraction]:
+    return {str(k): exact_points(v) for k, v in table.items()}
 
 
 def _deck(deck: Mapping[str, Any]) -> Deck:
@@ -227,16 +250,20 @@ def _deck(deck: Mapping[str, Any]) -> Deck:
     return Deck(
         suits=tuple(_suit(s) for s in deck["suits"]),
         ranks=tuple(str(r) for r in deck["ranks"]),
-        points={str(k): v for k, v in deck["points"].items()},
+        points=_points(deck["points"]),
         trump_ranks=tuple(str(r) for r in trump_ranks) if trump_ranks else None,
-        trump_points={str(k): v for k, v in deck["trump_points"].items()} if deck.get("trump_points") else None,
+        trump_points=_points(deck["trump_points"]) if deck.get("trump_points") else None,
         promotions=tuple(Promotion(card=p["card"], name=p.get("name", p["card"]), by_announcement=p.get("by_announcement"),
                                    below=str(p["below"])) for p in deck.get("promotions") or ()),
+        extras=tuple(Extra(e["id"], e.get("name", e["id"]), e.get("symbol", e["id"])) for e in deck.get("extras") or ()),
+        trump_suit=deck.get("trump_suit"),
+        card_points=_points(deck.get("card_points") or {}),
+        card_sets={name: tuple(cards) for name, cards in (deck.get("card_sets") or {}).items()},
     )
 
 
 def _deal_step(raw: Mapping[str, Any]) -> DealStep:
-    to = raw.get("to")
+    to = raw.get("to", "all")  # the schema's default
     return DealStep(
         packet=raw.get("packet"),
         to=tuple(to) if isinstance(to, list) else to,
@@ -252,11 +279,11 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
     """The trump section; a method's settings block may be left out (every setting has a default)."""
     method = raw.get("method", "none")
     offer = raw.get("offer") or {}
-    choose = raw.get("choose") or {}
+    choose: dict[str, Any] = {k: tuple(v) if k == "ways" else v for k, v in (raw.get("choose") or {}).items()}
     return Trump(
         method=method,
         offer=Offer(**offer) if method == "offer" else None,
-        choose=Choose(**{k: tuple(v) if k == "ways" else v for k, v in choose.items()}) if method == "choose" else None,
+        choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
     )
 
@@ -278,10 +305,26 @@ def _option_kind(spec: OptionSpec) -> str:
     return kinds.pop() if len(kinds) == 1 else "any"
 
 
-def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any) -> ScoringRule:
-    from couillon_dsl.expr import compile_expression, facts_read
+def _definitions(data: Mapping[str, Any], document: Document, names: Any) -> tuple[tuple[Any, ...], Any]:
+    """The `define` section checked and compiled in evaluation order, and the name table that knows it."""
+    from couillon_dsl.expr import check_definitions
+
+    items = [(name, text, document.content_span_of(f"/define/{escape(name)}"), f"/define/{escape(name)}")
+             for name, text in (data.get("define") or {}).items()]
+    checked = check_definitions(items, names)
+    if checked.diagnostics:
+        raise RulesetError(list(checked.diagnostics))
+    return checked.order, checked.names
+
+
+def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,
+                  definitions: Mapping[str, Any]) -> ScoringRule:
+    from couillon_dsl.expr import EACH_TEAM, compile_expression, facts_read
 
     base = f"/scoring/{escape(name)}"
+    for_each = raw.get("for_each", "")
+    if for_each:
+        names = dataclasses.replace(names, bound=frozenset({EACH_TEAM}))
 
     def compiled(key: str, kind: str, default: Any) -> tuple[Any, Callable[[Any], object]]:
         value = raw.get(key, default)
@@ -291,11 +334,12 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
         return value, compile_expression(str(value), kind, names, span)  # type: ignore[arg-type]
 
     when, when_fn = compiled("when", "bool", "true")
-    team, team_fn = compiled("team", "team", "winner")
+    team, team_fn = ("", operator.attrgetter("each_team")) if for_each else compiled("team", "team", "winner")
     delta, delta_fn = compiled("delta", "int", 0)
-    reads = frozenset().union(*(facts_read(v) for v in (when, team, delta) if isinstance(v, str)))
+    reads = frozenset().union(*(facts_read(v, definitions) for v in (when, team, delta) if isinstance(v, str) and v))
     return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
-                       when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads)
+                       when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads,
+                       for_each=for_each)
 
 
 def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,

@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "duplicate-suit": "a suit is listed twice",
     "rank-without-points": "a rank has no card-point value",
     "trump-ranks-not-permutation": "trump_ranks does not list every rank once",
+    "trump-suit-and-method": "a permanent trump suit beside a trump procedure that would choose another",
     "teams-not-partition": "the teams do not cover every seat exactly once",
     "deal-too-many-cards": "the deal needs more cards than the deck holds",
     "deal-cards-unaccounted": "some cards are never dealt, set aside or put in a stock",
@@ -66,7 +67,7 @@ CODES: dict[str, str] = {
     "defer-without-packet": "deferring needs a later packet to the chooser",
     "announcement-cycle": "announcements wait on each other through `after`",
     "maker-needs-unreachable": "maker_needs exceeds the points in the pack",
-    "game-cannot-end": "no scoring rule brings a team to the goal, or teams start there",
+    "game-cannot-end": "no scoring rule brings a team to the goal, teams start there, or a session outlasts limits.max_games",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",
     "unused-setting": "a setting the chosen method ignores (warning)",
     "option-without-domain": "an option has neither choices nor type",
@@ -80,6 +81,9 @@ CODES: dict[str, str] = {
     "expr-unknown-name": "an expression uses an unknown name or function",
     "expr-type": "an expression mixes types (a team where a number is needed ...)",
     "expr-arity": "a function is called with the wrong number of arguments",
+    "expr-divisor": "`/` divides by something other than a non-zero number written out",
+    "define-cycle": "definitions use each other in a circle, so none has a value",
+    "define-reserved": "a definition takes a name of the expression language",
 }
 
 

@@ -9,11 +9,15 @@ and put into words when they have one of the common shapes, and quoted otherwise
 from __future__ import annotations
 
 import textwrap
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from couillon_dsl.expr.parse import Binary, Call, Name, Node, Number, String, Unary, parse_expression, to_text
-from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule
+from couillon_dsl.expr.parse import (
+    Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
+)
+from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule, Suit
+from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 
 # ---------------------------------------------------------------------- document blocks
 
@@ -194,16 +198,42 @@ def describe_players(rs: Ruleset) -> Section:
 # ---------------------------------------------------------------------- the cards
 
 
+def _uniform(rs: Ruleset) -> bool:
+    """Every suit has the deck's ranks and there is no extra card: the usual pack."""
+    return not rs.deck.extras and all(s.ranks is None or s.ranks == rs.deck.ranks for s in rs.deck.suits)
+
+
+def _suit_words(suits: Sequence[Suit]) -> str:
+    return join([f"{s.symbol} {s.name}" if s.symbol != s.name else s.name for s in suits])
+
+
 def deck_sentence(rs: Ruleset) -> str:
     deck = rs.deck
-    suits = join([f"{s.symbol} {s.name}" if s.symbol != s.name else s.name for s in deck.suits])
-    return (f"the game uses {len(deck.suits) * len(deck.ranks)} cards: {join(list(deck.ranks))} "
-            f"in each of the {len(deck.suits)} suits {suits}")
+    if _uniform(rs):
+        return (f"the game uses {len(deck.suits) * len(deck.ranks)} cards: {join(list(deck.ranks))} "
+                f"in each of the {len(deck.suits)} suits {_suit_words(deck.suits)}")
+    plain = [s for s in deck.suits if s.ranks is None or s.ranks == deck.ranks]
+    parts = []
+    if plain:
+        where = f"in each of the {len(plain)} suits" if len(plain) > 1 else "in the suit"
+        parts.append(f"{join(list(deck.ranks))} {where} {_suit_words(plain)}")
+    for suit in deck.suits:
+        if suit not in plain and suit.ranks:
+            parts.append(f"{len(suit.ranks)} {suit.name} ({suit.symbol}) numbered {' '.join(suit.ranks)}")
+    parts += [f"the {e.name} ({e.symbol}), which belongs to no suit" for e in deck.extras]
+    return f"the game uses {rs.layout.size} cards: {join(parts)}"
 
 
 def order_sentence(rs: Ruleset) -> str:
     deck = rs.deck
     plain = " ".join(deck.ranks)
+    if not _uniform(rs) or deck.trump_suit:
+        order = ("every suit ranks from high to low in the order listed" if not _uniform(rs)
+                 else f"in every suit the cards rank from high to low {plain}")
+        if deck.trump_suit:
+            suit = next(s for s in deck.suits if s.id == deck.trump_suit)
+            order += f"; the suit {suit.name} is trump in every hand: a trump beats every card of another suit"
+        return order
     if rs.trump.method == "none":
         return f"in every suit the cards rank from high to low {plain}"
     if deck.trump_ranks is None or tuple(deck.trump_ranks) == tuple(deck.ranks):
@@ -218,7 +248,10 @@ def _card(rs: Ruleset, name: str) -> str:
     ranks = [r.upper() for r in rs.layout.ranks]
     if upper.endswith("T") and upper[:-1] in ranks and "T" not in rs.layout.suits:
         return f"the trump {rank_word(upper[:-1])}"
-    return rs.layout.pretty(rs.layout.parse(name))
+    card = rs.layout.parse(name)
+    if rs.layout.is_extra(card):
+        return next(e.name for e in rs.deck.extras if e.id == rs.layout.name(card))
+    return rs.layout.pretty(card)
 
 
 def _announcement(rs: Ruleset, key: str) -> Announcement | None:
@@ -239,41 +272,62 @@ def promotion_sentences(rs: Ruleset) -> list[str]:
     return out
 
 
-def points_sentence(table: dict[str, int], ranks: Sequence[str]) -> str:
-    """Card points grouped by value in rank order: ``aces 4, kings 3 ... tens and nines nothing``."""
-    groups: list[tuple[int, list[str]]] = []
+def _points_word(value: int | Fraction) -> str:
+    return decimal_text(value) if value else "nothing"
+
+
+def points_sentence(table: dict[str, int | Fraction], ranks: Sequence[str]) -> str:
+    """Card points grouped by value in rank order: ``aces 4, kings 3 ... tens and nines nothing``;
+    a `default` value closes the list as ``any other card``."""
+    groups: list[tuple[int | Fraction, list[str]]] = []
     for rank in ranks:
+        if rank not in table and "default" in table:
+            continue
         value = table.get(rank, 0)
         if groups and groups[-1][0] == value:
             groups[-1][1].append(rank)
         else:
             groups.append((value, [rank]))
-    return ", ".join(f"{join([rank_word(r, plural=True) for r in group])} {value if value else 'nothing'}"
-                     for value, group in groups)
+    words = [f"{join([rank_word(r, plural=True) for r in group])} {_points_word(value)}" for value, group in groups]
+    if "default" in table:
+        words.append(f"any other card {_points_word(table['default'])}")
+    return ", ".join(words)
 
 
-def pack_points(rs: Ruleset) -> int:
+def pack_points(rs: Ruleset) -> int | Fraction:
     """Card points in the whole pack (with one suit counted as trumps when they count differently)."""
-    deck = rs.deck
-    plain = sum(deck.points.get(r, 0) for r in deck.ranks)
-    if deck.trump_points is None:
-        return plain * len(deck.suits)
-    return plain * (len(deck.suits) - 1) + sum(deck.trump_points.get(r, 0) for r in deck.ranks)
+    t = rs.tables
+    trump = t.fixed_trump if t.fixed_trump >= 0 else (0 if rs.deck.trump_points is not None else -1)
+    return exact(Fraction(sum(t.context(trump, 0).points), t.point_unit))
 
 
 def points_sentences(rs: Ruleset) -> list[str]:
     deck = rs.deck
-    out = ["cards count " + points_sentence(dict(deck.points), deck.ranks)]
+    ranks = list(dict.fromkeys(r for s in deck.suits for r in (s.ranks or deck.ranks)))
+    out = ["cards count " + points_sentence(dict(deck.points), ranks)]
     if deck.trump_points is not None and dict(deck.trump_points) != dict(deck.points):
         order = deck.trump_ranks or deck.ranks
         out.append("trumps count differently: " + points_sentence(dict(deck.trump_points), order))
-    out.append(f"the pack holds {pack_points(rs)} points")
+    if deck.card_points:
+        by_value: dict[int | Fraction, list[str]] = {}
+        for card, value in deck.card_points.items():
+            by_value.setdefault(value, []).append(_card(rs, card))
+        out.append("but " + join([f"{join(cards)} {'count' if len(cards) > 1 else 'counts'} {_points_word(value)}"
+                                  for value, cards in by_value.items()]))
+    out.append(f"the pack holds {decimal_text(pack_points(rs))} points")
+    if rs.tables.point_unit > 1:
+        out.append("points are counted exactly, halves included")
     return out
 
 
+def card_set_sentences(rs: Ruleset) -> list[str]:
+    return [f"the {name} are {join([_card(rs, c) for c in cards])}" for name, cards in rs.deck.card_sets.items()]
+
+
 def describe_cards(rs: Ruleset) -> Section:
+    named = (*promotion_sentences(rs), *card_set_sentences(rs))
     return Section("The cards", (
-        Paragraph(" ".join(sentence(s) for s in (deck_sentence(rs), order_sentence(rs), *promotion_sentences(rs)))),
+        Paragraph(" ".join(sentence(s) for s in (deck_sentence(rs), order_sentence(rs), *named))),
         Paragraph(" ".join(sentence(s) for s in points_sentences(rs))),
     ))
 
@@ -430,8 +484,16 @@ def can_redeal(rs: Ruleset) -> bool:
     return offer.on_all_pass in ("redeal", "next_card")  # next_card redeals once the stock is exhausted
 
 
+def has_trumps(rs: Ruleset) -> bool:
+    """Whether hands have a trump suit: a procedure fixes one, or the deck has a permanent one."""
+    return rs.trump.method != "none" or rs.deck.trump_suit is not None
+
+
 def trump_sentences(rs: Ruleset) -> list[str]:
     trump = rs.trump
+    if rs.deck.trump_suit is not None:
+        suit = next(s for s in rs.deck.suits if s.id == rs.deck.trump_suit)
+        return [f"the suit {suit.name} ({suit.symbol}) is trump in every hand; nothing is decided about trumps"]
     if trump.method == "offer" and trump.offer is not None:
         offer = trump.offer
         out = [
@@ -562,7 +624,7 @@ def first_lead_sentence(rs: Ruleset) -> str:
 def follow_clauses(rs: Ruleset, follow: Follow | None = None) -> list[str]:
     """The follow obligations, one clause per primitive that applies (any card may be led)."""
     f = follow or rs.play.follow
-    trumps = rs.trump.method != "none"
+    trumps = has_trumps(rs)
     out = []
     if f.led_suit == "follow_or_trump" and trumps:
         out.append("if you hold a card of the suit led you must play either a card of that suit or a trump")
@@ -599,7 +661,7 @@ def follow_sentence(rs: Ruleset, follow: Follow | None = None) -> str:
 
 
 def trick_sentence(rs: Ruleset) -> str:
-    if rs.trump.method == "none":
+    if not has_trumps(rs):
         return "the highest card of the suit led wins the trick"
     return "the highest trump wins the trick; if no trump was played, the highest card of the suit led wins"
 
@@ -709,15 +771,16 @@ def _per_phrase(rs: Ruleset, node: Node) -> str | None:
 
 
 def _linear(node: Node) -> tuple[int, Node | None] | None:
-    """``-2 * passes_pending`` -> (-2, passes_pending); ``3`` -> (3, None); None for other shapes."""
+    """``-2 * passes_pending`` -> (-2, passes_pending); ``3`` -> (3, None); None for other shapes
+    (fractional factors included: a whole delta with one is rounded, and is quoted)."""
     if isinstance(node, Number):
-        return node.value, None
+        return (node.value, None) if isinstance(node.value, int) else None
     if isinstance(node, Unary) and node.op == "-":
         inner = _linear(node.operand)
         return (-inner[0], inner[1]) if inner else None
     if isinstance(node, Binary) and node.op == "*":
         for factor, other in ((node.left, node.right), (node.right, node.left)):
-            if isinstance(factor, Number) and not isinstance(other, Number):
+            if isinstance(factor, Number) and isinstance(factor.value, int) and not isinstance(other, Number):
                 return factor.value, other
         return None
     return 1, node
@@ -728,7 +791,8 @@ def delta_phrase(rs: Ruleset, delta: int | str) -> str:
     shape = (delta, None) if isinstance(delta, int) else _linear(parse_expression(delta))
     per = _per_phrase(rs, shape[1]) if shape and shape[1] is not None else None
     if shape is None or (shape[1] is not None and per is None):
-        return f"changes its score by `{delta}`"
+        worded = value_phrase(rs, parse_expression(str(delta)))
+        return f"changes its score by {worded}" if worded else f"changes its score by `{delta}`"
     amount = shape[0]
     if amount == 0:
         return "scores nothing"
@@ -749,7 +813,10 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
     """``if the maker loses the hand, the maker draws one loop``; unusual expressions are quoted."""
     when = str(rule.when).lower() if isinstance(rule.when, bool) else rule.when  # `when: true` in YAML
     condition = parse_expression(when)
-    team = team_phrase(rs, parse_expression(rule.team)) or f"the team `{rule.team}`"
+    if rule.for_each:
+        team = "each team"
+    else:
+        team = team_phrase(rs, parse_expression(rule.team)) or f"the team `{rule.team}`"
     action = f"{team} {delta_phrase(rs, rule.delta)}{_scaled(rs, rule)}"
     if condition == Name("true"):
         return f"after every hand, {action}"
@@ -791,11 +858,29 @@ def pass_sentence(rs: Ruleset) -> str | None:
             "since the last hand a team won; a tie keeps them waiting")
 
 
+def definition_sentence(rs: Ruleset, definition: Definition) -> str:
+    """``made is true when the maker has at least 41 card points``; unusual expressions are quoted."""
+    text = definition.text
+    if not isinstance(text, str):
+        return f"`{definition.name}` is {str(text).lower() if isinstance(text, bool) else text}"
+    node = parse_expression(text)
+    if definition.kind == "bool":
+        worded = condition_phrase(rs, node)
+        return f"`{definition.name}` holds when {worded}" if worded else f"`{definition.name}` is `{to_text(node)}`"
+    worded = team_phrase(rs, node) if definition.kind == "team" else value_phrase(rs, node)
+    return f"`{definition.name}` is {worded}" if worded else f"`{definition.name}` is `{to_text(node)}`"
+
+
 def describe_scoring(rs: Ruleset) -> Section:
     rules = tuple(f"{rule.name}: {sentence(scoring_rule_sentence(rs, rule))}" for rule in rs.scoring)
     extra = [*tie_sentences(rs), *filter(None, [pass_sentence(rs)])]
+    defined: tuple[Paragraph | Items, ...] = ()
+    if rs.definitions:
+        defined = (Paragraph(sentence("after every hand these values are worked out first, each from those before it")),
+                   Items(tuple(sentence(definition_sentence(rs, d)) for d in rs.definitions)))
     return Section("Scoring", (
         Paragraph(sentence(scoresheet_sentence(rs))),
+        *defined,
         Paragraph(sentence("after every hand these rules are applied, in this order")),
         Items(rules),
         Paragraph(" ".join(sentence(s) for s in extra)),
@@ -899,6 +984,10 @@ def team_phrase(rs: Ruleset, node: Node) -> str | None:
     if isinstance(node, Name):
         if node.name == "elder_team":
             return f"the team of {elder(rs)}"
+        if node.name == EACH_TEAM:
+            return "that team"
+        if any(d.name == node.name for d in rs.definitions):
+            return f"`{node.name}`"
         return _TEAM_NAMES.get(node.name)
     if isinstance(node, Call) and len(node.args) == 1:
         arg = node.args[0]
@@ -927,8 +1016,10 @@ _INT_NAMES = {
 
 def int_phrase(rs: Ruleset, node: Node) -> str | None:
     if isinstance(node, Number):
-        return str(node.value)
+        return decimal_text(node.value)
     if isinstance(node, Name):
+        if any(d.name == node.name for d in rs.definitions):
+            return f"`{node.name}`"
         return _INT_NAMES.get(node.name)
     if isinstance(node, Call) and len(node.args) == 1:
         arg = node.args[0]
@@ -958,9 +1049,42 @@ _OWED = {"passes_pending": "a passed-out deal is owed to this hand", "ties_pendi
 _FLIP = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
 
 
+_ROUNDED = {"floor": "rounded down", "ceil": "rounded up", "round": "rounded to the nearest whole number (halves up)"}
+
+
+def value_phrase(rs: Ruleset, node: Node) -> str | None:
+    """A number in words: the common names and calls and ``if``/``min``/``max``/``abs``/rounding
+    around them (arithmetic inside is quoted); None for other shapes (the caller quotes them)."""
+    simple = int_phrase(rs, node)
+    if simple is not None:
+        return simple
+    if isinstance(node, Unary) and node.op == "-":
+        inner = value_phrase(rs, node.operand)
+        return f"minus {inner}" if inner else None
+    if not isinstance(node, Call) or node.func not in OPERATIONS:
+        return None
+    args = [value_phrase(rs, arg) or _quoted(arg) for arg in node.args]
+    if node.func == "if":
+        condition = condition_phrase(rs, node.args[0]) or f"`{to_text(node.args[0])}` holds"
+        return f"{args[1]} if {condition}, else {args[2]}"
+    if node.func in ("min", "max"):
+        word = ("smaller" if node.func == "min" else "larger") if len(args) == 2 else \
+            ("smallest" if node.func == "min" else "largest")
+        return f"the {word} of {join(args, 'and')}"
+    if node.func == "abs":
+        return f"{args[0]} without its sign"
+    return f"{args[0]} {_ROUNDED[node.func]}"
+
+
+def _quoted(node: Node) -> str:
+    return f"`{to_text(node)}`"
+
+
 def condition_phrase(rs: Ruleset, node: Node) -> str | None:
     """A condition in words, or None when it has no common shape (the caller quotes it)."""
     if isinstance(node, Name):
+        if any(d.name == node.name for d in rs.definitions):
+            return f"`{node.name}` holds"
         return _BOOL_NAMES.get(node.name)
     if isinstance(node, Call) and len(node.args) == 1 and isinstance(node.args[0], String):
         if node.func == "announced":
@@ -1085,6 +1209,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     }
     for promotion, text in zip(rs.deck.promotions, promotion_sentences(rs)):
         out[f"Promotion {promotion.name}"] = (text,)
+    for name, text in zip(rs.deck.card_sets, card_set_sentences(rs)):
+        out[f"Card set {name}"] = (text,)
     out["Deal"] = (deal_outline(rs),)
     out["Hand size"] = (hand_sentence(rs),)
     out["Trump"] = tuple(trump_sentences(rs))
@@ -1095,6 +1221,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["Trick"] = (trick_sentence(rs),)
     out["Hand result"] = (outcome_sentence(rs),)
     out["Scoresheet"] = (scoresheet_sentence(rs),)
+    for definition in rs.definitions:
+        out[f"Definition {definition.name}"] = (definition_sentence(rs, definition),)
     for rule in rs.scoring:
         out[f"Scoring rule {rule.name}"] = (scoring_rule_sentence(rs, rule),)
     out["Ties"] = tuple(tie_sentences(rs))

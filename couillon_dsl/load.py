@@ -1,6 +1,7 @@
 """Load a ruleset file into plain data that remembers where every value came from.
 
-YAML is composed (never constructed) with a SafeLoader subclass whose composer is
+This is the one way the project reads YAML (rulesets, scenarios, anything later: see
+:func:`load_yaml`). YAML is composed (never constructed) with a SafeLoader subclass whose composer is
 iterative, so hostile input (deep nesting, alias bombs, unknown tags, huge files) is turned
 away with a diagnostic instead of a crash or a hang. Plain data is then built from the node
 tree, recording a :class:`Span` per JSON pointer, and ``extends:`` is resolved as an
@@ -127,7 +128,7 @@ class _TooDeep(Exception):
 _SafeBase: Any = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
 
 
-class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
+class _Loader(_SafeBase):
     """A safe loader whose composer uses an explicit stack and caps nesting depth.
 
     PyYAML's composer recurses once per nesting level, so 20,000 ``[`` overflow the
@@ -166,9 +167,10 @@ class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
 
         while True:
             event = self.get_event()
+            start: Any = event.start_mark  # libyaml's Mark or PyYAML's: the same fields
             if isinstance(event, AliasEvent):
                 if event.anchor not in self.anchors:
-                    raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
+                    raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
                 node: Node = self.anchors[event.anchor]
             elif isinstance(event, (ScalarEvent, SequenceStartEvent, MappingStartEvent)):
                 anchor = event.anchor
@@ -177,18 +179,19 @@ class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
                         f"found duplicate anchor {anchor!r}; first occurrence",
                         self.anchors[anchor].start_mark,
                         "second occurrence",
-                        event.start_mark,
+                        start,
                     )
                 tag = event.tag
                 if isinstance(event, ScalarEvent):
                     if tag is None or tag == "!":
                         tag = self.resolve(ScalarNode, event.value, event.implicit)
-                    node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                    end: Any = event.end_mark
+                    node = ScalarNode(tag, event.value, start, end, style=event.style)
                 else:
                     kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
                     if tag is None or tag == "!":
                         tag = self.resolve(kind, None, event.implicit)
-                    node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+                    node = kind(tag, [], start, None, flow_style=event.flow_style)
                 if anchor is not None:
                     self.anchors[anchor] = node
                 if not isinstance(event, ScalarEvent):
@@ -234,8 +237,9 @@ def _content_span(file: str, node: ScalarNode, lines: list[str]) -> Span | None:
 class _Builder:
     """Turns a composed node tree into plain data and a pointer -> Origin map."""
 
-    def __init__(self, file: str, text: str) -> None:
+    def __init__(self, file: str, text: str, what: str) -> None:
         self.file = file
+        self.what = what
         self.lines = text.splitlines()
         self.visited: set[int] = set()
         self.aliased = False  # a node reached twice: aliases are in use
@@ -265,7 +269,7 @@ class _Builder:
         if node.tag not in _PLAIN_TAGS:
             self.diagnostics.append(error(
                 "unsafe-tag",
-                f"tag '{_tag_name(node.tag)}' is not allowed; a ruleset holds only plain YAML values",
+                f"tag '{_tag_name(node.tag)}' is not allowed; a {self.what} holds only plain YAML values",
                 span, pointer, "remove the tag",
             ))
             return None
@@ -278,6 +282,7 @@ class _Builder:
         try:
             if isinstance(node, SequenceNode):
                 return [self.build(child, f"{pointer}/{i}", None, depth + 1) for i, child in enumerate(node.value)]
+            assert isinstance(node, MappingNode)
             return self._mapping(node, pointer, depth)
         finally:
             self.active.discard(id(node))
@@ -322,7 +327,7 @@ class _Builder:
         return node.value  # str, and timestamps kept as written
 
 
-def _read(path: Path, file: str) -> str:
+def _read(path: Path, file: str, what: str = "ruleset") -> str:
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
@@ -343,7 +348,7 @@ def _read(path: Path, file: str) -> str:
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise _Abort(error(
             "not-text", f"the file is not UTF-8 text (byte {exc.start}: {exc.reason})", Span(file, line, column),
-            hint="a ruleset is a YAML text file",
+            hint=f"a {what} is a YAML text file",
         )) from None
 
 
@@ -356,10 +361,10 @@ _NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
-def _check_flow_depth(text: str, file: str) -> None:
+def _check_flow_depth(text: str, file: str, what: str) -> None:
     """Reject deep ``[[[[`` before PyYAML's scanner, whose simple-key bookkeeping is quadratic in it.
 
-    Brackets inside quoted strings count too; no real ruleset comes near the limit.
+    Brackets inside quoted strings count too; no real file comes near the limit.
     """
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
@@ -370,25 +375,28 @@ def _check_flow_depth(text: str, file: str) -> None:
             line, column = _position(text, match.start())
             raise RulesetError([error(
                 "too-deep", f"values are nested more than {MAX_DEPTH} levels deep", Span(file, line, column),
-                hint="a ruleset needs only a few levels of nesting",
+                hint=f"a {what} needs only a few levels of nesting",
             )])
 
 
-def parse_text(text: str, file: str) -> tuple[Any, dict[str, Origin]]:
-    """Compose YAML text into plain data and origins; raises RulesetError on bad input."""
-    _check_flow_depth(text, file)
+def parse_text(text: str, file: str, what: str = "ruleset") -> tuple[dict[str, Any], dict[str, Origin]]:
+    """Compose YAML text into a plain mapping and origins; raises RulesetError on bad input.
+
+    ``what`` names the kind of file in messages ("ruleset", "scenario").
+    """
+    _check_flow_depth(text, file, what)
     try:
         node = yaml.compose(text, Loader=_Loader)
         if node is None:
-            raise _Abort(error("not-a-mapping", "the file is empty; a ruleset is a YAML mapping", Span(file, 1, 1)))
-        builder = _Builder(file, text)
+            raise _Abort(error("not-a-mapping", f"the file is empty; a {what} is a YAML mapping", Span(file, 1, 1)))
+        builder = _Builder(file, text, what)
         data = builder.build(node, "", None, 0)
     except _Abort as abort:
         raise RulesetError([abort.diagnostic]) from None
     except _TooDeep as deep:
         raise RulesetError([error(
             "too-deep", f"values are nested more than {MAX_DEPTH} levels deep", _span(file, deep.mark),
-            hint="a ruleset needs only a few levels of nesting",
+            hint=f"a {what} needs only a few levels of nesting",
         )]) from None
     except yaml.reader.ReaderError:
         bad = _NON_PRINTABLE.search(text)
@@ -396,7 +404,7 @@ def parse_text(text: str, file: str) -> tuple[Any, dict[str, Origin]]:
         line, column = _position(text, index)
         shown = f"U+{ord(text[index]):04X}" if bad else "a character"
         raise RulesetError([error("not-text", f"{shown} is not allowed in YAML text", Span(file, line, column),
-                                  hint="a ruleset is a YAML text file; remove control characters")]) from None
+                                  hint=f"a {what} is a YAML text file; remove control characters")]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
@@ -410,8 +418,23 @@ def parse_text(text: str, file: str) -> tuple[Any, dict[str, Origin]]:
         raise RulesetError(builder.diagnostics)
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else "a single value"
-        raise RulesetError([error("not-a-mapping", f"the top level is {kind}; a ruleset is a YAML mapping (key: value lines)", builder.origins[""].span)])
+        raise RulesetError([error("not-a-mapping", f"the top level is {kind}; a {what} is a YAML mapping (key: value lines)", builder.origins[""].span)])
     return data, builder.origins
+
+
+def load_yaml(path: Path, what: str) -> tuple[dict[str, Any], dict[str, Origin]]:
+    """Read one YAML file whose top level is a mapping, through the same limits as a ruleset.
+
+    Every YAML file the project reads goes through here or :func:`load_ruleset`: size,
+    nesting, alias and tag limits, duplicate keys found without expanding aliases.
+    Raises RulesetError with positioned diagnostics.
+    """
+    file = display_path(path)
+    try:
+        text = _read(path, file, what)
+    except _Abort as abort:
+        raise RulesetError([abort.diagnostic]) from None
+    return parse_text(text, file, what)
 
 
 def _drop(origins: dict[str, Origin], pointer: str) -> None:
@@ -478,12 +501,7 @@ def merge_patch(
 
 
 def _load(path: Path, chain: tuple[Path, ...]) -> Document:
-    file = display_path(path)
-    try:
-        text = _read(path, file)
-    except _Abort as abort:
-        raise RulesetError([abort.diagnostic]) from None
-    data, origins = parse_text(text, file)
+    data, origins = load_yaml(path, "ruleset")
     if "extends" not in data:
         return Document(data, path, origins, (path,))
     parent_name = data.pop("extends")

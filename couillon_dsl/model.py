@@ -9,9 +9,11 @@ loop only indexes tuples and masks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout
+from couillon_dsl.expr.compile import Definition
 
 Team = int
 
@@ -58,6 +60,16 @@ class Suit:
     id: str
     name: str
     symbol: str
+    ranks: tuple[str, ...] | None = None  # its own ranks, high to low (None: the deck's ranks)
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """A card of no suit (an Excuse, a joker), named by its id."""
+
+    id: str
+    name: str
+    symbol: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +82,19 @@ class Promotion:
 
 @dataclass(frozen=True, slots=True)
 class Deck:
+    """The pack. Points are exact (ints, Fractions for half points): ``points`` by rank (the key
+    ``default`` covers unlisted ranks), ``card_points`` by card, overriding both tables."""
+
     suits: tuple[Suit, ...]
     ranks: tuple[str, ...]
-    points: Mapping[str, int]
+    points: Mapping[str, int | Fraction]
     trump_ranks: tuple[str, ...] | None = None
-    trump_points: Mapping[str, int] | None = None
+    trump_points: Mapping[str, int | Fraction] | None = None
     promotions: tuple[Promotion, ...] = ()
+    extras: tuple[Extra, ...] = ()
+    trump_suit: str | None = None  # a suit that is trump in every hand
+    card_points: Mapping[str, int | Fraction] = field(default_factory=dict)
+    card_sets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name -> card names
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +198,7 @@ class ScoringRule:
     team_fn: Callable[[Any], object] = field(compare=False, repr=False)
     delta_fn: Callable[[Any], object] = field(compare=False, repr=False)
     reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields the expressions read
+    for_each: str = ""  # "team": the rule is applied to every team in turn (its expressions name it `team`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +209,7 @@ class Session:
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_hands: int = 500
+    max_games: int = 100  # per session
     max_redeals_in_a_row: int = 50
 
 
@@ -254,6 +275,10 @@ class Tables:
     deal_prefixes: tuple[DealPrefix | None, ...]  # dealer -> the decision-free start of its deal plan
     deal_suffixes: tuple[DealPrefix | None, ...]  # dealer -> the rest after the prefix's decision, when static
     static_deals: bool  # every deal plan is static: its prefix, then at most one decision and a static rest
+    # card points inside the engine are counted in 1/point_unit of a point (2 for half points), always ints
+    point_unit: int
+    fixed_trump: int  # the deck's permanent trump suit, or -1
+    card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
     # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)
@@ -286,6 +311,8 @@ class Ruleset:
     tables: Tables = field(repr=False, compare=False)
     # whole random games in one closure (engine.rollout.make_rollout), None when not eligible
     rollout: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
+    # the `define` section in evaluation order (each after the definitions it uses)
+    definitions: tuple[Definition, ...] = ()
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

@@ -88,9 +88,12 @@ class Table:
         """The cards grouped by suit: ``♠ A K  ♥ 10  ♣ Q 9``."""
         groups = []
         for s in range(len(self.layout.suits)):
-            ranks = [self.layout.ranks[self.layout.rank_of(c)] for c in iter_bits(mask & self.layout.suit_mask(s))]
+            ranks = [self.layout.rank_name(c) for c in iter_bits(mask & self.layout.suit_mask(s))]
             if ranks:
                 groups.append(self.layout.suit_symbols[s] + " " + " ".join(ranks))
+        extras = [self.layout.pretty(c) for c in iter_bits(mask) if self.layout.is_extra(c)]
+        if extras:
+            groups.append(" ".join(extras))
         return "   ".join(groups) if groups else "(no cards)"
 
     def scoresheet(self, scores: Sequence[int]) -> str:

@@ -10,6 +10,7 @@ only its last game. docs/records.md describes the format.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -20,6 +21,9 @@ from couillon_dsl.model import Ruleset
 
 FORMAT = "couillon-record"
 VERSION = 1
+MAX_LINE_CHARS = 16_000_000  # one game's record; the longest games the limits allow are far shorter
+MAX_DEPTH = 32  # nesting of JSON values (a record needs 4)
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # strings are skipped whole
 
 _FIELDS: dict[str, type | tuple[type, ...]] = {
     "format": str, "version": int, "game": int, "ruleset": str, "ruleset_id": str, "options": dict,
@@ -98,7 +102,10 @@ def read_records(path: str | Path) -> Iterator[GameRecord]:
     with handle:
         number = 0
         try:
-            for number, line in enumerate(handle, 1):
+            while line := handle.readline(MAX_LINE_CHARS + 1):
+                number += 1
+                if len(line) > MAX_LINE_CHARS:
+                    raise RecordError(f"{path}:{number}: damaged: a record longer than {MAX_LINE_CHARS} characters")
                 if not line.strip():
                     continue
                 if not line.endswith("\n"):
@@ -108,7 +115,22 @@ def read_records(path: str | Path) -> Iterator[GameRecord]:
             raise RecordError(f"{path}:{number + 1}: damaged: not UTF-8 text ({exc.reason})") from None
 
 
+def _check_depth(line: str, where: str) -> None:
+    """Refuse deep nesting before ``json.loads``, which recurses once per level (RecursionError)."""
+    depth = 0
+    for token in _JSON_TOKENS.finditer(line):
+        bracket = token.group()
+        if bracket in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise RecordError(f"{where}: damaged record: nested more than {MAX_DEPTH} levels deep "
+                                  f"at column {token.start() + 1}")
+        elif bracket in ("]", "}"):
+            depth -= 1
+
+
 def _parse(line: str, where: str) -> GameRecord:
+    _check_depth(line, where)
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:

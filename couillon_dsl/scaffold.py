@@ -30,7 +30,7 @@ class ScaffoldError(Exception):
 class _Dumper(yaml.SafeDumper):
     """Block style for sections; flow style for short leaves (suits, teams, deal steps, point tables)."""
 
-    def represent_list(self, data: list[Any]) -> yaml.SequenceNode:
+    def represent_list(self, data: Any) -> yaml.SequenceNode:
         node = super().represent_sequence("tag:yaml.org,2002:seq", data)
         for item, raw in zip(node.value, data):
             if isinstance(item, yaml.MappingNode) and all(isinstance(v, yaml.ScalarNode) for _, v in item.value) \
@@ -41,7 +41,7 @@ class _Dumper(yaml.SafeDumper):
             node.flow_style = True
         return node
 
-    def represent_dict(self, data: dict[Any, Any]) -> yaml.MappingNode:
+    def represent_dict(self, data: Any) -> yaml.MappingNode:
         node = super().represent_dict(data)
         if data and all(isinstance(v, int) and not isinstance(v, bool) for v in data.values()):
             node.flow_style = True

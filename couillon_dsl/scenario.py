@@ -13,12 +13,9 @@ new deal script needs no scenario code.
 from __future__ import annotations
 
 import difflib
-import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
-
-import yaml
 
 from couillon_dsl.builtin import is_file
 from couillon_dsl.cards import Card, CardNotationError
@@ -27,6 +24,7 @@ from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
 from couillon_dsl.engine.tables import resolve_seats
 from couillon_dsl.engine.why import explain_legal, why_wins
+from couillon_dsl.load import load_yaml
 from couillon_dsl.model import Ruleset
 
 # seat names relative to the dealer of the hand in play (rules digest §0.2)
@@ -69,21 +67,10 @@ def load_scenario(path: str | Path) -> Scenario:
     """Read and shape-check a scenario file; raises ScenarioError with the line at fault."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc}") from None
-    try:
-        loader = yaml.SafeLoader(text)
-        try:
-            node = loader.get_single_node()
-            _reject_duplicate_keys(node, path)
-            data = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"{path}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(f"{path}: a scenario is a mapping with at least `ruleset:` and `script:`")
+        data, origins = load_yaml(path, "scenario")
+    except RulesetError as exc:
+        raise ScenarioError("; ".join(f"{d.span}: {d.message}" if d.span else d.message
+                                      for d in exc.diagnostics)) from None
     _check_keys(data, TOP_KEYS, f"{path}: scenario")
     if not isinstance(data.get("ruleset"), str):
         raise ScenarioError(f"{path}: `ruleset:` must name a built-in ruleset or a file relative to the scenario")
@@ -101,38 +88,11 @@ def load_scenario(path: str | Path) -> Scenario:
     script = data.get("script") or []
     if not isinstance(script, list):
         raise ScenarioError(f"{path}: `script:` is a list of steps")
-    script_node = _child(node, "script")
-    lines = [item.start_mark.line + 1 for item in script_node.value] if isinstance(script_node, yaml.SequenceNode) else []
-    steps = [_parse_step(item, line, path) for item, line in zip(script, lines)]
-    expect_node = _child(node, "expect")
-    if expect_node is not None:
-        steps.append(_parse_step({"expect": data["expect"]}, expect_node.start_mark.line + 1, path))
+    steps = [_parse_step(item, origins[f"/script/{i}"].span.line, path) for i, item in enumerate(script)]
+    if "expect" in data:
+        steps.append(_parse_step({"expect": data["expect"]}, origins["/expect"].span.line, path))
     return Scenario(path, str(data.get("title") or path.stem), data["ruleset"], options, dealer, before, deal,
                     tuple(steps))
-
-
-def _reject_duplicate_keys(node: yaml.Node | None, path: Path) -> None:
-    """PyYAML keeps the last of two equal keys silently; in a hand-written file that is a slip."""
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            if isinstance(key, yaml.ScalarNode):
-                if key.value in seen:
-                    raise ScenarioError(f"{path}:{key.start_mark.line + 1}: duplicate key {key.value!r}")
-                seen.add(key.value)
-            _reject_duplicate_keys(value, path)
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            _reject_duplicate_keys(item, path)
-
-
-def _child(node: yaml.Node | None, key: str) -> yaml.Node | None:
-    """The value node of ``key`` in a mapping node (for line numbers)."""
-    if isinstance(node, yaml.MappingNode):
-        for k, value in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return value
-    return None
 
 
 def _check_keys(mapping: dict[Any, Any], allowed: set[str], where: str) -> None:
@@ -349,7 +309,10 @@ class _Stop(Exception):
 
 
 def run_scenario(path: str | Path) -> ScenarioResult:
-    """Run one scenario file; never raises for a bad file or a failed expectation."""
+    """Run one scenario file; never raises for a bad file or a failed expectation.
+
+    An engine crash is not the scenario's fault: it propagates (the CLI reports it as an internal error).
+    """
     path = Path(path)
     try:
         scenario = load_scenario(path)
@@ -363,9 +326,6 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         result.error = "stopped: the rest of the script was not run"
     except ScenarioError as exc:
         result.error = f"{runner.where}bad scenario: {exc}"
-    except Exception as exc:  # an engine crash is this scenario's finding, not the runner's end
-        frame = traceback.extract_tb(exc.__traceback__)[-1]
-        result.error = f"{runner.where}the engine failed: {type(exc).__name__}: {exc} ({frame.filename}:{frame.lineno})"
     return result
 
 

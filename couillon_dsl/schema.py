@@ -12,7 +12,7 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 from couillon_dsl.diagnostics import Diagnostic, did_you_mean, error
 from couillon_dsl.load import Document, escape, unescape
@@ -187,10 +187,12 @@ class _Mapper:
         kind = str(err.validator)
         pointer = self.pointer(err)
         name = where(pointer)
-        instance = err.instance
+        instance: Any = err.instance
+        value: Any = err.validator_value  # jsonschema types these loosely (a union with Unset)
+        schema: dict[str, Any] = err.schema if isinstance(err.schema, dict) else {}
         if "propertyNames" in err.schema_path:
             key_pointer = self.pointer(err, str(instance))
-            allowed = err.validator_value if kind == "enum" else []
+            allowed = value if kind == "enum" else []
             if kind == "enum":
                 yield self.diag("schema-additional-property", f"unknown key '{instance}' in {name}", key_pointer,
                                 did_you_mean(instance, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
@@ -200,8 +202,14 @@ class _Mapper:
             return
         if kind in ("oneOf", "anyOf"):
             context = list(err.context or [])
+            alternatives = [b.get("required", [None])[0] for b in value if set(b) == {"required"}]
+            if kind == "oneOf" and not context and len(alternatives) == len(value) and isinstance(instance, dict):
+                both = [k for k in alternatives if k in instance]  # every branch passed: more than one key given
+                yield self.diag("schema-additional-property", f"{name} takes one of the keys {', '.join(both)}, "
+                                "not both", self.pointer(err, both[-1]), f"remove `{both[-1]}` or `{both[0]}`", key=True)
+                return
             if context and all(c.validator == "required" for c in context):
-                keys = [c.validator_value[0] for c in context if c.validator_value]
+                keys = [cast(Any, c.validator_value)[0] for c in context if c.validator_value]
                 yield self.diag("schema-required", f"{name} needs one of the keys {', '.join(keys)}", pointer,
                                 f"for example: {keys[0]}: ...", key=True)
                 return
@@ -214,32 +222,32 @@ class _Mapper:
                             pointer, self.type_hint(expected, instance))
             return
         if kind == "type":
-            expected = [_TYPE_NAMES.get(t, t) for t in _as_list(err.validator_value)]
+            expected = [_TYPE_NAMES.get(t, t) for t in _as_list(value)]
             yield self.diag("schema-type", f"{name} must be {' or '.join(expected)}, not {_show(instance)}",
                             pointer, self.type_hint(expected, instance))
         elif kind == "required":
-            missing = [k for k in err.validator_value if isinstance(instance, dict) and k not in instance]
+            missing = [k for k in value if isinstance(instance, dict) and k not in instance]
             for key in missing:
                 yield self.diag("schema-required", f"{name} is missing the required key '{key}'", pointer,
-                                self.required_hint(err.schema, pointer, key), key=True)
+                                self.required_hint(schema, pointer, key), key=True)
         elif kind == "additionalProperties":
-            allowed = list(err.schema.get("properties", {}))
+            allowed = list(schema.get("properties", {}))
             for key in [k for k in instance if k not in allowed]:
                 yield self.diag("schema-additional-property", f"unknown key '{key}' in {name}", self.pointer(err, key),
                                 did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
         elif kind in ("enum", "const"):
-            choices = err.validator_value if kind == "enum" else [err.validator_value]
+            choices = value if kind == "enum" else [value]
             listed = ", ".join(_show(c) for c in choices)
             yield self.diag("schema-enum", f"{name} is {_show(instance)}; expected one of {listed}", pointer,
                             did_you_mean(instance, choices) if isinstance(instance, str) else None)
         elif kind == "pattern":
             yield self.diag("schema-pattern", f"{name} {_show(instance)} is not well formed", pointer,
-                            err.schema.get("description"))
+                            schema.get("description"))
         elif kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             bound = "at least" if "inimum" in kind else "at most"
-            yield self.diag("schema-range", f"{name} is {_show(instance)}; it must be {bound} {err.validator_value}", pointer)
+            yield self.diag("schema-range", f"{name} is {_show(instance)}; it must be {bound} {value}", pointer)
         elif kind in ("minItems", "maxItems", "minProperties", "maxProperties", "minLength", "maxLength"):
-            yield self.diag("schema-size", f"{name}: {err.message}", pointer, err.schema.get("description"))
+            yield self.diag("schema-size", f"{name}: {err.message}", pointer, schema.get("description"))
         elif kind == "uniqueItems":
             yield self.diag("schema-unique", f"{name} lists a value twice", pointer)
         else:

@@ -8,6 +8,7 @@ form, so a choice that breaks the deal is caught before anyone picks it.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterator
 
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean
@@ -66,8 +67,14 @@ class _Checks:
         self.context = context  # "with option pack = 32: " for a patched variant
         self.found: list[Diagnostic] = []
         deck = data["deck"]
-        self.suits = [s if isinstance(s, str) else s["id"] for s in deck.get("suits", DEFAULT_SUITS)]
+        suits = deck.get("suits", DEFAULT_SUITS)
+        self.suits = [s if isinstance(s, str) else s["id"] for s in suits]
         self.ranks: list[str] = deck["ranks"]
+        # suit -> its ranks (the deck's unless it lists its own); every rank any suit has
+        self.suit_ranks = {sid: list(s.get("ranks") or self.ranks) if isinstance(s, dict) else self.ranks
+                           for sid, s in zip(self.suits, suits)}
+        self.all_ranks = list(dict.fromkeys(r for ranks in self.suit_ranks.values() for r in ranks))
+        self.extras = [e["id"] for e in deck.get("extras", [])]
         self.seats: int = data["players"]["count"]
         self.announcements: dict[str, Any] = data.get("announcements", {})
 
@@ -88,29 +95,36 @@ class _Checks:
         return self.found
 
     # ---- references
-    def card(self, pointer: str, text: str) -> None:
+    def card(self, pointer: str, text: str, key: bool = False) -> bool:
         """Check a card name; an unknown suit or rank is placed on its own letters inside the scalar."""
+        if text.upper() in self.extras:
+            return True
         rank, suit = text[:-1].upper(), text[-1].upper()
-        if rank in self.ranks and suit in self.suits:
-            return
-        if rank in self.ranks:
+        ranks = self.suit_ranks.get(suit, self.all_ranks)
+        if rank in ranks and suit in self.suits:
+            return True
+        if rank in self.all_ranks and suit not in self.suits:
             self.report("unknown-suit", f"'{text}': '{suit}' is not a suit of this deck", pointer,
                         did_you_mean(suit, self.suits) or f"suits: {', '.join(self.suits)}",
-                        span=self.place.inside(pointer, len(rank), 1))
+                        span=None if key else self.place.inside(pointer, len(rank), 1), key=key)
         elif suit in self.suits:
-            self.report("unknown-rank", f"'{text}': '{rank}' is not a rank of this deck", pointer,
-                        did_you_mean(rank, self.ranks) or f"ranks: {', '.join(self.ranks)}",
-                        span=self.place.inside(pointer, 0, len(rank)))
+            self.report("unknown-rank", f"'{text}': '{rank}' is not a rank of {self.suit_word(suit)}", pointer,
+                        did_you_mean(rank, ranks) or f"ranks: {', '.join(ranks)}",
+                        span=None if key else self.place.inside(pointer, 0, len(rank)), key=key)
         else:
-            cards = [r + s for s in self.suits for r in self.ranks]
+            cards = [r + s for s in self.suits for r in self.suit_ranks[s]] + self.extras
             self.report("unknown-card", f"'{text}' is not a card of this deck", pointer,
-                        did_you_mean(text, cards) or "write the rank then the suit, e.g. QS")
+                        did_you_mean(text, cards) or "write the rank then the suit, e.g. QS", key=key)
+        return False
+
+    def suit_word(self, suit: str) -> str:
+        return "this deck" if self.suit_ranks[suit] is self.ranks else f"suit {suit}"
 
     def rank(self, pointer: str, rank: str, key: bool = False) -> bool:
-        if rank in self.ranks:
+        if rank in self.all_ranks:
             return True
         self.report("unknown-rank", f"'{rank}' is not a rank of this deck", pointer,
-                    did_you_mean(rank, self.ranks) or f"ranks: {', '.join(self.ranks)}", key=key)
+                    did_you_mean(rank, self.all_ranks) or f"ranks: {', '.join(self.all_ranks)}", key=key)
         return False
 
     def announcement(self, pointer: str, name: str) -> None:
@@ -134,13 +148,37 @@ class _Checks:
             if suit in seen:
                 self.report("duplicate-suit", f"suit '{suit}' is listed twice", f"/deck/suits/{i}")
             seen.add(suit)
+        for i, extra in enumerate(self.extras):
+            if extra in seen or any(extra == r + s for s in self.suits for r in self.suit_ranks[s]):
+                self.report("duplicate-suit", f"the extra card '{extra}' has the name of a suit's card or of another "
+                            "extra", f"/deck/extras/{i}/id", "give it another two-letter id")
+            seen.add(extra)
+        trump_suit = deck.get("trump_suit")
+        if trump_suit is not None and trump_suit not in self.suits:
+            self.report("unknown-suit", f"trump_suit '{trump_suit}' is not a suit of this deck", "/deck/trump_suit",
+                        did_you_mean(trump_suit, self.suits) or f"suits: {', '.join(self.suits)}")
+        method = (self.data.get("trump") or {}).get("method", "none")
+        if trump_suit is not None and method != "none":
+            self.report("trump-suit-and-method", f"the deck makes {trump_suit} trump in every hand, but trump.method "
+                        f"is {method}", "/deck/trump_suit", "remove trump_suit, or set trump.method: none")
+        for table in ("card_points", "card_sets"):
+            for name, value in (deck.get(table) or {}).items():
+                if table == "card_points":
+                    self.card(f"/deck/card_points/{escape(name)}", name, key=True)
+                    continue
+                for j, card in enumerate(value):
+                    self.card(f"/deck/card_sets/{escape(name)}/{j}", card)
+        fixed = {str(c).upper() for c in deck.get("card_points") or {}}
         for table in ("points", "trump_points"):
             points = deck.get(table)
             if points is None:
                 continue
             for rank in points:
-                self.rank(f"/deck/{table}/{escape(rank)}", rank, key=True)
-            missing = [r for r in self.ranks if r not in points]
+                if rank != "default":
+                    self.rank(f"/deck/{table}/{escape(rank)}", rank, key=True)
+            suits = [trump_suit] if table == "trump_points" and trump_suit in self.suits else self.suits
+            missing = [] if "default" in points or (table == "trump_points" and "default" in deck["points"]) else list(
+                dict.fromkeys(r for s in suits for r in self.suit_ranks[s] if r not in points and r + s not in fixed))
             if missing:
                 listed = ", ".join(f"'{r}'" for r in missing)
                 self.report("rank-without-points", f"deck.{table} gives no value for {listed}", f"/deck/{table}",
@@ -196,7 +234,7 @@ class _Checks:
 
     def check_deal_and_trump(self) -> None:
         """Walk the deal script counting cards per seat, then check the trump procedure against what it dealt."""
-        size = len(self.suits) * len(self.ranks)
+        size = self.size()
         hand = [0] * self.seats
         dealt, rest_taken, overdealt = 0, False, False
         stock: int | None = None
@@ -310,10 +348,20 @@ class _Checks:
         for i, card in enumerate(self.data.get("play", {}).get("follow", {}).get("exempt", [])):
             self.card(f"/play/follow/exempt/{i}", card)
 
-    def total_points(self) -> int:
+    def size(self) -> int:
+        return sum(len(ranks) for ranks in self.suit_ranks.values()) + len(self.extras)
+
+    def total_points(self) -> float:
+        """The most card points the pack can hold (a trump's value counted where it is higher)."""
         deck = self.data["deck"]
         plain, trump = deck["points"], deck.get("trump_points") or {}
-        return len(self.suits) * sum(max(plain.get(r, 0), trump.get(r, 0)) for r in self.ranks)
+        fixed = {str(c).upper(): v for c, v in (deck.get("card_points") or {}).items()}
+        total = sum(fixed.get(e, 0) for e in self.extras)
+        for suit in self.suits:
+            for r in self.suit_ranks[suit]:
+                value = max(plain.get(r, plain.get("default", 0)), trump.get(r, trump.get("default", 0)))
+                total += fixed.get(r + suit, value)
+        return total
 
     def check_outcome(self) -> None:
         needs = self.data.get("outcome", {}).get("maker_needs")
@@ -322,6 +370,10 @@ class _Checks:
                         "/outcome/maker_needs")
 
     def check_game_end(self) -> None:
+        games, most = self.data.get("session", {}).get("games_to_win", 1), self.data.get("limits", {}).get("max_games", 100)
+        if games > most:
+            self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
+                        "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):
@@ -329,7 +381,7 @@ class _Checks:
                         "/scoresheet/start", "start above the goal when counting down, below it when counting up")
             return
         for rule in self.data["scoring"].values():
-            delta, team, when = rule["delta"], rule["team"], rule.get("when", True)
+            delta, team, when = rule["delta"], rule.get("team", ""), rule.get("when", True)
             if isinstance(delta, int) and (delta < 0 if down else delta > 0) and team.strip() == "winner" and when is not False:
                 return
         toward = "negative" if down else "positive"
@@ -490,30 +542,36 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
     from couillon_dsl.expr import ExprNames
 
     options = data.get("options", {}) if options is None else options
+    deck = data["deck"]
+    values = [*deck["points"].values(), *(deck.get("trump_points") or {}).values(),
+              *(deck.get("card_points") or {}).values()]
     return ExprNames(
         announcements=frozenset(data.get("announcements", {})),
         options={name: option_type(o) for name, o in options.items()},
         team_count=len(data["players"]["teams"]),
+        whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
     )
 
 
 def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: str = "",
                                 options: dict[str, Any] | None = None) -> Iterator[Diagnostic]:
-    """Syntax, name and type diagnostics of every scoring expression, placed inside the YAML scalar."""
-    rules = data["scoring"]
-    fields = [(f"/scoring/{escape(name)}/{field}", value, kind)
-              for name, rule in rules.items()
-              for field, kind in (("when", "bool"), ("team", "team"), ("delta", "int"))
-              if isinstance(value := rule.get(field), str)]
-    if not fields:
-        return
-    from couillon_dsl.expr import check_expression
+    """Syntax, name and type diagnostics of the definitions and of every scoring expression,
+    placed inside the YAML scalar."""
+    from couillon_dsl.expr import EACH_TEAM, check_definitions, check_expression
 
-    names = expression_names(data, options)
-    for pointer, text, kind in fields:
-        for diagnostic in check_expression(text, kind, names, place.content(pointer), pointer):  # type: ignore[arg-type]
-            yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
-                             diagnostic.pointer, diagnostic.hint)
+    items = [(name, text, place.content(f"/define/{escape(name)}"), f"/define/{escape(name)}")
+             for name, text in (data.get("define") or {}).items()]
+    checked = check_definitions(items, expression_names(data, options))
+    found = list(checked.diagnostics)
+    for name, rule in data["scoring"].items():
+        names = replace(checked.names, bound=frozenset({EACH_TEAM})) if rule.get("for_each") else checked.names
+        for field, kind in (("when", "bool"), ("team", "team"), ("delta", "int")):
+            pointer = f"/scoring/{escape(name)}/{field}"
+            if isinstance(text := rule.get(field), str):
+                found += check_expression(text, kind, names, place.content(pointer), pointer)  # type: ignore[arg-type]
+    for diagnostic in found:
+        yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
+                         diagnostic.pointer, diagnostic.hint)
 
 
 def iter_semantic_diagnostics(document: Document) -> Iterator[Diagnostic]:

@@ -249,7 +249,7 @@ def test_kwajongen_worked_hand_2_4_after_a_passed_out_deal() -> None:
     passed = st.hands[-1]
     assert (passed.outcome, passed.trump_path, passed.scores) == ("passed_out", "redeal", (10, 10))
     assert st.dealer == 1  # the next player deals
-    d, l, p, r = 1, 2, 3, 0  # this hand's seats; L+R is team 0 and D+P team 1
+    d, l, p, r = 1, 2, 3, 0  # noqa: E741 - the digest's seats; L+R is team 0 and D+P team 1
     deal(st, {l: "AH KH AC AS", p: "9H 9S KD 9C", r: "QH KS AD KC", d: "10H JH 9D 10C"})
     assert st.view(r).face_up == ((st.ruleset.layout.parse("10H"), d),)
     say(st, "pass", "accept")
@@ -386,6 +386,20 @@ def test_max_hands_abandons_the_game() -> None:
     state = GameState(rs)
     state.play_random(random.Random(1))
     assert state.result is not None and state.result.abandoned and state.result.hands == 3
+
+
+def test_max_games_abandons_an_undecided_session_after_its_last_game() -> None:
+    rs = patched("couillon", {"session": {"games_to_win": 2}, "limits": {"max_games": 2}})
+    for seed in range(40):  # some sessions split one game each: those are abandoned
+        state = GameState(rs)
+        state.play_random(random.Random(seed))
+        result = state.result
+        assert result is not None and len(result.games) == 2 and all(g.winner is not None for g in result.games)
+        split = result.games[0].winner != result.games[1].winner
+        assert result.abandoned == split and (result.winner is None) == split
+        if split:
+            return
+    raise AssertionError("no session split its two games")
 
 
 def test_named_trump_need_not_be_held_and_is_offered_for_every_suit() -> None:

@@ -87,3 +87,95 @@ def test_extends_a_name_too_long_for_the_file_system(tmp_path):
     (tmp_path / "a.yaml").write_text(f"extends: {'a' * 5000}.yaml\nid: a\nname: A\n")
     exit_code, output, _ = run(tmp_path / "a.yaml")
     assert exit_code == 1 and "error[extends-not-found]" in output and "Traceback" not in output
+
+
+# ---------------------------------------------------------------------------- the seven inputs of issue 12
+
+def deep_scenario() -> str:
+    return "ruleset: couillon\nscript: " + "[" * 1200 + "]" * 1200 + "\n"
+
+
+def aliased_scenario() -> str:
+    return "ruleset: couillon\n" + BILLION_LAUGHS
+
+
+RULESET_CASES: dict[str, tuple[str, list[str], int, str]] = {
+    # name: (ruleset text, command, exit code, expected text)
+    "packet without to plays as `to: all`": (
+        "extends: couillon\nid: x\nname: X\ndeal: [{packet: 2}, {packet: 2}, {stock: rest}, "
+        "{turn_up: stock_top}, {decide: trump}]\n", ["simulate", "--games", "3", "--workers", "1"], 0, "games"),
+    "source without key": ("extends: couillon\nid: x\nname: X\nsources: [{title: Somewhere}]\n",
+                           ["simulate", "--games", "1", "--workers", "1"], 1, ":4:11: error[schema-required]"),
+    "a billion games to win": ("extends: couillon\nid: x\nname: X\nsession: {games_to_win: 1000000000}\n",
+                               ["simulate", "--games", "1", "--workers", "1"], 1, ":4:25: error[schema-range]"),
+    "10**18 hands": ("extends: couillon\nid: x\nname: X\nlimits: {max_hands: 1000000000000000000}\n"
+                     "scoring: {win: {delta: 0}}\n", ["simulate", "--games", "1", "--workers", "1"], 1,
+                     ":4:21: error[schema-range]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULESET_CASES))
+def test_a_ruleset_that_validates_plays_and_one_that_cannot_play_does_not_validate(tmp_path, name):
+    text, command, code, expected = RULESET_CASES[name]
+    path = tmp_path / "x.yaml"
+    path.write_text(text)
+    start = time.perf_counter()
+    result = CliRunner().invoke(main, [*command, str(path)])
+    assert result.exit_code == code, result.output
+    assert expected in result.output and "Traceback" not in result.output
+    assert time.perf_counter() - start < 1.0
+    validated = CliRunner().invoke(main, ["validate", str(path)])
+    assert validated.exit_code == code
+    if code == 0:
+        explained = CliRunner().invoke(main, ["explain", str(path)])
+        assert explained.exit_code == 0, explained.output
+
+
+@pytest.mark.parametrize("text, expected", [
+    (deep_scenario(), ":2:"),
+    (aliased_scenario(), "aliases expand to more than"),
+    ("ruleset: !!float couillon\nscript: []\n", ":1:10: cannot read 'couillon' as a number"),
+])
+def test_a_hostile_scenario_is_one_positioned_message(tmp_path, text, expected):
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    start = time.perf_counter()
+    result = CliRunner().invoke(main, ["scenario", str(path)])
+    assert result.exit_code == 1 and expected in result.output, result.output
+    assert "Traceback" not in result.output and time.perf_counter() - start < 1.0
+
+
+def test_a_record_of_2000_brackets_is_damaged_not_a_crash(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text("[" * 2000 + "\n")
+    start = time.perf_counter()
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 1 and "r.jsonl:1: damaged record: nested more than" in result.output
+    assert "Traceback" not in result.output and time.perf_counter() - start < 1.0
+
+
+# ---------------------------------------------------------------------------- exit codes
+
+def test_an_internal_error_exits_3_with_one_line_and_the_traceback_in_a_file(monkeypatch):
+    def broken(document):
+        raise KeyError("boom")
+
+    monkeypatch.setattr("couillon_dsl.validate.check", broken)
+    result = CliRunner().invoke(main, ["validate", "couillon"])
+    assert result.exit_code == 3
+    first, second = result.output.strip().splitlines()
+    assert first == "internal error — please report: KeyError: 'boom'"
+    path = Path(second.removeprefix("full traceback written to "))
+    assert "Traceback" not in result.output
+    text = path.read_text(encoding="utf-8")
+    assert "Traceback (most recent call last)" in text and "KeyError: 'boom'" in text and "def broken" not in text
+    path.unlink()
+
+
+@pytest.mark.parametrize("argv, code", [
+    (["validate", "couillon"], 0),
+    (["validate", "--format", "yaml", "couillon"], 2),
+    (["no-such-command"], 2),
+])
+def test_exit_codes_separate_success_and_usage(argv, code):
+    assert CliRunner().invoke(main, argv).exit_code == code

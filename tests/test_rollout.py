@@ -63,6 +63,7 @@ CHANGES: dict[str, tuple[str, dict[str, Any]]] = {  # label -> (built-in ruleset
                                                                  "tie_carry": "cumulative_double"}}),
     "session of three games": ("couillon", {"session": {"games_to_win": 3}}),
     "abandoned after 4 hands": ("couillon", {"limits": {"max_hands": 4}}),
+    "session abandoned after 3 games": ("couillon", {"session": {"games_to_win": 3}, "limits": {"max_games": 3}}),
     "one dealer, dealer leads": ("couillon", {"dealer": {"rotation": "same", "first": 2},
                                               "play": {"first_lead": "dealer"}}),
     "maker leads": ("couillon", {"play": {"first_lead": "maker"}}),

@@ -70,9 +70,9 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
-    ("ruleset: [", "not valid YAML"),
-    ("- just a list", "a scenario is a mapping"),
-    ("ruleset: couillon\nscript: []\nscript: []\n", "duplicate key 'script'"),
+    ("ruleset: [", "bad.yaml:2:1: YAML syntax error"),
+    ("- just a list", "a scenario is a YAML mapping"),
+    ("ruleset: couillon\nscript: []\nscript: []\n", "bad.yaml:3:1: duplicate key 'script'"),
     ("ruleset: couillon\nscirpt: []\n", "did you mean 'script'"),
     ("ruleset: no-such-ruleset\nscript: []\n", "no ruleset file or built-in ruleset named 'no-such-ruleset'"),
     ("ruleset: couillon\ndeal: {L: [AS, ZZ, KS, QS]}\n", "'ZZ' is not a card of this deck"),

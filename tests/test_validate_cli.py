@@ -89,7 +89,7 @@ def test_json_format(tmp_path):
 def test_rulesets_lists_name_title_and_path():
     result = invoke("rulesets")
     assert result.exit_code == 0
-    line = next(l for l in result.output.splitlines() if l.startswith("couillon "))
+    line = next(row for row in result.output.splitlines() if row.startswith("couillon "))
     assert "Couillon" in line and line.endswith("couillon.yaml")
     assert len(result.output.splitlines()) == len(builtin_names())
 

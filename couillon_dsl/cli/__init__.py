@@ -2,13 +2,18 @@
 
 Start-up time matters (`couillon validate` must answer in well under 250 ms), so each
 sub-command lives in its own module and is imported only when it is invoked.
-Exit codes, as linters use them: 0 ok, 1 invalid input or failed check, 2 usage error.
+Exit codes, as linters use them: 0 ok, 1 invalid input or failed check, 2 usage error,
+3 internal error (a bug: one line and the file holding the traceback, never the traceback).
 """
 from __future__ import annotations
 
 import importlib
+import tempfile
+import traceback
 
 import click
+
+INTERNAL_ERROR = 3
 
 # command name -> "module:attribute" below couillon_dsl.cli
 COMMANDS: dict[str, str] = {
@@ -39,6 +44,29 @@ class LazyGroup(click.Group):
         module_name, attribute = target.split(":")
         module = importlib.import_module(f"couillon_dsl.cli.{module_name}")
         return getattr(module, attribute)
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; an exception that is not click's own is a bug, reported as one (exit 3)."""
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, BrokenPipeError):
+            raise
+        except Exception as exc:
+            report_internal_error(exc)
+            raise SystemExit(INTERNAL_ERROR) from None
+
+
+def report_internal_error(exc: BaseException) -> None:
+    """One line on stderr naming the failure, and the whole traceback in a file for the report."""
+    last_line = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix="couillon-crash-", suffix=".txt", delete=False,
+                                         encoding="utf-8") as out:
+            out.write("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        where = f"full traceback written to {out.name}"
+    except OSError as error:
+        where = f"the traceback could not be written: {error}"
+    click.echo(f"internal error — please report: {last_line}\n{where}", err=True)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -22,16 +22,21 @@ class InvalidInput(click.ClickException):
 
     exit_code = 1
 
-    def __init__(self, message: str, diagnostics: tuple["Diagnostic", ...] = (), exit_code: int = 1) -> None:
+    def __init__(self, message: str, diagnostics: tuple["Diagnostic", ...] = ()) -> None:
         super().__init__(message)
         self.diagnostics = diagnostics
-        self.exit_code = exit_code
 
     def show(self, file: Any = None) -> None:
         """Diagnostics compiler-style, with source lines, instead of click's one-line ``Error:``."""
         from couillon_dsl.diagnostics import render_text
 
         click.echo(render_text(self.diagnostics) if self.diagnostics else f"error: {self.message}", err=True)
+
+
+class BadOptionValue(InvalidInput):
+    """An ``--option`` value the ruleset does not offer: a usage error (exit 2)."""
+
+    exit_code = 2
 
 
 def parse_options(values: tuple[str, ...], flag: str = "--option") -> dict[str, str]:
@@ -58,7 +63,7 @@ def build(argument: str, options: dict[str, str]) -> "Ruleset":
         return build_ruleset(argument, options)
     except RulesetError as exc:
         typed_wrong = {d.code for d in exc.diagnostics} <= OPTION_CODES
-        raise InvalidInput(str(exc), exc.diagnostics, 2 if typed_wrong else 1) from None
+        raise (BadOptionValue if typed_wrong else InvalidInput)(str(exc), exc.diagnostics) from None
 
 
 OPTION_CODES = {"unknown-option", "bad-option-value"}  # a mistyped --option is a usage error

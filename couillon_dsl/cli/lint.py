@@ -101,8 +101,8 @@ def rulesets() -> None:
             title = f"(cannot be loaded: {exc.diagnostics[0].code})"
         rows.append((name, title, display_path(path) if path else ""))
     widths = [max((len(row[i]) for row in rows), default=0) for i in range(2)]
-    for name, title, path in rows:
-        click.echo(f"{name:<{widths[0]}}  {title:<{widths[1]}}  {path}")
+    for name, title, shown_path in rows:
+        click.echo(f"{name:<{widths[0]}}  {title:<{widths[1]}}  {shown_path}")
 
 
 @click.command()

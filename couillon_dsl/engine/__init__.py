@@ -1,8 +1,13 @@
 """The generic engine: one GameState that plays any compiled ruleset (design §3).
 
-``state`` holds the game (deal script, trump procedures, announcements, tricks, scoring,
-games and sessions), ``follow`` the follow obligations as mask primitives, ``tables`` the
-precomputed per-trump-context tables, and ``why`` the reasons behind legality and tricks.
+``state`` is the façade (:class:`GameState`), assembled from one module per phase of a
+hand: ``deal`` (the deal script), ``contract`` (fixing trump), ``announce`` (trick-1
+announcements), ``play`` (tricks) and ``scoring`` (hand and game end), all working on the
+slots in ``fields``. ``actions`` numbers the actions, ``results`` holds what a game
+reports (summaries, results, seat views). ``follow`` has the follow obligations as mask
+primitives, ``tables`` the precomputed per-trump-context tables, ``hand`` the scoring and
+random-trick functions shared with the whole-game ``rollout``, and ``why`` the reasons
+behind legality and tricks.
 """
 from couillon_dsl.engine.state import (
     CHANCE,

@@ -9,6 +9,7 @@ returns plain values, so neither path keeps a copy of a rule.
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 from itertools import combinations, repeat, starmap
 from math import comb, floor
 from operator import add, itemgetter
@@ -16,7 +17,8 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
-from couillon_dsl.expr.compile import HandFacts
+from couillon_dsl.expr.compile import Definition, HandFacts
+from couillon_dsl.expr.parse import exact
 from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Team, Trump, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
@@ -48,7 +50,7 @@ MEMO_LIMIT = 1 << 14  # distinct fact combinations a ruleset's scoring is rememb
 
 
 def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
-    """The scoring rules as (when_fn or None, team_fn, delta or None, delta_fn, tie_scaled).
+    """The scoring rules as (when_fn or None, team_fn, delta or None, delta_fn, tie_scaled, for_each).
 
     A `when` that is literally true needs no call (None), one that is literally false drops
     the rule, and a plain integer `delta` is read as is (None: call ``delta_fn``).
@@ -58,20 +60,30 @@ def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
         if rule.when is False:
             continue
         plan.append((None if rule.when is True else rule.when_fn, rule.team_fn,
-                     rule.delta if type(rule.delta) is int else None, rule.delta_fn, rule.tie_scaled))
+                     rule.delta if type(rule.delta) is int else None, rule.delta_fn, rule.tie_scaled,
+                     bool(rule.for_each)))
     return tuple(plan)
 
 
-def rule_deltas(plan: Sequence[tuple[Any, ...]], nteams: int, facts: HandFacts, k: int) -> tuple[int, ...]:
-    """What the rules of ``plan`` (:func:`scoring_plan`) add to each team for ``facts``; tie-scaled ones times ``k``."""
+def rule_deltas(plan: Sequence[tuple[Any, ...]], define: Sequence[Callable[[HandFacts], Any]], nteams: int,
+                facts: HandFacts, k: int) -> tuple[int, ...]:
+    """What the rules of ``plan`` (:func:`scoring_plan`) add to each team for ``facts``; tie-scaled ones times ``k``.
+
+    The `define` functions are evaluated first, in order, into ``facts.defined`` (a fresh
+    list). A `for_each: team` rule runs once per team with ``each_team`` set.
+    """
     deltas = [0] * nteams
-    for when, team_fn, delta, delta_fn, scaled in plan:  # constants are not called (scoring_plan)
-        if when is None or when(facts):
-            team = team_fn(facts)
-            if team is not None:
-                if delta is None:
-                    delta = delta_fn(facts)
-                deltas[team] += delta * k if scaled else delta
+    if define:
+        defined: list[Any] = facts.defined  # type: ignore[assignment]  # the list the caller put there
+        for fn in define:  # each after those it reads (check_definitions)
+            defined.append(fn(facts))
+    for when, team_fn, delta, delta_fn, scaled, for_each in plan:  # constants are not called (scoring_plan)
+        for each in (facts._replace(each_team=t) for t in range(nteams)) if for_each else (facts,):
+            if when is None or when(each):
+                team = team_fn(each)
+                if team is not None:
+                    change = delta_fn(each) if delta is None else delta
+                    deltas[team] += change * k if scaled else change
     return tuple(deltas)
 
 
@@ -83,6 +95,8 @@ def make_score_hand(
     sheet: Scoresheet,
     announcement_ids: Sequence[str],
     options: Mapping[str, Any],
+    definitions: Sequence[Definition] = (),
+    unit: int = 1,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
     passes, ties, values, made) -> HandScore``.
@@ -92,7 +106,10 @@ def make_score_hand(
     HandFacts fields they read (:attr:`ScoringRule.reads`), so their deltas are computed
     once per combination of those fields (most rules read a handful of small values:
     winner, maker, decided...) and remembered, up to :data:`MEMO_LIMIT` combinations. The
-    tie carry's branches are taken here, once.
+    `define` section is evaluated, in order, only when the memo misses (its reads are part of
+    each rule's). A `for_each: team` rule runs once per team with ``each_team`` set. Card
+    points arrive in 1/``unit`` of a point; expressions see exact points. The tie carry's
+    branches are taken here, once.
     """
     plan = scoring_plan(rules)
     carry = sheet.tie_carry
@@ -113,13 +130,18 @@ def make_score_hand(
             return 2 ** ties
         return 1
 
+    define = tuple(definition.fn for definition in definitions)
+
+    def in_game_points(units: int) -> int | Fraction:
+        return exact(Fraction(units, unit))
+
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]]) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         in_play = sum(points)
-        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,  # type: ignore[operator]
+        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options)
         k = multiplier(ties) if ties else 1
@@ -127,7 +149,9 @@ def make_score_hand(
         deltas = memo.get(key)
         if deltas is None:
             announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-            deltas = rule_deltas(plan, nteams, _new_tuple(HandFacts, row[:15] + (announcers, options)), k)
+            facts = row[:15] if unit == 1 else (
+                row[:10] + (in_game_points(in_play),) + row[11:13] + (tuple(map(in_game_points, points)),) + row[14:15])
+            deltas = rule_deltas(plan, define, nteams, _new_tuple(HandFacts, facts + (announcers, options, [], None)), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = deltas
@@ -173,14 +197,16 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     """The closure that says what follows a scored hand:
     ``settle(values, hand_winner, game_hands, games_won) -> (verdict, game winner)``.
 
-    The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`);
-    a won game is counted in ``games_won``. When several teams pass the goal at once, the
-    furthest past it wins, then the hand's winner, then the lower team number.
+    The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`, or
+    `limits.max_games` reached by a won game: then the game winner comes with it); a won game
+    is counted in ``games_won``. When several teams pass the goal at once, the furthest past
+    it wins, then the hand's winner, then the lower team number.
     """
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1  # (goal - value) * sign >= 0: at or past the goal
     down = sign == 1
     max_hands = limits.max_hands
+    max_games = limits.max_games
     games_to_win = session.games_to_win
     goes_on = (NEXT_HAND, None)
     abandoned = (ABANDONED, None)
@@ -192,7 +218,9 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
         winner = max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
                      key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
         games_won[winner] += 1
-        return (SESSION_OVER if games_won[winner] >= games_to_win else NEXT_GAME), winner
+        if games_won[winner] >= games_to_win:
+            return SESSION_OVER, winner
+        return (ABANDONED if sum(games_won) >= max_games else NEXT_GAME), winner
 
     return settle
 
@@ -202,7 +230,7 @@ _BYTE_CARDS = tuple(tuple(tuple(8 * k + bit for bit in range(8) if byte >> bit &
                     for k in range(8))
 
 
-class _CardsOf(dict):  # type: ignore[type-arg]
+class _CardsOf(dict):
     """mask -> its cards ascending, filled on first use and emptied when full (see cards_table)."""
 
     def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
@@ -262,7 +290,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
     legal = ctx.legal
     masks = ctx.follow_masks  # a rule that is masks alone is applied inline: no call per card
     plain = masks is not None
-    if plain:
+    if masks is not None:
         have_masks, allowed_masks, void_mask = masks
     strength = ctx.strength
     points = ctx.points

@@ -28,7 +28,8 @@ from couillon_dsl.engine.hand import (
     ABANDONED, NEXT_GAME, NEXT_HAND, cards_table, fallback_maker, first_leader, passes_after_pass_out,
     random_tricks, shuffled,
 )
-from couillon_dsl.engine.state import Actions, FinishedGame, GameResult, HandSummary
+from couillon_dsl.engine.actions import Actions
+from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
 from couillon_dsl.engine.tables import OP_PACKET
 from couillon_dsl.model import Ruleset, Team
 
@@ -66,10 +67,10 @@ def next_packets(plan: Sequence[tuple[object, ...]], start: int, n: int) -> tupl
 
 
 def make_rollout(rs: Ruleset) -> Rollout | None:
-    """The whole-game closure ``rollout(rnd, dealer, values, ties, passes)`` for ``rs``, or None.
+    """The whole-game closure ``rollout(rnd, dealer, start, ties, passes)`` for ``rs``, or None.
 
     ``rnd`` is the generator's ``random`` method; ``dealer`` and the scoresheet
-    (``values``, ``ties`` and ``passes`` pending) are where the game starts.
+    (``start`` values, ``ties`` and ``passes`` pending) are where the game starts.
     """
     t = rs.tables
     trump = rs.trump
@@ -116,14 +117,14 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     reoffer_by_dealer = offer is not None and offer.reoffer_first_speaker == "dealer"
     no_points = (0,) * nteams
 
-    def rollout(rnd: Callable[[], float], dealer: int, values: Sequence[int], ties: int, passes: int) -> RolledGame:
+    def rollout(rnd: Callable[[], float], dealer: int, start: Sequence[int], ties: int, passes: int) -> RolledGame:
         history: list[int] = []
         extend = history.extend
         act = history.append
         hands_out: list[HandSummary] = []
         games: list[FinishedGame] = []
         games_won = [0] * nteams
-        values = tuple(values)
+        values = tuple(start)
         redeals = game = game_hands = 0
         table: dict[int, tuple[int, ...]] = {}  # the card table for the hands' size, fetched on the first hand
         table_size = -1
@@ -138,7 +139,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
             elder = next_seat[dealer]
             # the trump procedure: each seat asked accepts with p = 1/2 (legal[int(rnd() * 2)])
             decisions: tuple[tuple[int, str], ...] = ()
-            trump_suit = -1
+            trump_suit = t.fixed_trump  # stays unless the trump procedure fixes one
             maker: Team | None = None
             decider: int | None = None
             path = "none"
@@ -243,8 +244,9 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
             if verdict != NEXT_HAND:  # a game won, the session over, or a limit reached
                 games.append(FinishedGame(winner, values, game_hands))
                 if verdict != NEXT_GAME:
-                    result = GameResult(winner, values, len(hands_out), tuple(games_won), tuple(games),
-                                        verdict == ABANDONED)
+                    abandoned = verdict == ABANDONED
+                    result = GameResult(None if abandoned else winner, values, len(hands_out), tuple(games_won),
+                                        tuple(games), abandoned)
                     return RolledGame(history, hands_out, result, games, games_won, values, ties, passes, game,
                                       game_hands, dealer)
                 game += 1

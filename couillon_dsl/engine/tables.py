@@ -9,11 +9,14 @@ their decision-free start into one static :class:`~couillon_dsl.model.DealPrefix
 """
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from couillon_dsl.cards import Card, DeckLayout
 from couillon_dsl.engine.follow import make_legal, plain_masks
 from couillon_dsl.engine.hand import make_score_hand, make_settle
+from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
     Announcement, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
     Tables, Team, TrumpContext,
@@ -24,24 +27,53 @@ OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE = range(5)
 
 
 def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[tuple[Card, str]]) -> list[Card]:
-    """The trump suit high to low: trump_ranks (or ranks), promoted cards right below their rank."""
-    ranks = deck.trump_ranks or deck.ranks
+    """The trump suit high to low: trump_ranks (or its ranks), promoted cards right below their rank.
+
+    `trump_ranks` reorders the deck's default ranks; a suit with ranks of its own keeps their order.
+    """
+    own = layout.ranks_of(trump)
+    ranks = deck.trump_ranks if deck.trump_ranks and own == layout.ranks else own
     moved = {card for card, _ in promoted}
     order: list[Card] = []
     for rank in ranks:
-        card = layout.card(trump, layout.ranks.index(rank))
+        card = layout.card(trump, own.index(rank))
         if card not in moved:
             order.append(card)
         order.extend(c for c, below in promoted if below == rank)
     return order
 
 
+def point_unit(deck: Deck) -> int:
+    """The smallest fraction of a point every card value is a whole number of (2 for half points)."""
+    values = [*deck.points.values(), *(deck.trump_points or {}).values(), *deck.card_points.values()]
+    unit = 1
+    for value in values:
+        unit = math.lcm(unit, Fraction(value).denominator)
+    return unit
+
+
+def card_value(deck: Deck, layout: DeckLayout, card: Card, as_trump: bool) -> int | Fraction:
+    """A card's points: `card_points`, else its rank in `trump_points` (as a trump) or `points`,
+    else that table's `default`; an extra is worth only what `card_points` gives it."""
+    fixed = {layout.parse(written): value for written, value in deck.card_points.items()}
+    if card in fixed:
+        return fixed[card]
+    if layout.is_extra(card):
+        return 0
+    table = (deck.trump_points or deck.points) if as_trump else deck.points
+    rank = layout.rank_name(card)
+    if rank in table:
+        return table[rank]
+    return table.get("default", deck.points.get("default", 0))
+
+
 def build_context(
-    deck: Deck, layout: DeckLayout, follow: Follow, trump: int, promoted: Sequence[tuple[Card, str]]
+    deck: Deck, layout: DeckLayout, follow: Follow, trump: int, promoted: Sequence[tuple[Card, str]], unit: int = 1
 ) -> TrumpContext:
-    """Tables for one trump suit (-1: none) with the given (card, below-rank) promotions."""
+    """Tables for one trump suit (-1: none) with the given (card, below-rank) promotions; card
+    points in 1/``unit`` of a point."""
     n = layout.size
-    nsuits = len(layout.suits)
+    nsuits = len(layout.suits) + (1 if layout.extras else 0)  # the extras' pseudo-suit last
     if trump < 0:
         promoted = ()
     card_suit = [layout.suit_of(c) for c in range(n)]
@@ -57,7 +89,7 @@ def build_context(
     if trump >= 0:
         for i, card in enumerate(trump_order(deck, layout, trump, promoted)):
             position[card] = i
-    top = len(layout.ranks) + len(promoted)
+    top = layout.longest_suit + len(promoted)
     trump_base = top + 1  # every trump beats every card of the led suit
     strength = tuple(
         tuple(
@@ -71,18 +103,13 @@ def build_context(
         sum(1 << d for d in range(n) if card_suit[d] == card_suit[c] and position[d] < position[c])
         for c in range(n)
     )
-    trump_points = deck.trump_points or deck.points
     moved = {card for card, _ in promoted}
-    points = tuple(
-        trump_points[layout.ranks[layout.rank_of(c)]] if card_suit[c] == trump and c not in moved
-        else deck.points[layout.ranks[layout.rank_of(c)]]
-        for c in range(n)
-    )
+    points = tuple(int(card_value(deck, layout, c, card_suit[c] == trump and c not in moved) * unit) for c in range(n))
     exempt = 0
     for name in follow.exempt:
-        card = exempt_card(layout, name, trump)
-        if card is not None:
-            exempt |= 1 << card
+        exempted = exempt_card(layout, name, trump)
+        if exempted is not None:
+            exempt |= 1 << exempted
     legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
                         strength, above, points, exempt, plain_masks(follow, suit_mask, trump_mask, exempt), legal)
@@ -91,7 +118,7 @@ def build_context(
 def exempt_card(layout: DeckLayout, name: str, trump: int) -> Card | None:
     """A card of `follow.exempt`: a card name, or rank + ``T`` for that rank of the trump suit."""
     upper = name.strip().upper()
-    ranks = [r.upper() for r in layout.ranks]
+    ranks = [r.upper() for r in (layout.ranks_of(trump) if trump >= 0 else layout.ranks)]
     if upper.endswith("T") and upper[:-1] in ranks and "T" not in layout.suits:
         return layout.card(trump, ranks.index(upper[:-1])) if trump >= 0 else None
     return layout.parse(name)
@@ -194,9 +221,9 @@ def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int, start: int = 0) 
     for pos, seat in sorted(dealt):
         per_seat.setdefault(seat, []).append(pos)
     quads = []
-    for seat, positions in per_seat.items():
-        for j in range(0, len(positions), 4):
-            group = positions[j:j + 4]
+    for seat, seat_positions in per_seat.items():
+        for j in range(0, len(seat_positions), 4):
+            group = seat_positions[j:j + 4]
             quads.append((seat, *group, *[group[-1]] * (4 - len(group))))  # padding repeats a position
     return DealPrefix(
         stop=k,
@@ -206,7 +233,8 @@ def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int, start: int = 0) 
     )
 
 
-def make_outcome(outcome: Outcome, nteams: int) -> Callable[[list[int], list[int], Team | None], tuple[Team | None, bool, bool]]:
+def make_outcome(outcome: Outcome, nteams: int,
+                 unit: int = 1) -> Callable[[list[int], list[int], Team | None], tuple[Team | None, bool, bool]]:
     """The `outcome` section as ``fn(points, tricks, maker) -> (winner, tie, no_score)``.
 
     More than the opponents wins and equal is a tie (design §2, `outcome`); with
@@ -214,7 +242,7 @@ def make_outcome(outcome: Outcome, nteams: int) -> Callable[[list[int], list[int
     keys are taken here, once per ruleset.
     """
     by_points = outcome.compare == "points"
-    need = outcome.maker_needs
+    need = outcome.maker_needs * unit if outcome.maker_needs is not None else None  # points arrive in units
     gap = (None, True, False) if outcome.gap == "tie" else (None, False, True)
     tie = (None, True, False)
     won = tuple((team, False, False) for team in range(nteams))  # made once, not per hand
@@ -251,16 +279,18 @@ def build_tables(
     options: Mapping[str, Any],
     session: Session,
     limits: Limits,
+    definitions: Sequence[Definition] = (),
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
     promotions = [(layout.parse(p.card), p.below, ids.index(p.by_announcement) if p.by_announcement else -1)
                   for p in deck.promotions]
     contexts = []
+    unit = point_unit(deck)
     for trump in range(-1, len(layout.suits)):
         for bits in range(1 << len(promotions)):
             active = [(card, below) for i, (card, below, _) in enumerate(promotions) if bits >> i & 1]
-            contexts.append(build_context(deck, layout, follow, trump, active))
+            contexts.append(build_context(deck, layout, follow, trump, active, unit))
     n = players.count
     team_of = [0] * n
     for team, seats in enumerate(players.teams):
@@ -293,8 +323,11 @@ def build_tables(
                                             or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE)
                                             or (q is not None and q.stop == len(plan)))
                          for p, q, plan in zip(prefixes, suffixes, plans)),
-        score_hand=make_score_hand(make_outcome(outcome, len(players.teams)), scoring, tuple(team_of),
-                                   next_seat, scoresheet, ids, options),
+        score_hand=make_score_hand(make_outcome(outcome, len(players.teams), unit), scoring, tuple(team_of),
+                                   next_seat, scoresheet, ids, options, definitions, unit),
         settle=make_settle(scoresheet, session, limits),
+        point_unit=unit,
+        fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
+        card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},
     )
 

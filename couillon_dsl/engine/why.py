@@ -6,9 +6,30 @@ overtrump ♥J". A test checks that the verdicts here always equal the engine's.
 """
 from __future__ import annotations
 
+from typing import Protocol
+
 from couillon_dsl.cards import Card, CardMask, iter_bits
-from couillon_dsl.engine.state import GameState
 from couillon_dsl.model import Ruleset, TrumpContext
+
+
+class PlayedPosition(Protocol):
+    """What the explanations read of a game (GameState has it; this module needs no import of it)."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+
+    @property
+    def context(self) -> TrumpContext: ...
+
+    def current_player(self) -> int: ...
+
+    def is_playing(self) -> bool: ...
+
+    def hand_of(self, seat: int) -> CardMask: ...
+
+    def current_trick(self) -> tuple[int, tuple[Card, ...]]: ...
+
+    def finished_tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]: ...
 
 
 def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
@@ -22,16 +43,18 @@ def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     return text
 
 
-def explain_legal(state: GameState, seat: int) -> list[tuple[Card, bool, str]]:
+def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card ``seat`` holds, in ascending card order."""
     hand = state.hand_of(seat)
-    if state.current_player() != seat or state.view(seat).phase != "play":
+    if state.current_player() != seat or not state.is_playing():
         return [(c, False, f"it is not seat {seat}'s turn to play") for c in iter_bits(hand)]
-    leader, trick = state.current_trick()
+    return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1])
+
+
+def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...]) -> list[tuple[Card, bool, str]]:
+    """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order)."""
     if not trick:
         return [(c, True, "any card may be led") for c in iter_bits(hand)]
-    ctx = state.context
-    rs = state.ruleset
     win = _winning_card(ctx, trick)
     tmask = sum(1 << c for c in trick)
     led = ctx.card_suit[trick[0]]
@@ -39,7 +62,7 @@ def explain_legal(state: GameState, seat: int) -> list[tuple[Card, bool, str]]:
     return [(c, *verdicts[c]) for c in iter_bits(hand)]
 
 
-def explain_trick(state: GameState, index: int | None = None) -> str:
+def explain_trick(state: PlayedPosition, index: int | None = None) -> str:
     """Why the winner of a trick wins: this hand's finished trick ``index``, else the current one."""
     if index is None:
         leader, cards = state.current_trick()
@@ -60,7 +83,7 @@ def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...]) -> st
         if sum(1 for c in cards if ctx.trump_mask >> c & 1) == 1:
             return f"{text} is the only trump"
         return f"{text} is the highest trump"
-    symbol = ruleset.layout.suit_symbols[ctx.card_suit[cards[0]]]
+    symbol = ruleset.layout.suit_symbol(ctx.card_suit[cards[0]])
     if ctx.trump < 0:
         return f"{text} is the highest card of the led suit ({symbol}); there are no trumps"
     return f"{text} is the highest card of the led suit ({symbol}); no trump was played"
@@ -74,8 +97,8 @@ def _winning_card(ctx: TrumpContext, cards: tuple[Card, ...]) -> Card:
 def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, tmask: CardMask) -> dict[Card, tuple[bool, str]]:
     """Each card's verdict, walking the follow primitives in the order engine.follow applies them."""
     follow = rs.play.follow
-    sym = rs.layout.suit_symbols
-    name = lambda c: card_text(rs, ctx, c)  # noqa: E731 - a local shorthand
+    sym = tuple(map(rs.layout.suit_symbol, range(len(ctx.suit_mask))))
+    name = lambda c: card_text(rs, ctx, c)
     lm = ctx.suit_mask[led]
     tm = ctx.trump_mask
     out: dict[Card, tuple[bool, str]] = {}

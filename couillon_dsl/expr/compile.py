@@ -3,18 +3,32 @@
 Name resolution, argument counts and types are settled here, once, with positions; the
 engine then only calls ``fn(facts)`` on a finished hand. No eval: every node becomes a
 small Python closure.
+
+Numbers are exact: ints, and :class:`fractions.Fraction` where a value is not whole (a
+literal ``4.5``, a division). The type ``int`` promises a whole number, ``number`` any
+exact one; a score delta must be an ``int``, so a fractional value reaches a scoresheet
+only through ``floor``/``ceil``/``round``, and never as a float.
+
+Named definitions (the ruleset's ``define:`` block) are checked here too: their order of
+evaluation, cycles and types (:func:`check_definitions`); the engine evaluates them once
+per scored hand into ``HandFacts.defined``.
 """
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import dataclass, field
+from dataclasses import replace as dataclass_replace
+from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Callable, Literal, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Literal, Mapping, NamedTuple, Sequence
 
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, did_you_mean, error
-from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Node, Number, Pos, String, Unary, parse_expression
+from couillon_dsl.expr.parse import (
+    Binary, Call, ExpressionError, Name, Node, Number, Pos, String, Unary, exact, parse_expression,
+)
 
-Kind = Literal["bool", "int", "team"]
+Kind = Literal["bool", "int", "number", "team"]
 Evaluator = Callable[["HandFacts"], Any]
 
 
@@ -22,6 +36,8 @@ class HandFacts(NamedTuple):
     """What scoring expressions may read about a finished hand; teams are ints, None is `none`.
 
     A NamedTuple rather than a dataclass: the engine builds one per hand in its hot loop.
+    ``defined`` holds the values of the ruleset's definitions, filled in order as they are
+    evaluated; ``each_team`` is the team a `for_each: team` rule is being applied to.
     """
 
     winner: int | None = None
@@ -41,15 +57,24 @@ class HandFacts(NamedTuple):
     tricks: tuple[int, ...] = ()
     announcers: Mapping[str, int] = MappingProxyType({})  # announcement id -> team that made it
     options: Mapping[str, Any] = MappingProxyType({})
+    defined: Sequence[Any] = ()
+    each_team: int | None = None
 
 
 @dataclass(frozen=True)
 class ExprNames:
-    """The ruleset-specific part of the name table: declared announcements, options, team count."""
+    """The ruleset-specific part of the name table: announcements, options, team count, definitions.
+
+    ``definitions`` maps a definition's name to (its index in ``HandFacts.defined``, its
+    type); ``bound`` lists the names a rule binds (``team`` inside a `for_each: team` rule).
+    """
 
     announcements: frozenset[str] = frozenset()
     options: Mapping[str, str] = field(default_factory=dict)  # option name -> bool | int | str | any
     team_count: int = 2
+    definitions: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+    bound: frozenset[str] = frozenset()
+    whole_points: bool = True  # False when the pack has half points: points() is then a `number`
 
 
 # name -> type; every variable is an attribute of HandFacts of the same name.
@@ -68,9 +93,31 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "opponents": (("team",), "team"),
     "option": (("option",), "any"),
 }
-_TYPE_WORDS = {"bool": "a true/false value", "int": "a number", "team": "a team", "str": "a string", "any": "a value"}
+# Functions on values rather than facts: name -> (signature, result, what it does), for the docs.
+# `if` evaluates only the branch it takes; min/max take two or more numbers.
+OPERATIONS: dict[str, tuple[str, str, str]] = {
+    "if": ("bool, a, a", "a", "the second argument when the first is true, else the third"),
+    "min": ("number, number, ...", "number", "the smallest of its arguments"),
+    "max": ("number, number, ...", "number", "the largest of its arguments"),
+    "abs": ("number", "number", "the value without its sign"),
+    "floor": ("number", "int", "the whole number at or below"),
+    "ceil": ("number", "int", "the whole number at or above"),
+    "round": ("number", "int", "the nearest whole number, halves rounded up"),
+}
+# The name a `for_each: team` rule binds to each team in turn.
+EACH_TEAM = "team"
+_TYPE_WORDS = {"bool": "a true/false value", "int": "a whole number", "number": "a number", "team": "a team",
+               "str": "a string", "any": "a value"}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_ROUNDING: dict[str, Callable[[Any], int]] = {
+    "floor": math.floor, "ceil": math.ceil, "round": lambda value: math.floor(value + Fraction(1, 2)),
+}
+
+
+def reserved_names() -> frozenset[str]:
+    """Names a definition may not take: the language's own."""
+    return frozenset([*VARIABLES, *CONSTANTS, *FUNCTIONS, *OPERATIONS, EACH_TEAM])
 
 
 # the HandFacts field each function reads
@@ -78,27 +125,71 @@ _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "announced": "announc
                    "option": "options"}
 
 
-def facts_read(text: str) -> frozenset[str]:
-    """The HandFacts fields a (checked) expression reads: what its value can depend on."""
-    found: set[str] = set()
-    stack: list[Node] = [parse_expression(text)]
+def _walk(node: Node) -> Iterable[Node]:
+    stack: list[Node] = [node]
     while stack:
         node = stack.pop()
-        if isinstance(node, Name) and node.name in VARIABLES:
-            found.add(node.name)
-        elif isinstance(node, Call):
-            if node.func in _FUNCTION_FACTS:
-                found.add(_FUNCTION_FACTS[node.func])
+        yield node
+        if isinstance(node, Call):
             stack.extend(node.args)
         elif isinstance(node, Unary):
             stack.append(node.operand)
         elif isinstance(node, Binary):
             stack.extend((node.left, node.right))
+
+
+def facts_read(text: str, definitions: Mapping[str, str | int | bool] | None = None) -> frozenset[str]:
+    """The HandFacts fields a (checked) expression reads: what its value can depend on.
+
+    A definition it names reads what the definition's own text reads (``definitions``:
+    name -> text as written), followed through definitions of definitions.
+    """
+    definitions = definitions or {}
+    found: set[str] = set()
+    pending, seen = [text], set()
+    while pending:
+        for node in _walk(parse_expression(pending.pop())):
+            if isinstance(node, Name):
+                if node.name in VARIABLES:
+                    found.add(node.name)
+                elif node.name in definitions and node.name not in seen:
+                    seen.add(node.name)
+                    value = definitions[node.name]
+                    if isinstance(value, str):
+                        pending.append(value)
+            elif isinstance(node, Call) and node.func in _FUNCTION_FACTS:
+                found.add(_FUNCTION_FACTS[node.func])
     return frozenset(found)
 
 
 def _fits(actual: str, wanted: str) -> bool:
-    return actual == wanted or "any" in (actual, wanted)
+    return actual == wanted or "any" in (actual, wanted) or (actual == "int" and wanted == "number")
+
+
+def _join(left: str, right: str) -> str | None:
+    """The type of a value that is one of two types (an `if`'s branches), None when they do not mix."""
+    if _fits(left, right):
+        return left if right == "any" or (left == "number" and right == "int") else right
+    if _fits(right, left):
+        return left
+    return None
+
+
+def _numeric(*kinds: str) -> str:
+    return "int" if all(kind == "int" for kind in kinds) else "number"
+
+
+def _divide(left: Any, right: Any) -> int | Fraction:
+    return exact(Fraction(left) / right)
+
+
+def _exactly(function: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``function`` on numbers that may be Fractions, its whole results given back as ints."""
+    def apply(left: Any, right: Any) -> Any:
+        value = function(left, right)
+        return value if type(value) is int else exact(value)
+
+    return apply
 
 
 class _Checker:
@@ -115,17 +206,22 @@ class _Checker:
 
     def expect(self, node: Node, wanted: str, what: str) -> Evaluator | None:
         """The closure of ``node`` when it has type ``wanted`` (``what`` names the place in the message)."""
+        return self.typed(node, wanted, what)[1]
+
+    def typed(self, node: Node, wanted: str, what: str) -> tuple[str, Evaluator | None]:
+        """The type and closure of ``node``, which must fit ``wanted`` (else the closure is None)."""
         kind, fn = self.visit(node)
         if fn is not None and not _fits(kind, wanted):
-            self.fail("expr-type", f"{what} needs {_TYPE_WORDS[wanted]}, but this is {_TYPE_WORDS[kind]}", node)
-            return None
-        return fn
+            hint = "wrap it in floor(), ceil() or round()" if kind == "number" and wanted == "int" else None
+            self.fail("expr-type", f"{what} needs {_TYPE_WORDS[wanted]}, but this is {_TYPE_WORDS[kind]}", node, hint)
+            return kind, None
+        return kind, fn
 
     def visit(self, node: Node) -> tuple[str, Evaluator | None]:
         """The type of ``node`` and its closure (None once a problem was found inside it)."""
         if isinstance(node, Number):
             value = node.value
-            return "int", lambda facts: value
+            return ("int" if isinstance(value, int) else "number"), lambda facts: value
         if isinstance(node, String):
             text = node.value
             return "str", lambda facts: text
@@ -135,10 +231,10 @@ class _Checker:
             return self.call(node)
         if isinstance(node, Unary):
             if node.op == "not":
-                inner = self.expect(node.operand, "bool", "`not`")
-                return "bool", (lambda facts: not inner(facts)) if inner else None
-            inner = self.expect(node.operand, "int", "`-`")
-            return "int", (lambda facts: -inner(facts)) if inner else None
+                negated = self.expect(node.operand, "bool", "`not`")
+                return "bool", (lambda facts: not negated(facts)) if negated else None
+            kind, inner = self.typed(node.operand, "number", "`-`")
+            return _numeric(kind), (lambda facts: -inner(facts)) if inner else None
         return self.binary(node)
 
     def name(self, node: Name) -> tuple[str, Evaluator | None]:
@@ -146,18 +242,31 @@ class _Checker:
             kind, value = CONSTANTS[node.name]
             return kind, lambda facts: value
         if node.name in VARIABLES:
-            return VARIABLES[node.name], operator.attrgetter(node.name)
-        if node.name in FUNCTIONS:
+            kind = "number" if node.name == "points_in_play" and not self.names.whole_points else VARIABLES[node.name]
+            return kind, operator.attrgetter(node.name)
+        if node.name in self.names.definitions:
+            index, kind = self.names.definitions[node.name]
+            return kind, lambda facts: facts.defined[index]
+        if node.name in self.names.bound:
+            return "team", operator.attrgetter("each_team")
+        if node.name in FUNCTIONS or node.name in OPERATIONS:
             return self.fail("expr-type", f"{node.name} is a function; call it: {node.name}(...)", node)
-        known = [*VARIABLES, *CONSTANTS, *FUNCTIONS]
+        known = [*VARIABLES, *CONSTANTS, *self.names.definitions, *self.names.bound, *FUNCTIONS, *OPERATIONS]
         hint = did_you_mean(node.name, known) or f"names: {', '.join(known)}"
+        if node.name == EACH_TEAM and not hint.startswith("did"):
+            hint = "`team` names each team in turn inside a rule with `for_each: team`"
         return self.fail("expr-unknown-name", f"unknown name '{node.name}'", node, hint)
 
     def call(self, node: Call) -> tuple[str, Evaluator | None]:
+        if node.func in OPERATIONS:
+            return self.operation(node)
         if node.func not in FUNCTIONS:
-            hint = did_you_mean(node.func, FUNCTIONS) or f"functions: {', '.join(FUNCTIONS)}"
+            known = [*FUNCTIONS, *OPERATIONS]
+            hint = did_you_mean(node.func, known) or f"functions: {', '.join(known)}"
             return self.fail("expr-unknown-name", f"unknown function '{node.func}'", node, hint)
         params, result = FUNCTIONS[node.func]
+        if node.func == "points" and not self.names.whole_points:
+            result = "number"
         if len(node.args) != len(params):
             return self.fail("expr-arity", f"{node.func}() takes {len(params)} argument, not {len(node.args)}", node)
         arg, param = node.args[0], params[0]
@@ -172,6 +281,35 @@ class _Checker:
             return result, lambda facts: None if (t := team(facts)) is None else 1 - t
         table = operator.attrgetter(node.func)  # points / tricks: a tuple per team; none has none
         return result, lambda facts: 0 if (t := team(facts)) is None else table(facts)[t]
+
+    def operation(self, node: Call) -> tuple[str, Evaluator | None]:
+        """``if(c, a, b)``, ``min``/``max`` (two or more), ``abs``, ``floor``/``ceil``/``round``."""
+        func, args = node.func, node.args
+        wanted = {"if": "3", "min": "2 or more", "max": "2 or more"}.get(func, "1")
+        if (len(args) != 3) if func == "if" else (len(args) < 2) if func in ("min", "max") else (len(args) != 1):
+            return self.fail("expr-arity", f"{func}() takes {wanted} argument{'s' if wanted != '1' else ''}, "
+                             f"not {len(args)}", node)
+        if func == "if":
+            condition = self.expect(args[0], "bool", "the condition of if()")
+            (kind_a, then), (kind_b, other) = self.visit(args[1]), self.visit(args[2])
+            kind = _join(kind_a, kind_b)
+            if then is not None and other is not None and kind is None:
+                return self.fail("expr-type", f"the two branches of if() give {_TYPE_WORDS[kind_a]} and "
+                                 f"{_TYPE_WORDS[kind_b]}; they must give the same kind of value", node)
+            if condition is None or then is None or other is None:
+                return kind or "any", None
+            return kind or "any", lambda facts: then(facts) if condition(facts) else other(facts)
+        kinds, fns = zip(*(self.typed(arg, "number", f"{func}()") for arg in args))
+        if any(fn is None for fn in fns):
+            return ("int" if func in _ROUNDING else _numeric(*kinds)), None
+        if func in _ROUNDING:
+            rounding, [inner] = _ROUNDING[func], fns
+            return "int", lambda facts: rounding(inner(facts))
+        if func == "abs":
+            [inner] = fns
+            return _numeric(*kinds), lambda facts: abs(inner(facts))
+        pick = min if func == "min" else max
+        return _numeric(*kinds), lambda facts: pick([fn(facts) for fn in fns])
 
     def keyed(self, node: Call, arg: Node, param: str, result: str) -> tuple[str, Evaluator | None]:
         """``announced("mit")``, ``announcer("mit")``, ``option("lines")``: the id must be quoted and declared."""
@@ -201,16 +339,28 @@ class _Checker:
             return "bool", lambda facts: bool(left(facts) or right(facts))
         if op in ("==", "!="):
             (lkind, left), (rkind, right) = self.visit(node.left), self.visit(node.right)
-            if left is not None and right is not None and not _fits(lkind, rkind):
+            if left is not None and right is not None and not (_fits(lkind, rkind) or _fits(rkind, lkind)):
                 return self.fail("expr-type", f"`{op}` compares {_TYPE_WORDS[lkind]} with {_TYPE_WORDS[rkind]}", node)
+            result = "bool"
         else:
-            left = self.expect(node.left, "int", f"`{op}`")
-            right = self.expect(node.right, "int", f"`{op}`")
-        result = "int" if op in _ARITH else "bool"
+            lkind, left = self.typed(node.left, "number", f"`{op}`")
+            rkind, right = self.typed(node.right, "number", f"`{op}`")
+            result = "bool" if op in _COMPARE else "number" if op == "/" else _numeric(lkind, rkind)
+            if op == "/" and right is not None and not _literal_nonzero(node.right):
+                return self.fail("expr-divisor", "divide only by a number written out (not 0), e.g. `/ 2`",
+                                 node.right, "a divisor that could be 0 would stop a game; multiply instead")
         if left is None or right is None:
             return result, None
-        function = _COMPARE.get(op) or _ARITH[op]
+        function = _COMPARE.get(op) or _ARITH.get(op) or _divide
+        if result == "number" and op in _ARITH:
+            function = _exactly(function)
         return result, lambda facts: function(left(facts), right(facts))
+
+
+def _literal_nonzero(node: Node) -> bool:
+    if isinstance(node, Unary) and node.op == "-":
+        node = node.operand
+    return isinstance(node, Number) and node.value != 0
 
 
 def _span(span: Span | None, pos: Pos | None) -> Span | None:
@@ -221,25 +371,120 @@ def _span(span: Span | None, pos: Pos | None) -> Span | None:
                 span.line + pos.end_line - 1, span.column + pos.end_column - 1)
 
 
-def _compile(text: str, kind: Kind, names: ExprNames, span: Span | None, pointer: str) -> tuple[Evaluator | None, list[Diagnostic]]:
+def _compile(text: str, kind: str, names: ExprNames, span: Span | None,
+             pointer: str) -> tuple[str, Evaluator | None, list[Diagnostic]]:
+    """The expression's type, closure (None when there is a problem) and diagnostics."""
     try:
         tree = parse_expression(text)
     except ExpressionError as problem:
-        return None, [error(problem.code, problem.message, _span(span, problem.pos), pointer, problem.hint)]
+        return "any", None, [error(problem.code, problem.message, _span(span, problem.pos), pointer, problem.hint)]
     checker = _Checker(names)
-    fn = checker.expect(tree, kind, "this field")
+    found, fn = checker.typed(tree, kind, "this field")
     diagnostics = [error(p.code, p.message, _span(span, p.pos), pointer, p.hint) for p in checker.problems]
-    return (fn if not diagnostics else None), diagnostics
+    return found, (fn if not diagnostics else None), diagnostics
 
 
 def check_expression(text: str, kind: Kind, names: ExprNames, span: Span | None = None, pointer: str = "") -> list[Diagnostic]:
     """Diagnostics for one expression (syntax, names, arity, types); empty when it is fine."""
-    return _compile(text, kind, names, span, pointer)[1]
+    return _compile(text, kind, names, span, pointer)[2]
 
 
 def compile_expression(text: str, kind: Kind, names: ExprNames, span: Span | None = None) -> Evaluator:
     """Compile an expression to ``fn(facts: HandFacts)``; raises RulesetError when it does not check."""
-    fn, diagnostics = _compile(text, kind, names, span, "")
+    _, fn, diagnostics = _compile(text, kind, names, span, "")
     if fn is None:
         raise RulesetError(diagnostics)
     return fn
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """One named definition as written (``text``: its expression or constant) with its type and closure."""
+
+    name: str
+    text: str | int | bool
+    kind: str
+    fn: Evaluator = field(compare=False, repr=False)
+
+
+class CheckedDefinitions(NamedTuple):
+    """The definitions in evaluation order, the name table that knows them, and what is wrong."""
+
+    order: tuple[Definition, ...]
+    names: ExprNames
+    diagnostics: tuple[Diagnostic, ...]
+
+
+DefinitionItem = tuple[str, "str | int | bool", "Span | None", str]  # name, text, where its text is, pointer
+
+
+def _references(text: str | int | bool, among: Mapping[str, Any]) -> list[Name]:
+    """The definitions an expression names, in the order they appear (none for constants or bad syntax)."""
+    if not isinstance(text, str):
+        return []
+    try:
+        tree = parse_expression(text)
+    except ExpressionError:
+        return []
+    found = [node for node in _walk(tree) if isinstance(node, Name) and node.name in among]
+    return sorted(found, key=lambda n: (n.pos.line, n.pos.column) if n.pos else (0, 0))
+
+
+def check_definitions(items: Sequence[DefinitionItem], names: ExprNames) -> CheckedDefinitions:
+    """Order the definitions so that each comes after those it uses, refuse cycles and reserved
+    names (with the position of the offending reference), and type and compile each one.
+
+    A definition with a problem is known to later ones with the type ``any`` so that a
+    mistake is reported once, where it is made.
+    """
+    reserved = reserved_names()
+    by_name = {name: (text, span, pointer) for name, text, span, pointer in items}
+    diagnostics: list[Diagnostic] = []
+    broken: set[str] = set()
+    for name, _, span, pointer in items:
+        if name in reserved:
+            diagnostics.append(error("define-reserved", f"'{name}' is a name of the expression language itself",
+                                     span, pointer, "choose another name for the definition"))
+            broken.add(name)
+    edges = {name: _references(text, by_name) for name, (text, _, _) in by_name.items()}
+    order: list[str] = []
+    state: dict[str, int] = {}  # 1: being visited, 2: done
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for ref in edges[name]:
+            if state.get(ref.name) == 1:
+                cycle = path[path.index(ref.name):] + [name] if ref.name != name else [name]
+                _, span, pointer = by_name[name]
+                diagnostics.append(error(
+                    "define-cycle", f"definitions {' -> '.join(cycle + [ref.name])} use each other, so none has a value",
+                    _span(span, ref.pos), pointer, "a definition may only use definitions that do not use it"))
+                broken.update(cycle)
+            elif ref.name not in state:
+                visit(ref.name, path + [name])
+        state[name] = 2
+        order.append(name)
+
+    for name in by_name:
+        if name not in state:
+            visit(name, [])
+    known: dict[str, tuple[int, str]] = {}
+    compiled: list[Definition] = []
+    for name in order:
+        text, span, pointer = by_name[name]
+        if name in broken:
+            known[name] = (-1, "any")
+            continue
+        fn: Evaluator | None
+        found: list[Diagnostic] = []
+        if isinstance(text, (bool, int)):
+            kind, fn = ("bool" if isinstance(text, bool) else "int"), (lambda facts, v=text: v)
+        else:
+            kind, fn, found = _compile(text, "any", dataclass_replace(names, definitions=dict(known)), span, pointer)
+        diagnostics.extend(found)
+        if fn is None:
+            known[name] = (-1, "any")
+            continue
+        known[name] = (len(compiled), kind)
+        compiled.append(Definition(name, text, kind, fn))
+    return CheckedDefinitions(tuple(compiled), dataclass_replace(names, definitions=known), tuple(diagnostics))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Union
@@ -31,7 +32,7 @@ class Pos:
 
 @dataclass(frozen=True, slots=True)
 class Number:
-    value: int
+    value: int | Fraction  # a Fraction only when not whole (`4.5`); exact, never a float
     pos: Pos | None = field(default=None, compare=False)
 
 
@@ -63,7 +64,7 @@ class Unary:
 
 @dataclass(frozen=True, slots=True)
 class Binary:
-    op: str  # "or" "and" "==" "!=" "<" "<=" ">" ">=" "+" "-" "*"
+    op: str  # "or" "and" "==" "!=" "<" "<=" ">" ">=" "+" "-" "*" "/"
     left: "Node"
     right: "Node"
     pos: Pos | None = field(default=None, compare=False)
@@ -90,7 +91,7 @@ SYNTAX_EXAMPLES: dict[str, list[str]] = {
     "an operand is missing before the operator": ["and decided", "or a", "== winner", "* 2", "(and a)"],
 }
 _CHARACTER_HINTS = {"=": "compare with `==`", "&": "write `and`", "|": "write `or`", "!": "write `not` (or `!=`)",
-                    "'": 'quote strings with double quotes: "mit"', "/": "only + - * are available"}
+                    "'": 'quote strings with double quotes: "mit"'}
 
 
 def _cache_file() -> str | bool:
@@ -135,7 +136,7 @@ def _build(tree: Any, depth: int = 0) -> Node:
     children = tree.children
     depth += 1
     if kind == "number":
-        return Number(int(children[0]), pos)
+        return Number(exact(Fraction(str(children[0]))), pos)
     if kind == "string":
         return String(str(children[0])[1:-1], pos)
     if kind == "name":
@@ -168,7 +169,8 @@ def parse_expression(text: str) -> Node:
     try:
         tree = parser.parse(text)
     except UnexpectedCharacters as exc:
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        at = exc.pos_in_stream or 0
+        char = text[at] if at < len(text) else ""
         hint = _CHARACTER_HINTS.get(char)
         if char.isupper():
             hint = "names are lower case"
@@ -202,7 +204,7 @@ def _end(text: str) -> tuple[int, int]:
 
 
 _TERMINALS = {"NAME": "a name", "NUMBER": "a number", "STRING": 'a "string"', "LPAR": "'('", "RPAR": "')'",
-              "COMMA": "','", "COMPARISON": "a comparison", "PLUS": "'+'", "TIMES": "'*'",
+              "COMMA": "','", "COMPARISON": "a comparison", "PLUS": "'+'", "TIMES": "'*'", "DIVIDE": "'/'",
               "MINUS": "'-'", "OR": "'or'", "AND": "'and'", "NOT": "'not'", "$END": "the end"}
 
 
@@ -212,8 +214,29 @@ def _expected(exc: Any) -> str | None:
 
 
 # Binding strength, loosest first; a child printed inside a tighter parent gets parentheses.
-_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6}
+_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6, "/": 6}
 _UNARY, _ATOM = 7, 8
+
+
+def exact(value: Fraction) -> int | Fraction:
+    """A whole Fraction as an int, so that integer arithmetic stays plain ints."""
+    return value.numerator if value.denominator == 1 else value
+
+
+def decimal_text(value: int | Fraction) -> str:
+    """A number as written: ``4.5``; a fraction that no decimal writes exactly as ``(1 / 3)``."""
+    if isinstance(value, int):
+        return str(value)
+    denominator, twos, fives = value.denominator, 0, 0
+    while denominator % 2 == 0:
+        denominator, twos = denominator // 2, twos + 1
+    while denominator % 5 == 0:
+        denominator, fives = denominator // 5, fives + 1
+    if denominator != 1:
+        return f"({value.numerator} / {value.denominator})"
+    places = max(twos, fives)
+    whole, rest = divmod(abs(value.numerator) * 10 ** places // value.denominator, 10 ** places)
+    return f"{'-' if value < 0 else ''}{whole}.{rest:0{places}d}"
 
 
 def _strength(node: Node) -> int:
@@ -231,7 +254,7 @@ def to_text(node: Node) -> str:
         return f"({text})" if _strength(child) < minimum else text
 
     if isinstance(node, Number):
-        return str(node.value)
+        return decimal_text(node.value)
     if isinstance(node, String):
         return f'"{node.value}"'
     if isinstance(node, Name):

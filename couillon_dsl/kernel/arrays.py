@@ -9,6 +9,7 @@ read (:func:`~couillon_dsl.kernel.eligible.scoring_domains`), through the same
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
 from typing import NamedTuple
@@ -16,9 +17,10 @@ from typing import NamedTuple
 import numpy as np
 
 from couillon_dsl.engine.hand import rule_deltas, scoring_plan
-from couillon_dsl.engine.state import Actions
+from couillon_dsl.engine.actions import Actions
 from couillon_dsl.engine.tables import OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.expr.compile import HandFacts
+from couillon_dsl.expr.parse import exact
 from couillon_dsl.kernel.eligible import SCORE_VARIABLES, hand_size, ruleset_reason, scoring_domains
 from couillon_dsl.model import Ruleset
 
@@ -28,7 +30,7 @@ from couillon_dsl.model import Ruleset
  C_PASS_CARRY, C_START, C_GOAL, C_DOWN, C_MAX_HANDS, C_MAX_REDEALS, C_GAMES_TO_WIN, C_ALWAYS_PROMOTED,
  C_BY_POINTS, C_MAKER_NEEDS, C_GAP_TIE, C_FIRST_DEALER, C_MUST_FOLLOW, C_MUST_TRUMP, C_HEAD, C_HEAD_WHEN_TRUMPED,
  C_OVERTRUMP, C_UNDERTRUMP_BAN, C_HONOURS, C_ACCEPT, C_PASS, C_DEFER, C_DECLINE, C_NAME0, C_SHOW0, C_ANNOUNCE0,
- C_DEALER0, C_SIZE) = range(46)
+ C_DEALER0, C_FIXED_TRUMP, C_MAX_GAMES, C_SIZE) = range(48)
 
 METHODS = ("none", "offer", "choose")
 ON_ALL_PASS = ("bottom_card", "next_card", "redeal")
@@ -48,6 +50,7 @@ class KernelTables(NamedTuple):
     cfg: np.ndarray  # scalar codes, indexed by the C_* constants
     team_of: np.ndarray  # seat -> team
     suit_of: np.ndarray  # card -> printed suit
+    rank_of: np.ndarray  # card -> its rank within its printed suit (0: the highest)
     printed_suit: np.ndarray  # printed suit -> mask (the greedy agent's suit strength)
     honour_mask: np.ndarray  # [mask of the cards in the top third of the ranks]
     ops: np.ndarray  # dealer -> deal ops (code, a, b, c): packets (deliveries a..b, face up c), stock a, turn-up a
@@ -129,7 +132,8 @@ def build_tables(rs: Ruleset) -> KernelTables:
     cfg[C_GAMES_TO_WIN] = rs.session.games_to_win
     cfg[C_ALWAYS_PROMOTED] = t.always_promoted
     cfg[C_BY_POINTS] = rs.outcome.compare == "points"
-    cfg[C_MAKER_NEEDS] = -1 if rs.outcome.maker_needs is None else rs.outcome.maker_needs
+    cfg[C_MAKER_NEEDS] = -1 if rs.outcome.maker_needs is None else rs.outcome.maker_needs * t.point_unit
+    cfg[C_FIXED_TRUMP], cfg[C_MAX_GAMES] = t.fixed_trump, rs.limits.max_games
     cfg[C_GAP_TIE] = rs.outcome.gap == "tie"
     cfg[C_FIRST_DEALER] = -1 if rs.dealer.first == "random" else int(rs.dealer.first)
     cfg[C_MUST_FOLLOW] = follow.led_suit == "must_follow"
@@ -169,6 +173,7 @@ def build_tables(rs: Ruleset) -> KernelTables:
         cfg=_arr(cfg),
         team_of=_arr(t.team_of),
         suit_of=_arr(t.suit_of),
+        rank_of=_arr([layout.rank_of(c) for c in range(layout.size)]),
         printed_suit=_arr([layout.suit_mask(s) for s in range(nsuits)]),
         honour_mask=_arr([sum(1 << c for c in range(layout.size) if layout.rank_of(c) < honours)]),
         ops=ops,
@@ -206,6 +211,8 @@ def score_tables(rs: Ruleset) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     nteams = len(rs.players.teams)
     t = rs.tables
     plan = scoring_plan(rs.scoring)
+    define = tuple(definition.fn for definition in rs.definitions)
+    unit = t.point_unit
     plain_plan = tuple(rule for rule in plan if not rule[4])
     scaled_plan = tuple(rule for rule in plan if rule[4])
     ids = [a.id for a in rs.announcements]
@@ -223,7 +230,8 @@ def score_tables(rs: Ruleset) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     ntricks = hand_size(rs)
     for row, values in enumerate(product(*(range(size) for _, _, size in domains))):
         facts = dict(tricks_per_hand=ntricks)
-        points, tricks, announcers = [0] * nteams, [0] * nteams, {}
+        points: list[int | Fraction] = [0] * nteams
+        tricks, announcers = [0] * nteams, {}
         for (name, i, _), value in zip(domains, values):
             if name == "result":
                 decided = value < nteams
@@ -237,7 +245,9 @@ def score_tables(rs: Ruleset) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
             elif name == "all_tricks":
                 facts["all_tricks"] = bool(value)
             elif name == "points":
-                points[i] = value
+                points[i] = exact(Fraction(value, unit))
+            elif name == "points_in_play":
+                facts[name] = exact(Fraction(value, unit))
             elif name == "tricks":
                 tricks[i] = value
             elif name == "announcers":
@@ -247,9 +257,9 @@ def score_tables(rs: Ruleset) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
                 facts[name] = value
         hand = HandFacts(**facts, points=tuple(points), tricks=tuple(tricks),  # type: ignore[arg-type]
                          announcers=MappingProxyType(announcers), options=options)
-        try:
-            base[row] = rule_deltas(plain_plan, nteams, hand, 1)
-            scaled[row] = rule_deltas(scaled_plan, nteams, hand, 1)
+        try:  # each evaluation fills its own list of defined values
+            base[row] = rule_deltas(plain_plan, define, nteams, hand._replace(defined=[]), 1)
+            scaled[row] = rule_deltas(scaled_plan, define, nteams, hand._replace(defined=[]), 1)
         except Exception:  # noqa: BLE001 - a combination no real hand has; the kernel stops if one occurs
             ok[row] = 0
     variables = np.array([(SCORE_VARIABLE_CODE[name], i, size, s) for (name, i, size), s in zip(domains, strides)]

@@ -25,11 +25,12 @@ KERNEL_AGENTS = {"random": (), "greedy": ("share",)}  # agent name -> settings t
 KNOWN_FIELDS: dict[str, set[str]] = {
     "Ruleset": {"id", "name", "description", "sources", "options", "players", "dealer", "deck", "deal", "trump",
                 "play", "announcements", "outcome", "scoresheet", "scoring", "session", "limits", "layout",
-                "tables", "rollout"},
+                "tables", "rollout", "definitions"},
     "Players": {"count", "teams", "direction"},
     "Dealer": {"first", "rotation"},
-    "Suit": {"id", "name", "symbol"},
-    "Deck": {"suits", "ranks", "points", "trump_ranks", "trump_points", "promotions"},
+    "Suit": {"id", "name", "symbol", "ranks"},
+    "Deck": {"suits", "ranks", "points", "trump_ranks", "trump_points", "promotions", "trump_suit",
+             "card_points", "card_sets"},
     "Promotion": {"card", "name", "by_announcement", "below"},
     "DealStep": {"packet", "to", "face", "stock", "turn_up", "set_aside", "decide"},
     "Trump": {"method", "offer", "choose", "maker_after_fallback"},
@@ -40,11 +41,13 @@ KNOWN_FIELDS: dict[str, set[str]] = {
     "Announcement": {"id", "name", "holder_of", "after", "by"},
     "Outcome": {"compare", "maker_needs", "gap"},
     "Scoresheet": {"start", "goal", "direction", "display", "tie_carry", "tie_mark", "tie_next_dealer", "pass_carry"},
-    "ScoringRule": {"name", "when", "team", "delta", "tie_scaled", "when_fn", "team_fn", "delta_fn", "reads"},
+    "ScoringRule": {"name", "when", "team", "delta", "tie_scaled", "when_fn", "team_fn", "delta_fn", "reads",
+                    "for_each"},
     "Session": {"games_to_win"},
-    "Limits": {"max_hands", "max_redeals_in_a_row"},
+    "Limits": {"max_hands", "max_games", "max_redeals_in_a_row"},
 }
 KNOWN_VALUES: dict[tuple[str, str], set[Any]] = {
+    ("ScoringRule", "for_each"): {"", "team"},
     ("Dealer", "rotation"): {"next", "same"},
     ("DealStep", "face"): {"down", "up"},
     ("DealStep", "turn_up"): {None, "stock_top", "stock_bottom"},
@@ -156,7 +159,7 @@ def scoring_domains(rs: Ruleset) -> list[tuple[str, int, int]]:
 def hand_size(rs: Ruleset) -> int:
     """Cards per hand (compile checks every seat gets as many)."""
     n = rs.players.count
-    return sum((step.packet or 0) * (n if step.to == "all" else n - 1 if step.to in ("all_but_elder", "all_but_dealer")
+    return sum((step.packet or 0) * (n if step.to in (None, "all") else n - 1 if step.to in ("all_but_elder", "all_but_dealer")
                                      else 1 if step.to in ("elder", "dealer") else len(step.to or ()))
                for step in rs.deal if step.kind == "packet") // n
 

@@ -20,7 +20,7 @@ from numba import njit
 
 from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.kernel.arrays import (
-    C_ACCEPT, C_ALWAYS_PROMOTED, C_ANNOUNCE0, C_BY_POINTS, C_CHOOSE_DEALER, C_DEALER0, C_DECLINE, C_DEFER, C_DOWN,
+    C_ACCEPT, C_ALWAYS_PROMOTED, C_ANNOUNCE0, C_BY_POINTS, C_CHOOSE_DEALER, C_DEALER0, C_DECLINE, C_FIXED_TRUMP, C_MAX_GAMES, C_DEFER, C_DOWN,
     C_FALLBACK_ELDER, C_FIRST_DEALER, C_FIRST_LEAD, C_GAMES_TO_WIN, C_GAP_TIE, C_GOAL, C_HEAD, C_HEAD_WHEN_TRUMPED,
     C_MAKER_NEEDS, C_MAX_HANDS, C_MAX_REDEALS, C_METHOD, C_MUST_FOLLOW, C_MUST_TRUMP, C_N, C_NAME0, C_NANN, C_NCARDS,
     C_NPROMO, C_NSUITS, C_NTEAMS, C_ON_ALL_PASS, C_OVERTRUMP, C_PASS, C_PASS_CARRY, C_REOFFER_DEALER, C_ROTATE,
@@ -43,7 +43,6 @@ OK, FULL, BAD_SCORE = range(3)
 # paths and words as numbered in arrays.PATHS / arrays.WORDS
 P_ACCEPTED, P_NEXT_CARD, P_BOTTOM_CARD, P_NAMED, P_SHOWN, P_DEFERRED, P_NONE, P_REDEAL = range(8)
 W_ACCEPT, W_PASS, W_NAME, W_SHOW, W_DEFER = range(5)
-NEXT_HAND, NEXT_GAME, SESSION_OVER, ABANDONED = range(4)
 
 _M1 = np.int64(0x5555555555555555)
 _M2 = np.int64(0x3333333333333333)
@@ -237,7 +236,7 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
     tricks): before each hand the buffers must hold that much more, else FULL and the
     driver plays the game again with bigger ones (the same seeds give the same game).
     """
-    (cfg, team_of, suit_of, printed_suit, honour_mask, ops, nops, deliveries, ctx_trump, suit_mask, trump_mask,
+    (cfg, team_of, suit_of, rank_of, printed_suit, honour_mask, ops, nops, deliveries, ctx_trump, suit_mask, trump_mask,
      card_suit, strength, above, points, exempt, holder, after, partners, promotion_by, score_vars, score_base,
      score_scaled, score_ok) = T
     n = cfg[C_N]
@@ -409,8 +408,8 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                                 while m:
                                     c = lowest(m)
                                     m &= m - 1
-                                    if c % (ncards // nsuits) > rank:
-                                        card, rank = c, c % (ncards // nsuits)
+                                    if rank_of[c] > rank:
+                                        card, rank = c, rank_of[c]
                                 pick = ndefer + nnames + popcount(h & ((np.int64(1) << card) - 1))
                         else:
                             pick = int(draw(rng, 1) * total_ways)
@@ -472,6 +471,8 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                 break
         else:
             # ---------------------------------------------------------------- the play
+            if trump < 0:
+                trump = cfg[C_FIXED_TRUMP]  # the deck's permanent trump suit, or none
             promo = cfg[C_ALWAYS_PROMOTED]
             ctx = ((trump + 1) << npromo) | promo
             lead_rule = cfg[C_FIRST_LEAD]
@@ -718,7 +719,6 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                 hr += 1
             same_dealer = tie and cfg[C_SAME_AFTER_TIE] == 1
         # -------------------------------------------------------------------- the end of a game (engine.hand.make_settle)
-        verdict = NEXT_HAND
         reached = False
         for t in range(nteams):
             if (values[t] <= goal) if down else (values[t] >= goal):
@@ -738,9 +738,11 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                     if best_team < 0 or past > best_past or (past == best_past and won > best_won):
                         best_team, best_past, best_won = t, past, won
             games_won[best_team] += 1
-            verdict = SESSION_OVER if games_won[best_team] >= cfg[C_GAMES_TO_WIN] else NEXT_GAME
-            if verdict == SESSION_OVER:
+            if games_won[best_team] >= cfg[C_GAMES_TO_WIN]:
                 winner_of_game = best_team
+                break
+            if games_won.sum() >= cfg[C_MAX_GAMES]:  # limits.max_games: the session is abandoned
+                abandoned = 1
                 break
             game += 1
             game_hands = ties = passes = redeals = 0

@@ -1,0 +1,68 @@
+"""The numbering of a game's actions and the phases a GameState passes through.
+
+Cards come first (chance draws and plays), then the decisions; :class:`Actions` is the one
+place that knows the numbering. The phase constants are shared by the phase modules
+(``deal``, ``contract``, ``announce``, ``play``, ``scoring``) and the façade ``state``.
+"""
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+CHANCE = -1
+TERMINAL = -2
+
+# phases; PHASE_NAMES gives the name a SeatView shows
+DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER = range(7)
+PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over")
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in the current state; the message says why."""
+
+
+class Actions(NamedTuple):
+    """Action numbering: cards first (chance draws and plays), then decisions.
+
+    NAME suit s is ``name0 + s``, SHOW card c ``show0 + c``, ANNOUNCE a ``announce0 + a``,
+    and the chance choice of a random first dealer s is ``dealer0 + s``.
+    """
+
+    ncards: int
+    nsuits: int
+    nannouncements: int
+    accept: int
+    pass_: int
+    defer: int
+    decline: int
+    name0: int
+    show0: int
+    announce0: int
+    dealer0: int
+
+    @classmethod
+    @functools.cache  # immutable and asked for by every new game: build each numbering once
+    def build(cls, ncards: int, nsuits: int, nannouncements: int) -> "Actions":
+        name0 = ncards + 4
+        show0 = name0 + nsuits
+        announce0 = show0 + ncards
+        return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
+                   name0, show0, announce0, announce0 + nannouncements)
+
+    def decode(self, action: int) -> tuple[str, int]:
+        """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", -1), ("name", suit),
+        ("show", c), ("announce", index), ("dealer", seat); one place that knows the numbering."""
+        if 0 <= action < self.ncards:
+            return "card", action
+        if self.ncards <= action < self.name0:
+            return ("accept", "pass", "defer", "no")[action - self.ncards], -1
+        if self.name0 <= action < self.show0:
+            return "name", action - self.name0
+        if self.show0 <= action < self.announce0:
+            return "show", action - self.show0
+        if self.announce0 <= action < self.dealer0:
+            return "announce", action - self.announce0
+        if action >= self.dealer0:  # the seat count is the caller's to check
+            return "dealer", action - self.dealer0
+        raise ValueError(f"{action!r} is not an action of this ruleset")
+

@@ -1,0 +1,109 @@
+"""The decision that fixes a hand's trump: accept/pass rounds on an offered card, or a choice.
+
+`trump.method` says which: ``offer`` (speakers in turn, `on_all_pass` when all refuse),
+``choose`` (one seat names a suit, shows a card or defers) or ``none``.
+"""
+from __future__ import annotations
+
+from couillon_dsl.engine.actions import CHOOSE, DRAW, OFFER
+from couillon_dsl.engine.fields import StateFields
+from couillon_dsl.engine.hand import fallback_maker
+
+
+class ContractPhase(StateFields):
+    """Fixing trump (and the maker) for the hand."""
+
+    __slots__ = ()
+
+    def _begin_trump(self) -> bool:
+        """Start the trump procedure; True when it waits for a decision."""
+        method = self._rs.trump.method
+        elder = (self._dealer + 1) % self._n
+        if method == "offer":
+            self._offered = self._last_up
+            self._speakers = self._t.rounds[elder]
+            self._spk = 0
+            self._phase = OFFER
+            return True
+        if method == "choose":
+            by = self._rs.trump.choose.by  # type: ignore[union-attr]
+            self._chooser = self._dealer if by == "dealer" else elder
+            self._phase = CHOOSE
+            return True
+        return False
+
+    def _decide(self, action: int) -> None:
+        """Apply a trump decision: accept/pass an offer, or name/show/defer a choice."""
+        acts = self._acts
+        if self._phase == OFFER:
+            if action == acts.accept:
+                self._accept()
+            else:
+                self._pass()
+            return
+        suit_of = self._rs.layout.suit_of
+        seat = self._chooser
+        self._decider = seat
+        if action == acts.defer:
+            self._decisions.append((seat, "defer"))
+            self._defer_seat = seat
+            self._maker = fallback_maker(self._rs.trump, self._t.team_of, self._t.next_seat[self._dealer])
+            self._path = "deferred"
+        elif action < acts.show0:
+            self._decisions.append((seat, "name"))
+            self._trump = action - acts.name0
+            self._maker = self._t.team_of[seat]
+            self._path = "named"
+        else:
+            card = action - acts.show0
+            self._decisions.append((seat, "show"))
+            self._face_up[card] = seat
+            self._trump = suit_of(card)
+            self._maker = self._t.team_of[seat]
+            self._path = "shown"
+        self._continue_deal()
+
+    def _accept(self) -> None:
+        """The seat asked accepts the offered card: its suit is trump, its team the maker."""
+        seat = self._speakers[self._spk]
+        t = self._t
+        self._decisions.append((seat, "accept"))
+        self._trump = t.suit_of[self._offered]
+        self._maker = t.team_of[seat]
+        self._decider = seat
+        self._path = "accepted" if self._round == 0 else "next_card"
+        self._continue_deal()
+
+    def _pass(self) -> None:
+        """The seat asked passes; when everyone has, `on_all_pass` decides."""
+        self._decisions.append((self._speakers[self._spk], "pass"))
+        self._spk += 1
+        if self._spk == len(self._speakers):
+            self._all_passed()
+
+    def _all_passed(self) -> None:
+        """Everyone refused the offered card: `on_all_pass` says what happens."""
+        offer = self._rs.trump.offer
+        assert offer is not None
+        rule = offer.on_all_pass
+        if rule == "bottom_card":
+            card = self._stock.pop()
+            self._face_up[card] = None
+            self._trump = self._rs.layout.suit_of(card)
+            self._maker = fallback_maker(self._rs.trump, self._t.team_of, self._t.next_seat[self._dealer])
+            self._path = "bottom_card"
+            self._continue_deal()
+        elif rule == "next_card" and self._stock:
+            card = self._stock.pop(0)
+            self._face_up[card] = None
+            self._offered = self._last_up = card
+            self._round += 1
+            elder = (self._dealer + 1) % self._n
+            self._speakers = self._t.rounds[self._dealer if offer.reoffer_first_speaker == "dealer" else elder]
+            self._spk = 0
+        else:  # redeal, or next_card with the stock exhausted
+            self._pass_out()
+
+    def _continue_deal(self) -> None:
+        self._phase = DRAW  # not a chance node: _run_deal leaves it in the next phase
+        self._run_deal()

@@ -1,0 +1,138 @@
+"""The fields of a game in progress, shared by the phase modules that make up GameState.
+
+:class:`~couillon_dsl.engine.state.GameState` is assembled from one class per phase of a
+hand, each in its own module: ``deal`` (the deal script), ``contract`` (the decision that
+fixes trump: offer or choice), ``announce`` (announcements in trick 1), ``play`` (tricks)
+and ``scoring`` (the end of a hand and of a game). They all read and write the slots
+declared here; the hand's flow between phases goes through the hooks declared at the
+end of :class:`StateFields`, so each phase module imports none of the others.
+"""
+from __future__ import annotations
+
+import random
+
+from couillon_dsl.cards import Card, CardMask
+from couillon_dsl.engine.actions import Actions
+from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
+from couillon_dsl.model import Ruleset, Tables, Team, TrumpContext
+
+FIELDS = (
+    "_rs", "_t", "_n", "_acts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
+    # deal
+    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up",
+    # trump
+    "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
+    "_path", "_decisions", "_defer_seat",
+    # announcements
+    "_made", "_ann_offered", "_offers",
+    # play
+    "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
+    "_trick_no", "_ntricks", "_points", "_tricks", "_log",
+    # scoresheet and session
+    "_values", "_ties", "_passes", "_redeals", "_game_hands", "_game", "_games_won", "_games",
+    "_summaries", "_result",
+)
+
+
+class StateFields:
+    """The slots of a game in progress (one list: :data:`FIELDS`, which ``clone`` copies)."""
+
+    __slots__ = FIELDS
+
+    _rs: Ruleset
+    _t: Tables
+    _n: int
+    _acts: Actions
+    _seed: int | None
+    _rng: random.Random | None
+    _full: CardMask
+    _history: list[int]
+    _phase: int
+    _dealer: int
+    # deal
+    _pack: list[Card]
+    _undrawn: CardMask
+    _step: int
+    _hands: list[CardMask]
+    _face_up: dict[Card, int | None]
+    _stock: list[Card]
+    _last_up: Card
+    # trump
+    _offered: Card
+    _speakers: tuple[int, ...]
+    _spk: int
+    _round: int
+    _chooser: int
+    _trump: int
+    _promo: int
+    _ctx: TrumpContext
+    _maker: Team | None
+    _decider: int | None
+    _path: str
+    _decisions: list[tuple[int, str]]
+    _defer_seat: int
+    # announcements
+    _made: list[tuple[int, int]]
+    _ann_offered: int
+    _offers: list[tuple[int, int]]
+    # play
+    _leader: int
+    _turn: int
+    _trick: list[Card]
+    _tmask: CardMask
+    _led: int
+    _st: tuple[int, ...]
+    _best: int
+    _win: Card
+    _wseat: int
+    _tpoints: int
+    _trick_no: int
+    _ntricks: int
+    _points: list[int]
+    _tricks: list[int]
+    _log: list[tuple[int, tuple[Card, ...], int]]
+    # scoresheet and session
+    _values: tuple[int, ...]
+    _ties: int
+    _passes: int
+    _redeals: int
+    _game_hands: int
+    _game: int
+    _games_won: list[int]
+    _games: list[FinishedGame]
+    _summaries: list[HandSummary]
+    _result: GameResult | None
+
+    # ---------------------------------------------------------- the hooks between phases
+    # Each is implemented by one phase module; declaring them here lets every phase call
+    # the next one without importing it.
+    def _start_deal(self) -> None:  # deal: reset the per-hand fields for a new deal
+        raise NotImplementedError
+
+    def _run_deal(self) -> None:  # deal: run the deal script until a decision or its end
+        raise NotImplementedError
+
+    def _begin_trump(self) -> bool:  # contract: start the trump procedure at the decide step
+        raise NotImplementedError
+
+    def _begin_play(self) -> None:  # play: trump fixed, the first trick starts
+        raise NotImplementedError
+
+    def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force
+        raise NotImplementedError
+
+    def _offer_announcements(self) -> None:  # announce: queue what the seat to move may announce
+        raise NotImplementedError
+
+    def _end_hand(self) -> None:  # scoring: score the finished hand and move the game on
+        raise NotImplementedError
+
+    def _pass_out(self) -> None:  # scoring: a deal refused by everyone
+        raise NotImplementedError
+
+    def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:  # scoring
+        raise NotImplementedError
+
+    def _describe(self, action: int) -> str:  # state: an action as the player would say it
+        raise NotImplementedError
+

@@ -1,0 +1,101 @@
+"""The tricks of a hand: the first lead, each card played, each trick's end, and random play-outs.
+
+Legality is the trump context's follow closure (:mod:`couillon_dsl.engine.follow`); a
+refused card is explained by :mod:`couillon_dsl.engine.why` in the rule's own words.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from couillon_dsl.cards import Card
+from couillon_dsl.engine.actions import PLAY
+from couillon_dsl.engine.fields import StateFields
+from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
+from couillon_dsl.engine.why import legal_reasons
+
+
+class PlayPhase(StateFields):
+    """Playing the tricks of a hand."""
+
+    __slots__ = ()
+
+    def _begin_play(self) -> None:
+        rs = self._rs
+        t = self._t
+        if self._trump < 0:
+            if rs.trump.method != "none":
+                raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
+            self._trump = t.fixed_trump  # the deck's permanent trump suit, or none
+        self._set_context()
+        leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker, self._decider)
+        self._leader = self._turn = leader
+        self._ntricks = self._hands[leader].bit_count()
+        self._phase = PLAY
+        if self._t.holder_cards:
+            self._offer_announcements()
+
+    def _set_context(self) -> None:
+        self._ctx = self._t.contexts[((self._trump + 1) << len(self._t.promotion_cards)) | self._promo]
+
+    def _play(self, card: Card) -> None:
+        """Play ``card`` for the seat to move (legality already checked)."""
+        seat = self._turn
+        self._hands[seat] ^= 1 << card
+        ctx = self._ctx
+        trick = self._trick
+        if trick:
+            s = self._st[card]
+            if s > self._best:
+                self._best = s
+                self._win = card
+                self._wseat = seat
+        else:
+            led = ctx.card_suit[card]
+            self._led = led
+            self._st = st = ctx.strength[led]
+            self._best = st[card]
+            self._win = card
+            self._wseat = seat
+        trick.append(card)
+        self._tmask |= 1 << card
+        self._tpoints += ctx.points[card]
+        if len(trick) == self._n:
+            self._end_trick()
+        else:
+            self._turn = self._t.next_seat[seat]
+            if self._trick_no == 0 and self._rs.announcements:
+                self._offer_announcements()
+
+    def _end_trick(self) -> None:
+        winner = self._wseat
+        team = self._t.team_of[winner]
+        self._points[team] += self._tpoints
+        self._tricks[team] += 1
+        self._log.append((self._leader, tuple(self._trick), winner))
+        self._trick_no += 1
+        self._trick = []
+        self._tmask = self._tpoints = 0
+        self._leader = self._turn = winner
+        if self._trick_no == self._ntricks:
+            self._end_hand()
+
+    def _play_out(self, rnd: Any) -> None:
+        """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
+        left = self._ntricks - self._trick_no
+        self._leader = self._turn = random_tricks(
+            self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
+            self._history, self._log, self._points, self._tricks)
+        self._hands = [0] * self._n
+        self._trick_no = self._ntricks
+        self._end_hand()
+
+    def _play_refusal(self, action: int) -> str:
+        seat = self._turn
+        if not 0 <= action < self._acts.ncards:
+            return f"seat {seat} must play a card now, not {self._describe(action)}"
+        name = self._rs.layout.name(action)
+        if not self._hands[seat] >> action & 1:
+            return f"{name} is not in seat {seat}'s hand"
+        reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick))
+                      if c == action)
+        return f"{name} is illegal: {reason}"

@@ -1,0 +1,89 @@
+"""What a game tells the outside world: hand summaries, results and one seat's view."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from couillon_dsl.cards import Card, CardMask
+from couillon_dsl.model import Team
+
+
+class HandSummary(NamedTuple):
+    """One finished or passed-out hand, for statistics and records.
+
+    ``trump_path`` says how trump was fixed: accepted, next_card (accepted after a re-offer),
+    bottom_card, named, shown, deferred, none, or redeal (passed out). ``decisions`` are the
+    trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``
+    is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` (after the hand) are
+    per team.
+    """
+
+    game: int
+    number: int
+    dealer: int
+    trump: str | None
+    trump_path: str
+    maker: Team | None
+    deciding_seat: int | None
+    decisions: tuple[tuple[int, str], ...]
+    points: tuple[int, ...]
+    tricks: tuple[int, ...]
+    outcome: str
+    winner: Team | None
+    all_tricks: bool
+    announcements: tuple[tuple[str, int], ...]
+    points_in_play: int
+    multiplier: int
+    deltas: tuple[int, ...]
+    scores: tuple[int, ...]
+    played_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    winner: Team | None
+    scores: tuple[int, ...]
+    hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game (or session) ended; ``winner`` is None when it was abandoned at a limit."""
+
+    winner: Team | None
+    scores: tuple[int, ...]
+    hands: int
+    games_won: tuple[int, ...]
+    games: tuple[FinishedGame, ...]
+    abandoned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Exactly what one seat may know: its own hand and everything shown to the table."""
+
+    seat: int
+    phase: str
+    current_player: int
+    dealer: int
+    hand: CardMask
+    hand_sizes: tuple[int, ...]
+    face_up: tuple[tuple[Card, int | None], ...]  # (card, holding seat or None for the table)
+    offered: Card | None
+    decisions: tuple[tuple[int, str], ...]
+    trump: int | None
+    maker: Team | None
+    deciding_seat: int | None
+    announcements: tuple[tuple[str, int], ...]
+    leader: int | None
+    trick: tuple[tuple[int, Card], ...]
+    played: tuple[tuple[int, Card], ...]  # every card played this hand, current trick included
+    points: tuple[int, ...]
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+    ties_pending: int
+    passes_pending: int
+    games_won: tuple[int, ...]
+    game: int
+    hand_number: int
+

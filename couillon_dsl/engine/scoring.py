@@ -1,0 +1,91 @@
+"""The end of a hand and of a game: the scoring rules, the hand's summary, the next deal or the result.
+
+The rules themselves are closures built per ruleset (:mod:`couillon_dsl.engine.hand`:
+``score_hand`` and ``settle``), shared with the whole-game rollout.
+"""
+from __future__ import annotations
+
+from couillon_dsl.engine.actions import OVER
+from couillon_dsl.engine.fields import StateFields
+from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, passes_after_pass_out
+from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
+from couillon_dsl.model import Team
+
+_new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
+
+
+class ScoringPhase(StateFields):
+    """Scoring hands and ending games."""
+
+    __slots__ = ()
+
+    def _end_hand(self) -> None:
+        """Score the finished hand by the ruleset's rules, record it, and move the game on."""
+        score = self._t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
+                                   self._passes, self._ties, self._values, self._made)
+        self._values = score.values
+        self._ties = score.ties
+        self._passes = score.passes
+        self._redeals = 0
+        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas)
+        self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same")
+
+    def _pass_out(self) -> None:
+        """A deal refused by everyone: it scores nothing, may owe the next decided hand."""
+        self._passes = passes_after_pass_out(self._rs.scoresheet, self._passes)
+        self._redeals += 1
+        self._path = "redeal"
+        self._trump = -1
+        self._maker = None
+        self._record("passed_out", None, False, 1, (0,) * len(self._values))
+        if self._redeals > self._rs.limits.max_redeals_in_a_row:
+            self._finish(None, abandoned=True)
+            return
+        self._next_hand(None, same_dealer=False)
+
+    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: tuple[int, ...]) -> None:
+        """Append this hand's summary."""
+        self._game_hands += 1
+        points = tuple(self._points)
+        trump = self._trump
+        made = self._made
+        self._summaries.append(_new_tuple(HandSummary, (  # tuple.__new__: no NamedTuple __new__ frame
+            self._game, self._game_hands, self._dealer, self._rs.layout.suits[trump] if trump >= 0 else None,
+            self._path, self._maker, self._decider, tuple(self._decisions), points, tuple(self._tricks), outcome,
+            winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
+            sum(points), k, deltas, self._values, tuple(self._log),
+        )))
+
+    def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:
+        """End the game if a team reached the goal (or a limit was hit), else deal again."""
+        rs = self._rs
+        verdict, game_winner = self._t.settle(self._values, hand_winner, self._game_hands, self._games_won)
+        if game_winner is not None:
+            self._games.append(FinishedGame(game_winner, self._values, self._game_hands))
+        if verdict == ABANDONED:
+            self._finish(None, abandoned=True, game_over=game_winner is not None)
+            return
+        if game_winner is not None:
+            if verdict == SESSION_OVER:
+                self._finish(game_winner, abandoned=False)
+                return
+            self._game += 1
+            self._game_hands = self._ties = self._passes = self._redeals = 0
+            self._values = (rs.scoresheet.start,) * len(self._values)
+        if not same_dealer and rs.dealer.rotation == "next":
+            self._dealer = self._t.next_seat[self._dealer]
+        self._start_deal()
+
+    def _finish(self, winner: Team | None, abandoned: bool, game_over: bool = False) -> None:
+        """End the session; an abandoned game still running is listed among the games, without a winner."""
+        if abandoned and not game_over:
+            self._games.append(FinishedGame(None, self._values, self._game_hands))
+        self._phase = OVER
+        self._result = GameResult(
+            winner=winner,
+            scores=self._values,
+            hands=len(self._summaries),
+            games_won=tuple(self._games_won),
+            games=tuple(self._games),
+            abandoned=abandoned,
+        )
