@@ -130,8 +130,13 @@ def _run_line(sim: Simulation) -> str:
     rate = sim.tally.hands / sim.seconds if sim.seconds > 0 else float("nan")
     return (f"[bold]{sim.ruleset.name}[/] ({sim.ruleset.id}): {sim.games:,} games, {sim.tally.hands:,} hands, "
             f"seed {sim.job.seed}, agents {agents_text(sim)}; {sim.workers} worker{'s' if sim.workers != 1 else ''}, "
-            f"{sim.seconds:.2f} s ({rate:,.0f} hands/s) on the {sim.engine} engine"
-            + (f" (+{sim.compile_seconds:.2f} s to compile)" if sim.engine == "compiled" else ""))
+            f"{sim.seconds:.2f} s ({rate:,.0f} hands/s)")
+
+
+def _engine_line(sim: Simulation) -> str:
+    if sim.engine == "compiled":
+        return f"played on the compiled engine (compiled or loaded from its cache in {sim.compile_seconds:.2f} s)"
+    return "played on the Python engine"
 
 
 def _table(group: str, columns: list[str]) -> Table:
@@ -145,6 +150,7 @@ def _table(group: str, columns: list[str]) -> Table:
 def print_simulation(sim: Simulation, console: Console) -> None:
     """One table per group; rates in percent, every interval at 95%."""
     console.print(_run_line(sim))
+    console.print(_engine_line(sim))
     by_group: dict[str, list[Figure]] = {}
     for figure in figures(sim):
         by_group.setdefault(figure.group, []).append(figure)
@@ -160,6 +166,7 @@ def print_comparison(a: Simulation, b: Simulation, same_deals: bool, console: Co
     console.print(f"B: {_run_line(b)}")
     console.print("A and B played the same deals (same pack orders)" if same_deals
                   else "different decks: A and B played from the same seeds, not the same deals")
+    console.print(_engine_line(a))
     by_group: dict[str, list[tuple[Figure | None, Figure | None, Estimate | None]]] = {}
     for row in paired_figures(a, b):
         by_group.setdefault((row[0] or row[1]).group, []).append(row)  # type: ignore[union-attr]

@@ -176,7 +176,7 @@ def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
     if job.engine == "compiled":
         from couillon_dsl.kernel.driver import play_range as play_compiled
 
-        return play_compiled(job, ruleset, start, stop)  # type: ignore[no-any-return]
+        return play_compiled(job, ruleset, start, stop)
     agents = [make_agent(spec) for spec in job.agents]
     fast = not job.paired and all(spec == "random" for spec in job.agents)
     start_values = (ruleset.scoresheet.start,) * len(ruleset.players.teams)
@@ -243,10 +243,10 @@ def select_engine(ruleset: Ruleset, agents: Sequence[str], requested: str) -> tu
     else:
         from couillon_dsl.kernel.eligible import reason
 
-        why = reason(ruleset, agents)
-        if why is None:
+        missing = reason(ruleset, agents)
+        if missing is None:
             return "compiled", None
-        why = f"the compiled engine does not take this run yet: {why}"
+        why = f"the compiled engine does not take this run yet: {missing}"
     if requested == "compiled":
         raise ValueError(why)
     return "python", why

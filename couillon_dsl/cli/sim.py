@@ -6,6 +6,7 @@ clear message, never a traceback.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -57,8 +58,6 @@ def make_job(ruleset_arg: str, rs: Ruleset, options: dict[str, str], seed: int, 
 
 def with_engine(job: Job, rs: Ruleset, requested: str) -> Job:
     """``job`` on the engine ``--engine`` asks for; auto falls back to Python with a one-line note saying why."""
-    import dataclasses
-
     from couillon_dsl.simulate import select_engine
 
     try:
@@ -191,6 +190,9 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, agents: str, 
     rs_b = build(ruleset_b, options_b) if options_b else default_b
     job_a = with_engine(make_job(ruleset_a, rs_a, options_a, seed, agents, paired=True), rs_a, engine)
     job_b = with_engine(make_job(ruleset_b, rs_b, options_b, seed, agents, paired=True), rs_b, engine)
+    if job_a.engine != job_b.engine:  # each engine deals from its own generator: one engine for both
+        job_a, job_b = (dataclasses.replace(job, engine="python") for job in (job_a, job_b))
+        click.echo("note: both rulesets play on the Python engine, so that they see the same deals", err=True)
     sim_a = run(rs_a, job_a, games, workers, f"simulating A ({rs_a.id})")
     sim_b = run(rs_b, job_b, games, workers, f"simulating B ({rs_b.id})")
     same_deals = rs_a.layout.suits == rs_b.layout.suits and rs_a.layout.ranks == rs_b.layout.ranks

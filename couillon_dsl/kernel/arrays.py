@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -150,19 +150,19 @@ def build_tables(rs: Ruleset) -> KernelTables:
     plans = t.deal_plans
     nops = [len(plan) for plan in plans]
     ops = np.zeros((n, max(nops) or 1, 4), np.int64)
-    per_dealer = [[d for op in plan if op[0] == OP_PACKET for d in op[2]] for plan in plans]  # type: ignore[union-attr]
+    per_dealer = [[d for op in plan if op[0] == OP_PACKET for d in op[2]] for plan in plans]
     deliveries = np.zeros((n, max(len(d) for d in per_dealer) or 1, 3), np.int64)
     for dealer, plan in enumerate(plans):
         k = 0
         for i, op in enumerate(plan):
             ops[dealer, i, 0] = op[0]
             if op[0] == OP_PACKET:
-                for delivery in op[2]:  # type: ignore[attr-defined]
+                for delivery in op[2]:
                     deliveries[dealer, k] = delivery
                     k += 1
-                ops[dealer, i, 1:] = (k - len(op[2]), k, bool(op[3]))  # type: ignore[arg-type]
+                ops[dealer, i, 1:] = (k - len(op[2]), k, bool(op[3]))
             elif op[0] == OP_STOCK:
-                ops[dealer, i, 1] = op[1]  # type: ignore[assignment]
+                ops[dealer, i, 1] = op[1]
             elif op[0] == OP_TURN_UP:
                 ops[dealer, i, 1] = bool(op[1])
 
@@ -229,9 +229,10 @@ def score_tables(rs: Ruleset) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     ok = np.ones(rows, np.int64)
     ntricks = hand_size(rs)
     for row, values in enumerate(product(*(range(size) for _, _, size in domains))):
-        facts = dict(tricks_per_hand=ntricks)
+        facts: dict[str, Any] = dict(tricks_per_hand=ntricks)
         points: list[int | Fraction] = [0] * nteams
-        tricks, announcers = [0] * nteams, {}
+        tricks = [0] * nteams
+        announcers: dict[str, int] = {}
         for (name, i, _), value in zip(domains, values):
             if name == "result":
                 decided = value < nteams
@@ -255,12 +256,12 @@ def score_tables(rs: Ruleset) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
                     announcers[ids[i]] = value
             else:
                 facts[name] = value
-        hand = HandFacts(**facts, points=tuple(points), tricks=tuple(tricks),  # type: ignore[arg-type]
+        hand = HandFacts(**facts, points=tuple(points), tricks=tuple(tricks),  # type: ignore[arg-type]  # exact points
                          announcers=MappingProxyType(announcers), options=options)
         try:  # each evaluation fills its own list of defined values
             base[row] = rule_deltas(plain_plan, define, nteams, hand._replace(defined=[]), 1)
             scaled[row] = rule_deltas(scaled_plan, define, nteams, hand._replace(defined=[]), 1)
-        except Exception:  # noqa: BLE001 - a combination no real hand has; the kernel stops if one occurs
+        except Exception:
             ok[row] = 0
     variables = np.array([(SCORE_VARIABLE_CODE[name], i, size, s) for (name, i, size), s in zip(domains, strides)]
                          or np.zeros((0, 4)), np.int64).reshape(-1, 4)

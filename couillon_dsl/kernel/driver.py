@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -20,9 +20,12 @@ from couillon_dsl.kernel.arrays import OUTCOMES, PATHS, WORDS, KernelTables, ker
 from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord, outcome_json
 
+if TYPE_CHECKING:
+    from couillon_dsl.simulate import Job, Tally
+
 def stream_seeds(seed: int) -> tuple[int, int]:
     """The kernel's deal and agent stream seeds for a game seeded ``seed`` (as play.play_games derives them)."""
-    return int(play.mix64(np.uint64(seed))), int(play.mix64(np.uint64(seed ^ play.AGENTS_SALT)))
+    return int(play.mix64(seed)), int(play.mix64(seed ^ play.AGENTS_SALT))
 
 
 def agent_arrays(specs: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -33,9 +36,12 @@ def agent_arrays(specs: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     codes, shares = [], []
     for spec in specs:
         agent = make_agent(spec)
-        greedy = isinstance(agent, GreedyAgent)
-        codes.append(play.GREEDY if greedy else 0)
-        shares.append(agent.share if greedy else 0.5)
+        if isinstance(agent, GreedyAgent):
+            codes.append(play.GREEDY)
+            shares.append(agent.share)
+        else:
+            codes.append(0)
+            shares.append(0.5)
     return np.array(codes, np.int64), np.array(shares, np.float64)
 
 
@@ -141,9 +147,9 @@ def action_names(rs: Ruleset) -> list[str]:
     return [state.action_to_string(a) for a in range(acts.dealer0 + rs.players.count)]
 
 
-def play_range(job, ruleset: Ruleset, start: int, stop: int):  # type: ignore[no-untyped-def]
+def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
     """simulate.play_range on the kernel: games ``start .. stop-1`` of a run, as a Tally."""
-    from couillon_dsl.simulate import Tally, game_seed
+    from couillon_dsl.simulate import Tally, game_seed  # simulate imports this module on use: no cycle at load
 
     rs = ruleset
     T = kernel_tables(rs)
@@ -172,7 +178,7 @@ def play_range(job, ruleset: Ruleset, start: int, stop: int):  # type: ignore[no
     return tally
 
 
-def fold(rs: Ruleset, tally, counts: np.ndarray, results: np.ndarray) -> None:  # type: ignore[no-untyped-def]
+def fold(rs: Ruleset, tally: Tally, counts: np.ndarray, results: np.ndarray) -> None:
     """Add the kernel's counts and per-game results to ``tally`` (what Tally.add_game/add_hands count)."""
     n = rs.players.count
     team_of = rs.tables.team_of

@@ -96,7 +96,7 @@ def draw(rng: np.ndarray, stream: int) -> float:
 
 
 @njit(cache=True, inline="always")
-def legal_mask(cfg, suit_mask, trump_mask, ctx_trump, exempt, above, ctx: int, h: int, led: int, win: int, trick: int) -> int:  # type: ignore[no-untyped-def]
+def legal_mask(cfg, suit_mask, trump_mask, ctx_trump, exempt, above, ctx: int, h: int, led: int, win: int, trick: int) -> int:
     """The follow rule (engine.follow.make_legal) for a hand facing a trick that has begun."""
     lm = suit_mask[ctx, led]
     tm = trump_mask[ctx]
@@ -132,7 +132,7 @@ def legal_mask(cfg, suit_mask, trump_mask, ctx_trump, exempt, above, ctx: int, h
 
 
 @njit(cache=True, inline="always")
-def raise_trumps(above, ctx: int, t: int, trumped: int, win: int, others: int, overtrump: bool,  # type: ignore[no-untyped-def]
+def raise_trumps(above, ctx: int, t: int, trumped: int, win: int, others: int, overtrump: bool,
                  ban: bool) -> int:
     """The trumps of ``t`` that may be played, given the other legal cards ``others``."""
     if t == 0 or trumped == 0:
@@ -146,14 +146,14 @@ def raise_trumps(above, ctx: int, t: int, trumped: int, win: int, others: int, o
 
 
 @njit(cache=True, inline="always")
-def suit_strength(printed_suit, honour_mask, hand: int, suit: int) -> float:  # type: ignore[no-untyped-def]
+def suit_strength(printed_suit, honour_mask, hand: int, suit: int) -> float:
     """agents.greedy.suit_strength: cards of the printed suit, half a card more per honour."""
     m = hand & printed_suit[suit]
     return popcount(m) + 0.5 * popcount(m & honour_mask[0])
 
 
 @njit(cache=True, inline="always")
-def shed(trump_mask, points, strength, card_suit, ctx: int, legal: int) -> int:  # type: ignore[no-untyped-def]
+def shed(trump_mask, points, strength, card_suit, ctx: int, legal: int) -> int:
     """agents.greedy.shed_key's least valuable card: non-trumps, fewer points, lower (first of equals)."""
     best = -1
     b0 = b1 = b2 = 0
@@ -170,7 +170,7 @@ def shed(trump_mask, points, strength, card_suit, ctx: int, legal: int) -> int: 
 
 
 @njit(cache=True, inline="always")
-def greedy_lead(above, trump_mask, points, strength, card_suit, ctx: int, legal: int, elsewhere: int) -> int:  # type: ignore[no-untyped-def]
+def greedy_lead(above, trump_mask, points, strength, card_suit, ctx: int, legal: int, elsewhere: int) -> int:
     """agents.greedy.lead: the best-scoring master card, plain before trump, else shed."""
     plain = trump = -1
     plain_points = trump_points = -1
@@ -193,7 +193,7 @@ def greedy_lead(above, trump_mask, points, strength, card_suit, ctx: int, legal:
 
 
 @njit(cache=True, inline="always")
-def greedy_follow(trump_mask, points, strength, card_suit, ctx: int, legal: int, led: int, win: int, partner_wins: bool, last: bool) -> int:  # type: ignore[no-untyped-def]
+def greedy_follow(trump_mask, points, strength, card_suit, ctx: int, legal: int, led: int, win: int, partner_wins: bool, last: bool) -> int:
     """agents.greedy.follow: feed a partner sure to win, else win as cheaply as possible, else shed."""
     if partner_wins:
         if not last:
@@ -228,7 +228,7 @@ def greedy_follow(trump_mask, points, strength, card_suit, ctx: int, legal: int,
 
 
 @njit(cache=True)
-def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drows, arows, trows,  # type: ignore[no-untyped-def]
+def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drows, arows, trows,
               counts, out, room):
     """Play one whole game (or session); returns OK, FULL (record buffers too small) or BAD_SCORE.
 
@@ -626,15 +626,11 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
             for t in range(nteams):
                 if t != hand_winner and score[t] == score[hand_winner]:
                     tie = True
-            no_score = False
             if tie:
                 hand_winner = -1
             elif cfg[C_MAKER_NEEDS] >= 0 and hand_winner == maker and won_points[hand_winner] < cfg[C_MAKER_NEEDS]:
                 hand_winner = -1
-                if cfg[C_GAP_TIE] == 1:
-                    tie = True
-                else:
-                    no_score = True
+                tie = cfg[C_GAP_TIE] == 1  # else no score
             decided = hand_winner >= 0
             all_tricks = decided and won_tricks[hand_winner] == ntricks
             in_play = 0
@@ -761,7 +757,7 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
 
 
 @njit(cache=True)
-def play_games(T, agent, share, seeds, counts, results):  # type: ignore[no-untyped-def]
+def play_games(T, agent, share, seeds, counts, results):
     """Play one game per game seed, counting into ``counts``; ``results[g]`` gets game g's per-game values.
 
     Returns the index of the first game that failed (BAD_SCORE), or -1.
