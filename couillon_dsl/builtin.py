@@ -1,14 +1,14 @@
 """Where the built-in rulesets live, so a ruleset can be named (``couillon``) instead of pathed.
 
-In a source checkout they sit in the repository's ``rulesets/`` folder; an installed
-package ships them as data files under ``<prefix>/share/couillon-dsl/rulesets``. The
-checkout wins, so editing a shipped ruleset takes effect without reinstalling.
+They are package data (``couillon_dsl/rulesets/``), found through ``importlib.resources``,
+so a venv, ``pip install --user`` and an editable install all see the same files, and
+their ``$schema`` line (``../schemas/ruleset.schema.json``) resolves wherever the package sits.
 """
 from __future__ import annotations
 
 import os
 import re
-import sys
+from importlib.resources import files
 from pathlib import Path
 
 _NAME = re.compile(r"^[a-z][a-z0-9-]*$")  # a name can never smuggle in a path
@@ -20,32 +20,23 @@ def is_file(path: str | Path) -> bool:
     return os.path.isfile(path)
 
 
-def builtin_folders() -> list[Path]:
-    """The folders searched for built-in rulesets, in order of precedence."""
-    return [
-        Path(__file__).resolve().parents[1] / "rulesets",
-        Path(sys.prefix) / "share" / "couillon-dsl" / "rulesets",
-    ]
+def builtin_folder() -> Path:
+    """The package's ruleset folder (a real directory: the package is never installed zipped,
+    and the loader needs paths for spans and for `extends:` relative to a file)."""
+    return Path(str(files("couillon_dsl").joinpath("rulesets")))
 
 
 def builtin_names() -> list[str]:
     """Names of every built-in ruleset, sorted."""
-    names: set[str] = set()
-    for folder in builtin_folders():
-        if folder.is_dir():
-            names.update(p.stem for p in folder.glob("*.yaml") if _NAME.match(p.stem))
-    return sorted(names)
+    return sorted(p.stem for p in builtin_folder().glob("*.yaml") if _NAME.match(p.stem))
 
 
 def find_builtin(name: str) -> Path | None:
     """The file of built-in ruleset ``name``, or None."""
     if not _NAME.match(name):
         return None
-    for folder in builtin_folders():
-        candidate = folder / f"{name}.yaml"
-        if is_file(candidate):
-            return candidate
-    return None
+    candidate = builtin_folder() / f"{name}.yaml"
+    return candidate if is_file(candidate) else None
 
 
 def resolve_ruleset(path_or_name: str | Path) -> Path | None:

@@ -16,13 +16,14 @@ from typing import Any, Callable, Mapping
 
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
+from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.load import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
-    Announcement, Choose, DealStep, Dealer, Deck, Extra, Follow, Limits, Offer, OptionSpec, Outcome, Play,
-    Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
+    Announcement, Choose, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Extra, Follow, Limits, Offer,
+    OptionSpec, Outcome, Play, Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
 )
 
 _NULL_WORDS = ("null", "none", "~")
@@ -69,9 +70,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                      after=value.get("after"), by=value.get("by"))
         for key, value in (data.get("announcements") or {}).items()
     )
+    declarations = tuple(_declaration(key, value) for key, value in (data.get("declarations") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**data["scoresheet"])
-    names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams)),
+    names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams), declarations),
                                 whole_points=point_unit(deck) == 1)
     definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
@@ -81,6 +83,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions)
+    if declarations:
+        tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -103,6 +107,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         layout=layout,
         tables=tables,
         definitions=definitions,
+        declarations=declarations,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -288,11 +293,30 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
     )
 
 
-def _expr_names(announcements: tuple[Announcement, ...], specs: Mapping[str, OptionSpec], teams: int) -> Any:
+def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
+    """One declaration kind; its pattern keys are the model's field names."""
+    lists = ("same_rank", "cards", "of")
+    patterns = tuple(
+        DeclarationPattern(value=p["value"], run=p.get("run"), count=p.get("count"), at_least=p.get("at_least"),
+                           name=p.get("name"), **{k: tuple(str(x) for x in p.get(k, ())) for k in lists})
+        for p in raw["patterns"])
+    return Declaration(
+        id=key, name=raw.get("name", key), patterns=patterns, description=raw.get("description", ""),
+        when=raw.get("when", "first_play"), shown=raw.get("shown", False),
+        run_order=tuple(str(r) for r in raw["run_order"]) if raw.get("run_order") else None,
+        disjoint=raw.get("disjoint", True), award=raw.get("award", "always"),
+        compare=tuple(raw.get("compare", ("value", "length", "top", "trump"))), tie=raw.get("tie", "earliest_seat"),
+        void_if_opponents_take_all=raw.get("void_if_opponents_take_all", False),
+    )
+
+
+def _expr_names(announcements: tuple[Announcement, ...], specs: Mapping[str, OptionSpec], teams: int,
+                declarations: tuple[Declaration, ...] = ()) -> Any:
     from couillon_dsl.expr import ExprNames
 
     return ExprNames(announcements=frozenset(a.id for a in announcements),
-                     options={name: _option_kind(spec) for name, spec in specs.items()}, team_count=teams)
+                     options={name: _option_kind(spec) for name, spec in specs.items()}, team_count=teams,
+                     declarations=tuple(d.id for d in declarations))
 
 
 def _option_kind(spec: OptionSpec) -> str:

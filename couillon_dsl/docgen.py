@@ -158,14 +158,14 @@ def reference_markdown(schema: dict[str, Any] | None = None) -> str:
 
 def ruleset_files(root: Path) -> list[Path]:
     """The shipped rulesets of a checkout."""
-    return sorted((root / "rulesets").glob("*.yaml"))
+    return sorted((root / "couillon_dsl" / "rulesets").glob("*.yaml"))
 
 
 def ruleset_page(path: Path) -> str:
     from couillon_dsl.compile import build_ruleset
     from couillon_dsl.explain import explain
 
-    header = GENERATED.format(source=f"rulesets/{path.name} by `couillon explain {path.stem}`")
+    header = GENERATED.format(source=f"couillon_dsl/rulesets/{path.name} by `couillon explain {path.stem}`")
     return f"{header}\n\n{explain(build_ruleset(path))}"
 
 

@@ -570,7 +570,8 @@ def _mentions(rs: Ruleset, announcement_id: str) -> list[str]:
 def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
     if announcement.holder_of:
         text = (f"the player holding the {_card(rs, announcement.holder_of)} may announce "
-                f"{announcement.name} on their turn in the first trick, before playing a card")
+                f"{announcement.name} on their turn in the first trick, before playing a card; staying silent "
+                f"is just playing the card, so nobody learns whether a silent player holds it")
     elif announcement.after:
         before = _announcement(rs, announcement.after)
         first = before.name if before else announcement.after

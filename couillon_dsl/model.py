@@ -167,6 +167,54 @@ class Announcement:
 
 
 @dataclass(frozen=True, slots=True)
+class DeclarationPattern:
+    """One pattern of a declaration as written: a run, N of a rank, given cards, or N cards of a set.
+
+    Exactly one shape is set: ``run`` (that many cards in sequence in one suit), ``same_rank``
+    (``count`` cards of one of these ranks), ``cards`` (all of these cards; ``KT`` is the
+    trump king) or ``of`` (``at_least`` cards of this set; ``trump`` stands for the trump suit).
+    """
+
+    value: int
+    run: int | None = None
+    same_rank: tuple[str, ...] = ()
+    count: int | None = None
+    cards: tuple[str, ...] = ()
+    of: tuple[str, ...] = ()
+    at_least: int | None = None
+    name: str | None = None
+
+    @property
+    def shape(self) -> str:
+        """run, same_rank, cards or of: the key that says what the pattern matches."""
+        if self.run is not None:
+            return "run"
+        if self.same_rank:
+            return "same_rank"
+        if self.cards:
+            return "cards"
+        return "of"
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """A kind of declaration (meld): its patterns, when it is made, who keeps its points."""
+
+    id: str
+    name: str
+    patterns: tuple[DeclarationPattern, ...]
+    description: str = ""
+    when: str = "first_play"
+    shown: bool = False
+    run_order: tuple[str, ...] | None = None
+    disjoint: bool = True
+    award: str = "always"
+    compare: tuple[str, ...] = ("value", "length", "top", "trump")
+    tie: str = "earliest_seat"
+    void_if_opponents_take_all: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     compare: str = "points"
     maker_needs: int | None = None
@@ -283,6 +331,8 @@ class Tables:
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
     # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)
     settle: Callable[..., Any] = field(compare=False, repr=False)
+    # declaration index -> engine.declarations.DeclarationTable (pattern masks, run lookups, award rule)
+    declarations: tuple[Any, ...] = ()
 
     def context(self, trump: int, promoted_bits: int) -> TrumpContext:
         return self.contexts[((trump + 1) << len(self.promotion_cards)) | promoted_bits]
@@ -309,6 +359,7 @@ class Ruleset:
     limits: Limits
     layout: DeckLayout = field(repr=False)
     tables: Tables = field(repr=False, compare=False)
+    declarations: tuple[Declaration, ...] = ()
     # whole random games in one closure (engine.rollout.make_rollout), None when not eligible
     rollout: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
     # the `define` section in evaluation order (each after the definitions it uses)

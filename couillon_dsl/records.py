@@ -78,8 +78,16 @@ def outcome_json(winner: int | None, scores: Sequence[int], games_won: Sequence[
         "scores": scores,
         "games_won": games_won,
         "abandoned": abandoned,
-        "hands": [h._asdict() for h in hands],
+        "hands": [_hand_record(h) for h in hands],
     }))
+
+
+def _hand_record(hand: Any) -> dict[str, Any]:
+    """A hand summary as a mapping; `melds` only where declarations were made (older records stay as they were)."""
+    record = hand._asdict()
+    if not record["melds"]:
+        del record["melds"]
+    return record
 
 
 def write_records(path: str | Path, records: Iterable[GameRecord]) -> int:

@@ -88,6 +88,7 @@ class _Checks:
         self.check_players()
         self.check_deal_and_trump()
         self.check_announcements()
+        self.check_declarations()
         self.check_play()
         self.check_outcome()
         self.check_game_end()
@@ -344,6 +345,80 @@ class _Checks:
                 chain.append(current["after"])
                 current = self.announcements[current["after"]]
 
+    def card_or_trump_card(self, pointer: str, text: str) -> None:
+        """A card, or a rank followed by T for that rank of the trump suit (``KT``)."""
+        rank = text[:-1].upper()
+        if not text.upper().endswith("T") or "T" in self.suits:
+            self.card(pointer, text)
+        elif rank not in self.ranks:
+            self.report("unknown-rank", f"'{text}': '{rank}' is not a rank of this deck", pointer,
+                        did_you_mean(rank, self.ranks) or f"ranks: {', '.join(self.ranks)}",
+                        span=self.place.inside(pointer, 0, len(rank)))
+
+    def check_declarations(self) -> None:
+        """Patterns name real ranks and cards, have one shape each, can be held, and fit `when`."""
+        shapes = ("run", "same_rank", "cards", "of")
+        trumpless = self.data.get("trump", {}).get("method", "none") == "none"
+        for name, item in (self.data.get("declarations") or {}).items():
+            base = f"/declarations/{escape(name)}"
+            order = item.get("run_order", self.ranks)
+            for i, rank in enumerate(item.get("run_order", [])):
+                self.rank(f"{base}/run_order/{i}", rank)
+            seen: dict[tuple[str, Any], int] = {}
+            for i, pattern in enumerate(item["patterns"]):
+                at = f"{base}/patterns/{i}"
+                given = [k for k in shapes if k in pattern]
+                if len(given) > 1:
+                    self.report("declaration-pattern-shape", f"a pattern has one shape, this one has {' and '.join(given)}",
+                                at, "split it into one pattern per shape")
+                    continue
+                shape = given[0]
+                for key, belongs in (("count", "same_rank"), ("at_least", "of")):
+                    if key in pattern and shape != belongs:
+                        self.report("declaration-pattern-shape", f"`{key}` goes with `{belongs}`, not with `{shape}`",
+                                    f"{at}/{key}", key=True)
+                if shape == "run" and pattern["run"] > len(order):
+                    self.report("declaration-unreachable", f"a run of {pattern['run']} needs more ranks than the "
+                                f"{len(order)} of the run order", f"{at}/run", "lower it or lengthen run_order")
+                elif shape == "same_rank":
+                    for j, rank in enumerate(pattern["same_rank"]):
+                        self.rank(f"{at}/same_rank/{j}", rank)
+                    if pattern.get("count", 0) > len(self.suits):
+                        self.report("declaration-unreachable", f"{pattern['count']} cards of one rank, but the deck has "
+                                    f"{len(self.suits)} suits", f"{at}/count")
+                elif shape in ("cards", "of"):
+                    for j, card in enumerate(pattern[shape]):
+                        if card != "trump":
+                            self.card_or_trump_card(f"{at}/{shape}/{j}", card)
+                    relative = any(c == "trump" or c.upper().endswith("T") and "T" not in self.suits
+                                   for c in pattern[shape])
+                    if relative and trumpless:
+                        self.report("declaration-needs-trump", "this pattern names trump cards, but the game has no trump",
+                                    f"{at}/{shape}", "name the cards, or give the game a trump", severity="warning")
+                    if shape == "of":
+                        most = sum(len(self.ranks) if c == "trump" else 1 for c in pattern["of"])
+                        if pattern["at_least"] > most:
+                            self.report("declaration-unreachable", f"at least {pattern['at_least']} cards of a set of "
+                                        f"{most}", f"{at}/at_least")
+                measure = pattern.get(shape) if shape == "run" else (
+                    tuple(pattern[shape]), pattern.get("count", pattern.get("at_least")))
+                ident = (shape, measure)
+                if ident in seen:
+                    self.report("declaration-duplicate-pattern", f"patterns {seen[ident]} and {i} match the same cards",
+                                at, "keep one of them")
+                seen.setdefault(ident, i)
+            if item.get("when") == "last_card_played":
+                for i, pattern in enumerate(item["patterns"]):
+                    if "cards" not in pattern:
+                        self.report("declaration-when-shape", "when: last_card_played needs given cards (a `cards` "
+                                    "pattern): only then is there a last card to play", f"{base}/patterns/{i}",
+                                    "use when: first_play for runs and sets")
+            if item.get("award", "always") == "always":
+                for key in ("compare", "tie"):
+                    if key in item:
+                        self.report("declaration-unused-key", f"`{key}` only matters with award: best_side_only",
+                                    f"{base}/{key}", key=True, severity="warning")
+
     def check_play(self) -> None:
         for i, card in enumerate(self.data.get("play", {}).get("follow", {}).get("exempt", [])):
             self.card(f"/play/follow/exempt/{i}", card)
@@ -549,6 +624,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         announcements=frozenset(data.get("announcements", {})),
         options={name: option_type(o) for name, o in options.items()},
         team_count=len(data["players"]["teams"]),
+        declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
     )
 

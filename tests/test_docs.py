@@ -28,9 +28,9 @@ def test_generated_pages_are_current() -> None:
 
 
 def test_check_mode_names_a_stale_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "rulesets").mkdir()
-    (tmp_path / "rulesets" / "couillon.yaml").write_text(
-        (ROOT / "rulesets" / "couillon.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "couillon_dsl" / "rulesets").mkdir(parents=True)
+    (tmp_path / "couillon_dsl" / "rulesets" / "couillon.yaml").write_text(
+        (ROOT / "couillon_dsl" / "rulesets" / "couillon.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     assert docgen.main(["--root", str(tmp_path), "--check"]) == 1
     assert "docs/reference.md is missing" in capsys.readouterr().err
     assert docgen.main(["--root", str(tmp_path)]) == 0

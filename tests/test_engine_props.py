@@ -1,4 +1,4 @@
-"""Invariants of the engine over every ruleset in rulesets/, with random legal play (hypothesis).
+"""Invariants of the engine over every built-in ruleset, with random legal play (hypothesis).
 
 The follow rule and the trick winner are re-checked by a plainly written checker in this
 file (card lists and rank positions, no masks or engine tables), and the scoresheet is
@@ -7,23 +7,23 @@ recomputed from the ruleset's own rules with facts rebuilt from the hand records
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, IllegalAction, explain_legal
 from couillon_dsl.model import Ruleset
 
-RULESETS = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "rulesets").glob("*.yaml"))
+RULESETS = builtin_names()
 _BUILT: dict[str, Ruleset] = {}
 
 
 def ruleset(name: str) -> Ruleset:
     if name not in _BUILT:
-        _BUILT[name] = build_ruleset(Path(__file__).resolve().parents[1] / "rulesets" / f"{name}.yaml")
+        _BUILT[name] = build_ruleset(name)
     return _BUILT[name]
 
 
@@ -151,7 +151,10 @@ class Walker:
             legal = state.legal_actions()
             assert legal and legal == sorted(legal) and len(set(legal)) == len(legal)
             if state.view(seat).phase == "play":
-                self.check_play(seat, legal)
+                cards = [a for a in legal if a < self.rs.layout.size]
+                for own in legal[len(cards):]:  # an announcement offered next to the cards: its card is held
+                    assert state.hand_of(seat) >> self.rs.tables.holder_cards[own - state.actions.announce0] & 1
+                self.check_play(seat, cards)
             if self.rng.random() < 0.05:
                 self.check_view_hides(seat)
             count = len(state.hands)

@@ -283,7 +283,7 @@ def test_kujong_worked_hand_2_6_with_the_mit() -> None:
          aside="JS 10S 9S 8S QD 9D 10C 7C")
     say(st, "name H")
     play(st, "AH")
-    assert st.current_player() == P and legal_names(st) == {"no", "announce mit"}
+    assert st.current_player() == P and legal_names(st) == {"KH", "10H", "announce mit"}
     say(st, "announce mit")
     assert legal_names(st) == {"QS", "KH", "10H"}  # the Mit follows the trump lead
     play(st, "10H QH 7H")
@@ -317,8 +317,8 @@ def test_mit_six_players_worked_hand_2_8() -> None:
               0: "AC QH QC 9D"})
     say(st, "name D")
     play(st, "AD 9S")
-    say(st, "no")  # seat 3 keeps his QS an ordinary spade
-    play(st, "QD 10D KH 9D")
+    assert "announce mit" in legal_names(st)
+    play(st, "QD 10D KH 9D")  # seat 3 plays without announcing: his QS stays an ordinary spade
     assert tricks(st, "KD 10S QS JH JS QH", "JD KC JC KS 9C QC", "9H AH 10C AS 10H AC") == [1, 1, 2]
     hand = st.hands[-1]
     assert (hand.points, hand.scores) == ((12, 28), (13, 12))

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from couillon_dsl.builtin import builtin_names
 from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.explain import (
@@ -22,7 +23,7 @@ from couillon_dsl.model import Follow, Offer, ScoringRule
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "explain"
-RULESETS = sorted(path.stem for path in (ROOT / "rulesets").glob("*.yaml"))
+RULESETS = builtin_names()
 
 
 @pytest.fixture(scope="module")

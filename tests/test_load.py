@@ -25,8 +25,9 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 def test_builtin_names_cover_the_rulesets_folder():
     names = builtin_names()
     assert "couillon" in names
-    assert names == sorted(p.stem for p in (REPO / "rulesets").glob("*.yaml"))
-    assert find_builtin("couillon") == REPO / "rulesets" / "couillon.yaml"
+    assert names == sorted(p.stem for p in (REPO / "couillon_dsl" / "rulesets").glob("*.yaml"))
+    assert find_builtin("couillon") == REPO / "couillon_dsl" / "rulesets" / "couillon.yaml"
+    assert not (REPO / "rulesets").exists(), "built-in rulesets are package data: put them in couillon_dsl/rulesets/"
 
 
 def test_builtin_names_never_resolve_paths():
@@ -47,7 +48,7 @@ def test_data_is_plain_and_spans_point_at_values():
     assert "extends" not in document.data
     span = document.span_of("/deck/ranks/4")
     assert span is not None and span.file.endswith("rulesets/couillon.yaml")
-    line = (REPO / "rulesets/couillon.yaml").read_text().splitlines()[span.line - 1]
+    line = (REPO / "couillon_dsl/rulesets/couillon.yaml").read_text().splitlines()[span.line - 1]
     assert line[span.column - 1 : span.end_column - 1] == '"10"'
 
 

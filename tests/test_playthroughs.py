@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from couillon_dsl.builtin import builtin_names
 from couillon_dsl.agents import make_agent, seat_specs
 from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
@@ -21,7 +22,7 @@ from couillon_dsl.simulate import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "playthroughs"
-RULESETS = sorted(path.stem for path in (ROOT / "rulesets").glob("*.yaml"))
+RULESETS = builtin_names()
 SEED = 20240
 
 

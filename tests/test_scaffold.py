@@ -9,6 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from couillon_dsl.builtin import builtin_names
 from couillon_dsl.agents import make_agent, seat_specs
 from couillon_dsl.cli import main
 from couillon_dsl.compile import apply_options, build_ruleset
@@ -20,7 +21,7 @@ from couillon_dsl.simulate import play_game
 from couillon_dsl.validate import check
 
 ROOT = Path(__file__).resolve().parents[1]
-PARENTS = sorted(path.stem for path in (ROOT / "rulesets").glob("*.yaml"))
+PARENTS = builtin_names()
 
 
 def uncommented(text: str) -> dict:

@@ -26,7 +26,7 @@ def write(tmp_path: Path, text: str, name: str = "r.yaml") -> str:
 
 
 def test_valid_ruleset_exits_0():
-    result = invoke("validate", str(REPO / "rulesets" / "couillon.yaml"))
+    result = invoke("validate", str(REPO / "couillon_dsl" / "rulesets" / "couillon.yaml"))
     assert result.exit_code == 0
     assert "1 valid" in result.output
 
@@ -97,7 +97,7 @@ def test_rulesets_lists_name_title_and_path():
 def test_schema_prints_the_packaged_schema():
     result = invoke("schema")
     assert result.exit_code == 0
-    assert json.loads(result.output) == json.loads((REPO / "schemas/ruleset.schema.json").read_text())
+    assert json.loads(result.output) == json.loads((REPO / "couillon_dsl/schemas/ruleset.schema.json").read_text())
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:

@@ -71,6 +71,8 @@ class GreedyAgent:
             return legal[0]
         view = state.view(state.current_player())
         if legal[0] < state.actions.ncards:
+            if legal[-1] >= state.actions.announce0:  # trick 1: the seat's own card may be announced
+                return legal[-1]  # promoting one's own card only helps
             return self._play(state, view, legal)
         return self._decide(state, view, legal)
 
@@ -101,8 +103,6 @@ class GreedyAgent:
             return acts.accept if strong else acts.pass_
         if acts.decline in legal:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
-            if rs.announcements[announcement].holder_of:
-                return announcement + acts.announce0  # promoting one's own card only helps
             trumps = (hand & state.context.trump_mask).bit_count()
             return announcement + acts.announce0 if trumps * 2 >= hand.bit_count() else acts.decline
         # choosing trump: name, show or defer

@@ -8,9 +8,7 @@ seen; unseen cards fill the other positions, respecting the voids revealed by th
 obligations: if seat ``s`` played ``p`` where holding ``c`` would have made ``p`` illegal
 (asked of the engine's own legal-card function), ``s`` holds no ``c``. A world is then
 replayed through the engine with the deal's public actions and kept only if every action
-was legal and the seat's view comes out identical, so no world contradicts the view. The
-card an announcement belongs to (``holder_of``) decides who is asked to announce; a few
-probe worlds per place find where it can lie, so the sampler does not waste worlds on it.
+was legal and the seat's view comes out identical, so no world contradicts the view.
 
 The agent never reads another seat's cards: it uses the seat's view, the public actions of
 the game (never the pack draws of this deal) and the rules. Previous deals are replayed
@@ -32,7 +30,6 @@ if TYPE_CHECKING:
     from couillon_dsl.model import TrumpContext
 
 MAX_TRIES = 8  # attempts per wanted world before giving up on it
-PROBES = 3  # attempts to find whether an announcement's card can lie in one place
 POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
 
 
@@ -72,16 +69,6 @@ def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[i
                 win = card
             so_far |= 1 << card
     return excluded
-
-
-def pinned(excluded: dict[int, int], card: int, place: int | list[int], places: list[int]) -> dict[int, int]:
-    """``excluded`` with ``card`` also ruled out of every place but ``place`` (one, or a list)."""
-    keep = place if isinstance(place, list) else [place]
-    out = dict(excluded)
-    for other in places:
-        if other not in keep:
-            out[other] = out.get(other, 0) | 1 << card
-    return out
 
 
 def replays(world: GameState, actions: Sequence[int]) -> bool:
@@ -154,16 +141,6 @@ class PimcAgent:
                 candidate.apply(action)
             return candidate if replays(candidate, public) and candidate.view(seat) == view else None
 
-        # who was (not) offered an announcement tells where its card is: find the places that fit
-        if view.phase in ("play", "announce"):
-            places = [g for g in [*layout.positions, POOL] if g != seat]
-            for card in rs.tables.holder_cards:
-                if card < 0 or not layout.unseen >> card & 1:
-                    continue
-                fits = [place for place in places
-                        if any(world(layout.pack(rng, pinned(excluded, card, place, places))) for _ in range(PROBES))]
-                if fits:
-                    excluded = pinned(excluded, card, fits, places)
         out: list[GameState] = []
         for attempt in range(self.samples * MAX_TRIES):
             if len(out) == self.samples:
@@ -291,7 +268,7 @@ def playout(state: GameState, team: int, rng: random.Random, greedy: GreedyAgent
         legal = state.legal_actions()
         if len(legal) == 1:
             action = legal[0]
-        elif legal[0] >= ncards:
+        elif legal[0] >= ncards or legal[-1] >= ncards:  # a decision, or an announcement next to the cards
             action = greedy.act(state, legal, rng)
         else:
             leader, cards = state.current_trick()

@@ -11,37 +11,50 @@ class AnnouncePhase(StateFields):
     __slots__ = ()
 
     def _offer_announcements(self) -> None:
-        """Queue the announcements the seat to move may make on its turn in trick 1."""
-        seat = self._turn
-        hand = self._hands[seat]
+        """At its turn in trick 1 a seat may announce what its cards allow, before playing a card.
+
+        The announcement is offered next to the seat's cards in the play phase, not as a
+        question: declining is just playing a card, so a silent holder cannot be told from a
+        seat without the card, by anyone or from any record.
+        """
+        hand = self._hands[self._turn]
+        may = 0
         for a, card in enumerate(self._t.holder_cards):
-            if card >= 0 and hand >> card & 1 and not self._ann_offered >> a & 1:
-                self._ann_offered |= 1 << a
-                self._offers.append((a, seat))
+            if card >= 0 and hand >> card & 1:
+                may |= 1 << a
+        self._may_announce = may
+
+    def _announce_own(self, a: int) -> None:
+        """The seat to move announces ``a`` (its card allows it); it still plays a card after any follow-ups."""
+        self._may_announce &= ~(1 << a)
+        self._make(a, self._turn)
         if self._offers:
             self._phase = ANNOUNCE
 
     def _announce(self, action: int) -> None:
-        a, seat = self._offers[0]
-        if action == self._acts.decline:
-            self._offers.pop(0)
-        else:
-            self._made.append((a, seat))
+        """A follow-up's answer; every eligible seat is asked, so the question tells nothing."""
+        a, seat = self._offers.pop(0)
+        if action != self._acts.decline:
             while self._offers and self._offers[0][0] == a:  # first yes ends this round
                 self._offers.pop(0)
-            follow = []
-            rs = self._rs
-            team_of = self._t.team_of
-            for b in self._t.followups[a]:
-                partners = rs.announcements[b].by == "partners"
-                for k in range(1, self._n):
-                    other = (seat + k) % self._n
-                    if (team_of[other] == team_of[seat]) == partners:
-                        follow.append((b, other))
-            self._offers[:0] = follow
-            self._promote(a)
+            self._make(a, seat)
         if not self._offers:
             self._phase = PLAY
+
+    def _make(self, a: int, seat: int) -> None:
+        """Record announcement ``a`` by ``seat``, queue its follow-ups first, apply its promotions."""
+        self._made.append((a, seat))
+        follow = []
+        rs = self._rs
+        team_of = self._t.team_of
+        for b in self._t.followups[a]:
+            partners = rs.announcements[b].by == "partners"
+            for k in range(1, self._n):
+                other = (seat + k) % self._n
+                if (team_of[other] == team_of[seat]) == partners:
+                    follow.append((b, other))
+        self._offers[:0] = follow
+        self._promote(a)
 
     def _promote(self, a: int) -> None:
         """Apply the promotions announcement ``a`` triggers; re-rank the trick in progress."""

@@ -46,7 +46,7 @@ class DealPhase(StateFields):
         self._phase = DRAW
         self._pack = []
         self._undrawn = self._full
-        self._step = self._spk = self._round = self._ann_offered = self._trick_no = self._ntricks = 0
+        self._step = self._spk = self._round = self._may_announce = self._trick_no = self._ntricks = 0
         self._hands = [0] * self._n
         self._face_up: dict[Card, int | None] = {}
         self._stock: list[Card] = []
@@ -58,6 +58,9 @@ class DealPhase(StateFields):
         self._decider: int | None = None
         self._path = "none"
         self._decisions: list[tuple[int, str]] = []
+        self._melds = []
+        self._meld_first = self._meld_later = ()
+        self._meld_watch = 0
         self._made: list[tuple[int, int]] = []
         self._leader = self._turn = t.next_seat[self._dealer]
         self._points = [0] * nteams

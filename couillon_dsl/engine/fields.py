@@ -10,6 +10,7 @@ end of :class:`StateFields`, so each phase module imports none of the others.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from couillon_dsl.cards import Card, CardMask
 from couillon_dsl.engine.actions import Actions
@@ -24,7 +25,9 @@ FIELDS = (
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat",
     # announcements
-    "_made", "_ann_offered", "_offers",
+    "_made", "_may_announce", "_offers",
+    # declarations
+    "_melds", "_meld_first", "_meld_later", "_meld_watch",
     # play
     "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
     "_trick_no", "_ntricks", "_points", "_tricks", "_log",
@@ -73,8 +76,13 @@ class StateFields:
     _defer_seat: int
     # announcements
     _made: list[tuple[int, int]]
-    _ann_offered: int
+    _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
     _offers: list[tuple[int, int]]
+    # declarations (engine.declarations)
+    _melds: list[Any]  # Meld: declared so far this hand, in order
+    _meld_first: tuple[tuple[Any, ...], ...]  # seat -> its first-play melds not declared yet
+    _meld_later: tuple[Any, ...]  # last-card-played melds not declared yet
+    _meld_watch: CardMask  # cards whose play declares something
     # play
     _leader: int
     _turn: int
@@ -121,7 +129,19 @@ class StateFields:
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force
         raise NotImplementedError
 
-    def _offer_announcements(self) -> None:  # announce: queue what the seat to move may announce
+    def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card
+        raise NotImplementedError
+
+    def _find_melds(self) -> None:  # declarations: every seat's melds, at the first lead
+        raise NotImplementedError
+
+    def _declare_on_play(self, seat: int, card: Card) -> None:  # declarations: a watched card is played
+        raise NotImplementedError
+
+    def _declare_rest(self) -> None:  # declarations: a hand played out at once
+        raise NotImplementedError
+
+    def _meld_points(self, first_leader: int) -> tuple[tuple[int, ...], ...]:  # declarations: kept per kind and team
         raise NotImplementedError
 
     def _end_hand(self) -> None:  # scoring: score the finished hand and move the game on

@@ -43,8 +43,7 @@ class HandScore(NamedTuple):
     passes: int  # passed-out deals pending after the hand
 
 
-ScoreFn = Callable[[tuple[int, ...], tuple[int, ...], Any, int, int, int, int, Sequence[int],
-                    Sequence[tuple[int, int]]], HandScore]
+ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntricks, passes, ties, values, made, declared)
 
 MEMO_LIMIT = 1 << 14  # distinct fact combinations a ruleset's scoring is remembered for
 
@@ -99,10 +98,11 @@ def make_score_hand(
     unit: int = 1,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
-    passes, ties, values, made) -> HandScore``.
+    passes, ties, values, made, declared) -> HandScore``.
 
     ``outcome`` is the `outcome` section's closure; ``made`` lists the announcements made
-    as (announcement index, seat). The rules' expressions are pure functions of the
+    as (announcement index, seat); ``declared`` the points each team keeps per declaration
+    kind (:func:`couillon_dsl.engine.declarations.award`). The rules' expressions are pure functions of the
     HandFacts fields they read (:attr:`ScoringRule.reads`), so their deltas are computed
     once per combination of those fields (most rules read a handful of small values:
     winner, maker, decided...) and remembered, up to :data:`MEMO_LIMIT` combinations. The
@@ -136,14 +136,15 @@ def make_score_hand(
         return exact(Fraction(units, unit))
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
-              passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]]) -> HandScore:
+              passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
+              declared: tuple[tuple[int, ...], ...] = ()) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         in_play = sum(points)
         row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
-               in_play, passes, ties, points, tricks, tuple(made), options)
+               in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         deltas = memo.get(key)
@@ -151,7 +152,8 @@ def make_score_hand(
             announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
             facts = row[:15] if unit == 1 else (
                 row[:10] + (in_game_points(in_play),) + row[11:13] + (tuple(map(in_game_points, points)),) + row[14:15])
-            deltas = rule_deltas(plan, define, nteams, _new_tuple(HandFacts, facts + (announcers, options, [], None)), k)
+            deltas = rule_deltas(plan, define, nteams,
+                                 _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:]), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = deltas

@@ -31,6 +31,8 @@ class PlayPhase(StateFields):
         self._leader = self._turn = leader
         self._ntricks = self._hands[leader].bit_count()
         self._phase = PLAY
+        if t.declarations:
+            self._find_melds()
         if self._t.holder_cards:
             self._offer_announcements()
 
@@ -40,6 +42,9 @@ class PlayPhase(StateFields):
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
         seat = self._turn
+        if self._meld_watch >> card & 1:
+            self._declare_on_play(seat, card)
+        self._may_announce = 0
         self._hands[seat] ^= 1 << card
         ctx = self._ctx
         trick = self._trick
@@ -81,6 +86,8 @@ class PlayPhase(StateFields):
 
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
+        if self._meld_watch:
+            self._declare_rest()
         left = self._ntricks - self._trick_no
         self._leader = self._turn = random_tricks(
             self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,

@@ -15,7 +15,7 @@ class HandSummary(NamedTuple):
     bottom_card, named, shown, deferred, none, or redeal (passed out). ``decisions`` are the
     trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``
     is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` (after the hand) are
-    per team.
+    per team. ``melds`` lists the declarations made, whether or not their side kept them.
     """
 
     game: int
@@ -37,6 +37,7 @@ class HandSummary(NamedTuple):
     deltas: tuple[int, ...]
     scores: tuple[int, ...]
     played_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
+    melds: tuple[tuple[str, str, int, int], ...] = ()  # declared: (declaration id, pattern name, seat, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,4 +87,5 @@ class SeatView:
     games_won: tuple[int, ...]
     game: int
     hand_number: int
+    melds: tuple[tuple[str, str, int, int], ...] = ()  # declared this hand: (declaration id, pattern name, seat, value)
 

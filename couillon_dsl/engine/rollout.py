@@ -75,7 +75,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     t = rs.tables
     trump = rs.trump
     choose = trump.choose if trump.method == "choose" else None
-    if rs.announcements or not t.static_deals or rs.dealer.first == "random":
+    if rs.announcements or rs.declarations or not t.static_deals or rs.dealer.first == "random":
         return None
     n = rs.players.count
     nteams = len(rs.players.teams)
@@ -206,7 +206,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, None, path, None, None, decisions, no_points, no_points,
-                    "passed_out", None, False, (), 0, 1, no_points, values, (),
+                    "passed_out", None, False, (), 0, 1, no_points, values, (), (),
                 )))
                 if redeals > limits.max_redeals_in_a_row:
                     verdict, winner = ABANDONED, None
@@ -237,7 +237,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, suits[trump_suit] if trump_suit >= 0 else None, path, maker, decider,
                     decisions, points, tricks, outcome, hand_winner, all_tricks, (), in_play, k, deltas,
-                    values, tuple(log),
+                    values, tuple(log), (),
                 )))
                 verdict, winner = settle(values, hand_winner, game_hands, games_won)
                 same_dealer = tie and same_dealer_after_tie

@@ -21,8 +21,9 @@ class ScoringPhase(StateFields):
 
     def _end_hand(self) -> None:
         """Score the finished hand by the ruleset's rules, record it, and move the game on."""
+        declared = self._meld_points(self._log[0][0]) if self._t.declarations else ()
         score = self._t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
-                                   self._passes, self._ties, self._values, self._made)
+                                   self._passes, self._ties, self._values, self._made, declared)
         self._values = score.values
         self._ties = score.ties
         self._passes = score.passes
@@ -53,8 +54,13 @@ class ScoringPhase(StateFields):
             self._game, self._game_hands, self._dealer, self._rs.layout.suits[trump] if trump >= 0 else None,
             self._path, self._maker, self._decider, tuple(self._decisions), points, tuple(self._tricks), outcome,
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
-            sum(points), k, deltas, self._values, tuple(self._log),
+            sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
         )))
+
+    def _meld_record(self) -> tuple[tuple[str, str, int, int], ...]:
+        """This hand's declarations as a summary lists them."""
+        tables = self._t.declarations
+        return tuple((tables[m.kind].id, tables[m.kind].labels[m.pattern], m.seat, m.value) for m in self._melds)
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:
         """End the game if a team reached the goal (or a limit was hit), else deal again."""

@@ -21,6 +21,7 @@ from couillon_dsl.engine.actions import (
 from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.contract import ContractPhase
 from couillon_dsl.engine.deal import DealPhase
+from couillon_dsl.engine.declarations import DeclarePhase
 from couillon_dsl.engine.fields import FIELDS
 from couillon_dsl.engine.hand import cards_table
 from couillon_dsl.engine.play import PlayPhase
@@ -32,7 +33,7 @@ __all__ = ["CHANCE", "TERMINAL", "Actions", "FinishedGame", "GameResult", "GameS
            "IllegalAction", "SeatView", "play_random_game"]
 
 
-class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase):
+class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase, ScoringPhase):
     """A whole game, or a session of games, of one compiled ruleset (design §3).
 
     The façade agents and tools use: the public methods below. Each phase of a hand is a
@@ -101,7 +102,10 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
         phase = self._phase
         acts = self._acts
         if phase == PLAY:
-            return list(iter_bits(self.legal_mask()))
+            cards = list(iter_bits(self.legal_mask()))
+            if self._may_announce:  # trick 1: what this seat's cards allow it to announce
+                cards += [acts.announce0 + a for a in iter_bits(self._may_announce)]
+            return cards
         if phase == DRAW:
             return list(iter_bits(self._undrawn))
         if phase == OFFER:
@@ -145,6 +149,11 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
         phase = self._phase
         if phase == PLAY:
             if not 0 <= action < self._acts.ncards or not self.legal_mask() >> action & 1:
+                own = action - self._acts.announce0
+                if own >= 0 and self._may_announce >> own & 1:
+                    self._history.append(action)
+                    self._announce_own(own)
+                    return
                 raise IllegalAction(self._play_refusal(action))
             self._history.append(action)
             self._play(action)
@@ -212,7 +221,10 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
         while True:
             phase = self._phase
             if phase == PLAY:
-                if self._trick or (announcing and self._trick_no == 0):
+                if self._may_announce:  # a card, or an announcement this seat's cards allow
+                    legal = self.legal_actions()
+                    self.apply(legal[floor(rnd() * len(legal))])
+                elif self._trick or (announcing and self._trick_no == 0):
                     cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
                     card = cards[floor(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)
@@ -395,6 +407,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, PlayPhase, ScoringPhase
             games_won=tuple(self._games_won),
             game=self._game,
             hand_number=self._game_hands + 1,
+            melds=self._meld_record() if self._melds and hand_phase else (),
         )
 
     # ------------------------------------------------------------------ refusals

@@ -59,6 +59,7 @@ class HandFacts(NamedTuple):
     options: Mapping[str, Any] = MappingProxyType({})
     defined: Sequence[Any] = ()
     each_team: int | None = None
+    declared: tuple[tuple[int, ...], ...] = ()  # declaration index -> points each team keeps (after the award)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class ExprNames:
     team_count: int = 2
     definitions: Mapping[str, tuple[int, str]] = field(default_factory=dict)
     bound: frozenset[str] = frozenset()
+    declarations: tuple[str, ...] = ()  # declaration ids, in the order of HandFacts.declared
     whole_points: bool = True  # False when the pack has half points: points() is then a `number`
 
 
@@ -92,6 +94,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "announcer": (("announcement",), "team"),
     "opponents": (("team",), "team"),
     "option": (("option",), "any"),
+    "declared": (("team", "declaration"), "int"),
 }
 # Functions on values rather than facts: name -> (signature, result, what it does), for the docs.
 # `if` evaluates only the branch it takes; min/max take two or more numbers.
@@ -122,7 +125,7 @@ def reserved_names() -> frozenset[str]:
 
 # the HandFacts field each function reads
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "announced": "announcers", "announcer": "announcers",
-                   "option": "options"}
+                   "option": "options", "declared": "declared"}
 
 
 def _walk(node: Node) -> Iterable[Node]:
@@ -268,7 +271,10 @@ class _Checker:
         if node.func == "points" and not self.names.whole_points:
             result = "number"
         if len(node.args) != len(params):
-            return self.fail("expr-arity", f"{node.func}() takes {len(params)} argument, not {len(node.args)}", node)
+            return self.fail("expr-arity", f"{node.func}() takes {len(params)} argument{'s' if len(params) > 1 else ''}, "
+                             f"not {len(node.args)}", node)
+        if node.func == "declared":
+            return self.declared(node)
         arg, param = node.args[0], params[0]
         if param in ("announcement", "option"):
             return self.keyed(node, arg, param, result)
@@ -310,6 +316,23 @@ class _Checker:
             return _numeric(*kinds), lambda facts: abs(inner(facts))
         pick = min if func == "min" else max
         return _numeric(*kinds), lambda facts: pick([fn(facts) for fn in fns])
+
+    def declared(self, node: Call) -> tuple[str, Evaluator | None]:
+        """``declared(team, "weis")``: the points the team keeps from that declaration this hand."""
+        team_node, id_node = node.args
+        if not isinstance(id_node, String):
+            return self.fail("expr-type", "declared() takes a team and a quoted declaration id, e.g. "
+                             "declared(team, \"weis\")", id_node)
+        ids = self.names.declarations
+        if id_node.value not in ids:
+            listed = ", ".join(ids) or "none"
+            return self.fail("unknown-declaration", f"no declaration '{id_node.value}' is declared", id_node,
+                             did_you_mean(id_node.value, ids) or f"declared: {listed}")
+        index = ids.index(id_node.value)
+        team = self.expect(team_node, "team", "declared()")
+        if team is None:
+            return "int", None
+        return "int", lambda facts: 0 if (t := team(facts)) is None or not facts.declared else facts.declared[index][t]
 
     def keyed(self, node: Call, arg: Node, param: str, result: str) -> tuple[str, Evaluator | None]:
         """``announced("mit")``, ``announcer("mit")``, ``option("lines")``: the id must be quoted and declared."""

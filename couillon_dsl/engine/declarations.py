@@ -1,0 +1,402 @@
+"""Declarations (melds): finding them in a hand, comparing them, and who keeps their points.
+
+A declaration kind (``declarations.<id>`` in a ruleset) is a list of patterns with values.
+Everything a pattern needs is computed once per compiled ruleset
+(:func:`build_declaration_tables`), so finding a seat's melds is mask arithmetic:
+
+* **Runs** (``run: n``): the cards of one suit in sequence along ``run_order``. A suit's
+  cards are one run of bits of the hand (cards.py); ``runs_of[bits]`` lists the maximal
+  sequences of that bit pattern (their length, top card and mask), looked up per suit. A
+  sequence is scored once, by the longest ``run`` pattern not longer than it (5 or more:
+  the ``run: 5`` pattern).
+* **Sets** (``same_rank``, ``cards``, ``of``): a mask and how many of its cards are needed;
+  the held cards of the mask form the meld, scored by the largest requirement met (four
+  Jacks, not three). Trump-relative cards (``KT``) give one mask per trump suit.
+* **Disjoint use** (``disjoint: true``): no card serves in two melds of one kind. When set
+  melds share cards with each other or with a sequence, every compatible choice of sets is
+  tried (sequences are then found among the remaining cards) and the highest total kept.
+  Choices are few (a hand holds at most a handful of sets); beyond :data:`MAX_CONTESTED`
+  contested sets the search keeps the most valuable ones greedily, so it always ends.
+
+At the end of a hand :func:`award` says what each side keeps: every meld (``always``), or
+only the side holding the best single meld, compared by ``compare`` (value, length, top
+card, trump) and then by seat (earlier in play order from the first leader), or both sides
+on an unbroken tie (``tie: both``). ``void_if_opponents_take_all`` voids a side's melds
+when the other side took every trick.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Mapping, NamedTuple, Sequence
+
+from couillon_dsl.cards import Card, CardMask, DeckLayout, iter_bits
+from couillon_dsl.engine.fields import StateFields
+from couillon_dsl.model import Declaration, DeclarationPattern
+
+MAX_CONTESTED = 12  # contested set melds searched exhaustively (2**12 choices at most)
+TRUMP_WORD = "trump"  # in `of:`, every card of the trump suit
+
+
+class Meld(NamedTuple):
+    """One declared instance: who holds it, what it is worth, its cards and its comparison facts."""
+
+    kind: int  # index of the declaration kind
+    pattern: int  # index of the pattern that scored it
+    seat: int
+    value: int
+    cards: CardMask
+    length: int  # number of cards
+    top: int  # the top card's place in the run order, higher is better
+    trump: bool  # every card of the meld is a trump
+
+
+class SetGroup(NamedTuple):
+    """A set pattern's cards under one trump suit, with its ladder of requirements (largest first)."""
+
+    mask: CardMask
+    ladder: tuple[tuple[int, int, int], ...]  # (cards needed, value, pattern index)
+
+
+class RunInfo(NamedTuple):
+    """A maximal sequence of one suit's bit pattern: length, top card's place, and the suit-local mask."""
+
+    length: int
+    top: int
+    bits: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationTable:
+    """One declaration kind compiled: its pattern masks, run lookup and award rule."""
+
+    index: int
+    id: str
+    when: str
+    shown: bool
+    disjoint: bool
+    award: str
+    tie: str
+    compare: tuple[str, ...]
+    void_if_opponents_take_all: bool
+    labels: tuple[str, ...]  # pattern index -> how statistics and prose name it
+    run_ladder: tuple[tuple[int, int, int], ...]  # (run length, value, pattern index), longest first
+    min_run: int  # shortest run pattern; 0 when there is none
+    runs_of: Mapping[int, tuple[RunInfo, ...]]  # one suit's bits (plain rank order) -> its maximal sequences
+    rank_place: tuple[int, ...]  # plain rank index -> place in the run order (higher is better; 0: not in it)
+    sets: tuple[tuple[SetGroup, ...], ...]  # trump + 1 -> the set groups under that trump
+    nranks: int
+    nsuits: int
+    suit_of_mask: tuple[CardMask, ...]  # suit -> its mask
+
+    def melds(self, hand: CardMask, trump: int, seat: int) -> tuple[Meld, ...]:
+        """The melds of this kind that ``hand`` declares under ``trump`` (-1: none), best choice."""
+        found = [m for group in self.sets[trump + 1] if (m := self._set_meld(group, hand, trump, seat)) is not None]
+        if not self.disjoint:
+            return tuple(found) + self._runs(hand, trump, seat)
+        if not found:
+            return self._runs(hand, trump, seat)
+        contested = [m for m in found if self._contested(m, found, hand)]
+        free = tuple(m for m in found if m not in contested)
+        taken = 0
+        for m in free:
+            taken |= m.cards
+        if len(contested) > MAX_CONTESTED:  # bounded: the rest are taken greedily by value
+            contested.sort(key=lambda m: -m.value)
+            greedy: list[Meld] = []
+            used = taken
+            for m in contested:
+                if not m.cards & used:
+                    greedy.append(m)
+                    used |= m.cards
+            return free + tuple(greedy) + self._runs(hand & ~used, trump, seat)
+        best: tuple[Meld, ...] = ()
+        best_score: tuple[int, tuple[int, ...]] | None = None
+        for size in range(len(contested) + 1):
+            for choice in combinations(contested, size):
+                used = taken
+                clash = False
+                for m in choice:
+                    if m.cards & used:
+                        clash = True
+                        break
+                    used |= m.cards
+                if clash:
+                    continue
+                melds = free + choice + self._runs(hand & ~used, trump, seat)
+                score = (sum(m.value for m in melds), max((self.key(m) for m in melds), default=()))
+                if best_score is None or score > best_score:
+                    best, best_score = melds, score
+        return best
+
+    def _contested(self, meld: Meld, found: Sequence[Meld], hand: CardMask) -> bool:
+        """Whether a set meld shares cards with another set meld or with a sequence of the hand."""
+        if any(other is not meld and other.cards & meld.cards for other in found):
+            return True
+        return bool(self.min_run) and any(r.cards & meld.cards for r in self._runs(hand, -1, 0))
+
+    def _set_meld(self, group: SetGroup, hand: CardMask, trump: int, seat: int) -> Meld | None:
+        held = hand & group.mask
+        if not held:
+            return None
+        count = held.bit_count()
+        for need, value, pattern in group.ladder:
+            if count >= need:
+                top = max(self.rank_place[c % self.nranks] for c in iter_bits(held))
+                in_trump = trump >= 0 and (held & self.suit_of_mask[trump]) == held
+                return Meld(self.index, pattern, seat, value, held, count, top, in_trump)
+        return None
+
+    def _runs(self, hand: CardMask, trump: int, seat: int) -> tuple[Meld, ...]:
+        if not self.min_run:
+            return ()
+        out: list[Meld] = []
+        n = self.nranks
+        full = (1 << n) - 1
+        for suit in range(self.nsuits):
+            bits = hand >> (suit * n) & full
+            if bits.bit_count() < self.min_run:
+                continue
+            for run in self.runs_of[bits]:
+                for need, value, pattern in self.run_ladder:
+                    if run.length >= need:
+                        out.append(Meld(self.index, pattern, seat, value, run.bits << (suit * n), run.length, run.top,
+                                        suit == trump))
+                        break
+        return tuple(out)
+
+    def key(self, meld: Meld) -> tuple[int, ...]:
+        """What `compare` ranks a meld by, best highest."""
+        return tuple(int(getattr(meld, field)) for field in self.compare)
+
+
+def award(table: DeclarationTable, melds: Sequence[Meld], team_of: Sequence[int], order: Sequence[int],
+          nteams: int, took_all: int | None = None) -> tuple[int, ...]:
+    """Points per team for this kind's melds of one hand.
+
+    ``order[seat]`` is the seat's place in play order from the hand's first leader (ties go
+    to the lower place); ``took_all`` is the team that took every trick, if any.
+    """
+    points = [0] * nteams
+    if not melds:
+        return tuple(points)
+    if table.award == "best_side_only":
+        best = max(melds, key=lambda m: (table.key(m), -order[m.seat]))
+        if table.tie == "both":
+            top = table.key(best)
+            keep = {team_of[m.seat] for m in melds if table.key(m) == top}
+        else:
+            keep = {team_of[best.seat]}
+    else:
+        keep = set(range(nteams))
+    for m in melds:
+        team = team_of[m.seat]
+        if team in keep and not (table.void_if_opponents_take_all and took_all is not None and took_all != team):
+            points[team] += m.value
+    return tuple(points)
+
+
+# ---------------------------------------------------------------------- the phase
+class DeclarePhase(StateFields):
+    """Declaring melds during the play of a hand, and what each team keeps at its end.
+
+    When play begins every seat's melds are found at once (:meth:`_find_melds`; the hands
+    do not change before a seat's first card). A ``first_play`` meld is declared when its
+    holder plays his first card, a ``last_card_played`` meld when he plays its last card.
+    ``_meld_watch`` is the mask of cards whose play declares something (every card while a
+    first-play meld is pending in the first trick), so the play loop pays one bit test per
+    card, and nothing at all in rulesets without declarations. Shown melds join the
+    face-up cards, which seat views and agents already treat as public.
+    """
+
+    __slots__ = ()
+
+    def _find_melds(self) -> None:
+        """At the first lead: every seat's melds of every kind, pending until declared."""
+        hands, trump, n = self._hands, self._trump, self._n
+        first: list[list[Meld]] = [[] for _ in range(n)]
+        later: list[Meld] = []
+        for table in self._t.declarations:
+            for seat in range(n):
+                found = table.melds(hands[seat], trump, seat)
+                if table.when == "first_play":
+                    first[seat].extend(found)
+                else:
+                    later.extend(found)
+        self._meld_first = tuple(tuple(seat_melds) for seat_melds in first)
+        self._meld_later = tuple(later)
+        self._meld_watch = self._watched()
+
+    def _watched(self) -> CardMask:
+        """The cards whose play declares something now."""
+        watch = self._full if any(self._meld_first) else 0
+        for meld in self._meld_later:
+            watch |= meld.cards
+        return watch
+
+    def _declare_on_play(self, seat: int, card: Card) -> None:
+        """``seat`` is about to play ``card`` (still in its hand): declare what that play declares."""
+        pending = self._meld_first[seat]
+        if pending:
+            self._declare(pending)
+            self._meld_first = self._meld_first[:seat] + ((),) + self._meld_first[seat + 1:]
+        if self._meld_later:
+            hand = self._hands[seat]
+            done = tuple(m for m in self._meld_later if m.seat == seat and (hand & m.cards) == 1 << card)
+            if done:
+                self._declare(done)
+                self._meld_later = tuple(m for m in self._meld_later if m not in done)
+        self._meld_watch = self._watched()
+
+    def _declare(self, melds: Sequence[Meld]) -> None:
+        tables = self._t.declarations
+        for meld in melds:
+            self._melds.append(meld)
+            if tables[meld.kind].shown:
+                for card in iter_bits(meld.cards):
+                    self._face_up[card] = meld.seat
+
+    def _declare_rest(self) -> None:
+        """A hand played out at once (random play): every pending meld is declared now."""
+        for pending in self._meld_first:
+            self._declare(pending)
+        self._declare(self._meld_later)
+        self._meld_first = ()
+        self._meld_later = ()
+        self._meld_watch = 0
+
+    def _meld_points(self, first_leader: int) -> tuple[tuple[int, ...], ...]:
+        """Per declaration kind, the points each team keeps from this hand's declared melds."""
+        t = self._t
+        order = [0] * self._n
+        for place, seat in enumerate(t.rounds[first_leader]):
+            order[seat] = place
+        nteams = len(self._values)
+        took_all = next((team for team, won in enumerate(self._tricks) if won == self._ntricks), None)
+        by_kind: list[list[Meld]] = [[] for _ in t.declarations]
+        for meld in self._melds:
+            by_kind[meld.kind].append(meld)
+        return tuple(award(table, by_kind[table.index], t.team_of, order, nteams, took_all)
+                     for table in t.declarations)
+
+
+# ---------------------------------------------------------------------- compile
+def pattern_label(pattern: DeclarationPattern, nsuits: int) -> str:
+    """A short name for a pattern: its own `name`, else what it matches ("run of 3", "4 × J")."""
+    if pattern.name:
+        return pattern.name
+    shape = pattern.shape
+    if shape == "run":
+        return f"run of {pattern.run}"
+    if shape == "same_rank":
+        return f"{pattern.count or nsuits} × {'/'.join(pattern.same_rank)}"
+    if shape == "cards":
+        return " ".join(pattern.cards)
+    return f"{pattern.at_least} of {' '.join(pattern.of)}"
+
+
+def card_set(layout: DeckLayout, names: Sequence[str], trump: int) -> CardMask | None:
+    """The mask of ``names`` under ``trump``: card names, rank + ``T`` for the trump suit's card, or
+    ``trump`` for the whole trump suit. None when a name needs a trump and there is none."""
+    mask = 0
+    ranks = [r.upper() for r in layout.ranks]
+    for name in names:
+        upper = name.strip().upper()
+        if upper == TRUMP_WORD.upper():
+            if trump < 0:
+                return None
+            mask |= layout.suit_mask(trump)
+        elif upper.endswith("T") and upper[:-1] in ranks and "T" not in layout.suits:
+            if trump < 0:
+                return None
+            mask |= 1 << layout.card(trump, ranks.index(upper[:-1]))
+        else:
+            mask |= 1 << layout.parse(name)
+    return mask
+
+
+def _runs_of(bits: int, by_place: Sequence[int], min_run: int) -> tuple[RunInfo, ...]:
+    """The maximal sequences (at least ``min_run`` long) of a suit's plain-order ``bits``."""
+    nplaces = len(by_place)
+    held = [bool(bits >> by_place[p] & 1) for p in range(nplaces)]  # run order, highest first
+    out = []
+    p = 0
+    while p < nplaces:
+        if not held[p]:
+            p += 1
+            continue
+        start = p
+        while p < nplaces and held[p]:
+            p += 1
+        if p - start >= min_run:
+            mask = sum(1 << by_place[q] for q in range(start, p))
+            out.append(RunInfo(p - start, nplaces - start, mask))
+    return tuple(out)
+
+
+class _RunLookup(dict[int, tuple[RunInfo, ...]]):
+    """bits -> maximal sequences, filled on first use (suits too long for a complete table)."""
+
+    def __init__(self, by_place: Sequence[int], min_run: int) -> None:
+        super().__init__()
+        self.by_place = tuple(by_place)
+        self.min_run = min_run
+
+    def __missing__(self, bits: int) -> tuple[RunInfo, ...]:
+        runs = _runs_of(bits, self.by_place, self.min_run)
+        self[bits] = runs
+        return runs
+
+
+RUN_TABLE_RANKS = 13  # suits of at most this many ranks get a complete run table at compile time
+
+
+def build_declaration_table(index: int, declaration: Declaration, layout: DeckLayout) -> DeclarationTable:
+    """Compile one declaration kind for ``layout`` (names were checked by the semantic checks)."""
+    ranks = list(layout.ranks)
+    nranks, nsuits = len(ranks), len(layout.suits)
+    order = list(declaration.run_order or ranks)
+    by_place = [ranks.index(r) for r in order]  # run-order place -> plain rank index
+    rank_place = [0] * nranks
+    for place, rank_index in enumerate(by_place):
+        rank_place[rank_index] = len(order) - place
+    patterns = declaration.patterns
+    run_ladder = tuple(sorted(((p.run, p.value, i) for i, p in enumerate(patterns) if p.run is not None),
+                              reverse=True))
+    min_run = min((length for length, _, _ in run_ladder), default=0)
+    runs_of: Mapping[int, tuple[RunInfo, ...]]
+    if not min_run:
+        runs_of = {}
+    elif nranks <= RUN_TABLE_RANKS:
+        runs_of = {bits: _runs_of(bits, by_place, min_run) for bits in range(1 << nranks)}
+    else:
+        runs_of = _RunLookup(by_place, min_run)
+    sets = []
+    for trump in range(-1, nsuits):
+        groups: dict[CardMask, list[tuple[int, int, int]]] = {}
+        for i, p in enumerate(patterns):
+            shape = p.shape
+            if shape == "run":
+                continue
+            if shape == "same_rank":
+                for rank in p.same_rank:
+                    mask = sum(1 << layout.card(s, ranks.index(rank)) for s in range(nsuits))
+                    groups.setdefault(mask, []).append((p.count or nsuits, p.value, i))
+                continue
+            cards = card_set(layout, p.cards if shape == "cards" else p.of, trump)
+            if cards:
+                need = cards.bit_count() if shape == "cards" else (p.at_least or 1)
+                groups.setdefault(cards, []).append((need, p.value, i))
+        sets.append(tuple(SetGroup(mask, tuple(sorted(ladder, reverse=True))) for mask, ladder in groups.items()))
+    return DeclarationTable(
+        index=index, id=declaration.id, when=declaration.when, shown=declaration.shown,
+        disjoint=declaration.disjoint, award=declaration.award, tie=declaration.tie, compare=declaration.compare,
+        void_if_opponents_take_all=declaration.void_if_opponents_take_all,
+        labels=tuple(pattern_label(p, nsuits) for p in patterns),
+        run_ladder=run_ladder, min_run=min_run, runs_of=runs_of, rank_place=tuple(rank_place), sets=tuple(sets),
+        nranks=nranks, nsuits=nsuits, suit_of_mask=tuple(layout.suit_mask(s) for s in range(nsuits)),
+    )
+
+
+def build_declaration_tables(declarations: Sequence[Declaration], layout: DeckLayout) -> tuple[DeclarationTable, ...]:
+    return tuple(build_declaration_table(i, d, layout) for i, d in enumerate(declarations))
