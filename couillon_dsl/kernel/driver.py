@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 def stream_seeds(seed: int) -> tuple[int, int]:
     """The kernel's deal and agent stream seeds for a game seeded ``seed`` (as play.play_games derives them)."""
-    return int(play.mix64(seed)), int(play.mix64(seed ^ play.AGENTS_SALT))
+    return int(play.mix64(np.uint64(seed))), int(play.mix64(np.uint64(seed ^ play.AGENTS_SALT)))
 
 
 def agent_arrays(specs: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

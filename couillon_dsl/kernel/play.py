@@ -76,7 +76,7 @@ AGENTS_SALT = 0x5EED  # the agents' stream is seeded from the game seed xor this
 
 
 @njit(cache=True)
-def mix64(x: int) -> int:
+def mix64(x: np.uint64) -> np.uint64:
     """splitmix64's output function: a well-spread 64-bit stream seed from a game seed."""
     z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -488,7 +488,6 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                 won_tricks[t] = 0
             for a in range(nann):
                 made_team[a] = nteams
-            ann_offered = 0
             qlen = 0
             ann_lo = ar
             trick_lo = tr
@@ -500,61 +499,58 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                 led = best = win = wseat = -1
                 seat = leader
                 for _ in range(n):
+                    card = -1
+                    may = 0  # trick 1: the announcements this seat's cards allow, offered beside its cards
                     if trick_no == 0 and nann > 0:
-                        # ------------------------------------------------ announcements on the seat's turn in trick 1
                         h = hands[seat]
                         for a in range(nann):
-                            card = holder[a]
-                            if card >= 0 and (h >> card) & 1 == 1 and (ann_offered >> a) & 1 == 0:
-                                ann_offered |= 1 << a
-                                qa[qlen] = a
-                                qs[qlen] = seat
-                                qlen += 1
-                        while qlen > 0:
-                            a = qa[0]
-                            s = qs[0]
-                            if agent[s] == GREEDY:
-                                if holder[a] >= 0:
-                                    yes = True
-                                else:
-                                    yes = popcount(hands[s] & trump_mask[ctx]) * 2 >= popcount(hands[s])
-                            else:
-                                yes = draw(rng, 1) >= 0.5  # legal: [decline, announce]
-                            if record:
-                                hist[hl] = cfg[C_ANNOUNCE0] + a if yes else cfg[C_DECLINE]
-                                hl += 1
-                            if not yes:
-                                for q in range(1, qlen):
-                                    qa[q - 1] = qa[q]
-                                    qs[q - 1] = qs[q]
-                                qlen -= 1
-                                continue
-                            made_team[a] = team_of[s]
+                            if holder[a] >= 0 and (h >> holder[a]) & 1 == 1:
+                                may |= 1 << a
+                    while may != 0:
+                        # ------------------------------------------------ a card, or an announcement (engine.announce)
+                        h = hands[seat]
+                        legal = h if tlen == 0 else legal_mask(cfg, suit_mask, trump_mask, ctx_trump, exempt, above,
+                                                               ctx, h, led, win, tmask)
+                        if agent[seat] == GREEDY:
+                            a = -1
+                            for b in range(nann):  # the highest announcement action: promoting one's own card only helps
+                                if (may >> b) & 1 == 1:
+                                    a = b
+                        else:
+                            ncards_legal = popcount(legal)
+                            r = int(draw(rng, 1) * (ncards_legal + popcount(may)))
+                            if r < ncards_legal:
+                                card = nth(legal, r)
+                                break
+                            a = nth(may, r - ncards_legal)
+                        may &= ~(np.int64(1) << a)
+                        if record:
+                            hist[hl] = cfg[C_ANNOUNCE0] + a
+                            hl += 1
+                        ann_seat = seat
+                        while True:  # make ``a`` by ``ann_seat``, then ask its follow-ups, first yes of a round ending it
+                            made_team[a] = team_of[ann_seat]
                             counts[K_ANN + a] += 1
                             if record:
                                 arows[ar, 0] = a
-                                arows[ar, 1] = s
+                                arows[ar, 1] = ann_seat
                                 ar += 1
-                            drop = 0  # the first yes ends this announcement's round
-                            while drop < qlen and qa[drop] == a:
-                                drop += 1
-                            nf = 0  # follow-ups, in play order from the announcer's left
+                            nf = 0  # follow-ups go first, in play order from the announcer's left
                             for b in range(nann):
                                 if after[b] == a:
                                     for k in range(1, n):
-                                        other = (s + k) % n
-                                        if (team_of[other] == team_of[s]) == (partners[b] == 1):
+                                        other = (ann_seat + k) % n
+                                        if (team_of[other] == team_of[ann_seat]) == (partners[b] == 1):
                                             fa[nf] = b
                                             fs[nf] = other
                                             nf += 1
-                            rest = qlen - drop
-                            for q in range(rest):
-                                qa[nf + q] = qa[drop + q]
-                                qs[nf + q] = qs[drop + q]
+                            for q in range(qlen - 1, -1, -1):
+                                qa[q + nf] = qa[q]
+                                qs[q + nf] = qs[q]
                             for q in range(nf):
                                 qa[q] = fa[q]
                                 qs[q] = fs[q]
-                            qlen = nf + rest
+                            qlen += nf
                             # promotions: the context changes, the trick in progress is ranked again
                             for i in range(npromo):
                                 if promotion_by[i] == a:
@@ -571,11 +567,38 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                                         best = strength[ctx, led, c]
                                         win = c
                                         wseat = trick_seat[i]
+                            a = -1
+                            while qlen > 0 and a < 0:  # the next follow-up question
+                                b = qa[0]
+                                s = qs[0]
+                                for q in range(1, qlen):
+                                    qa[q - 1] = qa[q]
+                                    qs[q - 1] = qs[q]
+                                qlen -= 1
+                                if agent[s] == GREEDY:
+                                    yes = popcount(hands[s] & trump_mask[ctx]) * 2 >= popcount(hands[s])
+                                else:
+                                    yes = draw(rng, 1) >= 0.5  # legal: [decline, announce]
+                                if record:
+                                    hist[hl] = cfg[C_ANNOUNCE0] + b if yes else cfg[C_DECLINE]
+                                    hl += 1
+                                if yes:
+                                    while qlen > 0 and qa[0] == b:
+                                        for q in range(1, qlen):
+                                            qa[q - 1] = qa[q]
+                                            qs[q - 1] = qs[q]
+                                        qlen -= 1
+                                    a = b
+                                    ann_seat = s
+                            if a < 0:
+                                break
                     # ---------------------------------------------------------------- a card
                     h = hands[seat]
                     legal = h if tlen == 0 else legal_mask(cfg, suit_mask, trump_mask, ctx_trump, exempt, above, ctx, h, led, win, tmask)
                     count = popcount(legal)
-                    if count == 1:
+                    if card >= 0:
+                        pass  # drawn together with the announcements above
+                    elif count == 1:
                         card = lowest(legal)
                     elif agent[seat] == GREEDY:
                         if tlen == 0:
