@@ -14,6 +14,7 @@ Measured:
 * the simulator: hands/s of ``couillon simulate couillon`` with random agents, one
   worker: the engine plus what a run adds (a generator seeded per game so results do not
   depend on the number of workers, and the tallies);
+* the engine on Schieber (random players, step by step: contracts keep it off the rollout);
 * the speed-up of two worker processes over one;
 * PIMC's milliseconds per decision (default settings, all four seats PIMC);
 * with ``--against REV``, the engine against an earlier commit, both in fresh processes.
@@ -44,7 +45,7 @@ try:
     from couillon_dsl.agents import make_agent
     from couillon_dsl.compile import build_ruleset
     from couillon_dsl.engine import GameState
-    from couillon_dsl.simulate import Job, play_game, run
+    from couillon_dsl.simulation import Job, play_game, run
 except ImportError:  # not installed in this interpreter: use the project's virtual environment
     if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), __file__, *sys.argv[1:]])
@@ -65,7 +66,7 @@ import random, sys, time
 sys.path.insert(0, sys.argv[1])
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
-rs = build_ruleset("couillon")
+rs = build_ruleset(sys.argv[4] if len(sys.argv) > 4 else "couillon")
 rng = random.Random(int(sys.argv[3]))
 for _ in range(50):  # warm the tables a first game fills
     GameState(rs).play_random(rng)
@@ -79,9 +80,9 @@ print(hands / (time.perf_counter() - began))
 """
 
 
-def engine(games: int, tree: Path = ROOT) -> float:
+def engine(games: int, tree: Path = ROOT, ruleset: str = "couillon") -> float:
     """hands/s of the engine alone (whole random games from one generator) in a fresh process on ``tree``."""
-    out = subprocess.run([sys.executable, "-c", ENGINE_RATE, str(tree), str(games), str(SEED)],
+    out = subprocess.run([sys.executable, "-c", ENGINE_RATE, str(tree), str(games), str(SEED), ruleset],
                          capture_output=True, text=True, check=True).stdout
     return float(out)
 
@@ -141,15 +142,17 @@ def main(argv: list[str] | None = None) -> int:
         earlier_rates: list[float] = []
         sim_rates: list[float] = []
         reference_rates: list[float] = []
+        schieber_rates: list[float] = []
         for _ in range(rounds):  # alternate, so drift in the machine's load hits all alike
             engine_rates.append(engine(games))
             if earlier is not None:
                 earlier_rates.append(engine(games, earlier))
             sim_rates.append(ours(games, 1))
+            schieber_rates.append(engine(games // 10, ruleset="schieber"))  # step by step: no rollout (contracts)
             rate = reference(games)
             if rate is not None:
                 reference_rates.append(rate)
-    engine_rate, sim_rate = max(engine_rates), max(sim_rates)
+    engine_rate, sim_rate, schieber_rate = max(engine_rates), max(sim_rates), max(schieber_rates)
     reference_rate = max(reference_rates) if reference_rates else None
     earlier_rate = max(earlier_rates) if earlier_rates else None
 
@@ -172,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         "hands_per_s": round(sim_rate),  # the simulator (couillon simulate), one worker
         "ratio_to_reference": ratio(sim_rate, reference_rate),
         "reference_hands_per_s": round(reference_rate) if reference_rate else None,
+        "schieber_engine_hands_per_s": round(schieber_rate),
         "against": args.against,
         "against_engine_hands_per_s": round(earlier_rate) if earlier_rate else None,
         "engine_ratio_to_against": ratio(engine_rate, earlier_rate),
@@ -186,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     runs = f"best of {rounds} runs of {games} games"
     rows = [("engine, random players, standard Couillon", f"{engine_rate:,.0f} hands/s ({runs})"),
-            ("couillon simulate, random agents, 1 worker", f"{sim_rate:,.0f} hands/s (seeded per game, tallied)")]
+            ("couillon simulate, random agents, 1 worker", f"{sim_rate:,.0f} hands/s (seeded per game, tallied)"),
+            ("engine, random players, Schieber", f"{schieber_rate:,.0f} hands/s (best of {rounds} runs of {games // 10} "
+                                                 "games, step by step)")]
     if reference_rate:
         rows.append(("reference_couillon.py, same call", f"{reference_rate:,.0f} hands/s"))
         rows.append(("engine / reference", f"{engine_rate / reference_rate:.3f} (target: at least 0.5)"))

@@ -37,7 +37,7 @@ try:
     from couillon_dsl.compile import build_ruleset
     from couillon_dsl.kernel.eligible import reason
     from couillon_dsl.model import Ruleset
-    from couillon_dsl.simulate import Job, run
+    from couillon_dsl.simulation import Job, run
 except ImportError:  # not installed in this interpreter: use the project's virtual environment
     if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), __file__, *sys.argv[1:]])

@@ -1,3 +1,3 @@
 from couillon_dsl.cli import main
 
-main()
+main(prog_name="couillon")  # usage lines and shell completion (_COUILLON_COMPLETE) as for the installed command

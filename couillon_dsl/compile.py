@@ -20,10 +20,11 @@ from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
-from couillon_dsl.load import Document, escape, load_ruleset, merged
+from couillon_dsl.loader import Document, escape, load_ruleset, merged
 from couillon_dsl.model import (
-    Announcement, Choose, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Extra, Follow, Limits, Offer,
-    OptionSpec, Outcome, Play, Players, Promotion, Ruleset, ScoringRule, Scoresheet, Session, Source, Suit, Trump,
+    Announcement, Choose, Contract, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
+    FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Ruleset, ScoringRule,
+    Scoresheet, Session, Source, Suit, Trump,
 )
 
 _NULL_WORDS = ("null", "none", "~")
@@ -64,7 +65,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         first_lead=play_data.get("first_lead", "elder"),
         follow=follow,
         trick_winner=play_data.get("trick_winner", "highest_trump"),
+        last_trick_points=play_data.get("last_trick_points", 0),
     )
+    contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
+    first_hand = trump.choose.first_hand if trump.choose else None
     announcements = tuple(
         Announcement(id=key, name=value.get("name", key), holder_of=value.get("holder_of"),
                      after=value.get("after"), by=value.get("by"))
@@ -82,7 +86,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     limits = Limits(**(data.get("limits") or {}))
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
-                          {name: spec.value for name, spec in specs.items()}, session, limits, definitions)
+                          {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
+                          contracts, layout.parse(first_hand.holder_of) if first_hand else -1)
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
     ruleset = Ruleset(
@@ -106,6 +111,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         limits=limits,
         layout=layout,
         tables=tables,
+        contracts=contracts,
         definitions=definitions,
         declarations=declarations,
     )
@@ -280,11 +286,29 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
     )
 
 
+def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
+    """One contract; rank keys are strings (YAML may give numbers)."""
+    def ranks_to(values: Mapping[Any, int] | None) -> Mapping[str, int] | None:
+        return {str(k): v for k, v in values.items()} if values else None
+
+    multiplier = raw.get("multiplier", 1)
+    return Contract(
+        id=key, name=raw.get("name", key), trump=str(raw.get("trump", "named")), enabled=raw.get("enabled", True),
+        ranks=tuple(str(r) for r in raw["ranks"]) if raw.get("ranks") else None,
+        points=ranks_to(raw.get("points")), trump_points=ranks_to(raw.get("trump_points")),
+        multiplier=multiplier if isinstance(multiplier, int) else dict(multiplier),
+    )
+
+
 def _trump(raw: Mapping[str, Any]) -> Trump:
     """The trump section; a method's settings block may be left out (every setting has a default)."""
     method = raw.get("method", "none")
     offer = raw.get("offer") or {}
     choose: dict[str, Any] = {k: tuple(v) if k == "ways" else v for k, v in (raw.get("choose") or {}).items()}
+    if "first_hand" in choose:
+        choose["first_hand"] = FirstHand(holder_of=choose["first_hand"]["holder_of"])
+    if "delegate" in choose:
+        choose["delegate"] = Delegate(**choose["delegate"])
     return Trump(
         method=method,
         offer=Offer(**offer) if method == "offer" else None,

@@ -18,7 +18,7 @@ Severity = Literal["error", "warning"]
 # Every diagnostic code the language stages emit, with what it means. Codes are stable:
 # tests, scenario files and editors match on them. tests/broken/ holds one example of each.
 CODES: dict[str, str] = {
-    # loading (load.py)
+    # loading (loader.py)
     "file-not-found": "the file or built-in ruleset does not exist or cannot be read",
     "too-large": "the file or document exceeds the size limits",
     "not-text": "the file is not UTF-8 text",
@@ -67,6 +67,11 @@ CODES: dict[str, str] = {
     "show-without-cards": "the chooser has no card to show when trump is decided",
     "defer-without-packet": "deferring needs a later packet to the chooser",
     "announcement-cycle": "announcements wait on each other through `after`",
+    "contracts-need-choose": "contracts are given but trump.method is not choose",
+    "contracts-none-enabled": "no contract may be picked",
+    "contracts-several-named": "more than one contract lets the chooser name the trump suit",
+    "contract-ranks-not-permutation": "a contract's ranks do not list every rank once",
+    "delegate-needs-partner": "delegate to: partner without teams of two",
     "declaration-pattern-shape": "a declaration pattern has more than one shape, or a key of another shape",
     "declaration-unreachable": "a declaration pattern needs more cards than the deck or its run order has",
     "declaration-duplicate-pattern": "two patterns of one declaration match the same cards",
@@ -212,6 +217,25 @@ def render_text(diagnostics: Iterable[Diagnostic], color: bool = False) -> str:
             out.append(" " * (len(gutter) - 2) + "| " + " " * (start - offset) + paint("caret", "^" * min(width, _MAX_SHOWN)))
         if diagnostic.hint:
             out.append(f"  {paint('hint', 'hint')}: {diagnostic.hint}")
+    return "\n".join(out)
+
+
+def _github_escape(text: str, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def render_github(diagnostics: Iterable[Diagnostic]) -> str:
+    """GitHub Actions workflow commands: each diagnostic becomes an annotation on its line."""
+    out = []
+    for d in diagnostics:
+        span = d.span
+        where = [f"file={_github_escape(span.file or '', True)}", f"line={span.line}", f"col={span.column}"] if span else []
+        if span and span.end_line:
+            where += [f"endLine={span.end_line}", f"endColumn={span.end_column or span.column}"]
+        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        kind = "error" if d.is_error else "warning"
+        out.append(f"::{kind} {','.join([*where, f'title={_github_escape(d.code, True)}'])}::{_github_escape(message)}")
     return "\n".join(out)
 
 

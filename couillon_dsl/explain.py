@@ -16,7 +16,9 @@ from typing import Any, Callable, Iterable, Sequence
 from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
-from couillon_dsl.model import Announcement, DealStep, Follow, OptionSpec, Ruleset, ScoringRule, Suit
+from couillon_dsl.model import (
+    Announcement, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
+)
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 
 # ---------------------------------------------------------------------- document blocks
@@ -317,6 +319,10 @@ def points_sentences(rs: Ruleset) -> list[str]:
     out.append(f"the pack holds {decimal_text(pack_points(rs))} points")
     if rs.tables.point_unit > 1:
         out.append("points are counted exactly, halves included")
+    bonus = rs.play.last_trick_points
+    if bonus:
+        out.append(f"the winner of the last trick scores {bonus} more, so a hand is worth "
+                   f"{decimal_text(pack_points(rs) + bonus)} card points in all")
     return out
 
 
@@ -515,6 +521,19 @@ def trump_sentences(rs: Ruleset) -> list[str]:
     if trump.method == "choose" and trump.choose is not None:
         choose = trump.choose
         who = chooser(rs, choose.by)
+        pre = []
+        if choose.first_hand is not None:
+            pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
+                       f"chooses; on later hands {who} does")
+            who = "the chooser"
+        if choose.delegate is not None:
+            receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
+            again = ("" if choose.delegate.times == 1 else
+                     f"; the choice may be handed on {choose.delegate.times} times in a hand in all, "
+                     "each time to the receiver's " + ("partner" if choose.delegate.to == "partner" else "next player"))
+            pre.append(f"instead of choosing, {who} may push: hand the choice to {receiver}, who must then choose{again}")
+        if rs.contracts:
+            return pre + contract_sentences(rs, who)
         ways = {
             "name": "name any suit as trump (they need not hold a card of it)",
             "show": "show one card from their hand, whose suit becomes trump (the card goes back into their hand)",
@@ -522,9 +541,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         }
         alternatives = [ways.get(w, w) for w in choose.ways]
         if len(alternatives) == 1:
-            out = [f"{who} looks at their cards and must {alternatives[0]}"]
+            out = pre + [f"{who} looks at their cards and must {alternatives[0]}"]
         else:
-            out = [f"{who} looks at their cards and must either {join(alternatives, 'or')}"]
+            out = pre + [f"{who} looks at their cards and must either {join(alternatives, 'or')}"]
         if set(choose.ways) - {"defer"}:
             out.append("the team of the player who chooses trump is the maker")
         if "defer" in choose.ways:  # first_card_of_next_packet is the only way a deferral ends
@@ -534,6 +553,39 @@ def trump_sentences(rs: Ruleset) -> list[str]:
     return ["there are no trumps"]
 
 
+def contract_sentences(rs: Ruleset, who: str) -> list[str]:
+    """What a choice among `contracts` picks: each contract's trump, order, points and multiplier."""
+    enabled = [c for c in rs.contracts if c.enabled]
+    names = [c.name for c in enabled]
+    out = [f"{who} looks at their cards and picks one of these contracts: {join(names, 'or')}",
+           "the team of the player who picks it is the maker"]
+    for c in enabled:
+        if c.trump == "named":
+            text = f"{c.name}: they name any suit as trump"
+        elif c.trump == "none":
+            text = f"{c.name}: there are no trumps"
+        else:
+            text = f"{c.name}: {rs.layout.suit_names[rs.layout.suits.index(c.trump)]} are trumps"
+        if c.ranks:
+            text += ", and the cards of every suit rank " + " ".join(c.ranks) + " from high to low"
+        if c.points:
+            text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
+        if c.trump_points:
+            text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+        if isinstance(c.multiplier, int):
+            if c.multiplier != 1:
+                text += f"; the hand counts {c.multiplier} times (`multiplier`)"
+        else:
+            per = ", ".join(f"{rs.layout.suit_names[rs.layout.suits.index(s)]} x{m}" for s, m in c.multiplier.items())
+            text += f"; the hand counts as many times as its trump suit says ({per}; `multiplier`)"
+        out.append(text)
+    disabled = [c.name for c in rs.contracts if not c.enabled]
+    if disabled:
+        out.append(f"{join(disabled)} {'is' if len(disabled) == 1 else 'are'} not played (an option may allow "
+                   f"{'it' if len(disabled) == 1 else 'them'})")
+    return out
+
+
 def describe_trump(rs: Ruleset) -> Section:
     return Section("Trump", (Paragraph(" ".join(sentence(s) for s in trump_sentences(rs))),))
 
@@ -541,8 +593,10 @@ def describe_trump(rs: Ruleset) -> Section:
 # ---------------------------------------------------------------------- announcements
 
 
-def _mentions(rs: Ruleset, announcement_id: str) -> list[str]:
-    """Names of the scoring rules whose expressions ask about an announcement."""
+def _mentions(rs: Ruleset, announcement_id: str, functions: tuple[str, ...] = ("announced", "announcer"),
+              arg: int = 0) -> list[str]:
+    """Names of the scoring rules whose expressions ask about an announcement (or, with ``functions``
+    and ``arg``, another quoted id: a declaration)."""
     def walk(node: Node) -> Iterable[Node]:
         yield node
         if isinstance(node, Call):
@@ -557,9 +611,9 @@ def _mentions(rs: Ruleset, announcement_id: str) -> list[str]:
     found = []
     for rule in rs.scoring:
         for text in (rule.when, rule.team, rule.delta):
-            if isinstance(text, str) and any(
-                isinstance(n, Call) and n.func in ("announced", "announcer") and n.args
-                and isinstance(n.args[0], String) and n.args[0].value == announcement_id
+            if isinstance(text, str) and text.strip() and any(
+                isinstance(n, Call) and n.func in functions and len(n.args) > arg
+                and isinstance(quoted := n.args[arg], String) and quoted.value == announcement_id
                 for n in walk(parse_expression(text))
             ):
                 found.append(rule.name)
@@ -608,6 +662,75 @@ def describe_announcements(rs: Ruleset) -> Section | None:
     ))
 
 
+# ---------------------------------------------------------------------- declarations
+_SETS = ("", "one", "pair", "three", "four", "five", "six", "seven", "eight")
+
+
+def pattern_phrase(rs: Ruleset, declaration: Declaration, pattern: DeclarationPattern) -> str:
+    """What one pattern matches, as a player says it: "a sequence of 3", "four jacks", "the trump king and queen"."""
+    if pattern.run is not None:
+        longest = max(p.run for p in declaration.patterns if p.run is not None)
+        more = " or more" if pattern.run == longest else ""
+        return f"a sequence of {pattern.run}{more}"
+    if pattern.same_rank:
+        n = pattern.count or len(rs.layout.suits)
+        number = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+        return f"{number} {join([rank_word(r, plural=True) for r in pattern.same_rank], 'or')}"
+    if pattern.cards:
+        return f"{'the ' if len(pattern.cards) > 1 else ''}{join([_card(rs, c) for c in pattern.cards])}".replace(
+            "the the trump", "the trump")
+    names = ["every trump" if c == "trump" else _card(rs, c) for c in pattern.of]
+    return f"at least {pattern.at_least} cards among {join(names, 'and')}"
+
+
+def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
+    """The rules of one kind of declaration, a sentence each."""
+    name = declaration.name
+    if declaration.when == "first_play":
+        when = f"each player declares their {name} with their first card of the hand"
+    else:
+        when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
+    values = [f"{pattern_phrase(rs, declaration, p)}{' (' + p.name + ')' if p.name else ''}: {p.value}"
+              for p in declaration.patterns]
+    out = [when, f"{name} is {join(values, 'or')}"]
+    if any(p.run is not None for p in declaration.patterns):
+        order = " ".join(declaration.run_order or rs.layout.ranks)
+        out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "
+                   f"as the longest pattern it reaches")
+    if len(declaration.patterns) > 1:
+        out.append(f"a card serves in at most one {name}, and each player declares the combination worth the most"
+                   if declaration.disjoint else f"a card may serve in several {name}")
+    if declaration.when == "first_play":
+        out.append("the declared cards are shown to everyone" if declaration.shown
+                   else "only what is declared is told, not the cards")
+    if declaration.award == "best_side_only":
+        criteria = {"value": "value", "length": "more cards", "top": "higher top card", "trump": "being in trumps"}
+        tie = ("both sides score" if declaration.tie == "both"
+               else "the player earlier in play order from the first leader wins")
+        out.append(f"only the side holding the best single {name} scores, and then all of its {name}; "
+                   f"{name} are compared by {join([criteria[c] for c in declaration.compare], 'then')}; "
+                   f"on a tie {tie}")
+    else:
+        out.append(f"every {name} declared scores for its side")
+    if declaration.void_if_opponents_take_all:
+        out.append(f"a side's {name} does not count when the other side takes every trick")
+    rules = _mentions(rs, declaration.id, ("declared",), 1)
+    if rules:
+        out.append(f"it counts in the scoring rule{'s' if len(rules) > 1 else ''} {join(rules)}")
+    return out
+
+
+def describe_declarations(rs: Ruleset) -> Section | None:
+    if not rs.declarations:
+        return None
+    return Section("Declarations", (
+        Paragraph(sentence("players declare the combinations they hold (melds); they are found and declared "
+                           "automatically, a player always declaring the best")),
+        Items(tuple(f"{d.name}: " + " ".join(sentence(s) for s in declaration_sentences(rs, d))
+                    for d in rs.declarations)),
+    ))
+
+
 # ---------------------------------------------------------------------- play
 
 
@@ -617,6 +740,8 @@ def first_lead_sentence(rs: Ruleset) -> str:
         text = "the dealer leads to the first trick"
     elif lead == "maker" and rs.trump.method != "none":
         text = f"the player who accepted or chose trump leads to the first trick ({elder(rs)} if nobody did)"
+    elif lead == "chooser" and rs.trump.method == "choose":
+        text = "the player first asked to choose trump leads to the first trick, even when someone else chose it"
     else:
         text = f"{elder(rs)} leads to the first trick"
     return text + "; the winner of each trick leads to the next"
@@ -901,6 +1026,10 @@ def game_end_sentence(rs: Ruleset) -> str:
         reach = f"{verb} its last {unit}"
     else:
         reach = f"get down to {sheet.goal} or below"
+    if sheet.when_both_reach == "first_by_rule_order":
+        return (f"the first team to {reach} wins the game; if two teams get there in the same hand, the scoring rules "
+                "count one at a time in their order above, and the team that reaches the goal first wins (within one rule, the "
+                "one further past the goal)")
     return (f"the first team to {reach} wins the game; if two teams get there in the same hand, the one further past "
             f"the goal wins, and if that is equal, the team that won the hand")
 
@@ -1012,6 +1141,7 @@ _INT_NAMES = {
     "ties_pending": "the number of ties owed to this hand",
     "tricks_per_hand": "the number of tricks in a hand",
     "points_in_play": "the card points in play",
+    "multiplier": "the contract's multiplier",
 }
 
 
@@ -1217,6 +1347,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["Trump"] = tuple(trump_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
+    for declaration in rs.declarations:
+        out[f"Declaration {declaration.name}"] = tuple(declaration_sentences(rs, declaration))
     out["First lead"] = (first_lead_sentence(rs),)
     out["Follow"] = (follow_sentence(rs),)
     out["Trick"] = (trick_sentence(rs),)
@@ -1246,7 +1378,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
 
 DESCRIBERS: tuple[Callable[[Ruleset], Section | None], ...] = (
     describe_players, describe_cards, describe_deal, describe_trump, describe_announcements,
-    describe_play, describe_hand, describe_scoring, describe_game_end, describe_options, describe_sources,
+    describe_declarations, describe_play, describe_hand, describe_scoring, describe_game_end, describe_options, describe_sources,
 )
 
 

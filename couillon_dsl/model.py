@@ -16,6 +16,7 @@ from couillon_dsl.cards import Card, CardMask, DeckLayout
 from couillon_dsl.expr.compile import Definition
 
 Team = int
+NAMED_TRUMP = -2  # Tables.contract_trump: the chooser names the suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +126,48 @@ class Offer:
 
 
 @dataclass(frozen=True, slots=True)
+class FirstHand:
+    """Who chooses on a game's first hand instead of `by`: the holder of a card."""
+
+    holder_of: str
+
+
+@dataclass(frozen=True, slots=True)
+class Delegate:
+    """The chooser may hand the choice on (`push`), ``times`` hand-ons per hand in all."""
+
+    to: str = "partner"  # partner | next
+    times: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class Choose:
     by: str = "elder"
     ways: tuple[str, ...] = ("name",)
     on_defer: str | None = None
+    first_hand: FirstHand | None = None
+    delegate: Delegate | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What a trump choice picks: a trump (``named`` by the chooser, ``none`` or a suit id),
+    the card order and points under it, and the multiplier the hand counts with."""
+
+    id: str
+    name: str
+    trump: str = "named"
+    enabled: bool = True
+    ranks: tuple[str, ...] | None = None  # plain order high to low; None: deck.ranks
+    points: Mapping[str, int] | None = None  # merged over deck.points
+    trump_points: Mapping[str, int] | None = None  # merged over deck.trump_points (or deck.points)
+    multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
+
+    def multiplier_for(self, suit: str | None) -> int:
+        """The multiplier when ``suit`` is trump (None: no trump)."""
+        if isinstance(self.multiplier, int):
+            return self.multiplier
+        return self.multiplier.get(suit, 1) if suit is not None else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +194,7 @@ class Play:
     first_lead: str
     follow: Follow
     trick_winner: str = "highest_trump"
+    last_trick_points: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +271,7 @@ class Scoresheet:
     tie_mark: bool = False
     tie_next_dealer: str = "next"
     pass_carry: str = "none"
+    when_both_reach: str = "furthest_past"  # or first_by_rule_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,8 +375,16 @@ class Tables:
     # declaration index -> engine.declarations.DeclarationTable (pattern masks, run lookups, award rule)
     declarations: tuple[Any, ...] = ()
 
-    def context(self, trump: int, promoted_bits: int) -> TrumpContext:
-        return self.contexts[((trump + 1) << len(self.promotion_cards)) | promoted_bits]
+    # contracts (all empty/-1 without a `contracts` section: one family of contexts, multiplier 1)
+    contract_base: tuple[int, ...] = ()  # contract index -> offset of its family of contexts
+    contract_trump: tuple[int, ...] = ()  # contract index -> its fixed trump suit, -1 none, NAMED_TRUMP named
+    contract_multipliers: tuple[tuple[int, ...], ...] = ()  # contract index -> multiplier by trump + 1
+    named_contract: int = -1  # the enabled contract whose trump the chooser names (name actions), or -1
+    fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
+    first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
+
+    def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
+        return self.contexts[contract_base + (((trump + 1) << len(self.promotion_cards)) | promoted_bits)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,6 +411,7 @@ class Ruleset:
     declarations: tuple[Declaration, ...] = ()
     # whole random games in one closure (engine.rollout.make_rollout), None when not eligible
     rollout: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
+    contracts: tuple[Contract, ...] = ()
     # the `define` section in evaluation order (each after the definitions it uses)
     definitions: tuple[Definition, ...] = ()
 

@@ -28,7 +28,7 @@ from couillon_dsl.engine import (
 )
 from couillon_dsl.engine.why import why_wins
 from couillon_dsl.model import Ruleset
-from couillon_dsl.simulate import AGENTS_SALT
+from couillon_dsl.simulation import AGENTS_SALT
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", ":q"})
 HELP_WORDS = frozenset({"help", "?", "h"})

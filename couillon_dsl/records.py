@@ -83,10 +83,14 @@ def outcome_json(winner: int | None, scores: Sequence[int], games_won: Sequence[
 
 
 def _hand_record(hand: Any) -> dict[str, Any]:
-    """A hand summary as a mapping; `melds` only where declarations were made (older records stay as they were)."""
+    """A hand summary as a mapping; `melds` and `declared` only in rulesets with declarations, `contract` only
+    where the ruleset has contracts (older records stay as they were)."""
     record = hand._asdict()
-    if not record["melds"]:
-        del record["melds"]
+    for key in ("melds", "declared"):
+        if not record[key]:
+            del record[key]
+    if record["contract"] is None:
+        del record["contract"]
     return record
 
 

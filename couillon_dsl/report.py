@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from couillon_dsl import __version__
-from couillon_dsl.simulate import Figure, Simulation, figures
+from couillon_dsl.simulation import Figure, Simulation, figures
 from couillon_dsl.stats import Estimate, bootstrap_diff, diff_means, diff_rates
 
 GROUPS = {
@@ -23,6 +23,9 @@ GROUPS = {
     "trump": "Trump procedure (share of deals)",
     "decisions": "Trump decisions by seat (share of times asked)",
     "announcements": "Announcements (share of played hands)",
+    "contracts": "Contracts (share of played hands)",
+    "points": "Scores per played hand",
+    "declarations": "Declarations (share of played hands with at least one)",
 }
 
 

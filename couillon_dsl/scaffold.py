@@ -17,8 +17,9 @@ import yaml
 from couillon_dsl.builtin import builtin_names, find_builtin, is_file
 from couillon_dsl.compile import apply_options
 from couillon_dsl.diagnostics import RulesetError, did_you_mean, error
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.schema import SCHEMA_PATH
+from couillon_dsl.schema_variant import VARIANT_FILE
 
 STATED = ("id", "name", "description", "extends")  # written out; everything else is commented
 
@@ -96,7 +97,7 @@ def scaffold_text(target: Path, parent: str, *, id: str | None = None, name: str
     effective, _ = apply_options(document, {})
     new_id = id or variant_id(target)
     title = name or new_id.replace("-", " ").capitalize()
-    schema = Path(os.path.relpath(SCHEMA_PATH.resolve(), target.resolve().parent)).as_posix()
+    schema = schema_reference(target)
     head = {
         "id": new_id,
         "name": title,
@@ -116,6 +117,15 @@ def scaffold_text(target: Path, parent: str, *, id: str | None = None, name: str
         lines += ["# " + line if line else "#" for line in _dump({key: value}).rstrip().splitlines()]
         lines.append("")
     return "\n".join(lines)
+
+
+def schema_reference(target: Path) -> str:
+    """What a new variant's `$schema` line names: the packaged variant schema, by a path relative to
+    the file when the schema lies below the file's folder (a source checkout), else by its absolute
+    path, which still resolves when the file moves (a copy from `couillon schema --write` is steadier)."""
+    schema = SCHEMA_PATH.with_name(VARIANT_FILE).resolve()
+    folder = target.resolve().parent
+    return schema.relative_to(folder).as_posix() if schema.is_relative_to(folder) else schema.as_posix()
 
 
 def write_variant(target: Path, parent: str, *, id: str | None = None, name: str | None = None) -> Path:

@@ -24,7 +24,7 @@ from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
 from couillon_dsl.engine.tables import resolve_seats
 from couillon_dsl.engine.why import explain_legal, why_wins
-from couillon_dsl.load import load_yaml
+from couillon_dsl.loader import load_yaml
 from couillon_dsl.model import Ruleset
 
 # seat names relative to the dealer of the hand in play (rules digest §0.2)
@@ -621,6 +621,28 @@ def _expect_trump(r: _Runner, value: Any) -> None:
     r._check(actual == want, f"trump is {actual or 'none'}, expected {want or 'none'}")
 
 
+def _expect_contract(r: _Runner, value: Any) -> None:
+    actual = r._hand_value(lambda: r.state.view(0).contract, lambda h: h.contract)
+    want = None if value in (None, "none") else str(value)
+    r._check(actual == want, f"contract is {actual or 'none'}, expected {want or 'none'}")
+
+
+def _expect_decisions(r: _Runner, value: Any) -> None:
+    """The trump decisions so far (or of the last hand) as `seat: word` pairs, e.g. [R: push, P: name]."""
+    if not isinstance(value, list):
+        raise ScenarioError("`decisions:` is a list such as [R: push, P: name]")
+    dealer = r._hand_dealer()
+    actual = r._hand_value(lambda: r.state.view(0).decisions, lambda h: h.decisions)
+    want = []
+    for item in value:
+        if not isinstance(item, dict) or len(item) != 1:
+            raise ScenarioError("`decisions:` is a list such as [R: push, P: name]")
+        ((ref, word),) = item.items()
+        want.append((r._seat(ref), str(word)))
+    shown = ", ".join(f"{seat_label(s, dealer, r.rs.players.count)}: {w}" for s, w in actual) or "none"
+    r._check(list(actual) == want, f"decisions are [{shown}], expected {value}")
+
+
 def _expect_maker(r: _Runner, value: Any) -> None:
     actual = r._hand_value(lambda: r.state.view(0).maker, lambda h: h.maker)
     want = r._hand_team(value)
@@ -632,6 +654,41 @@ def _expect_announced(r: _Runner, value: Any) -> None:
     actual = [a for a, _ in r._hand_value(lambda: r.state.view(0).announcements, lambda h: h.announcements)]
     want = [str(v) for v in (value or [])]
     r._check(actual == want, f"announced {actual or 'nothing'}, expected {want or 'nothing'}")
+
+
+def _expect_declared(r: _Runner, value: Any) -> None:
+    """The declarations made so far (or in the last hand), in order: ``[L weis run of 3, P stock]``."""
+    if not isinstance(value, list):
+        raise ScenarioError("`declared:` is a list such as [L weis run of 3, P stock]")
+    dealer = r._hand_dealer()
+    n = r.rs.players.count
+    actual = r._hand_value(lambda: r.state.view(0).melds, lambda h: h.melds)
+    got = [(seat, kind, label) for kind, label, seat, _ in actual]
+    want = []
+    for item in value:
+        words = str(item).split(maxsplit=2)
+        if len(words) < 2:
+            raise ScenarioError(f"`declared:` item {item!r} is SEAT DECLARATION [PATTERN], e.g. L weis run of 3")
+        want.append((r._seat(words[0]), words[1], words[2] if len(words) > 2 else None))
+    matches = len(got) == len(want) and all(
+        g[:2] == w[:2] and w[2] in (None, g[2]) for g, w in zip(got, want))
+    shown = ", ".join(f"{seat_label(s, dealer, n)} {k} {label}" for s, k, label in got) or "nothing"
+    r._check(matches, f"declared {shown}; expected {', '.join(map(str, value)) or 'nothing'}")
+
+
+def _expect_declared_points(r: _Runner, value: Any) -> None:
+    """What each team keeps per declaration: ``{weis: {L+R: 220, D+P: 0}}`` (live: as the hand stands)."""
+    ids = [d.id for d in r.rs.declarations]
+    if not isinstance(value, dict) or not all(k in ids for k in value):
+        raise ScenarioError(f"`declared_points:` maps declaration ids ({', '.join(ids) or 'none declared'}) to "
+                            "{TEAM: N}")
+    if r._in_hand():
+        kept = r.state.declared_points()
+    else:
+        kept = dict(zip(ids, r._last_hand().declared))
+    nteams = len(r.rs.players.teams)
+    for kind, table in value.items():
+        r._team_table(table, kept.get(kind, (0,) * nteams), f"{kind} points")
 
 
 def _expect_tricks(r: _Runner, value: Any) -> None:
@@ -712,7 +769,11 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "hand": _expect_hand,
     "trump": _expect_trump,
     "maker": _expect_maker,
+    "contract": _expect_contract,
+    "decisions": _expect_decisions,
     "announced": _expect_announced,
+    "declared": _expect_declared,
+    "declared_points": _expect_declared_points,
     "tricks": _expect_tricks,
     "points": _expect_points,
     "result": _expect_result,

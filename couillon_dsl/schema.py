@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, cast
 
 from couillon_dsl.diagnostics import Diagnostic, did_you_mean, error
-from couillon_dsl.load import Document, escape, unescape
+from couillon_dsl.loader import Document, escape, unescape
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError

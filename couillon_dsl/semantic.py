@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Iterator
 
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean
-from couillon_dsl.load import Document, escape, merged, unescape
+from couillon_dsl.loader import Document, escape, merged, unescape
 from couillon_dsl.schema import where
 
 DEFAULT_SUITS = ["S", "H", "D", "C"]
@@ -90,19 +90,25 @@ class _Checks:
         self.check_announcements()
         self.check_declarations()
         self.check_play()
+        self.check_contracts()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
         return self.found
 
     # ---- references
-    def card(self, pointer: str, text: str, key: bool = False) -> bool:
-        """Check a card name; an unknown suit or rank is placed on its own letters inside the scalar."""
+    def card(self, pointer: str, text: str, key: bool = False, trump_relative: bool = False) -> bool:
+        """Check a card name; an unknown suit or rank is placed on its own letters inside the scalar.
+
+        With ``trump_relative`` a rank followed by ``T`` (``JT``: the jack of trumps) is a card too,
+        unless the deck has a suit T."""
         if text.upper() in self.extras:
             return True
         rank, suit = text[:-1].upper(), text[-1].upper()
         ranks = self.suit_ranks.get(suit, self.all_ranks)
         if rank in ranks and suit in self.suits:
+            return True
+        if trump_relative and suit == "T" and suit not in self.suits and rank in self.all_ranks:
             return True
         if rank in self.all_ranks and suit not in self.suits:
             self.report("unknown-suit", f"'{text}': '{suit}' is not a suit of this deck", pointer,
@@ -421,7 +427,62 @@ class _Checks:
 
     def check_play(self) -> None:
         for i, card in enumerate(self.data.get("play", {}).get("follow", {}).get("exempt", [])):
-            self.card(f"/play/follow/exempt/{i}", card)
+            self.card(f"/play/follow/exempt/{i}", card, trump_relative=True)
+        if self.data.get("play", {}).get("first_lead") == "chooser" and self.data["trump"]["method"] != "choose":
+            self.report("unused-setting", "first_lead: chooser needs trump.method choose; the elder leads instead",
+                        "/play/first_lead", "use first_lead: elder", severity="warning")
+
+    def check_contracts(self) -> None:
+        """Contracts go with a choice; one at most has its trump named; their orders, points and suits exist."""
+        contracts: dict[str, Any] = self.data.get("contracts") or {}
+        choose = self.data["trump"].get("choose", {})
+        if "first_hand" in choose:
+            self.card("/trump/choose/first_hand/holder_of", choose["first_hand"]["holder_of"])
+        delegate = choose.get("delegate")
+        if delegate and delegate.get("to", "partner") == "partner" and any(
+                len(team) != 2 for team in self.data["players"]["teams"]):
+            self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
+                        "/trump/choose/delegate", "use to: next, or teams of two")
+        if not contracts:
+            return
+        if self.data["trump"]["method"] != "choose":
+            self.report("contracts-need-choose", "contracts are picked by a chooser, but trump.method is "
+                        f"'{self.data['trump']['method']}'", "/contracts", "use trump: {method: choose}", key=True)
+        enabled = {k: c for k, c in contracts.items() if c.get("enabled", True)}
+        named = [k for k, c in enabled.items() if c.get("trump", "named") == "named"]
+        if not enabled:
+            self.report("contracts-none-enabled", "every contract has enabled: false: the chooser could pick nothing",
+                        "/contracts", "enable at least one contract", key=True)
+        if len(named) > 1:
+            self.report("contracts-several-named", f"contracts {', '.join(named)} all let the chooser name the trump "
+                        "suit; `name SUIT` could not say which", f"/contracts/{escape(named[1])}/trump",
+                        "keep one contract with trump: named (others fix a suit or have none)")
+        for key, contract in contracts.items():
+            base = f"/contracts/{escape(key)}"
+            trump = str(contract.get("trump", "named"))
+            if trump not in ("named", "none") and trump not in self.suits:
+                self.report("unknown-suit", f"'{trump}' is not a suit of this deck", f"{base}/trump",
+                            did_you_mean(trump, self.suits) or f"suits: {', '.join(self.suits)}")
+            ranks = [str(r) for r in contract.get("ranks") or []]
+            if ranks:
+                known = [self.rank(f"{base}/ranks/{i}", r) for i, r in enumerate(ranks)]
+                missing = [r for r in self.ranks if r not in ranks]
+                if all(known) and missing:
+                    self.report("contract-ranks-not-permutation", f"contract {key}: ranks leaves out "
+                                f"{', '.join(missing)}", f"{base}/ranks", "list every rank once, highest first")
+            for table in ("points", "trump_points"):
+                for rank in contract.get(table) or {}:
+                    self.rank(f"{base}/{table}/{escape(str(rank))}", str(rank), key=True)
+            multiplier = contract.get("multiplier", 1)
+            if isinstance(multiplier, dict):
+                for suit in multiplier:
+                    if suit not in self.suits:
+                        self.report("unknown-suit", f"'{suit}' is not a suit of this deck", f"{base}/multiplier/{suit}",
+                                    did_you_mean(suit, self.suits) or f"suits: {', '.join(self.suits)}", key=True)
+                if trump != "named":
+                    self.report("unused-setting", f"contract {key} fixes its trump: a multiplier per suit has one "
+                                "value that applies", f"{base}/multiplier", "give a single number", key=True,
+                                severity="warning")
 
     def size(self) -> int:
         return sum(len(ranks) for ranks in self.suit_ranks.values()) + len(self.extras)
@@ -459,10 +520,17 @@ class _Checks:
             delta, team, when = rule["delta"], rule.get("team", ""), rule.get("when", True)
             if isinstance(delta, int) and (delta < 0 if down else delta > 0) and team.strip() == "winner" and when is not False:
                 return
+            # a side banking its card points every hand (counting up): each hand's points bring someone closer
+            if not down and when in (True, "true") and isinstance(delta, str) and self.total_points() > 0:
+                banked = "team" if rule.get("for_each") == "team" else team.strip()
+                if banked and _banks_points(delta, banked):
+                    return
         toward = "negative" if down else "positive"
-        self.report("game-cannot-end", f"no scoring rule moves the hand winner toward the goal ({goal}) by a constant",
-                    "/scoring", f"add a rule like `win: {{when: decided, team: winner, delta: {'-1' if down else '1'}}}` "
-                    f"(a {toward} delta)", key=True)
+        self.report("game-cannot-end", f"no scoring rule moves the hand winner toward the goal ({goal}) by a constant, "
+                    "nor banks a team's card points every hand", "/scoring",
+                    f"add a rule like `win: {{when: decided, team: winner, delta: {'-1' if down else '1'}}}` "
+                    f"(a {toward} delta)" + ("" if down else ", or `cards: {for_each: team, delta: points(team)}`"),
+                    key=True)
 
     def check_redeal(self) -> None:
         trump = self.data["trump"]
@@ -473,6 +541,33 @@ class _Checks:
             self.report("unbounded-redeal", f"on_all_pass: {fallback} can throw in deal after deal, and "
                         "limits.max_redeals_in_a_row is not set", "/trump/offer/on_all_pass",
                         "set limits: {max_redeals_in_a_row: 50} so every game ends")
+
+
+def _banks_points(delta: str, team: str) -> bool:
+    """True when ``delta`` adds ``points(team)`` (times a positive factor) to whatever else it adds.
+
+    Only the sum's own terms count (``points(team) + 5``, ``points(team) * multiplier``), so the
+    banked points can never be cancelled inside the expression."""
+    from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Number, parse_expression
+
+    try:
+        node: Any = parse_expression(delta)
+    except ExpressionError:
+        return False  # reported by the expression checks
+
+    def positive(factor: Any) -> bool:
+        return (isinstance(factor, Number) and factor.value > 0) or (isinstance(factor, Name) and factor.name == "multiplier")
+
+    def banks(term: Any) -> bool:
+        if isinstance(term, Call) and term.func == "points" and len(term.args) == 1:
+            return isinstance(term.args[0], Name) and term.args[0].name == team
+        if isinstance(term, Binary) and term.op == "+":
+            return banks(term.left) or banks(term.right)
+        if isinstance(term, Binary) and term.op == "*":
+            return (banks(term.left) and positive(term.right)) or (banks(term.right) and positive(term.left))
+        return False
+
+    return banks(node)
 
 
 # ---- options

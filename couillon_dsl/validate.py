@@ -4,7 +4,7 @@ checks and expressions. What `couillon validate` runs and what compilation insis
 from __future__ import annotations
 
 from couillon_dsl.diagnostics import Diagnostic
-from couillon_dsl.load import Document
+from couillon_dsl.loader import Document
 
 
 def check(document: Document) -> list[Diagnostic]:

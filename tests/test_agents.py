@@ -6,14 +6,15 @@ import random
 import pytest
 
 from couillon_dsl.agents import AGENTS, Agent, AgentSpecError, make_agent, seat_specs
-from couillon_dsl.agents.pimc import PimcAgent, voids
+from couillon_dsl.agents.pimc import PimcAgent
+from couillon_dsl.agents.sampler import voids
 from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
-from couillon_dsl.simulate import Job, play_range
+from couillon_dsl.simulation import Job, play_range
 
 RULESETS = builtin_names()
-SPECS = ["random", "greedy", "pimc:samples=3"]
+SPECS = ["random", "greedy", "pimc:samples=3", "ismcts:iterations=20:worlds=4"]
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,9 @@ def test_specs_expand_per_team_and_per_seat() -> None:
 
 
 @pytest.mark.parametrize("spec", ["", "random,", "nobody", "greedy:share", "greedy:share=2", "greedy:share=x",
-                                  "pimc:samples=0", "pimc:samples=1.5", "random:speed=3"])
+                                  "pimc:samples=0", "pimc:samples=1.5", "random:speed=3",
+                                  "pimc:ms=-5", "ismcts:iterations=0", "ismcts:ms=-1", "ismcts:worlds=0",
+                                  "ismcts:c=x"])
 def test_bad_specs_are_refused_with_a_reason(spec: str) -> None:
     with pytest.raises(AgentSpecError):
         seat_specs(spec, build_ruleset("couillon"))
@@ -127,7 +130,7 @@ def hidden_permuted(state: GameState, seat: int, rng: random.Random) -> GameStat
 
 
 @pytest.mark.parametrize("name", ["couillon", "couillon-force", "kwajongen", "mit", "troeven"])
-def test_pimc_decides_the_same_when_hidden_cards_are_permuted(rulesets: dict, name: str) -> None:
+def test_searching_agents_decide_the_same_when_hidden_cards_are_permuted(rulesets: dict, name: str) -> None:
     rs = rulesets[name]
     checked = 0
     for seed in range(40):
@@ -143,8 +146,9 @@ def test_pimc_decides_the_same_when_hidden_cards_are_permuted(rulesets: dict, na
         assert deals[0] == deals[1] and len(deals[0]) == 6
         assert all(w.view(seat) == state.view(seat) for w in worlds[0])
         legal = state.legal_actions()
-        choices = [PimcAgent(samples=6).act(s, legal, random.Random(seed)) for s in (state, other)]
-        assert choices[0] == choices[1]
+        for spec in ("pimc:samples=6", "ismcts:iterations=40:worlds=6"):
+            choices = [make_agent(spec).act(s, legal, random.Random(seed)) for s in (state, other)]
+            assert choices[0] == choices[1], spec
         checked += 1
         if checked == 3:
             break

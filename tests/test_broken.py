@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from couillon_dsl.diagnostics import CODES, Diagnostic, RulesetError
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.validate import check
 
 BROKEN = Path(__file__).parent / "broken"
 PACKAGE = Path(__file__).resolve().parents[1] / "couillon_dsl"
-LANGUAGE_MODULES = ["load.py", "schema.py", "semantic.py", "validate.py", "diagnostics.py", "expr/parse.py", "expr/compile.py"]
+LANGUAGE_MODULES = ["loader.py", "schema.py", "semantic.py", "validate.py", "diagnostics.py", "expr/parse.py", "expr/compile.py"]
 EXPECT = re.compile(rb"^# expect: ([a-z-]+) (\d+):(\d+)$")
 # Codes a small committed file cannot show; each is exercised elsewhere.
 NOT_IN_CORPUS = {

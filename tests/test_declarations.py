@@ -13,7 +13,11 @@ from test_mutation import assert_sound, mutate, parent_and_key, pointers
 
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.engine import GameState
-from couillon_dsl.load import Document, load_ruleset
+from couillon_dsl.diff import differences
+from couillon_dsl.explain import explain
+from couillon_dsl.loader import Document, load_ruleset
+from couillon_dsl.records import replay
+from couillon_dsl.simulation import Job, figures, run
 from couillon_dsl.validate import check
 from couillon_dsl.engine.declarations import DeclarationTable, Meld, award, build_declaration_table
 from couillon_dsl.model import Declaration, DeclarationPattern
@@ -235,3 +239,77 @@ def test_mutated_declarations_validate_without_raising_and_valid_ones_play(count
         state = GameState(ruleset)
         state.play_random(random.Random(seed))
         assert state.is_terminal()
+
+
+# ---------------------------------------------------------------------- views, prose, statistics, records
+BEST_SIDE_DEAL = {  # tests/scenarios/melds-best-side.yaml's deal, by seat (dealer 0: L is seat 1)
+    1: "JS JH JD JC AH KH QH 6S 7C", 2: "10D 9D 8D 7D AS 6C 8C 9C 8H",
+    3: "10S 8S 7H 6H QD 6D AC KC QC", 0: "KS QS 9S 7S 10H 9H AD KD 10C",
+}
+
+
+def dealt(deal: dict[int, str], trump: str, plays: str) -> GameState:
+    """A first hand dealt as ``deal`` says (three packets of three from the elder), trump named, cards played."""
+    state = GameState(RULESET)
+    hands = {seat: cards.split() for seat, cards in deal.items()}
+    for packet in range(3):
+        for seat in (1, 2, 3, 0):
+            for name in hands[seat][3 * packet:3 * packet + 3]:
+                state.apply(LAYOUT.parse(name))
+    state.apply(state.string_to_action(None, f"name {trump}"))
+    for name in plays.split():
+        state.apply(LAYOUT.parse(name))
+    return state
+
+
+def test_shown_melds_are_public_until_played_and_pending_ones_are_not():
+    state = dealt(BEST_SIDE_DEAL, "S", "JS")
+    view = state.view(2)  # P has not played yet
+    shown = {LAYOUT.name(c) for c, holder in view.face_up if holder == 1}
+    assert shown == {"JH", "JD", "JC", "AH", "KH", "QH"}  # JS was played: it is in `played`, no longer face up
+    assert [m[:3] for m in view.melds] == [("meld", "4 × J", 1), ("meld", "run of 3", 1)]
+    assert not any(holder == 2 for _, holder in view.face_up)  # P's run of 4 waits for P's first card
+    assert state.view(2).hand == state.hand_of(2)
+
+
+def test_a_hidden_permutation_keeps_every_view_when_the_shown_cards_stay():
+    """Moving cards nobody has seen between P's and R's hands changes nothing L sees, melds included."""
+    state = dealt(BEST_SIDE_DEAL, "S", "JS AS 10S KS")
+    swapped = dict(BEST_SIDE_DEAL)
+    swapped[2], swapped[3] = "10D 9D 8D 7D AS 6C 8C 9C 6H", "10S 8S 7H 8H QD 6D AC KC QC"  # 8H <-> 6H, both unseen
+    other = dealt(swapped, "S", "JS AS 10S KS")
+    assert state.view(1) == other.view(1)
+    assert state.view(2) != other.view(2)
+
+
+def test_explain_and_diff_state_the_declaration_rules():
+    text = explain(RULESET)
+    assert "## Declarations" in text
+    assert "Only the side holding the best single Meld scores" in text
+    assert "on a tie the player earlier in play order from the first leader wins" in text
+    both = build_ruleset(HERE / "rulesets" / "melds-test.yaml", {"meld_tie": "both"})
+    lines = differences(RULESET, both)
+    assert len(lines) == 2 and lines[0].startswith("Declaration Meld:") and "on a tie both sides score" in lines[0]
+    assert lines[1].startswith("Option meld_tie")
+
+
+def test_simulation_counts_each_declaration_and_records_keep_them():
+    job = Job(str(HERE / "rulesets" / "melds-test.yaml"), (), 3, ("random",) * 4, record=True)
+    sim = run(RULESET, job, 30, workers=1)
+    found = {f.key: f for f in figures(sim)}
+    assert {"declaration.meld", "declaration.meld.run_of_3", "declaration.meld.4_j", "declaration.pair.kt_qt"} <= set(found)
+    assert found["declaration.meld"].estimate.value >= found["declaration.meld.run_of_3"].estimate.value > 0
+    hands = [h for r in sim.tally.records for h in r.outcome["hands"]]
+    assert any(h.get("melds") for h in hands)
+    for record in sim.tally.records:
+        assert replay(record, RULESET) is None
+
+
+def test_random_play_and_replay_declare_the_same_melds_in_the_same_order():
+    for seed in range(15):
+        played = GameState(RULESET, seed=seed)
+        played.play_random(random.Random(seed))
+        replayed = GameState(RULESET)
+        for action in played.history():
+            replayed.apply(action)
+        assert replayed.hands == played.hands

@@ -16,7 +16,7 @@ import pytest
 from couillon_dsl import kernel
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.kernel.eligible import agents_reason, reason, ruleset_reason
-from couillon_dsl.simulate import select_engine
+from couillon_dsl.simulation import select_engine
 from test_rollout import patched
 
 

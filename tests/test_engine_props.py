@@ -31,9 +31,13 @@ def ruleset(name: str) -> Ruleset:
 class Plain:
     """Card facts from the deck description alone: suits, rank orders, promotions, points."""
 
-    def __init__(self, rs: Ruleset, trump: int | None, announced: set[str]) -> None:
+    def __init__(self, rs: Ruleset, trump: int | None, announced: set[str], contract: str | None = None) -> None:
         self.rs = rs
         layout = rs.layout
+        chosen = next((c for c in rs.contracts if c.id == contract), None)
+        self.plain_order = list(chosen.ranks) if chosen and chosen.ranks else list(rs.deck.ranks)
+        self.plain_points = {**rs.deck.points, **((chosen.points if chosen else None) or {})}
+        self.trump_points = {**(rs.deck.trump_points or rs.deck.points), **((chosen.trump_points if chosen else None) or {})}
         self.trump = trump
         self.promoted = {layout.parse(p.card): p.below for p in rs.deck.promotions
                          if trump is not None and (p.by_announcement is None or p.by_announcement in announced)}
@@ -59,7 +63,8 @@ class Plain:
         """a ranks above b in their (common) effective suit."""
         if self.is_trump(a):
             return self.trump_order.index(a) < self.trump_order.index(b)
-        return self.rs.layout.rank_of(a) < self.rs.layout.rank_of(b)
+        ranks = self.rs.layout.ranks
+        return self.plain_order.index(ranks[self.rs.layout.rank_of(a)]) < self.plain_order.index(ranks[self.rs.layout.rank_of(b)])
 
     def best(self, cards: list[int]) -> int:
         best = cards[0]
@@ -117,8 +122,8 @@ class Plain:
 
     def points(self, card: int) -> int:
         layout = self.rs.layout
-        table = self.rs.deck.trump_points if self.is_trump(card) and card not in self.promoted else None
-        return (table or self.rs.deck.points)[layout.ranks[layout.rank_of(card)]]
+        table = self.trump_points if self.is_trump(card) and card not in self.promoted else self.plain_points
+        return table[layout.ranks[layout.rank_of(card)]]
 
 
 # ---------------------------------------------------------------------- the game walker
@@ -188,7 +193,7 @@ class Walker:
 
     def plain(self, seat: int) -> Plain:
         view = self.state.view(seat)
-        return Plain(self.rs, view.trump, {a for a, _ in view.announcements})
+        return Plain(self.rs, view.trump, {a for a, _ in view.announcements}, view.contract)
 
     def check_play(self, seat: int, legal: list[int]) -> None:
         state = self.state
@@ -211,7 +216,7 @@ class Walker:
             return
         assert self.start_hands is not None
         plain = Plain(self.rs, self.rs.layout.suits.index(summary.trump) if summary.trump else None,
-                      {a for a, _ in summary.announcements})
+                      {a for a, _ in summary.announcements}, summary.contract)
         team_of = self.rs.tables.team_of
         points = [0] * len(summary.points)
         tricks = [0] * len(summary.points)
@@ -219,12 +224,14 @@ class Walker:
             assert winner == (leader + plain.winner(list(cards))) % self.rs.players.count
             points[team_of[winner]] += sum(plain.points(c) for c in cards)
             tricks[team_of[winner]] += 1
+        points[team_of[summary.played_tricks[-1][2]]] += self.rs.play.last_trick_points
         assert (tuple(points), tuple(tricks)) == (summary.points, summary.tricks)
         for seat, hand in enumerate(self.start_hands):
             assert sorted(self.played.get(seat, [])) == cards_of(hand), "every dealt card is played once"
         played = {c for _, cards, _ in summary.played_tricks for c in cards}
         unplayed = sum(plain.points(c) for c in range(self.rs.layout.size) if c not in played)
-        assert summary.points_in_play + unplayed == sum(plain.points(c) for c in range(self.rs.layout.size))
+        assert summary.points_in_play + unplayed == (sum(plain.points(c) for c in range(self.rs.layout.size))
+                                                     + self.rs.play.last_trick_points)
 
     def check_view_hides(self, seat: int) -> None:
         """Permuting the cards hidden from ``seat`` must not change what ``seat`` sees."""
@@ -286,11 +293,18 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
             points_in_play=sum(hand.points), passes_pending=passes, ties_pending=ties,
             points=hand.points, tricks=hand.tricks,
             announcers={a: team_of[s] for a, s in hand.announcements}, options=rs.option_values(),
+            contract=hand.contract,
+            multiplier=next((c.multiplier_for(hand.trump) for c in rs.contracts if c.id == hand.contract), 1),
         )
+        defined: list[object] = []
+        facts = facts._replace(defined=defined)
+        for definition in rs.definitions:
+            defined.append(definition.fn(facts))
         deltas = [0] * len(before)
         for rule in rs.scoring:
-            if rule.when_fn(facts) and rule.team_fn(facts) is not None:
-                deltas[rule.team_fn(facts)] += rule.delta_fn(facts) * (k if rule.tie_scaled else 1)  # type: ignore[index, operator]
+            for each in ([facts._replace(each_team=t) for t in range(len(before))] if rule.for_each else [facts]):
+                if rule.when_fn(each) and rule.team_fn(each) is not None:
+                    deltas[rule.team_fn(each)] += rule.delta_fn(each) * (k if rule.tie_scaled else 1)  # type: ignore[index, operator]
         assert hand.deltas == tuple(deltas) and hand.multiplier == k
         assert hand.scores == tuple(b + d for b, d in zip(before, deltas))
         before = hand.scores

@@ -14,7 +14,7 @@ from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import CHANCE, TERMINAL, GameState, HandSummary, IllegalAction, explain_legal, explain_trick
 from couillon_dsl.engine.tables import OP_PACKET, OP_SET_ASIDE, OP_STOCK
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Choose, Offer, Ruleset
 
 D, L, P, R = 0, 1, 2, 3

@@ -204,9 +204,9 @@ def test_cli_explain() -> None:
 
 @pytest.mark.parametrize(("args", "code", "message"), [
     (["explain", "no-such-ruleset"], 2, "no ruleset file or built-in ruleset named 'no-such-ruleset'"),
-    (["explain", "couillon", "-o", "lines"], 2, "--option wants NAME=VALUE"),
-    (["explain", "couillon", "-o", "lines=99"], 2, "error[bad-option-value]"),
-    (["explain", "couillon", "-o", "colour=red"], 2, "error[unknown-option]"),
+    (["explain", "couillon", "-o", "lines"], 2, "Invalid value for '--option': wants NAME=VALUE"),
+    (["explain", "couillon", "-o", "lines=99"], 2, "Invalid value for '--option': option 'lines': 99 is out of range [bad-option-value]"),
+    (["explain", "couillon", "-o", "colour=red"], 2, "[unknown-option]"),
     (["explain", "couillon", "--format", "html"], 2, "Invalid value for '--format'"),
 ])
 def test_cli_explain_errors(args: list[str], code: int, message: str) -> None:

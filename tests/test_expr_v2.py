@@ -165,7 +165,7 @@ def test_for_each_team_gives_every_team_its_own_delta(tmp_path):
 
 
 def test_a_cycle_in_a_ruleset_is_a_positioned_diagnostic(tmp_path):
-    from couillon_dsl.load import load_ruleset
+    from couillon_dsl.loader import load_ruleset
     from couillon_dsl.validate import check
 
     diagnostics = check(load_ruleset(ruleset_file(tmp_path, "define:\n  a: 'b + 1'\n  b: 'a'\n")))
@@ -263,7 +263,7 @@ def test_compiled_closures_agree_with_a_plain_evaluator(tree, hand):
 
 
 def test_a_rule_takes_team_or_for_each_not_both(tmp_path):
-    from couillon_dsl.load import load_ruleset
+    from couillon_dsl.loader import load_ruleset
     from couillon_dsl.validate import check
 
     [both] = check(load_ruleset(ruleset_file(tmp_path, "scoring:\n  bank: {for_each: team, team: winner, delta: 1}\n")))

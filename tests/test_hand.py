@@ -13,7 +13,7 @@ from couillon_dsl.engine.hand import (
     ABANDONED, NEXT_GAME, NEXT_HAND, SESSION_OVER, cards_table, make_settle, passes_after_pass_out,
 )
 from couillon_dsl.expr import facts_read
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Follow, Limits, Ruleset, Scoresheet, Session
 
 

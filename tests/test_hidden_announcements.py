@@ -20,7 +20,7 @@ from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.model import Ruleset
 
 RULESETS = ["kujong", "mit", "mit-6", "mit-8"]
-AGENT_SPECS = ["random", "greedy", "pimc:samples=6"]
+AGENT_SPECS = ["random", "greedy", "pimc:samples=6", "ismcts:iterations=30:worlds=6"]
 POSITIONS = 4  # per ruleset
 
 

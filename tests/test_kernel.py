@@ -27,7 +27,7 @@ from couillon_dsl.kernel.driver import play_range as play_compiled
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord, replay
-from couillon_dsl.simulate import Job, figures, run
+from couillon_dsl.simulation import Job, figures, run
 from test_rollout import CHANGES, option_variants, patched
 
 SHIPPED = [name for name in builtin_names() if ruleset_reason(build_ruleset(name)) is None]

@@ -7,7 +7,7 @@ import pytest
 
 from couillon_dsl.builtin import builtin_names, find_builtin, resolve_ruleset
 from couillon_dsl.diagnostics import RulesetError, Span, render_json, render_text
-from couillon_dsl.load import load_ruleset, parse_text, pointer_of
+from couillon_dsl.loader import load_ruleset, parse_text, pointer_of
 
 REPO = Path(__file__).resolve().parents[1]
 

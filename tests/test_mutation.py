@@ -10,15 +10,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.builtin import builtin_names
+from couillon_dsl.compile import compile_ruleset
+from couillon_dsl.engine import GameState
 from couillon_dsl.diagnostics import CODES, RulesetError
-from couillon_dsl.load import Document, escape, load_ruleset, parse_text
+from couillon_dsl.loader import Document, escape, load_ruleset, parse_text
 from couillon_dsl.schema import _validator, fast_valid, load_schema
 from couillon_dsl.validate import check
 
 DOCUMENTS = {name: load_ruleset(name) for name in builtin_names()}
 WORDS = ["all", "elder", "dealer", "rest", "stock_top", "trump", "offer", "choose", "none", "redeal", "next_card",
          "winner", "maker", "decided", "A", "K", "10", "QS", "XX", "S", "/scoresheet/start", "/nowhere",
-         "decided and", "points(winner) > 20", "announced(\"mit\")", "option(\"lines\")", "", "mit", "lines"]
+         "decided and", "points(winner) > 20", "announced(\"mit\")", "option(\"lines\")", "", "mit", "lines",
+         "named", "partner", "next", "chooser", "first_by_rule_order", "JT", "7D", "multiplier", "contract",
+         "points(team) * multiplier", "trumps", "top_down"]
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.integers(-10**30, 10**30),
                     st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(WORDS), st.text(max_size=5))
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
@@ -122,3 +126,45 @@ def test_text_mutants_load_or_fail_with_diagnostics(name, data):
 def test_unmutated_rulesets_agree_on_both_validators(name):
     assert fast_valid(load_schema(), DOCUMENTS[name].data) is True
     assert _validator().is_valid(DOCUMENTS[name].data)
+
+
+# the keys of contracts, handing the choice on, first-hand chooser, last-trick points and rule-order goals
+NEW_KEYS = ("/contracts", "/trump/choose", "/play/first_lead", "/play/last_trick_points", "/play/follow/exempt",
+            "/scoresheet/when_both_reach", "/scoring")
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 3), st.data())
+def test_mutants_of_the_contract_keys_that_validate_compile_and_play(count, data):
+    import random
+
+    original = DOCUMENTS["schieber"]
+    mutant = copy.deepcopy(original.data)
+    for _ in range(count):
+        targets = [p for p in pointers(mutant) if p.startswith(NEW_KEYS)]
+        if not targets:
+            break
+        pointer = data.draw(st.sampled_from(targets))
+        parent, key = parent_and_key(mutant, pointer)
+        operation = data.draw(st.sampled_from(["drop", "replace", "insert"]))
+        if operation == "drop":
+            del parent[key]
+        elif operation == "replace":
+            parent[key] = data.draw(VALUES)
+        elif isinstance(parent[key], dict):
+            parent[key][data.draw(st.sampled_from(WORDS))] = data.draw(VALUES)
+    document = Document(mutant, original.path, original.origins, original.files)
+    diagnostics = check(document)
+    for diagnostic in diagnostics:
+        assert diagnostic.code in CODES and diagnostic.span is not None, diagnostic
+    if any(d.is_error for d in diagnostics):
+        return
+    rs = compile_ruleset(document)
+    state = GameState(rs, seed=data.draw(st.integers(0, 2**16)))
+    rng = random.Random(0)
+    while not state.hands and not state.is_terminal():  # one whole hand, every decision random
+        if state.is_chance_node():
+            state.deal_shuffled()
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])

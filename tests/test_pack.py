@@ -12,7 +12,7 @@ from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.explain import explain
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.validate import check
 
 BIG = Path(__file__).parent / "rulesets" / "big-pack.yaml"

@@ -18,7 +18,7 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine.state import GameState
 from couillon_dsl.records import GameRecord, first_difference, read_records, write_records
-from couillon_dsl.simulate import play_game
+from couillon_dsl.simulation import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "playthroughs"

@@ -13,7 +13,7 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine.state import GameState
 from couillon_dsl.records import GameRecord, RecordError, read_records, replay, write_records
-from couillon_dsl.simulate import play_game
+from couillon_dsl.simulation import play_game
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.engine import GameState
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Ruleset
 
 RULESETS = ["couillon", "couillon-ardennes", "couillon-force", "kwajongen", "troeven", "kujong", "mit", "mit-6", "mit-8"]

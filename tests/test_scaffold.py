@@ -15,9 +15,9 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import apply_options, build_ruleset
 from couillon_dsl.diff import differences
 from couillon_dsl.engine.state import GameState
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.scaffold import STATED, scaffold_text, variant_id, write_variant
-from couillon_dsl.simulate import play_game
+from couillon_dsl.simulation import play_game
 from couillon_dsl.validate import check
 
 ROOT = Path(__file__).resolve().parents[1]

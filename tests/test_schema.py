@@ -8,7 +8,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from couillon_dsl.builtin import builtin_names
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.schema import FAST_KEYWORDS, _validator_class, fast_valid, iter_schema_diagnostics, load_schema, subschema_at
 from couillon_dsl.validate import check
 

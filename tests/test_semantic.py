@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from couillon_dsl.load import load_ruleset
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.semantic import option_type
 from couillon_dsl.validate import check
 

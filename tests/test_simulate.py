@@ -11,7 +11,7 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.records import read_records, replay
-from couillon_dsl.simulate import Job, Tally, chunks, game_seed, play_range
+from couillon_dsl.simulation import Job, Tally, chunks, game_seed, play_range
 
 TIMING = ("seconds", "compile_seconds", "hands_per_second", "workers")
 

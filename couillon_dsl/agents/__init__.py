@@ -6,7 +6,7 @@ ruleset, the trump context in force). Randomness comes from the ``rng`` handed i
 from a global generator, so a game replays exactly from its seed.
 
 A spec names one agent per team or per seat, comma-separated, each ``name`` or
-``name:key=value:...`` (``pimc:samples=16,greedy``).
+``name:key=value:...`` (``pimc:samples=16,greedy``, ``ismcts:ms=40``).
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence, runtime_checkable
 
 from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.agents.ismcts import IsmctsAgent
 from couillon_dsl.agents.pimc import PimcAgent
 from couillon_dsl.agents.random import RandomAgent
 
@@ -33,6 +34,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "pimc": PimcAgent,
+    "ismcts": IsmctsAgent,
 }
 
 
@@ -61,10 +63,23 @@ def make_agent(spec: str) -> Agent:
         if not sep or not key:
             raise AgentSpecError(f"agent setting {setting!r} in {spec!r} is not key=value")
         kwargs[key.strip()] = _value(text.strip())
+    known = settings_of(factory) if kwargs else {}
+    for key in kwargs:
+        if key not in known:
+            listed = ", ".join(f"{k}={v!r}" for k, v in known.items()) or "none"
+            raise AgentSpecError(f"agent {name!r} has no setting {key!r}; its settings (with defaults): {listed}")
     try:
         return factory(**kwargs)
     except (TypeError, ValueError) as exc:
         raise AgentSpecError(f"agent {spec!r}: {exc}") from None
+
+
+def settings_of(factory: Callable[..., Agent]) -> dict[str, Any]:
+    """The settings an agent takes in a spec (``pimc:samples=8``), with their defaults."""
+    import inspect  # only when a spec names settings: it is slow to import
+
+    return {p.name: p.default for p in inspect.signature(factory).parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty}
 
 
 def seat_specs(spec: str, ruleset: Ruleset) -> tuple[str, ...]:

@@ -4,6 +4,9 @@ Cards: win the trick as cheaply as possible when the opponents hold it, shed the
 valuable card otherwise, give points to a partner who is sure to win, and lead a master
 card (one no unseen card of its suit beats) when holding one. Decisions: take or name the
 trump suit in which the hand is strongest when that strength reaches a share of the hand.
+With `contracts` or a push allowed, every choice is valued in its own trump context
+(:func:`hand_value`): the best one is picked, or the choice is pushed when even the best
+is weak.
 """
 from __future__ import annotations
 
@@ -56,6 +59,36 @@ def lead(ctx: TrumpContext, legal: Sequence[int], elsewhere: int) -> int:
     return min(legal, key=lambda c: shed_key(ctx, c))
 
 
+PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what accepting needs
+
+
+def hand_value(ctx: TrumpContext, hand: int) -> float:
+    """Tricks a hand may take under one contract: a card no unseen card of its suit beats counts 1,
+    one beaten by a single unseen card counts a half, and every trump a half more; a plain card
+    counts a quarter less where trumps exist (it may be trumped)."""
+    value = 0.0
+    trumps = ctx.trump_mask
+    for card in iter_bits(hand):
+        beaters = (ctx.above[card] & ~hand).bit_count()
+        trump = trumps >> card & 1
+        value += (1.0 if beaters == 0 else 0.5 if beaters == 1 else 0.0) * (0.75 if trumps and not trump else 1.0) \
+            + (0.5 if trump else 0.0)
+    return value
+
+
+def choice_context(state: GameState, action: int) -> TrumpContext | None:
+    """The trump context a contract choice (`name SUIT` or `contract ID`) would put in force, else None."""
+    acts = state.actions
+    t = state.ruleset.tables
+    if acts.name0 <= action < acts.show0:
+        base = t.contract_base[t.named_contract] if t.named_contract >= 0 else 0
+        return t.context(action - acts.name0, t.always_promoted, base)
+    if 0 <= acts.contract0 <= action < acts.dealer0:
+        contract = t.fixed_contracts[action - acts.contract0]
+        return t.context(t.contract_trump[contract], t.always_promoted, t.contract_base[contract])
+    return None
+
+
 class GreedyAgent:
     """Takes tricks cheaply, sheds cheaply, and bids on trump length and honours."""
 
@@ -105,6 +138,8 @@ class GreedyAgent:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
             trumps = (hand & state.context.trump_mask).bit_count()
             return announcement + acts.announce0 if trumps * 2 >= hand.bit_count() else acts.decline
+        if acts.push >= 0 or acts.contract0 >= 0:
+            return self._pick_contract(state, view, legal)
         # choosing trump: name, show or defer
         suits = range(len(rs.layout.suits))
         best = max(suits, key=lambda s: (suit_strength(rs, hand, s), -s))
@@ -117,3 +152,14 @@ class GreedyAgent:
         in_best = [a for a in shows if rs.layout.suit_of(a - acts.show0) == best]
         # show the lowest card of the suit (rank index 0 is the highest rank)
         return max(in_best or shows, key=lambda a: rs.layout.rank_of(a - acts.show0))
+
+    def _pick_contract(self, state: GameState, view: SeatView, legal: Sequence[int]) -> int:
+        """The contract (and trump) under which the hand is worth most; push when even that is weak."""
+        valued = [(hand_value(ctx, view.hand), a) for a in legal if (ctx := choice_context(state, a)) is not None]
+        if not valued:
+            return legal[0]
+        value, best = max(valued, key=lambda va: (va[0], -va[1]))
+        push = state.actions.push
+        if push in legal and value < PUSH_BELOW * self.share * view.hand.bit_count():
+            return push
+        return best

@@ -1,288 +1,67 @@
 """Perfect-information Monte Carlo: deal the unseen cards many ways, play each out, pick the best.
 
-Each sample ("world") is a whole pack order for the current deal that agrees with everything
-the seat knows. Where every pack position goes comes from the engine itself: a probe deals
-the pack ``0, 1, 2, ...`` (so a card id *is* its position) from the state as it stood before
-this deal and repeats the public trump decisions. Known cards are put back where they were
-seen; unseen cards fill the other positions, respecting the voids revealed by the follow
-obligations: if seat ``s`` played ``p`` where holding ``c`` would have made ``p`` illegal
-(asked of the engine's own legal-card function), ``s`` holds no ``c``. A world is then
-replayed through the engine with the deal's public actions and kept only if every action
-was legal and the seat's view comes out identical, so no world contradicts the view.
-
-The agent never reads another seat's cards: it uses the seat's view, the public actions of
-the game (never the pack draws of this deal) and the rules. Previous deals are replayed
-from the history to rebuild the state before this deal (scores, dealer, carries); their
-cards cannot affect this deal. Sample count, not time, bounds the work, so a seeded run
-repeats exactly on any machine.
+The worlds come from :class:`~couillon_dsl.agents.sampler.Sampler` (the rule-derived sampler
+the searching agents share): whole games that agree with everything the seat knows. Every
+legal action is played out in every world (:func:`~couillon_dsl.agents.playout.playout`),
+and the action with the best total chance of winning the game wins. The budget is a number
+of worlds (a seeded run repeats exactly on any machine) or, with ``ms``, a time per decision.
 """
 from __future__ import annotations
 
 import random
+import time
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.greedy import GreedyAgent, follow
-from couillon_dsl.cards import iter_bits
-from couillon_dsl.engine import GameState
+from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.agents.playout import Outlook, outlook_of, playout
+from couillon_dsl.agents.sampler import Sampler
 
 if TYPE_CHECKING:
-    from couillon_dsl.engine import SeatView
-    from couillon_dsl.model import TrumpContext
-
-MAX_TRIES = 8  # attempts per wanted world before giving up on it
-POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
-
-
-def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
-    """Index in ``history`` where the current deal's pack draws begin.
-
-    A deal's actions are the pack draws (card ids), then the trump decisions (ids >=
-    ``ncards``), then the plays (card ids) mixed with announcement answers (ids >= ``ncards``).
-    """
-    i = len(history)
-    while plays:
-        i -= 1
-        if history[i] < ncards:
-            plays -= 1
-    while i > 0 and history[i - 1] >= ncards:
-        i -= 1
-    return i - ncards
-
-
-def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[int, int]:
-    """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal."""
-    excluded: dict[int, int] = {}
-    played = view.played
-    for first in range(0, len(played), nseats):
-        trick = played[first:first + nseats]
-        led = ctx.card_suit[trick[0][1]]
-        strength = ctx.strength[led]
-        win = trick[0][1]
-        so_far = 1 << win
-        for seat, card in trick[1:]:
-            no = excluded.get(seat, 0)
-            for c in iter_bits(unseen & ~no):
-                if not ctx.legal(1 << card | 1 << c, led, win, so_far) >> card & 1:
-                    no |= 1 << c
-            excluded[seat] = no
-            if strength[card] > strength[win]:
-                win = card
-            so_far |= 1 << card
-    return excluded
-
-
-def replays(world: GameState, actions: Sequence[int]) -> bool:
-    """Apply ``actions`` while each is legal; whether all of them were."""
-    for action in actions:
-        if action not in world.legal_actions():
-            return False
-        world.apply(action)
-    return True
+    from couillon_dsl.engine import GameState
 
 
 class PimcAgent:
-    """Samples ``samples`` worlds and plays every legal action out in each with a cheap policy."""
+    """Samples ``samples`` worlds (or as many as ``ms`` milliseconds allow) and plays every legal
+    action out in each with a cheap policy."""
 
     name = "pimc"
 
-    def __init__(self, samples: int = 24) -> None:
+    def __init__(self, samples: int = 24, ms: float = 0) -> None:
         if not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples must be an integer >= 1, got {samples!r}")
+        if not isinstance(ms, (int, float)) or ms < 0:
+            raise ValueError(f"ms must be a number >= 0 (0: no time budget), got {ms!r}")
         self.samples = samples
+        self.ms = ms
         self._greedy = GreedyAgent()  # playout decisions, and the choice when no world fits
-        self._game: GameState | None = None  # the live game the cached start state belongs to
-        self._start = -1
-        self._before_deal: GameState | None = None
+        self._sampler = Sampler()
+        self._outlook: Outlook | None = None
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
+        deadline = time.perf_counter() + self.ms / 1000
         seat = state.current_player()
-        worlds = self.worlds(state, seat, rng)
-        if not worlds:
-            return self._greedy.act(state, legal, rng)
+        outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
         team = state.ruleset.tables.team_of[seat]
         totals = [0.0] * len(legal)
-        for world in worlds:
-            for i, action in enumerate(legal):
-                trial = world.clone()
-                trial.apply(action)
-                totals[i] += playout(trial, team, rng, self._greedy)
+        searched = 0
+        while True:
+            worlds = self.worlds(state, seat, rng)
+            for world in worlds:
+                for i, action in enumerate(legal):
+                    trial = world.clone()
+                    trial.apply(action)
+                    totals[i] += playout(trial, outlook, rng, self._greedy)[team]
+                searched += 1
+                if self.ms and time.perf_counter() > deadline:
+                    break
+            if not worlds or not self.ms or time.perf_counter() > deadline:
+                break
+        if not searched:
+            return self._greedy.act(state, legal, rng)
         return legal[max(range(len(legal)), key=totals.__getitem__)]
-
-    # ------------------------------------------------------------------ worlds
-    def before_deal(self, state: GameState, history: list[int], start: int) -> GameState:
-        """The game as it stood before this deal, replayed from the history (cached per game)."""
-        if self._game is not state or self._before_deal is None or start < self._start:
-            self._game, self._start = state, 0
-            self._before_deal = GameState(state.ruleset)
-        for action in history[self._start:start]:
-            self._before_deal.apply(action)
-        self._start = start
-        return self._before_deal
 
     def worlds(self, state: GameState, seat: int, rng: random.Random) -> list[GameState]:
         """Up to ``samples`` states that agree with ``seat``'s view, hidden cards drawn at random."""
-        rs = state.ruleset
-        ncards = rs.layout.size
-        view = state.view(seat)
-        history = state.history()
-        start = hand_start(history, ncards, len(view.played))
-        public = history[start + ncards:]  # this deal's decisions, plays and announcements
-        base = self.before_deal(state, history, start)
-        layout = _Layout(base, public, seat, view)
-        excluded = voids(state.context, view, rs.players.count, layout.unseen)
-
-        def world(pack: list[int] | None) -> GameState | None:
-            if pack is None:
-                return None
-            candidate = base.clone()
-            for action in pack:
-                candidate.apply(action)
-            return candidate if replays(candidate, public) and candidate.view(seat) == view else None
-
-        out: list[GameState] = []
-        for attempt in range(self.samples * MAX_TRIES):
-            if len(out) == self.samples:
-                break
-            relax = attempt >= self.samples * MAX_TRIES // 2  # constraints inferred wrongly? drop them
-            found = world(layout.pack(rng, {} if relax else excluded))
-            if found is not None:
-                out.append(found)
-        return out
-
-
-class _Layout:
-    """Which pack positions hold which known cards, and which are free for the unseen ones."""
-
-    def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView) -> None:
-        probe = base.clone()
-        ncards = probe.ruleset.layout.size
-        for card in range(ncards):  # pack position i holds card i
-            probe.apply(card)
-        acts = probe.actions
-        for action in public:  # the trump decisions come first; a card or an announcement answer ends them
-            if action < ncards or action == acts.decline or action >= acts.announce0:
-                break
-            if action >= acts.show0:
-                action = next(a for a in probe.legal_actions() if a >= acts.show0)  # any card: same positions
-            probe.apply(action)
-        nseats = probe.ruleset.players.count
-        self.ncards = ncards
-        self.fixed: dict[int, int] = {}  # position -> known card
-        known = 0
-        probe_up = probe.view(seat).face_up
-        for holder in [None, *range(nseats)]:  # face-up cards sit at fixed positions, in turn-up order
-            real = [c for c, s in view.face_up if s == holder]
-            spots = [p for p, s in probe_up if s == holder]
-            if holder is None or len(real) == len(spots):
-                for position, card in zip(spots, real):
-                    self.fixed[position] = card
-                    known |= 1 << card
-        played_by: dict[int, list[int]] = {s: [] for s in range(nseats)}
-        for s, card in view.played:
-            played_by[s].append(card)
-        # per seat: face-up spots whose card has since been played (it is one of the seat's played
-        # cards), the seat's other free positions, and the known cards that fill them
-        self.loose: dict[int, tuple[list[int], list[int]]] = {}
-        self.positions: dict[int, list[int]] = {}
-        self.known: dict[int, list[int]] = {}
-        taken = 0
-        for s in range(nseats):
-            free = [p for p in iter_bits(probe.hand_of(s)) if p not in self.fixed]
-            taken |= sum(1 << p for p in free)
-            spots = [p for p, h in probe_up if h == s and p not in self.fixed]
-            self.loose[s] = (spots, [c for c in played_by[s] if not known >> c & 1])
-            self.positions[s] = [p for p in free if p not in spots]
-            cards = played_by[s] + [c for c, h in view.face_up if h == s]
-            if s == seat:
-                cards += list(iter_bits(view.hand))
-            cards = sorted(set(c for c in cards if not known >> c & 1))
-            self.known[s] = cards
-            known |= sum(1 << c for c in cards)
-        self.pool = [p for p in range(ncards) if p not in self.fixed and not taken >> p & 1]
-        self.unseen = probe.ruleset.layout.full_mask & ~known
-
-    def pack(self, rng: random.Random, excluded: dict[int, int]) -> list[int] | None:
-        """A random pack order agreeing with the known cards and ``excluded`` (group -> cards it cannot
-        take; groups are seats and POOL), or None when no such order was found."""
-        free = list(iter_bits(self.unseen))
-        rng.shuffle(free)
-        pack = [-1] * self.ncards
-        for position, card in self.fixed.items():
-            pack[position] = card
-        slots: dict[int, list[int]] = {}
-        for s, positions in self.positions.items():
-            spots, candidates = self.loose[s]
-            up = rng.sample(candidates, len(spots)) if spots else []
-            for position, card in zip(spots, up):
-                pack[position] = card
-            rest = [c for c in self.known[s] if c not in up]
-            for position, card in zip(positions, rest):
-                pack[position] = card
-            if len(positions) > len(rest):
-                slots[s] = positions[len(rest):]
-        if self.pool:
-            slots[POOL] = self.pool
-        # a card only one group may take goes there first; then the most constrained groups fill up
-        chosen: dict[int, list[int]] = {group: [] for group in slots}
-        rest = []
-        for card in free:
-            groups = [g for g in slots if not excluded.get(g, 0) >> card & 1]
-            if not groups:
-                return None
-            if len(groups) == 1:
-                chosen[groups[0]].append(card)
-            else:
-                rest.append(card)
-        for group in sorted(slots, key=lambda g: (-excluded.get(g, 0).bit_count(), g)):
-            need = len(slots[group]) - len(chosen[group])
-            no = excluded.get(group, 0)
-            take = [c for c in rest if not no >> c & 1][:need] if need > 0 else []
-            if need < 0 or len(take) < need:
-                return None
-            chosen[group] += take
-            taken = set(take)
-            rest = [c for c in rest if c not in taken]
-            rng.shuffle(chosen[group])  # the pool's order is the stock's order
-            for position, card in zip(slots[group], chosen[group]):
-                pack[position] = card
-        return pack
-
-
-def playout(state: GameState, team: int, rng: random.Random, greedy: GreedyAgent) -> float:
-    """Play the current hand out; the hand's scoresheet gain for ``team`` (card points break ties).
-
-    The policy is cheap but not blind: leads are random, followers take the trick as cheaply
-    as they can or shed (greedy's rule), and trump decisions are greedy's.
-    """
-    summaries = state.hands
-    target = len(summaries) + 1
-    ncards = state.actions.ncards
-    team_of = state.ruleset.tables.team_of
-    n = len(team_of)
-    while len(summaries) < target:
-        seat = state.current_player()
-        if seat < 0:
-            return 0.0  # the game ended without this hand being scored
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        elif legal[0] >= ncards or legal[-1] >= ncards:  # a decision, or an announcement next to the cards
-            action = greedy.act(state, legal, rng)
-        else:
-            leader, cards = state.current_trick()
-            if cards:
-                trick = [((leader + i) % n, card) for i, card in enumerate(cards)]
-                action = follow(state.context, team_of, seat, trick, legal)
-            else:
-                action = legal[int(rng.random() * len(legal))]
-        state.apply(action)
-    hand = summaries[-1]
-    deltas = hand.deltas
-    others = [d for t, d in enumerate(deltas) if t != team]
-    gain = (sum(others) / len(others) if others else 0.0) - deltas[team]
-    if state.ruleset.scoresheet.direction == "up":
-        gain = -gain
-    best_other = max((p for t, p in enumerate(hand.points) if t != team), default=0)
-    return gain + 1e-3 * (hand.points[team] - best_other)
+        return self._sampler.worlds(state, seat, self.samples, rng)

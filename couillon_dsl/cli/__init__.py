@@ -8,6 +8,8 @@ Exit codes, as linters use them: 0 ok, 1 invalid input or failed check, 2 usage 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 import tempfile
 import traceback
 
@@ -37,6 +39,15 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click does, plus a did-you-mean for a mistyped command."""
+        if args and args[0] not in COMMANDS and not args[0].startswith("-"):
+            from couillon_dsl.diagnostics import did_you_mean
+
+            hint = did_you_mean(args[0], COMMANDS) or f"commands: {', '.join(sorted(COMMANDS))}"
+            raise click.UsageError(f"no command '{args[0]}'; {hint}", ctx)
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         target = COMMANDS.get(name)
         if target is None:
@@ -49,11 +60,24 @@ class LazyGroup(click.Group):
         """Run the command; an exception that is not click's own is a bug, reported as one (exit 3)."""
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, BrokenPipeError):
+        except BrokenPipeError:
+            close_quietly()
+            raise SystemExit(0) from None
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:
             report_internal_error(exc)
             raise SystemExit(INTERNAL_ERROR) from None
+
+
+def close_quietly() -> None:
+    """The reader went away (`couillon compare ... | head`): that is not an error. Point stdout
+    at the null device so that the interpreter's last flush does not complain either."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def report_internal_error(exc: BaseException) -> None:

@@ -8,99 +8,54 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+
 
 import click
 
-if TYPE_CHECKING:
-    from couillon_dsl.diagnostics import Diagnostic
-    from couillon_dsl.model import Ruleset
+from couillon_dsl.cli.conventions import InvalidInput, build, complete_ruleset, echo_markdown, parse_options
 
-
-class InvalidInput(click.ClickException):
-    """Input that was understood but cannot be used: exit 1, with diagnostics when there are some."""
-
-    exit_code = 1
-
-    def __init__(self, message: str, diagnostics: tuple["Diagnostic", ...] = ()) -> None:
-        super().__init__(message)
-        self.diagnostics = diagnostics
-
-    def show(self, file: Any = None) -> None:
-        """Diagnostics compiler-style, with source lines, instead of click's one-line ``Error:``."""
-        from couillon_dsl.diagnostics import render_text
-
-        click.echo(render_text(self.diagnostics) if self.diagnostics else f"error: {self.message}", err=True)
-
-
-class BadOptionValue(InvalidInput):
-    """An ``--option`` value the ruleset does not offer: a usage error (exit 2)."""
-
-    exit_code = 2
-
-
-def parse_options(values: tuple[str, ...], flag: str = "--option") -> dict[str, str]:
-    """``("lines=7",)`` -> ``{"lines": "7"}``; the compiler coerces the strings."""
-    options: dict[str, str] = {}
-    for value in values:
-        name, sep, text = value.partition("=")
-        if not sep or not name.strip():
-            raise click.UsageError(f"{flag} wants NAME=VALUE, got '{value}'")
-        options[name.strip()] = text.strip()
-    return options
-
-
-def build(argument: str, options: dict[str, str]) -> "Ruleset":
-    """Load, check and compile a ruleset named on the command line, or fail with exit 1 or 2."""
-    from couillon_dsl.builtin import builtin_names, resolve_ruleset
-    from couillon_dsl.compile import build_ruleset
-    from couillon_dsl.diagnostics import RulesetError, did_you_mean
-
-    if resolve_ruleset(argument) is None:
-        hint = did_you_mean(argument, builtin_names()) or f"built-in rulesets: {', '.join(builtin_names())}"
-        raise click.UsageError(f"no ruleset file or built-in ruleset named '{argument}'; {hint}")
-    try:
-        return build_ruleset(argument, options)
-    except RulesetError as exc:
-        typed_wrong = {d.code for d in exc.diagnostics} <= OPTION_CODES
-        raise (BadOptionValue if typed_wrong else InvalidInput)(str(exc), exc.diagnostics) from None
-
-
-OPTION_CODES = {"unknown-option", "bad-option-value"}  # a mistyped --option is a usage error
 
 option_flag = click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
                            help="Override an option of the ruleset (repeatable).")
 
 
 @click.command()
-@click.argument("ruleset", metavar="PATH_OR_NAME")
-@click.option("--format", "fmt", type=click.Choice(["markdown", "text"]), default="markdown", show_default=True,
-              help="markdown for documents, text for a terminal.")
+@click.argument("ruleset", metavar="PATH_OR_NAME", shell_complete=complete_ruleset)
+@click.option("--format", "fmt", type=click.Choice(["markdown", "text"]), default=None,
+              help="markdown for documents, text for plain wrapped text [default: Markdown, rendered when "
+                   "printing to a terminal].")
 @option_flag
-def explain(ruleset: str, fmt: str, options: tuple[str, ...]) -> None:
+def explain(ruleset: str, fmt: str | None, options: tuple[str, ...]) -> None:
     """Print a ruleset as a rulebook: players, cards, deal, trump, play, scoring, options, sources."""
     from couillon_dsl.explain import explain as render
 
-    click.echo(render(build(ruleset, parse_options(options)), fmt), nl=False)
+    rules = build(ruleset, parse_options(options))
+    if fmt is None:
+        echo_markdown(render(rules, "markdown"))
+    else:
+        click.echo(render(rules, fmt), nl=False)
 
 
 @click.command()
-@click.argument("base", metavar="A")
-@click.argument("other", metavar="B")
+@click.argument("base", metavar="A", shell_complete=complete_ruleset)
+@click.argument("other", metavar="B", shell_complete=complete_ruleset)
 @click.option("--base-option", "base_options", multiple=True, metavar="NAME=VALUE",
               help="Override an option of A (repeatable).")
 @option_flag
-def diff(base: str, other: str, base_options: tuple[str, ...], options: tuple[str, ...]) -> None:
+@click.option("--exit-code", is_flag=True, help="Exit 1 when the rules differ, 0 when they do not (as git diff).")
+def diff(base: str, other: str, base_options: tuple[str, ...], options: tuple[str, ...], exit_code: bool) -> None:
     """Say in rule sentences what B changes relative to A (after extends and options).
 
     --option applies to B, so `couillon diff A A -o NAME=VALUE` shows what one option
     changes.
     """
-    from couillon_dsl.diff import diff_text
+    from couillon_dsl.diff import diff_text, differences
 
-    a = build(base, parse_options(base_options, "--base-option"))
+    a = build(base, parse_options(base_options, "--base-option"), "--base-option")
     b = build(other, parse_options(options))
     click.echo(diff_text(a, b), nl=False)
+    if exit_code and differences(a, b):
+        raise SystemExit(1)
 
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -108,7 +63,7 @@ _ID = re.compile(r"^[a-z][a-z0-9-]*$")
 
 @click.command()
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--from", "parent", required=True, metavar="PARENT",
+@click.option("--from", "parent", required=True, metavar="PARENT", shell_complete=complete_ruleset,
               help="The ruleset to extend: a built-in name or a file.")
 @click.option("--id", "new_id", metavar="ID", help="The variant's id (default: from the file name).")
 @click.option("--name", "new_name", metavar="NAME", help="The variant's name (default: from the id).")

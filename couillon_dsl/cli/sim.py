@@ -15,39 +15,16 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
+from couillon_dsl.cli.conventions import build, complete_ruleset, parse_options
+
 if TYPE_CHECKING:
     from couillon_dsl.model import Ruleset
-    from couillon_dsl.simulate import Job, Simulation
-
-USAGE_CODES = {"file-not-found", "unknown-option", "bad-option-value"}  # the user typed it wrong
-
-
-def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
-    """``NAME=VALUE`` pairs; the compiler coerces each value to the option's type."""
-    options: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--option")
-        options[name.strip()] = value.strip()
-    return options
-
-
-def build(ruleset: str, options: dict[str, str]) -> Ruleset:
-    """Build a ruleset for the command line: usage mistakes exit 2, an invalid ruleset 1."""
-    from couillon_dsl.compile import build_ruleset
-    from couillon_dsl.diagnostics import RulesetError, render_text
-
-    try:
-        return build_ruleset(ruleset, options)
-    except RulesetError as exc:
-        click.echo(render_text(exc.diagnostics, color=sys.stderr.isatty()), err=True)
-        raise SystemExit(2 if {d.code for d in exc.diagnostics} <= USAGE_CODES else 1) from None
+    from couillon_dsl.simulation import Job, Simulation
 
 
 def make_job(ruleset_arg: str, rs: Ruleset, options: dict[str, str], seed: int, agents: str, **extra: Any) -> Job:
     from couillon_dsl.agents import AgentSpecError, seat_specs
-    from couillon_dsl.simulate import Job, ruleset_reference
+    from couillon_dsl.simulation import Job, ruleset_reference
 
     try:
         specs = seat_specs(agents, rs)
@@ -58,7 +35,7 @@ def make_job(ruleset_arg: str, rs: Ruleset, options: dict[str, str], seed: int, 
 
 def with_engine(job: Job, rs: Ruleset, requested: str) -> Job:
     """``job`` on the engine ``--engine`` asks for; auto falls back to Python with a one-line note saying why."""
-    from couillon_dsl.simulate import select_engine
+    from couillon_dsl.simulation import select_engine
 
     try:
         engine, note = select_engine(rs, job.agents, requested)
@@ -93,7 +70,7 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | Non
 
 
 def run(rs: Ruleset, job: Job, games: int, workers: int | None, label: str) -> Simulation:
-    from couillon_dsl.simulate import run as simulate
+    from couillon_dsl.simulation import run as simulate
 
     with progress_bar(games, label) as advance:
         return simulate(rs, job, games, workers, advance)
@@ -125,7 +102,7 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @click.command()
-@click.argument("ruleset", metavar="RULESET")
+@click.argument("ruleset", metavar="RULESET", shell_complete=complete_ruleset)
 @run_options
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write every game as a JSON-lines record (replay with `couillon replay`).")
@@ -165,8 +142,8 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
 
 
 @click.command()
-@click.argument("ruleset_a", metavar="A")
-@click.argument("ruleset_b", metavar="B")
+@click.argument("ruleset_a", metavar="A", shell_complete=complete_ruleset)
+@click.argument("ruleset_b", metavar="B", shell_complete=complete_ruleset)
 @run_options
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, agents: str, workers: int | None,
             option_pairs: tuple[str, ...], engine: str, output: str) -> None:

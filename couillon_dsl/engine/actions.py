@@ -25,7 +25,10 @@ class Actions(NamedTuple):
     """Action numbering: cards first (chance draws and plays), then decisions.
 
     NAME suit s is ``name0 + s``, SHOW card c ``show0 + c``, ANNOUNCE a ``announce0 + a``,
-    and the chance choice of a random first dealer s is ``dealer0 + s``.
+    PUSH (hand the trump choice on) ``push`` when the ruleset allows it (else -1), CONTRACT j
+    (the j-th contract whose trump is not named) ``contract0 + j``, and the chance choice of
+    a random first dealer s is ``dealer0 + s``. Rulesets without pushes or contracts keep
+    the numbering they always had.
     """
 
     ncards: int
@@ -39,19 +42,24 @@ class Actions(NamedTuple):
     show0: int
     announce0: int
     dealer0: int
+    push: int = -1
+    contract0: int = -1
 
     @classmethod
     @functools.cache  # immutable and asked for by every new game: build each numbering once
-    def build(cls, ncards: int, nsuits: int, nannouncements: int) -> "Actions":
+    def build(cls, ncards: int, nsuits: int, nannouncements: int, ncontracts: int = 0,
+              pushes: bool = False) -> "Actions":
         name0 = ncards + 4
         show0 = name0 + nsuits
         announce0 = show0 + ncards
+        push = announce0 + nannouncements if pushes else -1
+        contract0 = announce0 + nannouncements + pushes
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
-                   name0, show0, announce0, announce0 + nannouncements)
+                   name0, show0, announce0, contract0 + ncontracts, push, contract0 if ncontracts else -1)
 
     def decode(self, action: int) -> tuple[str, int]:
         """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", -1), ("name", suit),
-        ("show", c), ("announce", index), ("dealer", seat); one place that knows the numbering."""
+        ("show", c), ("announce", index), ("push", -1), ("contract", j), ("dealer", seat); one place that knows the numbering."""
         if 0 <= action < self.ncards:
             return "card", action
         if self.ncards <= action < self.name0:
@@ -60,7 +68,11 @@ class Actions(NamedTuple):
             return "name", action - self.name0
         if self.show0 <= action < self.announce0:
             return "show", action - self.show0
-        if self.announce0 <= action < self.dealer0:
+        if action == self.push:
+            return "push", -1
+        if self.contract0 >= 0 and self.contract0 <= action < self.dealer0:
+            return "contract", action - self.contract0
+        if self.announce0 <= action < self.announce0 + self.nannouncements:
             return "announce", action - self.announce0
         if action >= self.dealer0:  # the seat count is the caller's to check
             return "dealer", action - self.dealer0

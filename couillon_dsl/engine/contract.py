@@ -1,7 +1,9 @@
 """The decision that fixes a hand's trump: accept/pass rounds on an offered card, or a choice.
 
 `trump.method` says which: ``offer`` (speakers in turn, `on_all_pass` when all refuse),
-``choose`` (one seat names a suit, shows a card or defers) or ``none``.
+``choose`` (one seat names a suit, shows a card, defers, picks one of the ruleset's
+`contracts`, or hands the choice on with `delegate`) or ``none``. The chooser is `by`
+(elder or dealer), or on a game's first hand the holder of `first_hand.holder_of`.
 """
 from __future__ import annotations
 
@@ -26,14 +28,36 @@ class ContractPhase(StateFields):
             self._phase = OFFER
             return True
         if method == "choose":
-            by = self._rs.trump.choose.by  # type: ignore[union-attr]
-            self._chooser = self._dealer if by == "dealer" else elder
+            card = self._t.first_hand_card
+            if card >= 0 and self._game_hands == 0:
+                self._chooser = next(s for s, h in enumerate(self._hands) if h >> card & 1)
+            else:
+                by = self._rs.trump.choose.by  # type: ignore[union-attr]
+                self._chooser = self._dealer if by == "dealer" else elder
+            self._asked = self._chooser
             self._phase = CHOOSE
             return True
         return False
 
+    def _push(self) -> None:
+        """The chooser hands the choice on (`delegate`): to its partner or the next seat."""
+        seat = self._chooser
+        t = self._t
+        self._decisions.append((seat, "push"))
+        self._pushes += 1
+        if self._rs.trump.choose.delegate.to == "next":  # type: ignore[union-attr]
+            self._chooser = t.next_seat[seat]
+        else:
+            self._chooser = next(s for s in t.rounds[seat][1:] if t.team_of[s] == t.team_of[seat])
+
+    def _fix_contract(self, contract: int) -> None:
+        """The contract picked (an index into `contracts`; -1 when the ruleset has none)."""
+        self._contract = contract
+        if contract >= 0:
+            self._cbase = self._t.contract_base[contract]
+
     def _decide(self, action: int) -> None:
-        """Apply a trump decision: accept/pass an offer, or name/show/defer a choice."""
+        """Apply a trump decision: accept/pass an offer; name/show/defer, pick a contract or push a choice."""
         acts = self._acts
         if self._phase == OFFER:
             if action == acts.accept:
@@ -41,9 +65,23 @@ class ContractPhase(StateFields):
             else:
                 self._pass()
             return
+        if action == acts.push:
+            self._push()
+            return
         suit_of = self._rs.layout.suit_of
         seat = self._chooser
         self._decider = seat
+        t = self._t
+        if 0 <= acts.contract0 <= action:  # a contract whose trump is not named
+            contract = t.fixed_contracts[action - acts.contract0]
+            self._decisions.append((seat, self._rs.contracts[contract].id))
+            self._trump = t.contract_trump[contract]  # a suit, or -1: none
+            self._maker = t.team_of[seat]
+            self._path = "named"
+            self._fix_contract(contract)
+            self._continue_deal()
+            return
+        self._fix_contract(t.named_contract)
         if action == acts.defer:
             self._decisions.append((seat, "defer"))
             self._defer_seat = seat

@@ -50,7 +50,9 @@ class DealPhase(StateFields):
         self._hands = [0] * self._n
         self._face_up: dict[Card, int | None] = {}
         self._stock: list[Card] = []
-        self._last_up = self._offered = self._trump = self._defer_seat = self._chooser = -1
+        self._last_up = self._offered = self._trump = self._defer_seat = self._chooser = self._contract = self._asked = -1
+        self._pushes = self._cbase = 0
+        self._mult = 1
         self._speakers: tuple[int, ...] = ()
         self._promo = t.always_promoted  # promotions without an announcement, in force from the deal on
         self._ctx = t.contexts[0]

@@ -256,12 +256,20 @@ class DeclarePhase(StateFields):
                 for card in iter_bits(meld.cards):
                     self._face_up[card] = meld.seat
 
+    def _declare_first(self) -> None:
+        """A hand about to be played out at once (random play) from its first trick: the first-play
+        melds, in the order the seats will play their first card."""
+        if self._trick_no == 0:
+            for seat in self._t.rounds[self._leader]:
+                self._declare(self._meld_first[seat])
+        self._meld_first = ((),) * self._n
+
     def _declare_rest(self) -> None:
-        """A hand played out at once (random play): every pending meld is declared now."""
-        for pending in self._meld_first:
-            self._declare(pending)
-        self._declare(self._meld_later)
-        self._meld_first = ()
+        """A hand just played out at once: the pending last-card melds, in the order their last card was played."""
+        if self._meld_later:
+            played = [card for _, cards, _ in self._log for card in cards]
+            place = {card: i for i, card in enumerate(played)}
+            self._declare(sorted(self._meld_later, key=lambda m: max(place[c] for c in iter_bits(m.cards))))
         self._meld_later = ()
         self._meld_watch = 0
 

@@ -23,7 +23,7 @@ FIELDS = (
     "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up",
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
-    "_path", "_decisions", "_defer_seat",
+    "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
     # announcements
     "_made", "_may_announce", "_offers",
     # declarations
@@ -74,6 +74,11 @@ class StateFields:
     _path: str
     _decisions: list[tuple[int, str]]
     _defer_seat: int
+    _contract: int  # index into Ruleset.contracts, -1 without contracts (or none fixed yet)
+    _asked: int  # the seat first asked to choose this hand (-1: none)
+    _pushes: int  # hand-ons of the choice so far this hand
+    _cbase: int  # offset of the contract's family of trump contexts (0: the deck's own order)
+    _mult: int  # the contract's multiplier for the trump fixed
     # announcements
     _made: list[tuple[int, int]]
     _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
@@ -138,6 +143,9 @@ class StateFields:
     def _declare_on_play(self, seat: int, card: Card) -> None:  # declarations: a watched card is played
         raise NotImplementedError
 
+    def _declare_first(self) -> None:  # declarations: a hand about to be played out at once
+        raise NotImplementedError
+
     def _declare_rest(self) -> None:  # declarations: a hand played out at once
         raise NotImplementedError
 
@@ -150,7 +158,8 @@ class StateFields:
     def _pass_out(self) -> None:  # scoring: a deal refused by everyone
         raise NotImplementedError
 
-    def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:  # scoring
+    def _next_hand(self, hand_winner: Team | None, same_dealer: bool,
+                   first_to_goal: Team | None = None) -> None:  # scoring
         raise NotImplementedError
 
     def _describe(self, action: int) -> str:  # state: an action as the player would say it

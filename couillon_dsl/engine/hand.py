@@ -41,9 +41,11 @@ class HandScore(NamedTuple):
     values: tuple[int, ...]  # the scoresheet after the hand
     ties: int  # ties pending after the hand
     passes: int  # passed-out deals pending after the hand
+    first_to_goal: Team | None = None  # with when_both_reach: first_by_rule_order, the team that got there first
 
 
-ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntricks, passes, ties, values, made, declared)
+ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntricks, passes, ties, values, made,
+#                                            declared, contract, contract_multiplier)
 
 MEMO_LIMIT = 1 << 14  # distinct fact combinations a ruleset's scoring is remembered for
 
@@ -65,25 +67,33 @@ def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
 
 
 def rule_deltas(plan: Sequence[tuple[Any, ...]], define: Sequence[Callable[[HandFacts], Any]], nteams: int,
-                facts: HandFacts, k: int) -> tuple[int, ...]:
-    """What the rules of ``plan`` (:func:`scoring_plan`) add to each team for ``facts``; tie-scaled ones times ``k``.
+                facts: HandFacts, k: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """What the rules of ``plan`` (:func:`scoring_plan`) add for ``facts``: each team's change, and the
+    changes rule by rule (each a tuple per team), in rule order; tie-scaled rules count ``k`` times.
 
-    The `define` functions are evaluated first, in order, into ``facts.defined`` (a fresh
-    list). A `for_each: team` rule runs once per team with ``each_team`` set.
+    The `define` functions are evaluated first, in order, into ``facts.defined`` (a fresh list
+    the caller put there). A `for_each: team` rule runs once per team with ``each_team`` set.
     """
     deltas = [0] * nteams
+    steps = []
     if define:
         defined: list[Any] = facts.defined  # type: ignore[assignment]  # the list the caller put there
         for fn in define:  # each after those it reads (check_definitions)
             defined.append(fn(facts))
     for when, team_fn, delta, delta_fn, scaled, for_each in plan:  # constants are not called (scoring_plan)
+        step = [0] * nteams
         for each in (facts._replace(each_team=t) for t in range(nteams)) if for_each else (facts,):
             if when is None or when(each):
                 team = team_fn(each)
                 if team is not None:
                     change = delta_fn(each) if delta is None else delta
-                    deltas[team] += change * k if scaled else change
-    return tuple(deltas)
+                    if scaled:
+                        change *= k
+                    deltas[team] += change
+                    step[team] += change
+        if any(step):
+            steps.append(tuple(step))
+    return tuple(deltas), tuple(steps)
 
 
 def make_score_hand(
@@ -121,7 +131,10 @@ def make_score_hand(
         reads.add("ties_pending")  # the tie multiplier
     # the memo key: the read fields of a HandFacts row (announcers stand in as the tuple of announcements made)
     key_of = itemgetter(*sorted(HandFacts._fields.index(name) for name in reads)) if reads else (lambda row: ())
-    memo: dict[Any, tuple[int, ...]] = {}
+    memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+    race = sheet.when_both_reach == "first_by_rule_order"
+    goal = sheet.goal
+    sign = 1 if sheet.direction == "down" else -1
 
     def multiplier(ties: int) -> int:
         if carry == "next_decided_double":
@@ -135,46 +148,64 @@ def make_score_hand(
     def in_game_points(units: int) -> int | Fraction:
         return exact(Fraction(units, unit))
 
+    teams = range(nteams)
+
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
-              declared: tuple[tuple[int, ...], ...] = ()) -> HandScore:
+              declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
+              contract_multiplier: int = 1) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         in_play = sum(points)
         row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
-               in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared)
+               in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
+               contract_multiplier)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
-        deltas = memo.get(key)
-        if deltas is None:
+        scored = memo.get(key)
+        if scored is None:
             announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
             facts = row[:15] if unit == 1 else (
                 row[:10] + (in_game_points(in_play),) + row[11:13] + (tuple(map(in_game_points, points)),) + row[14:15])
-            deltas = rule_deltas(plan, define, nteams,
+            scored = rule_deltas(plan, define, nteams,
                                  _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:]), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
-            memo[key] = deltas
+            memo[key] = scored
+        deltas = scored[0]
+        first = None
+        if race:  # the rules count one at a time, in order: who reaches the goal first
+            running = values
+            for step in scored[1]:
+                running = tuple(map(add, running, step))
+                there = [t for t in teams if (goal - running[t]) * sign >= 0]
+                if there:  # reached within one rule (a for_each rule counts for all teams at once): furthest past
+                    first = max(there, key=lambda t: ((goal - running[t]) * sign, t == winner, -t))
+                    break
         if decided:
             ties = passes = 0
         elif tie and carries_ties:
             ties += 1
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-            deltas, tuple(map(add, values, deltas)), ties, passes,
+            deltas, tuple(map(add, values, deltas)), ties, passes, first,
         ))
 
     return score
 
 
-def first_leader(rule: str, dealer: int, elder: int, maker: Team | None, decider: int | None) -> int:
-    """The seat that leads the first trick under `play.first_lead` (`maker` without one: the elder)."""
+def first_leader(rule: str, dealer: int, elder: int, maker: Team | None, decider: int | None,
+                 asked: int | None = None) -> int:
+    """The seat that leads the first trick under `play.first_lead` (`maker` without one, or
+    `chooser` without a choice: the elder)."""
     if rule == "elder":  # the usual rule first: one comparison
         return elder
     if rule == "dealer":
         return dealer
+    if rule == "chooser":
+        return asked if asked is not None and asked >= 0 else elder
     return decider if maker is not None and decider is not None else elder
 
 
@@ -214,10 +245,10 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     abandoned = (ABANDONED, None)
 
     def settle(values: Sequence[int], hand_winner: Team | None, game_hands: int,
-               games_won: MutableSequence[int]) -> tuple[int, Team | None]:
-        if min(values) > goal if down else max(values) < goal:  # nobody there yet: the usual case
+               games_won: MutableSequence[int], first: Team | None = None) -> tuple[int, Team | None]:
+        if first is None and (min(values) > goal if down else max(values) < goal):  # nobody there: the usual case
             return abandoned if game_hands >= max_hands else goes_on
-        winner = max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
+        winner = first if first is not None else max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
                      key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
         games_won[winner] += 1
         if games_won[winner] >= games_to_win:

@@ -23,11 +23,15 @@ class PlayPhase(StateFields):
         rs = self._rs
         t = self._t
         if self._trump < 0:
-            if rs.trump.method != "none":
+            if rs.trump.method != "none" and (self._contract < 0 or t.contract_trump[self._contract] != -1):
                 raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
-            self._trump = t.fixed_trump  # the deck's permanent trump suit, or none
+            if self._contract < 0:
+                self._trump = t.fixed_trump  # the deck's permanent trump suit, or none
+        if self._contract >= 0:
+            self._mult = t.contract_multipliers[self._contract][self._trump + 1]
         self._set_context()
-        leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker, self._decider)
+        leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker, self._decider,
+                              self._asked)
         self._leader = self._turn = leader
         self._ntricks = self._hands[leader].bit_count()
         self._phase = PLAY
@@ -37,7 +41,7 @@ class PlayPhase(StateFields):
             self._offer_announcements()
 
     def _set_context(self) -> None:
-        self._ctx = self._t.contexts[((self._trump + 1) << len(self._t.promotion_cards)) | self._promo]
+        self._ctx = self._t.contexts[self._cbase + (((self._trump + 1) << len(self._t.promotion_cards)) | self._promo)]
 
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
@@ -82,18 +86,23 @@ class PlayPhase(StateFields):
         self._tmask = self._tpoints = 0
         self._leader = self._turn = winner
         if self._trick_no == self._ntricks:
+            self._points[team] += self._rs.play.last_trick_points
             self._end_hand()
 
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
-        if self._meld_watch:
-            self._declare_rest()
+        melds = self._meld_watch
+        if melds:
+            self._declare_first()
         left = self._ntricks - self._trick_no
         self._leader = self._turn = random_tricks(
             self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
             self._history, self._log, self._points, self._tricks)
         self._hands = [0] * self._n
         self._trick_no = self._ntricks
+        self._points[self._t.team_of[self._leader]] += self._rs.play.last_trick_points  # the last trick's winner leads on
+        if melds:
+            self._declare_rest()
         self._end_hand()
 
     def _play_refusal(self, action: int) -> str:

@@ -15,7 +15,8 @@ class HandSummary(NamedTuple):
     bottom_card, named, shown, deferred, none, or redeal (passed out). ``decisions`` are the
     trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``
     is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` (after the hand) are
-    per team. ``melds`` lists the declarations made, whether or not their side kept them.
+    per team. ``melds`` lists the declarations made, whether or not their side kept them;
+    ``declared`` what each team kept of them, per declaration kind.
     """
 
     game: int
@@ -38,6 +39,8 @@ class HandSummary(NamedTuple):
     scores: tuple[int, ...]
     played_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
     melds: tuple[tuple[str, str, int, int], ...] = ()  # declared: (declaration id, pattern name, seat, value)
+    contract: str | None = None  # the contract's id, in rulesets with `contracts`
+    declared: tuple[tuple[int, ...], ...] = ()  # per declaration kind, the points each team kept (the award)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,4 +91,5 @@ class SeatView:
     game: int
     hand_number: int
     melds: tuple[tuple[str, str, int, int], ...] = ()  # declared this hand: (declaration id, pattern name, seat, value)
+    contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
 

@@ -14,9 +14,10 @@ plays every eligible ruleset and option both ways).
 
 Eligible rulesets: static deal scripts (:attr:`~couillon_dsl.model.Tables.static_deals`:
 packets, face-up ones included, stock and turn-ups before and after one decision), no
-announcements, trump offered, chosen (named, shown or deferred) or fixed by nothing, and a
-fixed first dealer: five of the built-in rulesets. For the others (announcements, a random
-first dealer) :func:`make_rollout` returns None and ``play_random`` steps through the game.
+announcements, trump offered, chosen (named, shown or deferred) or fixed by nothing, a
+fixed first dealer and none of the concepts :func:`rolls_out_language_v1` lists: five of
+the built-in rulesets. For the others (announcements, a random first dealer, contracts...)
+:func:`make_rollout` returns None and ``play_random`` steps through the game.
 """
 from __future__ import annotations
 
@@ -66,6 +67,16 @@ def next_packets(plan: Sequence[tuple[object, ...]], start: int, n: int) -> tupl
     return tuple(first)
 
 
+def rolls_out_language_v1(rs: Ruleset) -> bool:
+    """False when the ruleset uses a concept the rollout does not play: contracts, handing the
+    choice on, a first-hand chooser, the chooser leading, last-trick points, or goals counted
+    in rule order (those games step through GameState)."""
+    choose = rs.trump.choose
+    return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
+                or rs.play.first_lead == "chooser" or rs.play.last_trick_points
+                or rs.scoresheet.when_both_reach != "furthest_past")
+
+
 def make_rollout(rs: Ruleset) -> Rollout | None:
     """The whole-game closure ``rollout(rnd, dealer, start, ties, passes)`` for ``rs``, or None.
 
@@ -75,7 +86,8 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     t = rs.tables
     trump = rs.trump
     choose = trump.choose if trump.method == "choose" else None
-    if rs.announcements or rs.declarations or not t.static_deals or rs.dealer.first == "random":
+    if rs.announcements or rs.declarations or not t.static_deals or rs.dealer.first == "random" \
+            or not rolls_out_language_v1(rs):
         return None
     n = rs.players.count
     nteams = len(rs.players.teams)
@@ -206,7 +218,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, None, path, None, None, decisions, no_points, no_points,
-                    "passed_out", None, False, (), 0, 1, no_points, values, (), (),
+                    "passed_out", None, False, (), 0, 1, no_points, values, (), (), None, (),
                 )))
                 if redeals > limits.max_redeals_in_a_row:
                     verdict, winner = ABANDONED, None
@@ -230,14 +242,14 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                               history, log, won_points, won_tricks)
                 points = tuple(won_points)
                 tricks = tuple(won_tricks)
-                outcome, hand_winner, tie, all_tricks, in_play, k, deltas, values, ties, passes = score_hand(
+                outcome, hand_winner, tie, all_tricks, in_play, k, deltas, values, ties, passes, _ = score_hand(
                     points, tricks, maker, dealer, ntricks, passes, ties, values, ())  # a HandScore, unpacked
                 redeals = 0
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, suits[trump_suit] if trump_suit >= 0 else None, path, maker, decider,
                     decisions, points, tricks, outcome, hand_winner, all_tricks, (), in_play, k, deltas,
-                    values, tuple(log), (),
+                    values, tuple(log), (), None, (),
                 )))
                 verdict, winner = settle(values, hand_winner, game_hands, games_won)
                 same_dealer = tie and same_dealer_after_tie

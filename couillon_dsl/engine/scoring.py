@@ -22,14 +22,15 @@ class ScoringPhase(StateFields):
     def _end_hand(self) -> None:
         """Score the finished hand by the ruleset's rules, record it, and move the game on."""
         declared = self._meld_points(self._log[0][0]) if self._t.declarations else ()
+        contract = self._rs.contracts[self._contract].id if self._contract >= 0 else None
         score = self._t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
-                                   self._passes, self._ties, self._values, self._made, declared)
+                                   self._passes, self._ties, self._values, self._made, declared, contract, self._mult)
         self._values = score.values
         self._ties = score.ties
         self._passes = score.passes
         self._redeals = 0
-        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas)
-        self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same")
+        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared)
+        self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
 
     def _pass_out(self) -> None:
         """A deal refused by everyone: it scores nothing, may owe the next decided hand."""
@@ -44,7 +45,8 @@ class ScoringPhase(StateFields):
             return
         self._next_hand(None, same_dealer=False)
 
-    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: tuple[int, ...]) -> None:
+    def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: tuple[int, ...],
+                declared: tuple[tuple[int, ...], ...] = ()) -> None:
         """Append this hand's summary."""
         self._game_hands += 1
         points = tuple(self._points)
@@ -55,6 +57,8 @@ class ScoringPhase(StateFields):
             self._path, self._maker, self._decider, tuple(self._decisions), points, tuple(self._tricks), outcome,
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
+            self._rs.contracts[self._contract].id if self._contract >= 0 else None,
+            declared,
         )))
 
     def _meld_record(self) -> tuple[tuple[str, str, int, int], ...]:
@@ -62,10 +66,11 @@ class ScoringPhase(StateFields):
         tables = self._t.declarations
         return tuple((tables[m.kind].id, tables[m.kind].labels[m.pattern], m.seat, m.value) for m in self._melds)
 
-    def _next_hand(self, hand_winner: Team | None, same_dealer: bool) -> None:
+    def _next_hand(self, hand_winner: Team | None, same_dealer: bool, first_to_goal: Team | None = None) -> None:
         """End the game if a team reached the goal (or a limit was hit), else deal again."""
         rs = self._rs
-        verdict, game_winner = self._t.settle(self._values, hand_winner, self._game_hands, self._games_won)
+        verdict, game_winner = self._t.settle(self._values, hand_winner, self._game_hands, self._games_won,
+                                              first_to_goal)
         if game_winner is not None:
             self._games.append(FinishedGame(game_winner, self._values, self._game_hands))
         if verdict == ABANDONED:

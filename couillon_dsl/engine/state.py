@@ -48,7 +48,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
         self._rs = rs
         self._t = rs.tables
         self._n = rs.players.count
-        self._acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements))
+        self._acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements),
+                                   len(rs.tables.fixed_contracts), rs.trump.choose is not None and rs.trump.choose.delegate is not None)
         self._full = rs.layout.full_mask
         self._seed = seed
         self._rng: random.Random | None = None  # made on first use: seeding costs more than a hand
@@ -111,7 +112,11 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
         if phase == OFFER:
             return [acts.accept, acts.pass_]
         if phase == CHOOSE:
-            ways = self._rs.trump.choose.ways  # type: ignore[union-attr]
+            choose = self._rs.trump.choose
+            assert choose is not None
+            t = self._t
+            # the ways name a trump suit: only when the named-trump contract is on (or there are no contracts)
+            ways = choose.ways if t.named_contract >= 0 or not self._rs.contracts else ()
             out = []
             if "defer" in ways:
                 out.append(acts.defer)
@@ -119,6 +124,10 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
                 out.extend(acts.name0 + s for s in range(acts.nsuits))
             if "show" in ways:
                 out.extend(acts.show0 + c for c in iter_bits(self._hands[self._chooser]))
+            if acts.push >= 0 and self._pushes < choose.delegate.times:  # type: ignore[union-attr]
+                out.append(acts.push)
+            if acts.contract0 >= 0:
+                out.extend(range(acts.contract0, acts.dealer0))
             return out
         if phase == ANNOUNCE:
             return [acts.decline, acts.announce0 + self._offers[0][0]]
@@ -302,6 +311,14 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
         """The trump context in force (trump suit and promoted cards)."""
         return self._ctx
 
+    def declared_points(self) -> dict[str, tuple[int, ...]]:
+        """Per declaration id, the points each team keeps from this hand's declarations so far
+        (omniscient only in that it is asked now; every declaration is public)."""
+        if not self._t.declarations or self._phase != PLAY:
+            return {}
+        leader = self._log[0][0] if self._log else self._leader
+        return {table.id: points for table, points in zip(self._t.declarations, self._meld_points(leader))}
+
     def hand_of(self, seat: int) -> CardMask:
         """The cards seat holds now (omniscient: for tests, scenarios and explanations)."""
         return self._hands[seat]
@@ -336,6 +353,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             return f"show {layout.name(arg)}"
         if kind == "announce":
             return f"announce {self._rs.announcements[arg].id}"
+        if kind == "contract":
+            return f"contract {self._rs.contracts[self._t.fixed_contracts[arg]].id}"
         if kind == "dealer":
             return f"dealer {arg}"
         return kind
@@ -352,6 +371,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
                  "decline": acts.decline}
         if len(words) == 1 and head in fixed:
             return fixed[head]
+        if len(words) == 1 and head == "push" and acts.push >= 0:
+            return acts.push
         if len(words) == 2:
             arg = words[1]
             if head == "name":
@@ -369,6 +390,12 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
                 if arg in ids:
                     return acts.announce0 + ids.index(arg)
                 raise ValueError(f"{arg!r} is not an announcement of this ruleset")
+            if head == "contract":
+                ids = [self._rs.contracts[c].id for c in self._t.fixed_contracts]
+                if arg in ids:
+                    return acts.contract0 + ids.index(arg)
+                raise ValueError(f"{arg!r} is not a contract to pick (contracts whose trump is named are picked "
+                                 f"with `name SUIT`)")
             if head == "dealer" and arg.isdigit() and int(arg) < self._n:
                 return acts.dealer0 + int(arg)
         if len(words) == 1:
@@ -408,6 +435,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             game=self._game,
             hand_number=self._game_hands + 1,
             melds=self._meld_record() if self._melds and hand_phase else (),
+            contract=self._rs.contracts[self._contract].id if self._contract >= 0 and hand_phase else None,
         )
 
     # ------------------------------------------------------------------ refusals

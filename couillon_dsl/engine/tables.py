@@ -9,6 +9,7 @@ their decision-free start into one static :class:`~couillon_dsl.model.DealPrefix
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
@@ -18,7 +19,7 @@ from couillon_dsl.engine.follow import make_legal, plain_masks
 from couillon_dsl.engine.hand import make_score_hand, make_settle
 from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
-    Announcement, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
+    NAMED_TRUMP, Announcement, Contract, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
     Tables, Team, TrumpContext,
 )
 
@@ -84,8 +85,11 @@ def build_context(
         suit_mask[suit] |= 1 << card
     trump_mask = suit_mask[trump] if trump >= 0 else 0
 
-    # rank position within the effective suit, 0 = highest
+    # rank position within the effective suit, 0 = highest; a contract may reorder the deck's ranks
     position = [layout.rank_of(c) for c in range(n)]
+    if tuple(deck.ranks) != tuple(layout.ranks):
+        order = {rank: i for i, rank in enumerate(deck.ranks)}
+        position = [order.get(layout.rank_name(c), position[c]) for c in range(n)]
     if trump >= 0:
         for i, card in enumerate(trump_order(deck, layout, trump, promoted)):
             position[card] = i
@@ -113,6 +117,17 @@ def build_context(
     legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
                         strength, above, points, exempt, plain_masks(follow, suit_mask, trump_mask, exempt), legal)
+
+
+def contract_deck(deck: Deck, contract: Contract) -> Deck:
+    """The deck as a contract sees it: its plain order and its points merged over the deck's."""
+    return dataclasses.replace(
+        deck,
+        ranks=contract.ranks or deck.ranks,
+        points={**deck.points, **(contract.points or {})},
+        trump_points={**(deck.trump_points or deck.points), **(contract.trump_points or {})}
+        if contract.trump_points or deck.trump_points else None,
+    )
 
 
 def exempt_card(layout: DeckLayout, name: str, trump: int) -> Card | None:
@@ -280,17 +295,28 @@ def build_tables(
     session: Session,
     limits: Limits,
     definitions: Sequence[Definition] = (),
+    contracts: Sequence[Contract] = (),
+    first_hand_card: Card = -1,
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
     promotions = [(layout.parse(p.card), p.below, ids.index(p.by_announcement) if p.by_announcement else -1)
                   for p in deck.promotions]
-    contexts = []
+    contexts: list[TrumpContext] = []
     unit = point_unit(deck)
-    for trump in range(-1, len(layout.suits)):
-        for bits in range(1 << len(promotions)):
-            active = [(card, below) for i, (card, below, _) in enumerate(promotions) if bits >> i & 1]
-            contexts.append(build_context(deck, layout, follow, trump, active, unit))
+
+    def add_family(family_deck: Deck) -> int:
+        """Contexts for every trump suit (and none) and promotion set under one card order; its offset."""
+        base = len(contexts)
+        for trump in range(-1, len(layout.suits)):
+            for bits in range(1 << len(promotions)):
+                active = [(card, below) for i, (card, below, _) in enumerate(promotions) if bits >> i & 1]
+                contexts.append(build_context(family_deck, layout, follow, trump, active, unit))
+        return base
+
+    add_family(deck)
+    bases = tuple(add_family(contract_deck(deck, c)) if c.ranks or c.points or c.trump_points else 0
+                  for c in contracts)
     n = players.count
     team_of = [0] * n
     for team, seats in enumerate(players.teams):
@@ -326,6 +352,14 @@ def build_tables(
         score_hand=make_score_hand(make_outcome(outcome, len(players.teams), unit), scoring, tuple(team_of),
                                    next_seat, scoresheet, ids, options, definitions, unit),
         settle=make_settle(scoresheet, session, limits),
+        contract_base=bases,
+        contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump == "none" else
+                             layout.suits.index(c.trump) for c in contracts),
+        contract_multipliers=tuple(tuple(c.multiplier_for(layout.suits[s] if s >= 0 else None)
+                                         for s in range(-1, len(layout.suits))) for c in contracts),
+        named_contract=next((i for i, c in enumerate(contracts) if c.enabled and c.trump == "named"), -1),
+        fixed_contracts=tuple(i for i, c in enumerate(contracts) if c.enabled and c.trump != "named"),
+        first_hand_card=first_hand_card,
         point_unit=unit,
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
         card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},

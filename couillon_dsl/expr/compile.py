@@ -60,6 +60,8 @@ class HandFacts(NamedTuple):
     defined: Sequence[Any] = ()
     each_team: int | None = None
     declared: tuple[tuple[int, ...], ...] = ()  # declaration index -> points each team keeps (after the award)
+    contract: str | None = None  # the contract's id (rulesets with `contracts`), else None
+    multiplier: int = 1  # the contract's multiplier for the trump fixed (1 without contracts)
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ VARIABLES: dict[str, str] = {
     "winner": "team", "loser": "team", "maker": "team", "dealer_team": "team", "elder_team": "team",
     "decided": "bool", "tie": "bool", "no_score": "bool", "all_tricks": "bool",
     "tricks_per_hand": "int", "points_in_play": "int", "passes_pending": "int", "ties_pending": "int",
+    "contract": "str", "multiplier": "int",
 }
 CONSTANTS: dict[str, tuple[str, Any]] = {"none": ("team", None), "true": ("bool", True), "false": ("bool", False)}
 # name -> (parameter kinds, result type); "announcement"/"option" take a quoted id.

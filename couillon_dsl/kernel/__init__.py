@@ -11,7 +11,7 @@ game it plays can be recorded and replayed through :class:`~couillon_dsl.engine.
   over the hand facts its rules read);
 * :mod:`.play` holds the ``@njit`` functions (cached on disk by Numba);
 * :mod:`.driver` plays a range of games and folds them into the simulator's
-  :class:`~couillon_dsl.simulate.Tally`, with records when asked.
+  :class:`~couillon_dsl.simulation.Tally`, with records when asked.
 
 Numba is the optional extra ``couillon-dsl[fast]``; without it :func:`available` is False
 and the simulator plays on the Python engine.

@@ -259,8 +259,8 @@ def score_tables(rs: Ruleset) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
         hand = HandFacts(**facts, points=tuple(points), tricks=tuple(tricks),  # type: ignore[arg-type]  # exact points
                          announcers=MappingProxyType(announcers), options=options)
         try:  # each evaluation fills its own list of defined values
-            base[row] = rule_deltas(plain_plan, define, nteams, hand._replace(defined=[]), 1)
-            scaled[row] = rule_deltas(scaled_plan, define, nteams, hand._replace(defined=[]), 1)
+            base[row] = rule_deltas(plain_plan, define, nteams, hand._replace(defined=[]), 1)[0]
+            scaled[row] = rule_deltas(scaled_plan, define, nteams, hand._replace(defined=[]), 1)[0]
         except Exception:
             ok[row] = 0
     variables = np.array([(SCORE_VARIABLE_CODE[name], i, size, s) for (name, i, size), s in zip(domains, strides)]

@@ -1,6 +1,6 @@
 """Games on the kernel, folded into the simulator's Tally; records built from what the kernel wrote.
 
-Game ``i`` of a run is played from :func:`couillon_dsl.simulate.game_seed` alone, split into
+Game ``i`` of a run is played from :func:`couillon_dsl.simulation.game_seed` alone, split into
 the kernel's deal and agent streams, so a run gives the same figures with any number of
 workers. Games that are recorded (``--record``, or the first games of a plot's
 trajectories) are played one at a time with buffers for every action; the others in one
@@ -21,7 +21,7 @@ from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord, outcome_json
 
 if TYPE_CHECKING:
-    from couillon_dsl.simulate import Job, Tally
+    from couillon_dsl.simulation import Job, Tally
 
 def stream_seeds(seed: int) -> tuple[int, int]:
     """The kernel's deal and agent stream seeds for a game seeded ``seed`` (as play.play_games derives them)."""
@@ -149,7 +149,7 @@ def action_names(rs: Ruleset) -> list[str]:
 
 def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
     """simulate.play_range on the kernel: games ``start .. stop-1`` of a run, as a Tally."""
-    from couillon_dsl.simulate import Tally, game_seed  # simulate imports this module on use: no cycle at load
+    from couillon_dsl.simulation import Tally, game_seed  # simulation imports this module on use: no cycle at load
 
     rs = ruleset
     T = kernel_tables(rs)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import re
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -36,7 +37,7 @@ MAX_KERNEL_CHUNK = 2000  # the kernel plays a task in one call: larger tasks amo
 AGENTS_SALT = 0x5EED  # the agents' generator is seeded apart from the deals'
 # what the hand figures read from a HandSummary; hands are counted by this key, in C (by index: no descriptors)
 HAND_KIND = itemgetter(*map(HandSummary._fields.index, ("dealer", "trump_path", "maker", "decisions", "outcome",
-                                                        "winner", "all_tricks", "announcements")))
+                                                        "winner", "all_tricks", "announcements", "melds")))
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -80,6 +81,9 @@ class Tally:
     decisions: Counter[tuple[int, str]] = field(default_factory=Counter)  # (seat after dealer, word)
     asked: Counter[int] = field(default_factory=Counter)
     announcements: Counter[str] = field(default_factory=Counter)
+    contracts: Counter[str] = field(default_factory=Counter)  # rulesets with `contracts`: played hands per contract
+    hand_scores: dict[int, list[float]] = field(default_factory=dict)  # with `contracts`: team -> its score per hand
+    melds: Counter[tuple[str, str]] = field(default_factory=Counter)  # hands with (declaration id, pattern) declared
     hands_per_game: list[int] = field(default_factory=list)
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
     records: list[GameRecord] = field(default_factory=list)
@@ -88,8 +92,10 @@ class Tally:
         for name in ("games", "hands", "played", "decided", "ties", "no_score", "all_tricks", "maker_hands",
                      "maker_wins", "elder_team_wins", "first_dealer_team_wins", "abandoned"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("team_wins", "paths", "decisions", "asked", "announcements"):
+        for name in ("team_wins", "paths", "decisions", "asked", "announcements", "contracts", "melds"):
             getattr(self, name).update(getattr(other, name))
+        for team, scores in other.hand_scores.items():
+            self.hand_scores.setdefault(team, []).extend(scores)
         for name in ("hands_per_game", "trajectories", "records"):
             getattr(self, name).extend(getattr(other, name))
 
@@ -105,6 +111,8 @@ class Tally:
             self.add_hands(ruleset, Counter(map(HAND_KIND, summaries)))
         else:
             kinds.update(map(HAND_KIND, summaries))
+        if ruleset.contracts:
+            self.add_contracts(summaries)
         result = state.result
         assert result is not None, "add_game needs a finished game"
         self.games += 1
@@ -117,12 +125,20 @@ class Tally:
             if summaries and result.winner == ruleset.tables.team_of[summaries[0].dealer]:
                 self.first_dealer_team_wins += 1
 
+    def add_contracts(self, summaries: Sequence[HandSummary]) -> None:
+        """Per played hand: the contract picked and what each team scored."""
+        for hand in summaries:
+            if hand.outcome != "passed_out" and hand.contract is not None:
+                self.contracts[hand.contract] += 1
+                for team, delta in enumerate(hand.deltas):
+                    self.hand_scores.setdefault(team, []).append(float(delta))
+
     def add_hands(self, ruleset: Ruleset, kinds: Counter[tuple[Any, ...]]) -> None:
         """Fold hands counted by kind (:data:`HAND_KIND` of each summary) into the hand figures."""
         n = ruleset.players.count
         team_of = ruleset.tables.team_of
         paths, decisions, asked, announced = self.paths, self.decisions, self.asked, self.announcements
-        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements), k in kinds.items():
+        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements, melds), k in kinds.items():
             paths[path] += k
             for seat, word in words:
                 offset = (seat - dealer) % n
@@ -147,6 +163,10 @@ class Tally:
                     self.maker_wins += k
             for name, _seat in announcements:
                 announced[name] += k
+            if melds:
+                kinds_declared = {(kind, "") for kind, _, _, _ in melds} | {(kind, label) for kind, label, _, _ in melds}
+                for key in kinds_declared:
+                    self.melds[key] += k
 
 
 def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random) -> GameState:
@@ -226,6 +246,12 @@ class Simulation:
     seconds: float  # playing time (the kernel's compile or cache load is apart)
     engine: str = "python"
     compile_seconds: float = 0.0  # the kernel's one-off JIT compile or cache load
+
+    def to_dict(self) -> dict[str, Any]:
+        """What `couillon simulate --format json` prints: the run, then every figure by key."""
+        from couillon_dsl.report import simulation_json
+
+        return simulation_json(self)
 
 
 def select_engine(ruleset: Ruleset, agents: Sequence[str], requested: str) -> tuple[str, str | None]:
@@ -366,4 +392,19 @@ def figures(sim: Simulation) -> list[Figure]:
     for announcement in rs.announcements:
         out.append(Figure(f"announcement.{announcement.id}", f"{announcement.name} announced", "announcements",
                           wilson(t.announcements[announcement.id], t.played)))
+    for contract in rs.contracts:
+        if contract.enabled:
+            out.append(Figure(f"contract.{contract.id}", f"{contract.name} picked", "contracts",
+                              wilson(t.contracts[contract.id], sum(t.contracts.values()))))
+    for team, scores in sorted(t.hand_scores.items()):
+        seats = "+".join(str(s) for s in rs.players.teams[team])
+        out.append(Figure(f"hand_score.{team}.mean", f"team {team} (seats {seats}) scores per hand, mean", "points",
+                          mean_t(scores), False, scores))
+    for declaration, table in zip(rs.declarations, rs.tables.declarations):
+        out.append(Figure(f"declaration.{declaration.id}", f"{declaration.name} declared (by anyone)", "declarations",
+                          wilson(t.melds[declaration.id, ""], t.played)))
+        for label in dict.fromkeys(table.labels):
+            key = re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+            out.append(Figure(f"declaration.{declaration.id}.{key}", f"{declaration.name}: {label} declared",
+                              "declarations", wilson(t.melds[declaration.id, label], t.played)))
     return out

@@ -500,8 +500,8 @@ def merge_patch(
             target[key] = _strip_nulls(value, child, origins, deleted)
 
 
-def _load(path: Path, chain: tuple[Path, ...]) -> Document:
-    data, origins = load_yaml(path, "ruleset")
+def _load(path: Path, chain: tuple[Path, ...], text: str | None = None) -> Document:
+    data, origins = load_yaml(path, "ruleset") if text is None else parse_text(text, path.name, "ruleset")
     if "extends" not in data:
         return Document(data, path, origins, (path,))
     parent_name = data.pop("extends")
@@ -556,3 +556,11 @@ def load_ruleset(path_or_name: str | Path) -> Document:
             hint=did_you_mean(path_or_name, builtin_names()) or f"built-in rulesets: {', '.join(builtin_names())}",
         )])
     return _load(path, (path.resolve(),))
+
+
+def load_ruleset_text(text: str, path: Path) -> Document:
+    """A ruleset given as text (`couillon validate -`), read as if it were the file ``path``:
+    messages name ``path.name`` and a relative `extends:` starts from its folder."""
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise RulesetError([error("too-large", f"the text has more than {MAX_BYTES} bytes", Span(path.name, 1, 1))])
+    return _load(path, (path.resolve(),), text)

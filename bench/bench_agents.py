@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Strength table: agent A against agent B on every shipped ruleset, paired deals with seats swapped.
+
+Each pair is two games from one seed (the same deals, hand after hand): A holds the first
+team's seats in one and the second team's in the other. Per pair the figures are A's share
+of the two games won and A's mean scoresheet gain per hand (the opponents' change less A's
+team's, in the ruleset's winning direction: positive is good for A); the intervals are
+Student's t over the pairs, so the deal's luck cancels out of each pair. Milliseconds per
+decision are A's wall time per choice among two or more actions (mean and 99th percentile).
+
+    .venv/bin/python bench/bench_agents.py --pairs 20 --matchup ismcts:ms=40,greedy
+    .venv/bin/python bench/bench_agents.py --pairs 10 --rulesets couillon,mit --markdown
+
+A spec ``trumps=SPEC`` plays A's decisions (trump, contract, announcements) with SPEC and
+its cards with greedy (the split test: whose trump decisions are better); ``cards=SPEC`` the
+other way round.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from couillon_dsl.agents import Agent, make_agent  # noqa: E402
+from couillon_dsl.builtin import builtin_names  # noqa: E402
+from couillon_dsl.compile import build_ruleset  # noqa: E402
+from couillon_dsl.engine import GameState  # noqa: E402
+from couillon_dsl.model import Ruleset  # noqa: E402
+from couillon_dsl.simulation import AGENTS_SALT, game_seed, play_game  # noqa: E402
+from couillon_dsl.stats import mean_t  # noqa: E402
+
+DEFAULT_MATCHUPS = "ismcts:ms=40,greedy;pimc:ms=40,greedy;ismcts:ms=40,pimc:ms=40;greedy,random"
+
+
+class Timed:
+    """Wraps an agent and records the wall time of each decision it is asked for."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.times: list[float] = []
+
+    def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
+        began = time.perf_counter()
+        action = self.agent.act(state, legal, rng)
+        self.times.append(time.perf_counter() - began)
+        return action
+
+
+class SplitAgent:
+    """Decisions (anything but a card) by one agent, cards by another."""
+
+    def __init__(self, decider: Agent, player: Agent) -> None:
+        self.decider, self.player = decider, player
+
+    def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
+        agent = self.player if legal[-1] < state.actions.ncards else self.decider
+        return agent.act(state, legal, rng)
+
+
+def agent_of(spec: str) -> Agent:
+    if spec.startswith("trumps="):
+        return SplitAgent(make_agent(spec[len("trumps="):]), make_agent("greedy"))
+    if spec.startswith("cards="):
+        return SplitAgent(make_agent("greedy"), make_agent(spec[len("cards="):]))
+    return make_agent(spec)
+
+
+def gain_per_hand(ruleset: Ruleset, state: GameState, team: int) -> float:
+    """A team's mean scoresheet gain per hand against the other teams (positive: towards winning)."""
+    hands = state.hands
+    sign = 1 if ruleset.scoresheet.direction == "down" else -1
+    total = 0.0
+    for hand in hands:
+        others = [d for t, d in enumerate(hand.deltas) if t != team]
+        total += sign * (sum(others) / len(others) - hand.deltas[team])
+    return total / max(1, len(hands))
+
+
+def matchup(ruleset: Ruleset, spec_a: str, spec_b: str, pairs: int, seed: int) -> dict[str, Any]:
+    """Play ``pairs`` seat-swapped pairs of games of A against B; A's figures."""
+    teams = ruleset.players.teams
+    a, b = Timed(agent_of(spec_a)), agent_of(spec_b)
+    wins: list[float] = []
+    gains: list[float] = []
+    abandoned = 0
+    began = time.perf_counter()
+    for index in range(pairs):
+        deal_seed = game_seed(seed, index)
+        pair_wins = pair_gain = 0.0
+        for a_team in (0, 1):
+            seats: list[Agent] = [b] * ruleset.players.count
+            for seat in teams[a_team]:
+                seats[seat] = a
+            state = play_game(GameState(ruleset, seed=deal_seed), seats, random.Random(deal_seed ^ AGENTS_SALT))
+            result = state.result
+            assert result is not None
+            abandoned += result.abandoned
+            pair_wins += 0.5 * (result.winner == a_team)
+            pair_gain += 0.5 * gain_per_hand(ruleset, state, a_team)
+        wins.append(pair_wins)
+        gains.append(pair_gain)
+    times = sorted(a.times)
+    return {
+        "ruleset": ruleset.id, "a": spec_a, "b": spec_b, "pairs": pairs, "games": 2 * pairs,
+        "win": mean_t(wins).to_dict(), "gain_per_hand": mean_t(gains).to_dict(),
+        "ms_mean": 1000 * statistics.fmean(times) if times else None,
+        "ms_p99": 1000 * times[min(len(times) - 1, int(0.99 * len(times)))] if times else None,
+        "decisions": len(times), "abandoned": abandoned, "seconds": time.perf_counter() - began,
+    }
+
+
+def interval(e: dict[str, Any], percent: bool) -> str:
+    if e["value"] is None:
+        return "n/a"
+    k, unit = (100, "%") if percent else (1, "")
+    if e["low"] is None:
+        return f"{k * e['value']:.1f}{unit}"
+    return f"{k * e['value']:.1f}{unit} [{k * e['low']:.1f}, {k * e['high']:.1f}]" if percent else \
+        f"{e['value']:+.3f} [{e['low']:+.3f}, {e['high']:+.3f}]"
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    lines = ["| ruleset | A | B | A's game win rate (95% CI) | A's scoresheet gain per hand (95% CI) | pairs (games) "
+             "| A ms/decision mean, p99 |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        ms = f"{r['ms_mean']:.1f}, {r['ms_p99']:.0f}" if r["ms_mean"] is not None else "n/a"
+        lines.append(f"| {r['ruleset']} | {r['a']} | {r['b']} | {interval(r['win'], True)} "
+                     f"| {interval(r['gain_per_hand'], False)} | {r['pairs']} ({r['games']}) | {ms} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rulesets", default=",".join(builtin_names()), help="comma-separated (default: all shipped)")
+    parser.add_argument("--matchup", action="append",
+                        help=f"A,B (repeatable; default {DEFAULT_MATCHUPS.replace(';', ' and ')})")
+    parser.add_argument("--pairs", type=int, default=20, help="seat-swapped pairs of games per cell")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table at the end")
+    parser.add_argument("--out", type=Path, help="append one JSON line per cell to this file")
+    args = parser.parse_args(argv)
+    pairs_of = args.matchup or DEFAULT_MATCHUPS.split(";")
+    rows = []
+    for name in args.rulesets.split(","):
+        ruleset = build_ruleset(name)
+        for pair in pairs_of:
+            # a spec may hold commas only between the two agents; ':' separates settings
+            spec_a, spec_b = (s.strip() for s in pair.split(",", 1))
+            row = matchup(ruleset, spec_a, spec_b, args.pairs, args.seed)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            if args.out:
+                with args.out.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+    if args.markdown:
+        print(markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012).
+
+One tree per decision, rooted at the seat's information set: its nodes are the actions
+taken from there, by every seat, to the end of the hand. Each iteration takes a world from
+the rule-derived sampler (:class:`~couillon_dsl.agents.sampler.Sampler`, the one PIMC uses),
+walks down the tree choosing among the actions legal *in that world* by UCB1 with
+availability counts, adds one node, plays the hand out with the playout policy and credits
+every node on the path with the session chance of the team that chose it
+(:class:`~couillon_dsl.agents.playout.Outlook`). Moves with a single legal action are taken
+without a node. The search reads the game only through ``GameState``'s generic legal
+actions, so every decision kind a ruleset has is searched alike.
+
+The budget is a number of iterations (a seeded run repeats exactly on any machine) or, with
+``ms``, a time per decision. Worlds are drawn up front, ``worlds`` of them, and the
+iterations cycle through them.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING, Sequence
+
+from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.agents.playout import Outlook, outlook_of, playout
+from couillon_dsl.agents.sampler import Sampler
+
+if TYPE_CHECKING:
+    from couillon_dsl.engine import GameState
+
+
+class Node:
+    """Statistics of one action in the tree, for the team of the seat that takes it."""
+
+    __slots__ = ("team", "visits", "total", "available", "children")
+
+    def __init__(self, team: int) -> None:
+        self.team = team
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0  # iterations in which this action was legal when its parent was reached
+        self.children: dict[int, Node] = {}
+
+
+class IsmctsAgent:
+    """Searches ``iterations`` paths (or as many as ``ms`` milliseconds allow) over sampled worlds."""
+
+    name = "ismcts"
+
+    def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7) -> None:
+        if not isinstance(iterations, int) or iterations < 1:
+            raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
+        if not isinstance(ms, (int, float)) or ms < 0:
+            raise ValueError(f"ms must be a number >= 0 (0: budget by iterations), got {ms!r}")
+        if not isinstance(worlds, int) or worlds < 1:
+            raise ValueError(f"worlds must be an integer >= 1, got {worlds!r}")
+        if not isinstance(c, (int, float)) or c < 0:
+            raise ValueError(f"c (the exploration constant) must be a number >= 0, got {c!r}")
+        self.iterations = iterations
+        self.ms = ms
+        self.worlds = worlds
+        self.c = c
+        self._greedy = GreedyAgent()  # playout decisions, and the choice when no world fits
+        self._sampler = Sampler()
+        self._outlook: Outlook | None = None
+
+    def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        deadline = time.perf_counter() + self.ms / 1000
+        seat = state.current_player()
+        count = self.worlds if self.ms else min(self.worlds, self.iterations)
+        worlds = self._sampler.worlds(state, seat, count, rng)
+        if not worlds:
+            return self._greedy.act(state, legal, rng)
+        outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
+        team_of = state.ruleset.tables.team_of
+        # exploration scaled to what one hand can change: the values are session chances
+        c = self.c * outlook.spread(state, team_of[seat])
+        root = Node(team_of[seat])
+        iteration = 0
+        while iteration < self.iterations if not self.ms else iteration == 0 or time.perf_counter() < deadline:
+            world = worlds[iteration % len(worlds)].clone()
+            path = descend(root, world, team_of, c, rng)
+            values = playout(world, outlook, rng, self._greedy)
+            for node in path:
+                node.visits += 1
+                node.total += values[node.team]
+            iteration += 1
+        children = root.children
+        return max(legal, key=lambda a: (children[a].visits, children[a].total) if a in children else (-1, 0.0))
+
+
+def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng: random.Random) -> list[Node]:
+    """Walk ``world`` down the tree to a new node or the end of the hand; the nodes passed."""
+    path: list[Node] = []
+    node = root
+    hands = world.hands
+    target = len(hands) + 1
+    while len(hands) < target:
+        seat = world.current_player()
+        if seat < 0:
+            break
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            world.apply(legal[0])
+            continue
+        children = node.children
+        untried = [a for a in legal if a not in children]
+        for a in legal:
+            if a in children:
+                children[a].available += 1
+        if untried:
+            action = untried[int(rng.random() * len(untried))]
+            child = children[action] = Node(team_of[seat])
+            child.available = 1
+            world.apply(action)
+            path.append(child)
+            break
+        action = max(legal, key=lambda a: ucb(children[a], c))
+        node = children[action]
+        world.apply(action)
+        path.append(node)
+    return path
+
+
+def ucb(node: Node, c: float) -> float:
+    """UCB1 with the availability count in place of the parent's visits (ISMCTS's subset-armed bandit)."""
+    return node.total / node.visits + c * math.sqrt(math.log(node.available) / node.visits)

@@ -1,0 +1,133 @@
+"""How the searching agents finish a hand in a sampled world, and what the result is worth.
+
+A hand's worth is not its scoresheet change but what that change does to the chance of
+winning: a line matters most when it ends the game. :class:`Outlook` prices a scoresheet
+by the problem of points (each hand won by either team with even chances, one step per
+hand), over the games of a session too, so the value is read off the scoresheet state the
+ruleset declares (start, goal, direction, games to win) and nothing else.
+
+The playout policy is greedy's, with a share of random leads so the worlds' playouts do
+not all follow one line: followers take the trick as cheaply as they can or shed, leaders
+cash a master card, decisions are greedy's.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from typing import TYPE_CHECKING
+
+from couillon_dsl.agents.greedy import GreedyAgent, follow, lead
+
+if TYPE_CHECKING:
+    from couillon_dsl.engine import GameState
+    from couillon_dsl.model import Ruleset
+
+STEPS = 30  # the scoresheet's distance to the goal is priced in at most this many steps
+EXPLORE = 0.25  # share of leads the playout makes at random
+POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
+
+
+@functools.cache
+def _points_problem(steps: int) -> tuple[tuple[float, ...], ...]:
+    """``table[a][b]``: the chance that a side ``a`` steps from the goal reaches it before a side
+    ``b`` steps away, each step won by either side with even chances (Pascal's problem of points)."""
+    table = [[0.5 if a == b == 0 else float(a == 0) for b in range(steps + 1)] for a in range(steps + 1)]
+    for a in range(1, steps + 1):
+        for b in range(1, steps + 1):
+            table[a][b] = 0.5 * (table[a - 1][b] + table[a][b - 1])
+    return tuple(tuple(row) for row in table)
+
+
+class Outlook:
+    """Each team's chance to win the session from a scoresheet state, by the problem of points."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        sheet = ruleset.scoresheet
+        self.goal = sheet.goal
+        self.sign = 1 if sheet.direction == "down" else -1  # distance = sign * (value - goal)
+        span = max(1, abs(sheet.start - sheet.goal))
+        self.scale = -(-span // STEPS)  # scoresheet units per priced step
+        self.limit = -(-span // self.scale) + 10  # a team may fall behind its start (a beaten maker)
+        self.games_to_win = ruleset.session.games_to_win
+        self.table = _points_problem(self.limit)
+
+    def steps(self, value: int) -> int:
+        """Priced steps from ``value`` to the goal (0 at or past it)."""
+        return min(self.limit, max(0, -(-self.sign * (value - self.goal) // self.scale)))
+
+    def chances(self, state: GameState) -> list[float]:
+        """Per team, the chance to win the session from where ``state`` stands."""
+        result = state.result
+        if result is not None:
+            return [float(result.winner == t) for t in range(len(result.scores))]
+        steps = [self.steps(v) for v in state.scores]
+        won = state.view(0).games_won
+        games = _points_problem(self.games_to_win)
+        out = []
+        for team, mine in enumerate(steps):
+            game = self.table[mine][min(s for t, s in enumerate(steps) if t != team)]
+            need = self.games_to_win - won[team]
+            other = self.games_to_win - max(w for t, w in enumerate(won) if t != team)
+            out.append(game * games[need - 1][other] + (1 - game) * games[need][other - 1])
+        return out
+
+    def spread(self, state: GameState, team: int) -> float:
+        """How much one step for or against ``team`` moves its chance now: the search's value scale."""
+        steps = [self.steps(v) for v in state.scores]
+        mine = steps[team]
+        theirs = min(s for t, s in enumerate(steps) if t != team)
+        table = self.table
+        up = table[max(0, mine - 1)][theirs]
+        down = table[min(self.limit, mine + 1)][theirs] if theirs == 0 else table[mine][max(0, theirs - 1)]
+        return max(0.02, up - down)
+
+
+def outlook_of(ruleset: Ruleset, cached: Outlook | None) -> Outlook:
+    """``cached`` when it prices ``ruleset``, else a new Outlook for it."""
+    return cached if cached is not None and cached.ruleset is ruleset else Outlook(ruleset)
+
+
+def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: GreedyAgent) -> list[float]:
+    """Play the current hand out; per team, the session chance where it leaves the game,
+    with card points of the hand as a tie-break."""
+    summaries = state.hands
+    target = len(summaries) + 1
+    ncards = state.actions.ncards
+    team_of = state.ruleset.tables.team_of
+    n = len(team_of)
+    played = 0
+    for _, cards, _ in state.finished_tricks():
+        for card in cards:
+            played |= 1 << card
+    for card in state.current_trick()[1]:
+        played |= 1 << card
+    while len(summaries) < target:
+        seat = state.current_player()
+        if seat < 0:
+            break  # the game ended (or was abandoned) without this hand being scored
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        elif legal[0] >= ncards or legal[-1] >= ncards:  # a decision, or an announcement next to the cards
+            action = greedy.act(state, legal, rng)
+        else:
+            leader, cards = state.current_trick()
+            if cards:
+                trick = [((leader + i) % n, card) for i, card in enumerate(cards)]
+                action = follow(state.context, team_of, seat, trick, legal)
+            elif rng.random() < EXPLORE:
+                action = legal[int(rng.random() * len(legal))]
+            else:
+                action = lead(state.context, legal, ~(played | state.hand_of(seat)))
+        if action < ncards:
+            played |= 1 << action
+        state.apply(action)
+    values = outlook.chances(state)
+    if len(summaries) == target:
+        points = summaries[-1].points
+        for team in range(len(values)):
+            best_other = max((p for t, p in enumerate(points) if t != team), default=0)
+            values[team] += POINTS_WEIGHT * (points[team] - best_other) / max(1, sum(points))
+    return values
+

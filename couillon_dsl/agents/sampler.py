@@ -1,0 +1,226 @@
+"""Worlds a seat cannot tell from the real game: the rule-derived sampler every searching agent uses.
+
+Each sample ("world") is a whole pack order for the current deal that agrees with everything
+the seat knows. Where every pack position goes comes from the engine itself: a probe deals
+the pack ``0, 1, 2, ...`` (so a card id *is* its position) from the state as it stood before
+this deal and repeats the public trump decisions. Known cards are put back where they were
+seen; unseen cards fill the other positions, respecting the voids revealed by the follow
+obligations: if seat ``s`` played ``p`` where holding ``c`` would have made ``p`` illegal
+(asked of the engine's own legal-card function), ``s`` holds no ``c``. A world is then
+replayed through the engine with the deal's public actions and kept only if every action
+was legal and the seat's view comes out identical, so no world contradicts the view.
+
+The sampler never reads another seat's cards: it uses the seat's view, the public actions of
+the game (never the pack draws of this deal) and the rules. Previous deals are replayed
+from the history to rebuild the state before this deal (scores, dealer, carries); their
+cards cannot affect this deal. The number of worlds, not time, bounds the work, so a seeded
+run repeats exactly on any machine.
+"""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Sequence
+
+from couillon_dsl.cards import iter_bits
+from couillon_dsl.engine import GameState
+
+if TYPE_CHECKING:
+    from couillon_dsl.engine import SeatView
+    from couillon_dsl.model import TrumpContext
+
+MAX_TRIES = 8  # attempts per wanted world before giving up on it
+POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
+
+
+def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
+    """Index in ``history`` where the current deal's pack draws begin.
+
+    A deal's actions are the pack draws (card ids), then the trump decisions (ids >=
+    ``ncards``), then the plays (card ids) mixed with announcement answers (ids >= ``ncards``).
+    """
+    i = len(history)
+    while plays:
+        i -= 1
+        if history[i] < ncards:
+            plays -= 1
+    while i > 0 and history[i - 1] >= ncards:
+        i -= 1
+    return i - ncards
+
+
+def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[int, int]:
+    """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal."""
+    excluded: dict[int, int] = {}
+    played = view.played
+    for first in range(0, len(played), nseats):
+        trick = played[first:first + nseats]
+        led = ctx.card_suit[trick[0][1]]
+        strength = ctx.strength[led]
+        win = trick[0][1]
+        so_far = 1 << win
+        for seat, card in trick[1:]:
+            no = excluded.get(seat, 0)
+            for c in iter_bits(unseen & ~no):
+                if not ctx.legal(1 << card | 1 << c, led, win, so_far) >> card & 1:
+                    no |= 1 << c
+            excluded[seat] = no
+            if strength[card] > strength[win]:
+                win = card
+            so_far |= 1 << card
+    return excluded
+
+
+def replays(world: GameState, actions: Sequence[int]) -> bool:
+    """Apply ``actions`` while each is legal; whether all of them were."""
+    for action in actions:
+        if action not in world.legal_actions():
+            return False
+        world.apply(action)
+    return True
+
+
+class _Layout:
+    """Which pack positions hold which known cards, and which are free for the unseen ones."""
+
+    def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView) -> None:
+        probe = base.clone()
+        ncards = probe.ruleset.layout.size
+        for card in range(ncards):  # pack position i holds card i
+            probe.apply(card)
+        acts = probe.actions
+        for action in public:  # the trump decisions come first; a card or an announcement answer ends them
+            if action < ncards or action == acts.decline or action >= acts.announce0:
+                break
+            if action >= acts.show0:
+                action = next(a for a in probe.legal_actions() if a >= acts.show0)  # any card: same positions
+            probe.apply(action)
+        nseats = probe.ruleset.players.count
+        self.ncards = ncards
+        self.fixed: dict[int, int] = {}  # position -> known card
+        known = 0
+        probe_up = probe.view(seat).face_up
+        for holder in [None, *range(nseats)]:  # face-up cards sit at fixed positions, in turn-up order
+            real = [c for c, s in view.face_up if s == holder]
+            spots = [p for p, s in probe_up if s == holder]
+            if holder is None or len(real) == len(spots):
+                for position, card in zip(spots, real):
+                    self.fixed[position] = card
+                    known |= 1 << card
+        played_by: dict[int, list[int]] = {s: [] for s in range(nseats)}
+        for s, card in view.played:
+            played_by[s].append(card)
+        # per seat: face-up spots whose card has since been played (it is one of the seat's played
+        # cards), the seat's other free positions, and the known cards that fill them
+        self.loose: dict[int, tuple[list[int], list[int]]] = {}
+        self.positions: dict[int, list[int]] = {}
+        self.known: dict[int, list[int]] = {}
+        taken = 0
+        for s in range(nseats):
+            free = [p for p in iter_bits(probe.hand_of(s)) if p not in self.fixed]
+            taken |= sum(1 << p for p in free)
+            spots = [p for p, h in probe_up if h == s and p not in self.fixed]
+            self.loose[s] = (spots, [c for c in played_by[s] if not known >> c & 1])
+            self.positions[s] = [p for p in free if p not in spots]
+            cards = played_by[s] + [c for c, h in view.face_up if h == s]
+            if s == seat:
+                cards += list(iter_bits(view.hand))
+            cards = sorted(set(c for c in cards if not known >> c & 1))
+            self.known[s] = cards
+            known |= sum(1 << c for c in cards)
+        self.pool = [p for p in range(ncards) if p not in self.fixed and not taken >> p & 1]
+        self.unseen = probe.ruleset.layout.full_mask & ~known
+
+    def pack(self, rng: random.Random, excluded: dict[int, int]) -> list[int] | None:
+        """A random pack order agreeing with the known cards and ``excluded`` (group -> cards it cannot
+        take; groups are seats and POOL), or None when no such order was found."""
+        free = list(iter_bits(self.unseen))
+        rng.shuffle(free)
+        pack = [-1] * self.ncards
+        for position, card in self.fixed.items():
+            pack[position] = card
+        slots: dict[int, list[int]] = {}
+        for s, positions in self.positions.items():
+            spots, candidates = self.loose[s]
+            up = rng.sample(candidates, len(spots)) if spots else []
+            for position, card in zip(spots, up):
+                pack[position] = card
+            rest = [c for c in self.known[s] if c not in up]
+            for position, card in zip(positions, rest):
+                pack[position] = card
+            if len(positions) > len(rest):
+                slots[s] = positions[len(rest):]
+        if self.pool:
+            slots[POOL] = self.pool
+        # a card only one group may take goes there first; then the most constrained groups fill up
+        chosen: dict[int, list[int]] = {group: [] for group in slots}
+        rest = []
+        for card in free:
+            groups = [g for g in slots if not excluded.get(g, 0) >> card & 1]
+            if not groups:
+                return None
+            if len(groups) == 1:
+                chosen[groups[0]].append(card)
+            else:
+                rest.append(card)
+        for group in sorted(slots, key=lambda g: (-excluded.get(g, 0).bit_count(), g)):
+            need = len(slots[group]) - len(chosen[group])
+            no = excluded.get(group, 0)
+            take = [c for c in rest if not no >> c & 1][:need] if need > 0 else []
+            if need < 0 or len(take) < need:
+                return None
+            chosen[group] += take
+            taken = set(take)
+            rest = [c for c in rest if c not in taken]
+            rng.shuffle(chosen[group])  # the pool's order is the stock's order
+            for position, card in zip(slots[group], chosen[group]):
+                pack[position] = card
+        return pack
+
+
+class Sampler:
+    """Draws worlds for one agent; remembers the replayed state before the current deal."""
+
+    def __init__(self) -> None:
+        self._game: GameState | None = None  # the live game the cached start state belongs to
+        self._start = -1
+        self._before_deal: GameState | None = None
+
+    def before_deal(self, state: GameState, history: list[int], start: int) -> GameState:
+        """The game as it stood before this deal, replayed from the history (cached per game)."""
+        if self._game is not state or self._before_deal is None or start < self._start:
+            self._game, self._start = state, 0
+            self._before_deal = GameState(state.ruleset)
+        for action in history[self._start:start]:
+            self._before_deal.apply(action)
+        self._start = start
+        return self._before_deal
+
+    def worlds(self, state: GameState, seat: int, count: int, rng: random.Random) -> list[GameState]:
+        """Up to ``count`` states that agree with ``seat``'s view, hidden cards drawn at random."""
+        rs = state.ruleset
+        ncards = rs.layout.size
+        view = state.view(seat)
+        history = state.history()
+        start = hand_start(history, ncards, len(view.played))
+        public = history[start + ncards:]  # this deal's decisions, plays and announcements
+        base = self.before_deal(state, history, start)
+        layout = _Layout(base, public, seat, view)
+        excluded = voids(state.context, view, rs.players.count, layout.unseen)
+
+        def world(pack: list[int] | None) -> GameState | None:
+            if pack is None:
+                return None
+            candidate = base.clone()
+            for action in pack:
+                candidate.apply(action)
+            return candidate if replays(candidate, public) and candidate.view(seat) == view else None
+
+        out: list[GameState] = []
+        for attempt in range(count * MAX_TRIES):
+            if len(out) == count:
+                break
+            relax = attempt >= count * MAX_TRIES // 2  # constraints inferred wrongly? drop them
+            found = world(layout.pack(rng, {} if relax else excluded))
+            if found is not None:
+                out.append(found)
+        return out

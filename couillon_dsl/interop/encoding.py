@@ -1,0 +1,114 @@
+"""A seat's view as a flat tensor and as a line of text, for learning environments.
+
+Everything comes from :class:`~couillon_dsl.engine.SeatView` (what the seat may know), laid
+out by the ruleset's sizes: seats, cards, suits, teams, announcements. The tensor is a
+list of floats in a fixed order (:attr:`ViewEncoder.pieces` names the parts and sizes).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from couillon_dsl.cards import iter_bits
+
+if TYPE_CHECKING:
+    from couillon_dsl.engine import SeatView
+    from couillon_dsl.model import Ruleset
+
+WORDS = ("accept", "pass", "name", "show", "defer")  # trump decisions; any other word counts as the last slot
+
+
+class ViewEncoder:
+    """Encodes one ruleset's seat views; ``size`` floats per view."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        n = ruleset.players.count
+        ncards = ruleset.layout.size
+        nteams = len(ruleset.players.teams)
+        self.span = max(1, abs(ruleset.scoresheet.start - ruleset.scoresheet.goal))
+        self.pieces: tuple[tuple[str, int], ...] = (
+            ("seat", n), ("current_player", n), ("dealer", n),
+            ("hand", ncards), ("played_by_seat", n * ncards), ("trick", ncards), ("face_up", ncards),
+            ("offered", ncards), ("trump", len(ruleset.layout.suits) + 1), ("maker", nteams + 1),
+            ("decisions", n * (len(WORDS) + 1)), ("announcements", len(ruleset.announcements) * n),
+            ("scores", nteams), ("games_won", nteams), ("pending", 2),
+        )
+        self.size = sum(size for _, size in self.pieces)
+        self.announcement_ids = [a.id for a in ruleset.announcements]
+
+    def encode(self, view: SeatView) -> list[float]:
+        rs = self.ruleset
+        n = rs.players.count
+        ncards = rs.layout.size
+        nteams = len(rs.players.teams)
+        out = [0.0] * self.size
+        at = 0
+
+        def one_hot(index: int | None, size: int) -> None:
+            nonlocal at
+            if index is not None and 0 <= index < size:
+                out[at + index] = 1.0
+            at += size
+
+        one_hot(view.seat, n)
+        one_hot(view.current_player, n)
+        one_hot(view.dealer, n)
+        for card in iter_bits(view.hand):
+            out[at + card] = 1.0
+        at += ncards
+        for seat, card in view.played:
+            out[at + seat * ncards + card] = 1.0
+        at += n * ncards
+        for _, card in view.trick:
+            out[at + card] = 1.0
+        at += ncards
+        for card, _ in view.face_up:
+            out[at + card] = 1.0
+        at += ncards
+        one_hot(view.offered, ncards)
+        one_hot(len(rs.layout.suits) if view.trump is None else view.trump, len(rs.layout.suits) + 1)
+        one_hot(nteams if view.maker is None else view.maker, nteams + 1)
+        width = len(WORDS) + 1
+        for seat, word in view.decisions:
+            slot = WORDS.index(word) if word in WORDS else len(WORDS)
+            out[at + seat * width + slot] += 1.0
+        at += n * width
+        for name, seat in view.announcements:
+            if name in self.announcement_ids:
+                out[at + self.announcement_ids.index(name) * n + seat] = 1.0
+        at += len(self.announcement_ids) * n
+        for team, value in enumerate(view.scores):
+            out[at + team] = value / self.span
+        at += nteams
+        for team, won in enumerate(view.games_won):
+            out[at + team] = float(won)
+        at += nteams
+        out[at], out[at + 1] = float(view.ties_pending), float(view.passes_pending)
+        return out
+
+    def text(self, view: SeatView) -> str:
+        """One line: the seat's hand and everything public of the hand so far."""
+        layout = self.ruleset.layout
+        name = layout.name
+        parts = [f"seat {view.seat}", f"phase {view.phase}", f"dealer {view.dealer}",
+                 f"to play {view.current_player}", "hand " + " ".join(name(c) for c in iter_bits(view.hand))]
+        if view.face_up:
+            parts.append("up " + " ".join(f"{name(c)}@{'table' if s is None else s}" for c, s in view.face_up))
+        if view.offered is not None:
+            parts.append(f"offered {name(view.offered)}")
+        if view.decisions:
+            parts.append("said " + " ".join(f"{s}:{w}" for s, w in view.decisions))
+        if view.trump is not None:
+            parts.append(f"trump {layout.suits[view.trump]}")
+        if view.maker is not None:
+            parts.append(f"maker {view.maker}")
+        if view.announcements:
+            parts.append("announced " + " ".join(f"{a}:{s}" for a, s in view.announcements))
+        if view.played:
+            parts.append("played " + " ".join(f"{s}:{name(c)}" for s, c in view.played))
+        parts.append("scores " + " ".join(map(str, view.scores)))
+        if view.ties_pending or view.passes_pending:
+            parts.append(f"pending {view.ties_pending}/{view.passes_pending}")
+        if any(view.games_won):
+            parts.append("games " + " ".join(map(str, view.games_won)))
+        return " | ".join(parts)

@@ -1,0 +1,76 @@
+"""The searching agents' shared parts: the session chances a playout is valued by, and ISMCTS's search."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from couillon_dsl.agents import make_agent
+from couillon_dsl.agents.ismcts import IsmctsAgent
+from couillon_dsl.agents.playout import Outlook, playout
+from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.engine import CHANCE, GameState
+
+
+def first_decision(rs, seed: int) -> GameState:
+    state = GameState(rs, seed=seed)
+    state.deal_shuffled()
+    while len(state.legal_actions()) == 1:
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def test_an_even_scoresheet_is_an_even_chance_and_a_line_nearer_the_goal_is_better() -> None:
+    rs = build_ruleset("couillon")  # 5 lines down to 0
+    outlook = Outlook(rs)
+    state = GameState(rs)
+    assert outlook.chances(state) == [0.5, 0.5]
+    ahead = []
+    for mine in range(1, 6):
+        state.set_scoresheet([mine, 5])
+        chances = outlook.chances(state)
+        assert chances[0] + chances[1] == pytest.approx(1.0)
+        ahead.append(chances[0])
+    assert ahead == sorted(ahead, reverse=True)  # fewer lines to go, better chances
+    state.set_scoresheet([1, 1])
+    assert outlook.chances(state) == [0.5, 0.5]  # the next decided hand ends it
+    state.set_scoresheet([1, 2])
+    assert outlook.chances(state)[0] == pytest.approx(0.75)  # Pascal: win one of the next two hands
+
+
+def test_a_session_of_two_games_counts_games_won() -> None:
+    """Kujong: two games to win; a team one game up is favoured even at an even scoresheet."""
+    rs = build_ruleset("kujong")
+    outlook = Outlook(rs)
+    state = GameState(rs)
+    assert outlook.chances(state) == [0.5, 0.5]
+    state.play_random(random.Random(3))  # a whole session: the winner's chance is 1
+    assert state.result is not None
+    chances = outlook.chances(state)
+    assert chances[state.result.winner] == 1.0 and sum(chances) == 1.0
+
+
+def test_a_playout_ends_the_hand_and_scores_it() -> None:
+    rs = build_ruleset("couillon")
+    state = first_decision(rs, 4)
+    values = playout(state, Outlook(rs), random.Random(1), GreedyAgent())
+    assert len(state.hands) == 1
+    assert state.current_player() in (CHANCE, -2) or state.view(0).phase != "play"
+    assert abs(values[0] + values[1] - 1.0) < 0.01  # session chances, plus a small card-point tie-break
+
+
+def test_ismcts_repeats_itself_under_a_seed_and_searches_only_legal_actions() -> None:
+    rs = build_ruleset("mit")
+    state = first_decision(rs, 7)
+    legal = state.legal_actions()
+    choices = {IsmctsAgent(iterations=50, worlds=5).act(state, legal, random.Random(11)) for _ in range(3)}
+    assert len(choices) == 1 and choices <= set(legal)
+
+
+def test_ismcts_time_budget_is_honoured_roughly() -> None:
+    rs = build_ruleset("couillon")
+    state = first_decision(rs, 2)
+    agent = make_agent("ismcts:ms=20")
+    assert agent.act(state, state.legal_actions(), random.Random(0)) in state.legal_actions()
+
