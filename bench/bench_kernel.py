@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         ref = f"{row['ratio_to_reference']:.2f}" if row["ratio_to_reference"] else "-"
         print(f"{row['ruleset']:18} {row['agents']:7} {row['compiled_hands_per_s']:>12,} {row['python_hands_per_s']:>10,} "
               f"{row['ratio_to_python']:>9} {ref:>12}")
-    print(f"targets (standard Couillon): random at least 5x the reference, greedy at least 3x")
+    print("targets (standard Couillon): random at least 5x the reference, greedy at least 3x")
     print(f"2 workers vs 1 (random, standard Couillon, 100,000 games): {two / one:.2f}x")
     for name, why in declined.items():
         print(f"not on the kernel yet: {name}: {why}")
