@@ -20,12 +20,13 @@ from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
-from couillon_dsl.loader import Document, escape, load_ruleset, merged
+from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, Choose, Contract, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
-    FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Ruleset, ScoringRule,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
+    FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
     Scoresheet, Session, Source, Suit, Trump,
 )
+from couillon_dsl.schema import with_defaults
 
 _NULL_WORDS = ("null", "none", "~")
 _TRUE_WORDS = ("true", "yes", "on", "1")
@@ -46,6 +47,7 @@ def build_ruleset(path_or_name: str | Path, options: Mapping[str, Any] | None = 
 def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None) -> Ruleset:
     """Compile a checked document with option overrides (by name; strings are coerced)."""
     data, specs = apply_options(document, options or {})
+    with_defaults(data)
     deck = _deck(data["deck"])
     layout = _layout(deck)
     players = Players(
@@ -74,11 +76,18 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                      after=value.get("after"), by=value.get("by"))
         for key, value in (data.get("announcements") or {}).items()
     )
+    roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
+    deal_checks = tuple(
+        DealCheck(id=key, name=raw.get("name", key), holds=tuple(raw.get("holds", ())), lacks=tuple(raw.get("lacks", ())),
+                  counts=tuple(("suit", c["suit"]) + (c.get("min", 0), c.get("max")) if "suit" in c
+                               else ("set", c["set"], c.get("min", 0), c.get("max")) for c in raw.get("counts", ())))
+        for key, raw in (data.get("deal_checks") or {}).items())
     declarations = tuple(_declaration(key, value) for key, value in (data.get("declarations") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
-    scoresheet = Scoresheet(**data["scoresheet"])
+    scoresheet = Scoresheet(**{"goal": 0, "direction": "down", **data["scoresheet"]})  # the schema's defaults
     names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams), declarations),
-                                whole_points=point_unit(deck) == 1)
+                                whole_points=point_unit(deck, roles) == 1,
+                                card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()})
     definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
@@ -87,9 +96,14 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     _check_playable(document, deal, players, layout, trump)
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
-                          contracts, layout.parse(first_hand.holder_of) if first_hand else -1)
+                          contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
+                          card_roles=roles, deal_checks=deal_checks)
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
+    if trump.auction is not None:
+        ids = [c.id for c in contracts]
+        tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
+                                                                  for c in trump.auction.ladder))
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -113,7 +127,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables=tables,
         contracts=contracts,
         definitions=definitions,
+        card_roles=roles,
+        deal_checks=deal_checks,
         declarations=declarations,
+        readings=tuple(Reading(r["setting"], _value_at(data, r["setting"]), r["note"]) for r in data["readings"]),
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -213,6 +230,13 @@ def _allowed(spec: OptionSpec) -> str:
     return {"boolean": "true or false", "string": "any text"}.get(spec.type or "", "any value")
 
 
+def _value_at(data: Any, pointer: str) -> Any:
+    """The value at a JSON pointer that semantic checks found present."""
+    for token in pointer.split("/")[1:]:
+        data = data[int(token)] if isinstance(data, list) else data[unescape(token)]
+    return data
+
+
 def _set_pointer(data: dict[str, Any], pointer: str, value: Any) -> None:
     """Write ``value`` at a JSON pointer, creating missing mappings on the way."""
     tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
@@ -273,8 +297,18 @@ def _deck(deck: Mapping[str, Any]) -> Deck:
     )
 
 
+def _card_role(key: str, raw: Mapping[str, Any]) -> CardRole:
+    kept = raw.get("kept_by_owner")
+    return CardRole(
+        id=key, cards=tuple(raw["cards"]), play_anytime=raw.get("play_anytime", False),
+        wins=raw.get("wins", "normally"), when_led=raw.get("when_led", "normal"), kept_by_owner=kept is not None,
+        compensation=exact_points((kept or {}).get("compensation", 0)),
+        on_last_trick=(kept or {}).get("on_last_trick", "kept"),
+    )
+
+
 def _deal_step(raw: Mapping[str, Any]) -> DealStep:
-    to = raw.get("to", "all")  # the schema's default
+    to = raw.get("to")
     return DealStep(
         packet=raw.get("packet"),
         to=tuple(to) if isinstance(to, list) else to,
@@ -297,6 +331,7 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         ranks=tuple(str(r) for r in raw["ranks"]) if raw.get("ranks") else None,
         points=ranks_to(raw.get("points")), trump_points=ranks_to(raw.get("trump_points")),
         multiplier=multiplier if isinstance(multiplier, int) else dict(multiplier),
+        aside_counts_for=raw.get("aside_counts_for", "nobody"),
     )
 
 
@@ -314,6 +349,8 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
         offer=Offer(**offer) if method == "offer" else None,
         choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
+        auction=Auction(ladder=tuple(raw["auction"]["ladder"]), first=raw["auction"].get("first", "elder"))
+        if method == "auction" and raw.get("auction") else None,
     )
 
 

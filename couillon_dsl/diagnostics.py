@@ -55,6 +55,9 @@ CODES: dict[str, str] = {
     "duplicate-suit": "a suit is listed twice",
     "rank-without-points": "a rank has no card-point value",
     "trump-ranks-not-permutation": "trump_ranks does not list every rank once",
+    "aside-needs-two-teams": "the cards dealt to nobody go to the declarer's opponents, but there are not two teams",
+    "auction-ladder-invalid": "the auction's ladder names a contract that is missing, disabled or names its trump",
+    "unknown-card-set": "a reference to a card set deck.card_sets does not define",
     "trump-suit-and-method": "a permanent trump suit beside a trump procedure that would choose another",
     "teams-not-partition": "the teams do not cover every seat exactly once",
     "deal-too-many-cards": "the deal needs more cards than the deck holds",
@@ -87,6 +90,7 @@ CODES: dict[str, str] = {
     "option-without-effect": "an option sets and patches nothing (warning)",
     "option-target-missing": "an option's sets: pointer targets nothing",
     "option-value-invalid": "an option value (or a patched variant) breaks the ruleset",
+    "reading-target-missing": "a readings: entry names a setting the ruleset does not have",
     "option-default-mismatch": "a setting disagrees with the option default that replaces it (warning)",
     # expressions (expr/)
     "expr-syntax": "an expression does not parse",

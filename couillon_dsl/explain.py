@@ -17,9 +17,10 @@ from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
 from couillon_dsl.model import (
-    Announcement, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
+    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
+from couillon_dsl.schema import where
 
 # ---------------------------------------------------------------------- document blocks
 
@@ -460,11 +461,32 @@ def hand_sentence(rs: Ruleset) -> str:
     return text
 
 
+def deal_check_sentence(rs: Ruleset, check: DealCheck) -> str:
+    """``a player holding 1T, without the Excuse and with at most 1 trump (Petit sec) ...``."""
+    parts = []
+    if check.holds:
+        parts.append(f"holding {join([_card(rs, c) for c in check.holds])}")
+    if check.lacks:
+        parts.append(f"without {join([_card(rs, c) for c in check.lacks], 'or')}")
+    for kind, key, least, most in check.counts:
+        what = (next(s.name for s in rs.deck.suits if s.id == key) if kind == "suit" else f"cards of the {key}")
+        if most is not None and least == most:
+            parts.append(f"with exactly {least} {what}")
+        elif most is not None:
+            parts.append(f"with at most {most} {what}" + (f" and at least {least}" if least else ""))
+        else:
+            parts.append(f"with at least {least} {what}")
+    return (f"a player {join(parts)} ({check.name}) must say so at once: the deal is thrown in, nobody scores, "
+            f"and the next dealer deals")
+
+
 def describe_deal(rs: Ruleset) -> Section:
     return Section("The deal", (
         Paragraph(sentence(f"in short: {deal_outline(rs)}")),
         Items(tuple(sentence(s) for s in deal_step_sentences(rs)), numbered=True),
         Paragraph(sentence(hand_sentence(rs))),
+        *((Paragraph(" ".join(sentence(deal_check_sentence(rs, c)) for c in rs.deal_checks)),)
+          if rs.deal_checks else ()),
     ))
 
 
@@ -497,6 +519,8 @@ def has_trumps(rs: Ruleset) -> bool:
 
 def trump_sentences(rs: Ruleset) -> list[str]:
     trump = rs.trump
+    if trump.auction is not None:
+        return auction_sentences(rs)
     if rs.deck.trump_suit is not None:
         suit = next(s for s in rs.deck.suits if s.id == rs.deck.trump_suit)
         return [f"the suit {suit.name} ({suit.symbol}) is trump in every hand; nothing is decided about trumps"]
@@ -523,8 +547,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         who = chooser(rs, choose.by)
         pre = []
         if choose.first_hand is not None:
+            undealt = any(step.kind in ("stock", "set_aside") for step in rs.deal)  # the card may not be dealt
             pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
-                       f"chooses; on later hands {who} does")
+                       f"chooses{' (if it was dealt to a player)' if undealt else ''}; on later hands {who} does")
             who = "the chooser"
         if choose.delegate is not None:
             receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
@@ -553,6 +578,20 @@ def trump_sentences(rs: Ruleset) -> list[str]:
     return ["there are no trumps"]
 
 
+def auction_sentences(rs: Ruleset) -> list[str]:
+    """The auction: who speaks, the ladder of contracts, who declares, and what all passing means."""
+    auction = rs.trump.auction
+    assert auction is not None
+    first = "the dealer" if auction.first == "dealer" else elder(rs)
+    by_id = {c.id: c for c in rs.contracts}
+    ladder = [by_id[c].name for c in auction.ladder]
+    out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
+           f"higher than the last bid; the contracts from lowest to highest are {join(ladder)}",
+           "the highest bidder declares that contract and plays it; their team is the maker",
+           "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
+    return out + contract_sentences(rs, "the highest bidder")[2:]
+
+
 def contract_sentences(rs: Ruleset, who: str) -> list[str]:
     """What a choice among `contracts` picks: each contract's trump, order, points and multiplier."""
     enabled = [c for c in rs.contracts if c.enabled]
@@ -572,6 +611,9 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
             text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
         if c.trump_points:
             text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+        if c.aside_counts_for != "nobody":
+            who = "the declarer's team" if c.aside_counts_for == "declarer" else "the declarer's opponents"
+            text += f"; the cards dealt to nobody count for {who} at the end of the hand"
         if isinstance(c.multiplier, int):
             if c.multiplier != 1:
                 text += f"; the hand counts {c.multiplier} times (`multiplier`)"
@@ -690,9 +732,9 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         when = f"each player declares their {name} with their first card of the hand"
     else:
         when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
-    values = [f"{pattern_phrase(rs, declaration, p)}{' (' + p.name + ')' if p.name else ''}: {p.value}"
+    values = [f"{pattern_phrase(rs, declaration, p)}{', ' + p.name if p.name else ''} ({p.value})"
               for p in declaration.patterns]
-    out = [when, f"{name} is {join(values, 'or')}"]
+    out = [when, f"{name} scores {join(values, 'or')}"]
     if any(p.run is not None for p in declaration.patterns):
         order = " ".join(declaration.run_order or rs.layout.ranks)
         out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "
@@ -786,6 +828,33 @@ def follow_sentence(rs: Ruleset, follow: Follow | None = None) -> str:
     return "; ".join(follow_clauses(rs, follow))
 
 
+_WINS = {"never": "it never wins a trick",
+         "never_except_sweep": "it never wins a trick, except the last one when its side took every other trick"}
+_LAST_TRICK = {"changes_sides": "played to the last trick it changes sides: it goes to its owner's opponents",
+               "to_trick_winner": "played to the last trick it goes with the trick to the winners"}
+
+
+def role_sentence(rs: Ruleset, role: CardRole) -> str:
+    """What is special about a role's cards, one clause per key that differs from an ordinary card."""
+    cards = join([_card(rs, c) for c in role.cards])
+    clauses = []
+    if role.play_anytime:
+        clauses.append("may be played to any trick, whatever the follow rule would demand")
+    if role.wins in _WINS:
+        clauses.append(_WINS[role.wins])
+    if role.when_led == "next_card_sets_suit":
+        clauses.append("when it is led, the next player may play any card and that card sets the suit to follow")
+    if role.kept_by_owner:
+        give = (f", which gives the trick's winners {decimal_text(role.compensation)} card points in exchange"
+                if role.compensation else "")
+        clauses.append(f"it goes back to its owner's side instead of to the trick's winners{give}")
+        if role.on_last_trick in _LAST_TRICK:
+            clauses.append(_LAST_TRICK[role.on_last_trick])
+    if not clauses:
+        return f"{cards}: an ordinary card"
+    return f"{cards}: " + "; ".join(clauses)
+
+
 def trick_sentence(rs: Ruleset) -> str:
     if not has_trumps(rs):
         return "the highest card of the suit led wins the trick"
@@ -798,6 +867,8 @@ def describe_play(rs: Ruleset) -> Section:
         Paragraph("When you play to a trick that someone else led:"),
         Items(tuple(sentence(c) for c in follow_clauses(rs))),
         Paragraph(sentence(trick_sentence(rs))),
+        *((Paragraph("Cards with roles of their own:"), Items(tuple(sentence(role_sentence(rs, r)) for r in rs.card_roles)))
+          if rs.card_roles else ()),
     ))
 
 
@@ -1016,8 +1087,24 @@ def describe_scoring(rs: Ruleset) -> Section:
 # ---------------------------------------------------------------------- the end
 
 
+def both_can_reach(rs: Ruleset) -> bool:
+    """Whether one hand may bring two teams to the goal: a rule may move a team other than the
+    hand's winner toward it (a constant moving away from the goal cannot)."""
+    toward = 1 if rs.scoresheet.direction == "up" else -1
+    for rule in rs.scoring:
+        if isinstance(rule.delta, int) and rule.delta * toward <= 0:
+            continue
+        if rule.for_each or rule.team.strip() != "winner":
+            return True
+    return False
+
+
 def game_end_sentence(rs: Ruleset) -> str:
     sheet = rs.scoresheet
+    if sheet.deals:
+        best = "highest" if sheet.direction == "up" else "lowest"
+        return (f"a game is {sheet.deals} deals, thrown-in deals included; after the last one the {best} total wins, "
+                f"and if two are equal, the team that won the last hand")
     if sheet.direction == "up":
         reach = f"reach {sheet.goal} or more"
     elif sheet.display in ("lines", "loops", "dots", "strokes") and sheet.goal == 0:
@@ -1026,6 +1113,8 @@ def game_end_sentence(rs: Ruleset) -> str:
         reach = f"{verb} its last {unit}"
     else:
         reach = f"get down to {sheet.goal} or below"
+    if not both_can_reach(rs):  # only the hand's winner moves toward the goal: no tie-break to state
+        return f"the first team to {reach} wins the game"
     if sheet.when_both_reach == "first_by_rule_order":
         return (f"the first team to {reach} wins the game; if two teams get there in the same hand, the scoring rules "
                 "count one at a time in their order above, and the team that reaches the goal first wins (within one rule, the "
@@ -1038,11 +1127,16 @@ def session_sentence(rs: Ruleset) -> str | None:
     games = rs.session.games_to_win
     if games <= 1:
         return None
-    return f"the first team to win {games} games wins the session; the scoresheet starts afresh for every game"
+    name = rs.session.game_name
+    called = f" (a won game is called a {name})" if name != "game" else ""
+    return (f"the first team to win {games} {name}s wins the session{called}; the scoresheet starts afresh for every "
+            f"game")
 
 
 def limits_sentence(rs: Ruleset) -> str:
     text = f"a game still running after {rs.limits.max_hands} hands is abandoned"
+    if rs.session.games_to_win > 1:
+        text += f", as is a session still undecided after {rs.limits.max_games} games"
     if can_redeal(rs):
         text += f", and so is one with more than {rs.limits.max_redeals_in_a_row} passed-out deals in a row"
     return text + " (a safety limit for simulations, not a rule of play)"
@@ -1087,6 +1181,16 @@ def describe_options(rs: Ruleset) -> Section | None:
     ))
 
 
+def describe_readings(rs: Ruleset) -> Section | None:
+    if not rs.readings:
+        return None
+    items = tuple(f"`{where(r.setting)}: {_value(r.value)}`: {' '.join(r.note.split())}" for r in rs.readings)
+    return Section("Readings", (
+        Paragraph(sentence("where the sources are silent or unclear, these rules are this ruleset's own reading")),
+        Items(items),
+    ))
+
+
 def describe_sources(rs: Ruleset) -> Section | None:
     if not rs.sources:
         return None
@@ -1105,6 +1209,7 @@ def describe_sources(rs: Ruleset) -> Section | None:
 
 
 _TEAM_NAMES = {
+    "last_trick_winner": "the team that took the last trick",
     "winner": "the winning team", "loser": "the losing team", "maker": "the maker",
     "dealer_team": "the dealer's team", "none": "no team",
 }
@@ -1160,6 +1265,9 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the {what} of {team}" if team else None
         if node.func == "option" and isinstance(arg, String):
             return f"the value of option {arg.value}"
+    if isinstance(node, Call) and node.func == "count" and len(node.args) == 2 and isinstance(node.args[0], String):
+        team = team_phrase(rs, node.args[1])
+        return f"the number of {node.args[0].value} in the tricks of {team}" if team else None
     return None
 
 
@@ -1222,6 +1330,8 @@ def condition_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"{_announcement_name(rs, node.args[0].value)} was announced"
         if node.func == "option":
             return f"option {node.args[0].value} is on"
+        if node.func == "in_last_trick":
+            return f"a card of the {node.args[0].value} is in the last trick"
         return None
     if isinstance(node, Unary) and node.op == "not":
         inner = node.operand
@@ -1344,6 +1454,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
         out[f"Card set {name}"] = (text,)
     out["Deal"] = (deal_outline(rs),)
     out["Hand size"] = (hand_sentence(rs),)
+    for check in rs.deal_checks:
+        out[f"Deal check {check.id}"] = (deal_check_sentence(rs, check),)
     out["Trump"] = tuple(trump_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
@@ -1352,6 +1464,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["First lead"] = (first_lead_sentence(rs),)
     out["Follow"] = (follow_sentence(rs),)
     out["Trick"] = (trick_sentence(rs),)
+    for role in rs.card_roles:
+        out[f"Card role {role.id}"] = (role_sentence(rs, role),)
     out["Hand result"] = (outcome_sentence(rs),)
     out["Scoresheet"] = (scoresheet_sentence(rs),)
     for definition in rs.definitions:
@@ -1378,7 +1492,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
 
 DESCRIBERS: tuple[Callable[[Ruleset], Section | None], ...] = (
     describe_players, describe_cards, describe_deal, describe_trump, describe_announcements,
-    describe_declarations, describe_play, describe_hand, describe_scoring, describe_game_end, describe_options, describe_sources,
+    describe_declarations, describe_play, describe_hand, describe_scoring, describe_game_end, describe_readings, describe_options, describe_sources,
 )
 
 

@@ -28,6 +28,15 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """A rule that is the ruleset's own reading where its sources are silent: the setting, its value, why."""
+
+    setting: str  # JSON pointer
+    value: Any
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
 class OptionSpec:
     """A documented knob; ``value`` is what this compiled ruleset uses (default or override)."""
 
@@ -162,6 +171,7 @@ class Contract:
     points: Mapping[str, int] | None = None  # merged over deck.points
     trump_points: Mapping[str, int] | None = None  # merged over deck.trump_points (or deck.points)
     multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
+    aside_counts_for: str = "nobody"  # nobody | declarer | opponents: the cards dealt to nobody
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -171,11 +181,20 @@ class Contract:
 
 
 @dataclass(frozen=True, slots=True)
+class Auction:
+    """Bidding for a contract: each seat once, from `first`, a contract of `ladder` above the last bid."""
+
+    ladder: tuple[str, ...]
+    first: str = "elder"
+
+
+@dataclass(frozen=True, slots=True)
 class Trump:
     method: str
     offer: Offer | None = None
     choose: Choose | None = None
     maker_after_fallback: str = "none"
+    auction: Auction | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +214,32 @@ class Play:
     follow: Follow
     trick_winner: str = "highest_trump"
     last_trick_points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealCheck:
+    """A dealt hand that annuls the deal: holding all of ``holds``, none of ``lacks``, and per
+    ``counts`` entry (a suit id or a card-set name, min, max) that many of those cards."""
+
+    id: str
+    name: str
+    holds: tuple[str, ...] = ()
+    lacks: tuple[str, ...] = ()
+    counts: tuple[tuple[str, str, int, int | None], ...] = ()  # ("suit" | "set", id, min, max)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRole:
+    """Cards that play by rules of their own (the `card_roles` section)."""
+
+    id: str
+    cards: tuple[str, ...]
+    play_anytime: bool = False
+    wins: str = "normally"  # normally | never | never_except_sweep
+    when_led: str = "normal"  # normal | next_card_sets_suit
+    kept_by_owner: bool = False
+    compensation: int | Fraction = 0
+    on_last_trick: str = "kept"  # changes_sides | to_trick_winner | kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +317,7 @@ class Scoresheet:
     tie_next_dealer: str = "next"
     pass_carry: str = "none"
     when_both_reach: str = "furthest_past"  # or first_by_rule_order
+    deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +339,7 @@ class ScoringRule:
 @dataclass(frozen=True, slots=True)
 class Session:
     games_to_win: int = 1
+    game_name: str = "game"  # what players call a won game (Kujong: cow), for the rulebook
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +371,7 @@ class TrumpContext:
     exempt: CardMask
     follow_masks: tuple[Any, ...] | None  # engine.follow.FollowMasks when the rule is masks alone, else None
     legal: Callable[[int, int, int, int], int] = field(compare=False, repr=False)
+    open_lead: CardMask = 0  # led, these cards let the next card set the suit (card roles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,6 +416,10 @@ class Tables:
     point_unit: int
     fixed_trump: int  # the deck's permanent trump suit, or -1
     card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
+    roles: Any  # engine.roles.RoleTables, or None without card roles
+    reads_tricks: bool  # scoring reads the cards won or the last trick (count, in_last_trick, last_trick_winner)
+    # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
+    deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
     score_hand: Callable[..., Any] = field(compare=False, repr=False)
     # what follows a scored hand: the next hand or game, the session's end, a limit (engine.hand.make_settle)
@@ -381,6 +433,7 @@ class Tables:
     contract_multipliers: tuple[tuple[int, ...], ...] = ()  # contract index -> multiplier by trump + 1
     named_contract: int = -1  # the enabled contract whose trump the chooser names (name actions), or -1
     fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
+    auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
@@ -414,6 +467,9 @@ class Ruleset:
     contracts: tuple[Contract, ...] = ()
     # the `define` section in evaluation order (each after the definitions it uses)
     definitions: tuple[Definition, ...] = ()
+    card_roles: tuple[CardRole, ...] = ()
+    deal_checks: tuple[DealCheck, ...] = ()
+    readings: tuple[Reading, ...] = ()
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

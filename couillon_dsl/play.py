@@ -253,7 +253,8 @@ class Table:
         assert result is not None
         self.say()
         if result.abandoned or result.winner is None:
-            self.say(f"No winner: the game was abandoned at a limit after {result.hands} hands.")
+            self.say(f"No winner: the game was abandoned at a limit after {result.hands} hands"
+                     f"{f' and {len(result.games)} games' if self.rs.session.games_to_win > 1 else ''}.")
             return
         mine = result.winner == self.team_of[self.seat]
         self.say(f"Winner: {self.team(result.winner)} after {result.hands} hands. "

@@ -202,27 +202,54 @@ def pyplot() -> Any:
     return plt
 
 
+PLOT_GAMES = 200  # games whose scoresheet after every hand the plot summarises
+
+
+def _quantile(values: list[int], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def write_plot(sim: Simulation, path: str) -> None:
-    """Game-length histogram and scoresheet trajectories of the first games, as a PNG."""
+    """A PNG a designer can read: how long games last, and how each team's scoresheet moves
+    (median and middle half of the games still running after each hand, with the goal)."""
     plt = pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    from matplotlib.ticker import MaxNLocator
+
+    rs = sim.ruleset
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
+    fig.suptitle(f"{rs.name} ({rs.id}): {sim.games} games, seed {sim.job.seed}, agents {', '.join(dict.fromkeys(sim.job.agents))}",
+                 fontweight="bold")
     lengths = sim.tally.hands_per_game
-    left.hist(lengths, bins=range(min(lengths), max(lengths) + 2), color="#4c72b0", align="left")
-    left.set_title(f"{sim.ruleset.name}: hands per game ({sim.games} games)")
-    left.set_xlabel("hands")
+    left.hist(lengths, bins=range(min(lengths), max(lengths) + 2), color="#4c72b0", edgecolor="white", align="left")
+    left.set_title("How long a game lasts")
+    left.set_xlabel("hands in the game (deals thrown in included)")
     left.set_ylabel("games")
-    colours = ["#c44e52", "#4c72b0", "#55a868", "#8172b2"]
-    for trajectory in sim.tally.trajectories:
-        for team in range(len(trajectory[0])):
-            right.plot(range(len(trajectory)), [values[team] for values in trajectory],
-                       color=colours[team % len(colours)], alpha=0.35, linewidth=1)
-    for team in range(len(sim.ruleset.players.teams)):
-        right.plot([], [], color=colours[team % len(colours)], label=f"team {team}")
-    right.axhline(sim.ruleset.scoresheet.goal, color="black", linewidth=0.8, linestyle="--")
-    right.legend()
-    right.set_title(f"scoresheet, first {len(sim.tally.trajectories)} games")
+    left.xaxis.set_major_locator(MaxNLocator(integer=True))
+    colours = ["#c44e52", "#4c72b0", "#55a868", "#8172b2", "#ccb974", "#64b5cd"]
+    trajectories = sim.tally.trajectories
+    longest = max((len(t) for t in trajectories), default=1)
+    for team, members in enumerate(rs.players.teams):
+        colour = colours[team % len(colours)]
+        hands, low, middle, high = [], [], [], []
+        for hand in range(longest):
+            values = [t[hand][team] for t in trajectories if hand < len(t)]
+            if len(values) < max(3, len(trajectories) // 20):  # too few games still running to summarise
+                break
+            hands.append(hand)
+            low.append(_quantile(values, 0.25))
+            middle.append(_quantile(values, 0.5))
+            high.append(_quantile(values, 0.75))
+        seats = "+".join(str(seat) for seat in members)
+        right.fill_between(hands, low, high, color=colour, alpha=0.2, step="mid", linewidth=0)
+        right.step(hands, middle, where="mid", color=colour, linewidth=2, label=f"team {team} (seats {seats}): median")
+    right.axhline(rs.scoresheet.goal, color="black", linewidth=1, linestyle="--", label=f"goal ({rs.scoresheet.goal})")
+    right.set_title(f"Scoresheet after each hand (first {len(trajectories)} games; band: middle half)")
     right.set_xlabel("hand")
-    right.set_ylabel("value")
+    right.set_ylabel(f"scoresheet value (starts at {rs.scoresheet.start}, counts {rs.scoresheet.direction})")
+    right.xaxis.set_major_locator(MaxNLocator(integer=True))
+    right.yaxis.set_major_locator(MaxNLocator(integer=True))
+    right.legend(loc="best", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

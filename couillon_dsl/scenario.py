@@ -141,9 +141,27 @@ def _parse_step(item: Any, line: int, path: Path) -> Step:
 
 # ---------------------------------------------------------------------------- seats and teams
 
+def words(value: Any, what: str) -> list[str]:
+    """Names written as ``AS KS``, ``AS, KS`` or a list ``[AS, KS]`` (a bare YAML ``no`` is "no")."""
+    if isinstance(value, str):
+        return value.replace(",", " ").split()
+    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
+        return ["no" if v is False else str(v) for v in value]
+    raise ScenarioError(f"{what}: expected a list of names such as [AS, KS], not {value!r}")
+
+
+def whole(value: Any, what: str) -> int:
+    """A whole number written in the scenario (``12`` or ``"12"``), or a ScenarioError naming ``what``."""
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
+        return int(value)
+    raise ScenarioError(f"{what} must be a whole number, not {value!r}")
+
+
 def seat_of(ref: Any, dealer: int, count: int) -> int:
     """A seat from a reference: a seat number, or D/L/P/R, dealer/elder relative to ``dealer``."""
-    if type(ref) is int or (isinstance(ref, str) and ref.isdigit()):
+    if type(ref) is int or (isinstance(ref, str) and ref.isdecimal()):
         seat = int(ref)
         if not 0 <= seat < count:
             raise ScenarioError(f"seat {seat} does not exist: seats are 0..{count - 1}")
@@ -220,11 +238,8 @@ def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any]) -> list[Card
     count = ruleset.players.count
 
     def cards(value: Any, where: str) -> list[Card]:
-        names = value.replace(",", " ").split() if isinstance(value, str) else value
-        if not isinstance(names, list):
-            raise ScenarioError(f"{where}: expected a list of cards")
         try:
-            return [layout.parse(str(name)) for name in names]
+            return [layout.parse(name) for name in words(value, where)]
         except CardNotationError as exc:
             raise ScenarioError(f"{where}: {exc}") from None
 
@@ -378,8 +393,9 @@ class _Runner:
             team = self._team(ref)
             if team is None:
                 raise ScenarioError("`before: scores` names a team for every value")
-            values[team] = int(value)
-        self.state.set_scoresheet(values, ties=int(pending.get("ties", 0)), passes=int(pending.get("passes", 0)))
+            values[team] = whole(value, "a score in `before: scores`")
+        self.state.set_scoresheet(values, ties=whole(pending.get("ties", 0), "`before: pending: ties`"),
+                                  passes=whole(pending.get("passes", 0), "`before: pending: passes`"))
 
     # -- helpers
     @property
@@ -518,7 +534,7 @@ class _Runner:
             self._check(trick.winner == want, f"trick won by {self._who(trick.winner)}, expected {self._who(want)}",
                         note=f"why: {trick.why}")
         if "points" in step.data:
-            self._check(trick.points == int(step.data["points"]), f"trick worth {trick.points} points, expected {step.data['points']}")
+            self._check(trick.points == whole(step.data["points"], "a trick's `points:`"), f"trick worth {trick.points} points, expected {step.data['points']}")
 
     def _step_refuse(self, step: Step) -> None:
         seat = self._to_act(step.seat)
@@ -567,7 +583,8 @@ class _Runner:
         dealer = self._hand_dealer()
         for ref, want in value.items():
             team = self._hand_team(ref)
-            assert team is not None
+            if team is None:
+                raise ScenarioError(f"`{what}:` maps teams (e.g. L+R) to numbers, not {ref!r}")
             self._check(actual[team] == want, f"{what} of {team_label(team, self.rs, dealer)}: {actual[team]}, expected {want}")
 
 
@@ -595,8 +612,7 @@ def _expect_legal(r: _Runner, value: Any) -> None:
     if seat in (CHANCE, TERMINAL):
         r._fail(f"legal actions were expected, but it is {r._who(seat)}'s turn")
         return
-    texts = value.replace(",", " ").split() if isinstance(value, str) else value
-    want = {r._action(seat, "no" if t is False else str(t)) for t in texts}
+    want = {r._action(seat, t) for t in words(value, "legal")}
     actual = set(state.legal_actions())
     r._check(actual == want, f"legal for {r._who(seat)}: {r._names(sorted(actual))}; expected {r._names(sorted(want))}", seat)
 
@@ -607,7 +623,7 @@ def _expect_hand(r: _Runner, value: Any) -> None:
     for ref, cards in items:
         seat = r._seat(ref)
         try:
-            want = layout.parse_mask(cards if isinstance(cards, str) else [str(c) for c in cards])
+            want = layout.parse_mask(words(cards, "hand"))
         except CardNotationError as exc:
             raise ScenarioError(str(exc)) from None
         actual = r.state.hand_of(seat)
@@ -663,7 +679,7 @@ def _expect_declared(r: _Runner, value: Any) -> None:
     dealer = r._hand_dealer()
     n = r.rs.players.count
     actual = r._hand_value(lambda: r.state.view(0).melds, lambda h: h.melds)
-    got = [(seat, kind, label) for kind, label, seat, _ in actual]
+    got = [(seat, kind, label) for kind, label, seat, *_ in actual]
     want = []
     for item in value:
         words = str(item).split(maxsplit=2)

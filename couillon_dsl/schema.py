@@ -349,3 +349,35 @@ def document_errors(data: Any) -> list[str]:
 
 def _pointer(err: ValidationError) -> str:
     return "".join("/" + escape(str(p)) for p in err.absolute_path)
+
+
+def with_defaults(data: Any, schema: dict[str, Any] | None = None) -> Any:
+    """``data`` with the default the schema states filled in for every missing key (in place).
+
+    Compilation reads filled data, so a missing key means what the schema (and the language
+    reference generated from it) says it means: one source for every default. Defaults are
+    followed through ``$ref``, ``properties``, ``additionalProperties``, ``items`` and
+    ``if``/``then`` branches that hold; ``oneOf``/``anyOf`` alternatives state none.
+    """
+    schema = _resolve(load_schema() if schema is None else schema)
+    if isinstance(data, dict):
+        properties = schema.get("properties", {})
+        for key, sub in properties.items():
+            if key not in data and "default" in _resolve(sub):
+                data[key] = json.loads(json.dumps(_resolve(sub)["default"]))
+            if key in data:
+                with_defaults(data[key], sub)
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            for key, value in data.items():
+                if key not in properties:
+                    with_defaults(value, extra)
+    elif isinstance(data, list) and isinstance(schema.get("items"), dict):
+        for item in data:
+            with_defaults(item, schema["items"])
+    for branch in [schema, *schema.get("allOf", ())]:
+        if "if" in branch and fast_valid(branch["if"], data):
+            with_defaults(data, branch.get("then", {}))
+        elif branch is not schema and "if" not in branch:
+            with_defaults(data, branch)
+    return data

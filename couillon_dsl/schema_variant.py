@@ -14,6 +14,9 @@ import copy
 from typing import Any
 
 VARIANT_FILE = "variant.schema.json"
+# An identifier, not an address: the schemas are found as files (the `$schema` line, or
+# `couillon schema --write`); nothing is published at a URL that could drift from the package.
+VARIANT_ID = "urn:couillon-dsl:schema:variant"
 _PATCH = "-patch"  # suffix of a $defs entry's patch form
 _SAME_INSTANCE = ("allOf", "anyOf", "oneOf", "then", "else")  # keywords whose subschemas check the same value
 
@@ -25,7 +28,7 @@ def variant_schema(schema: dict[str, Any]) -> dict[str, Any]:
     root = _patch(schema, defs, patched)
     root.pop("$defs", None)
     root["required"] = ["id", "name", "extends"]  # the loader asks a variant for its own id and name
-    root["$id"] = schema.get("$id", "").replace("ruleset.schema.json", VARIANT_FILE)
+    root["$id"] = VARIANT_ID
     root["title"] = f"{schema.get('title', 'Ruleset')} (a variant that extends another)"
     root["description"] = (
         "A ruleset file with `extends:` is a merge patch over its parent: nothing the parent "

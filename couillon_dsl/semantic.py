@@ -90,11 +90,20 @@ class _Checks:
         self.check_announcements()
         self.check_declarations()
         self.check_play()
+        self.check_roles()
+        self.check_deal_checks()
         self.check_contracts()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
+        self.check_readings()
         return self.found
+
+    def check_readings(self) -> None:
+        for i, reading in enumerate(self.data.get("readings", [])):
+            if not _data_at(self.data, reading["setting"])[0]:
+                self.report("reading-target-missing", f"the reading names {reading['setting']}, which this ruleset "
+                            "does not set", f"/readings/{i}/setting", "name a setting the ruleset (or its parent) writes")
 
     # ---- references
     def card(self, pointer: str, text: str, key: bool = False, trump_relative: bool = False) -> bool:
@@ -165,7 +174,7 @@ class _Checks:
             self.report("unknown-suit", f"trump_suit '{trump_suit}' is not a suit of this deck", "/deck/trump_suit",
                         did_you_mean(trump_suit, self.suits) or f"suits: {', '.join(self.suits)}")
         method = (self.data.get("trump") or {}).get("method", "none")
-        if trump_suit is not None and method != "none":
+        if trump_suit is not None and method in ("offer", "choose"):
             self.report("trump-suit-and-method", f"the deck makes {trump_suit} trump in every hand, but trump.method "
                         f"is {method}", "/deck/trump_suit", "remove trump_suit, or set trump.method: none")
         for table in ("card_points", "card_sets"):
@@ -351,6 +360,27 @@ class _Checks:
                 chain.append(current["after"])
                 current = self.announcements[current["after"]]
 
+    def check_deal_checks(self) -> None:
+        sets = self.data["deck"].get("card_sets") or {}
+        for key, check in (self.data.get("deal_checks") or {}).items():
+            base = f"/deal_checks/{escape(key)}"
+            for field in ("holds", "lacks"):
+                for i, card in enumerate(check.get(field, [])):
+                    self.card(f"{base}/{field}/{i}", card)
+            for i, count in enumerate(check.get("counts", [])):
+                if "suit" in count and count["suit"] not in self.suits:
+                    self.report("unknown-suit", f"'{count['suit']}' is not a suit of this deck", f"{base}/counts/{i}/suit",
+                                did_you_mean(count["suit"], self.suits) or f"suits: {', '.join(self.suits)}")
+                if "set" in count and count["set"] not in sets:
+                    listed = ", ".join(sets) or "none"
+                    self.report("unknown-card-set", f"no card set '{count['set']}' in deck.card_sets",
+                                f"{base}/counts/{i}/set", did_you_mean(count["set"], sets) or f"card sets: {listed}")
+
+    def check_roles(self) -> None:
+        for key, role in (self.data.get("card_roles") or {}).items():
+            for i, card in enumerate(role["cards"]):
+                self.card(f"/card_roles/{escape(key)}/cards/{i}", card)
+
     def card_or_trump_card(self, pointer: str, text: str) -> None:
         """A card, or a rank followed by T for that rank of the trump suit (``KT``)."""
         rank = text[:-1].upper()
@@ -443,12 +473,23 @@ class _Checks:
                 len(team) != 2 for team in self.data["players"]["teams"]):
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
+        if self.data["trump"]["method"] == "auction" and not (contracts and self.data["trump"].get("auction")):
+            self.report("auction-ladder-invalid", "an auction needs `contracts` and `trump.auction` with their ladder",
+                        "/trump/method", "declare the contracts, then trump: {method: auction, auction: {ladder: [...]}}")
         if not contracts:
             return
-        if self.data["trump"]["method"] != "choose":
+        if self.data["trump"]["method"] not in ("choose", "auction"):
             self.report("contracts-need-choose", "contracts are picked by a chooser, but trump.method is "
                         f"'{self.data['trump']['method']}'", "/contracts", "use trump: {method: choose}", key=True)
         enabled = {k: c for k, c in contracts.items() if c.get("enabled", True)}
+        for i, key in enumerate((self.data["trump"].get("auction") or {}).get("ladder", [])):
+            contract = contracts.get(key)
+            if contract is None or key not in enabled or contract.get("trump", "named") == "named":
+                why = ("is not a contract" if contract is None else "is not enabled" if key not in enabled
+                       else "lets its trump be named, which a bid cannot say")
+                self.report("auction-ladder-invalid", f"the auction's ladder names '{key}', which {why}",
+                            f"/trump/auction/ladder/{i}", did_you_mean(key, enabled) or "list enabled contracts that "
+                            "fix their trump (a suit or none)")
         named = [k for k, c in enabled.items() if c.get("trump", "named") == "named"]
         if not enabled:
             self.report("contracts-none-enabled", "every contract has enabled: false: the chooser could pick nothing",
@@ -459,6 +500,9 @@ class _Checks:
                         "keep one contract with trump: named (others fix a suit or have none)")
         for key, contract in contracts.items():
             base = f"/contracts/{escape(key)}"
+            if contract.get("aside_counts_for") == "opponents" and len(self.data["players"]["teams"]) != 2:
+                self.report("aside-needs-two-teams", "aside_counts_for: opponents needs exactly two teams",
+                            f"{base}/aside_counts_for", "use declarer or nobody, or two teams")
             trump = str(contract.get("trump", "named"))
             if trump not in ("named", "none") and trump not in self.suits:
                 self.report("unknown-suit", f"'{trump}' is not a suit of this deck", f"{base}/trump",
@@ -511,6 +555,8 @@ class _Checks:
             self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
                         "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
+        if "deals" in sheet:  # a fixed number of deals always ends
+            return
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):
             self.report("game-cannot-end", f"teams start at {start}, already at the goal {goal}: no hand would be played",
@@ -721,6 +767,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         team_count=len(data["players"]["teams"]),
         declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
+        card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
     )
 
 

@@ -164,7 +164,7 @@ class Tally:
             for name, _seat in announcements:
                 announced[name] += k
             if melds:
-                kinds_declared = {(kind, "") for kind, _, _, _ in melds} | {(kind, label) for kind, label, _, _ in melds}
+                kinds_declared = {(m[0], "") for m in melds} | {(m[0], m[1]) for m in melds}
                 for key in kinds_declared:
                     self.melds[key] += k
 
@@ -365,7 +365,9 @@ def figures(sim: Simulation) -> list[Figure]:
                           wilson(t.team_wins[team], t.games)))
     out.append(Figure("first_dealer_team_win", "the first dealer's team wins the game", "games",
                       wilson(t.first_dealer_team_wins, t.games)))
-    out.append(Figure("abandoned", f"games abandoned at a limit ({rs.limits.max_hands} hands)", "games",
+    limit = f"{rs.limits.max_hands} hands" + (f" a game, {rs.limits.max_games} games a session"
+                                              if rs.session.games_to_win > 1 else "")
+    out.append(Figure("abandoned", f"games abandoned at a limit ({limit})", "games",
                       wilson(t.abandoned, t.games)))
     lengths = [float(x) for x in t.hands_per_game]
     out.append(Figure("hands_per_game.mean", "hands per game, mean", "length", mean_t(lengths), False, lengths))

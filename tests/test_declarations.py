@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_mutation import assert_sound, mutate, parent_and_key, pointers
+from mutants import mutate, parent_and_key, pointers
+from test_mutation import assert_sound
 
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.engine import GameState

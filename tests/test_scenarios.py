@@ -42,7 +42,8 @@ def test_every_digest_section_has_a_scenario() -> None:
         for ruleset in ("couillon", "kwajongen", "troeven", "couillon-ardennes"):
             assert f"follow-{position}-{ruleset}" in names
     for expected in ("follow-p6-mit", "follow-p7-mit", "couillon-2.1", "couillon-ardennes-2.2", "couillon-force-2.3",
-                     "kwajongen-2.4", "troeven-2.5", "kujong-2.6", "mit-2.7", "mit-2.7-mirror", "mit-6-2.8", "mit-8-2.8"):
+                     "kwajongen-2.4", "troeven-2.5", "kujong-2.6", "mit-2.7", "mit-2.7-mirror", "mit-6-2.8", "mit-8-2.8",
+                     "schieber-2.9"):
         assert expected in names
 
 
@@ -54,6 +55,11 @@ def test_failure_report_shows_the_difference_and_the_engines_reasons() -> None:
     text = run_scenario(HERE / "scenarios_failing" / "couillon-2.1-wrong-scores.yaml").render()
     assert "trick won by L (seat 1), expected R (seat 3)" in text
     assert "score of D+P: 6, expected 5" in text
+
+
+def test_a_wrong_schieber_expectation_fails_with_the_engines_reason() -> None:
+    text = run_scenario(HERE / "scenarios_failing" / "schieber-wrong-undertrump.yaml").render()
+    assert "10S illegal  may not undertrump ♠9 while holding another legal card" in text
 
 
 def test_an_illegal_scripted_play_stops_with_the_reason() -> None:

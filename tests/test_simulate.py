@@ -11,7 +11,7 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.records import read_records, replay
-from couillon_dsl.simulation import Job, Tally, chunks, game_seed, play_range
+from couillon_dsl.simulation import Job, Tally, chunks, game_seed, play_range, run
 
 TIMING = ("seconds", "compile_seconds", "hands_per_second", "workers")
 
@@ -161,6 +161,26 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     code, out = invoke("simulate", "couillon", "--games", "20", "--workers", "1", "--plot", str(path))
     assert code == 0, out
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_plot_is_labelled_for_a_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib")
+    from couillon_dsl import report
+
+    shown = []
+    plt = report.pyplot()
+    monkeypatch.setattr(plt, "close", shown.append)  # keep the figure to read it back
+    rs = build_ruleset("couillon")
+    sim = run(rs, Job("couillon", (), 1, ("random",) * 4, trajectories=report.PLOT_GAMES), 60, 1)
+    report.write_plot(sim, str(tmp_path / "run.png"))
+    [figure] = shown
+    assert "Couillon (couillon): 60 games" in figure._suptitle.get_text()
+    left, right = figure.axes
+    assert left.get_xlabel() and left.get_ylabel() and right.get_xlabel() == "hand"
+    assert "starts at 5" in right.get_ylabel()
+    assert all(float(tick).is_integer() for axis in (left, right) for tick in axis.get_xticks())
+    assert len(right.get_lines()) <= len(rs.players.teams) + 1  # a median per team and the goal, not a line per game
+    plt.close(figure)
 
 
 @pytest.mark.parametrize(

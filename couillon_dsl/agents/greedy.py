@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.cards import iter_bits
+from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState, SeatView
@@ -36,8 +37,9 @@ def shed_key(ctx: TrumpContext, card: int) -> tuple[bool, int, int]:
 def follow(ctx: TrumpContext, team_of: Sequence[int], seat: int, trick: Sequence[tuple[int, int]],
            legal: Sequence[int]) -> int:
     """The card to add to ``trick`` ((seat, card) pairs so far): cheapest winner, else cheapest card."""
-    strength = ctx.strength[ctx.card_suit[trick[0][1]]]
-    best_seat, best_card = max(trick, key=lambda played: strength[played[1]])
+    led, best_card = led_and_winner(ctx, [card for _, card in trick])
+    strength = ctx.strength[ctx.card_suit[best_card] if led == OPEN_LEAD else led]  # after an open lead: any
+    best_seat = next(seat for seat, card in trick if card == best_card)
     if team_of[best_seat] == team_of[seat]:
         if len(trick) == len(team_of) - 1:  # the partner wins: give it the most points a non-trump can add
             return max(legal, key=lambda c: (not ctx.trump_mask >> c & 1, ctx.points[c], -strength[c]))
@@ -138,6 +140,11 @@ class GreedyAgent:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
             trumps = (hand & state.context.trump_mask).bit_count()
             return announcement + acts.announce0 if trumps * 2 >= hand.bit_count() else acts.decline
+        if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand
+            bids = [a for a in legal if a != acts.pass_]
+            ctx = choice_context(state, bids[0])
+            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand), view)
+            return bids[0] if strong else acts.pass_
         if acts.push >= 0 or acts.contract0 >= 0:
             return self._pick_contract(state, view, legal)
         # choosing trump: name, show or defer

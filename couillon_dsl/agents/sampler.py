@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState
+from couillon_dsl.engine.roles import led_and_winner
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import SeatView
@@ -54,18 +55,15 @@ def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[i
     played = view.played
     for first in range(0, len(played), nseats):
         trick = played[first:first + nseats]
-        led = ctx.card_suit[trick[0][1]]
-        strength = ctx.strength[led]
-        win = trick[0][1]
-        so_far = 1 << win
-        for seat, card in trick[1:]:
+        cards = [card for _, card in trick]
+        so_far = 1 << cards[0]
+        for i, (seat, card) in enumerate(trick[1:], 1):
+            led, win = led_and_winner(ctx, cards[:i])  # card roles: an open lead, cards that never win
             no = excluded.get(seat, 0)
             for c in iter_bits(unseen & ~no):
                 if not ctx.legal(1 << card | 1 << c, led, win, so_far) >> card & 1:
                     no |= 1 << c
             excluded[seat] = no
-            if strength[card] > strength[win]:
-                win = card
             so_far |= 1 << card
     return excluded
 

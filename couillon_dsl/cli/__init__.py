@@ -10,8 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import tempfile
-import traceback
 
 import click
 
@@ -82,6 +80,9 @@ def close_quietly() -> None:
 
 def report_internal_error(exc: BaseException) -> None:
     """One line on stderr naming the failure, and the whole traceback in a file for the report."""
+    import tempfile  # only here: it is slow to import, and start-up matters
+    import traceback
+
     last_line = traceback.format_exception_only(type(exc), exc)[-1].strip()
     try:
         with tempfile.NamedTemporaryFile("w", prefix="couillon-crash-", suffix=".txt", delete=False,

@@ -11,6 +11,8 @@ import sys
 
 import click
 
+from couillon_dsl.cli.conventions import complete_ruleset
+
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE...")
@@ -52,7 +54,7 @@ def replay(file: str) -> None:
 
 
 @click.command()
-@click.argument("ruleset", metavar="RULESET")
+@click.argument("ruleset", metavar="RULESET", shell_complete=complete_ruleset)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
 @click.option("--agents", "-a", default="greedy", show_default=True,
               help="The bots: random, greedy or pimc, one for every seat, one per team or one per seat "

@@ -53,6 +53,7 @@ class DealPhase(StateFields):
         self._last_up = self._offered = self._trump = self._defer_seat = self._chooser = self._contract = self._asked = -1
         self._pushes = self._cbase = 0
         self._mult = 1
+        self._bid = self._bidder = -1
         self._speakers: tuple[int, ...] = ()
         self._promo = t.always_promoted  # promotions without an announcement, in force from the deal on
         self._ctx = t.contexts[0]
@@ -119,10 +120,24 @@ class DealPhase(StateFields):
                 self._last_up = card
             elif code == OP_DECIDE:
                 self._step = i
+                if t.deal_checks and self._deal_annulled():
+                    return
                 if self._begin_trump():
                     return
         self._step = i
+        if t.deal_checks and all(op[0] != OP_DECIDE for op in ops) and self._deal_annulled():
+            return
         self._begin_play()
+
+    def _deal_annulled(self) -> bool:
+        """Throw the deal in when a dealt hand matches a deal check (before any decision)."""
+        for hand in self._hands:
+            for holds, lacks, counts in self._t.deal_checks:
+                if hand & holds == holds and not hand & lacks and all(
+                        least <= (hand & cards).bit_count() <= most for cards, least, most in counts):
+                    self._pass_out("annulled")
+                    return True
+        return False
 
     def _show_dealt(self, deliveries: tuple[tuple[int, int, int], ...], up: bool) -> None:
         """Turn face up a face-up packet, or the deferred chooser's first card (it fixes trump)."""

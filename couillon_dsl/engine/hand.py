@@ -153,7 +153,8 @@ def make_score_hand(
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
               declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
-              contract_multiplier: int = 1) -> HandScore:
+              contract_multiplier: int = 1, won: tuple[int, ...] = (),
+              last_trick: tuple[Team | None, int] = (None, 0)) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
@@ -161,7 +162,7 @@ def make_score_hand(
         row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
-               contract_multiplier)
+               contract_multiplier, won, *last_trick)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)
@@ -235,6 +236,8 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     is counted in ``games_won``. When several teams pass the goal at once, the furthest past
     it wins, then the hand's winner, then the lower team number.
     """
+    if sheet.deals:
+        return _settle_after_deals(sheet, session, limits)
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1  # (goal - value) * sign >= 0: at or past the goal
     down = sign == 1
@@ -250,6 +253,25 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
             return abandoned if game_hands >= max_hands else goes_on
         winner = first if first is not None else max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
                      key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
+        games_won[winner] += 1
+        if games_won[winner] >= games_to_win:
+            return SESSION_OVER, winner
+        return (ABANDONED if sum(games_won) >= max_games else NEXT_GAME), winner
+
+    return settle
+
+
+def _settle_after_deals(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn:
+    """`settle` for a game of `scoresheet.deals` deals: after the last one, the best total wins
+    (highest counting up, lowest counting down), then the hand's winner, then the lower team."""
+    deals, sign = sheet.deals or 0, -1 if sheet.direction == "down" else 1
+    games_to_win, max_games, max_hands = session.games_to_win, limits.max_games, limits.max_hands
+
+    def settle(values: Sequence[int], hand_winner: Team | None, game_hands: int,
+               games_won: MutableSequence[int], first: Team | None = None) -> tuple[int, Team | None]:
+        if game_hands < deals:  # `first` (a goal reached mid-hand) has no meaning without a goal
+            return (ABANDONED, None) if game_hands >= max_hands else (NEXT_HAND, None)
+        winner = max(range(len(values)), key=lambda t: (values[t] * sign, t == hand_winner, -t))
         games_won[winner] += 1
         if games_won[winner] >= games_to_win:
             return SESSION_OVER, winner

@@ -11,6 +11,7 @@ from couillon_dsl.cards import Card
 from couillon_dsl.engine.actions import PLAY
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
+from couillon_dsl.engine.roles import OPEN_LEAD, settle_trick
 from couillon_dsl.engine.why import legal_reasons
 
 
@@ -53,6 +54,10 @@ class PlayPhase(StateFields):
         ctx = self._ctx
         trick = self._trick
         if trick:
+            if self._led == OPEN_LEAD:  # the led card let this one set the suit (card roles)
+                self._led = led = ctx.card_suit[card]
+                self._st = ctx.strength[led]
+                self._best = -1
             s = self._st[card]
             if s > self._best:
                 self._best = s
@@ -60,8 +65,8 @@ class PlayPhase(StateFields):
                 self._wseat = seat
         else:
             led = ctx.card_suit[card]
-            self._led = led
             self._st = st = ctx.strength[led]
+            self._led = OPEN_LEAD if ctx.open_lead >> card & 1 else led
             self._best = st[card]
             self._win = card
             self._wseat = seat
@@ -77,16 +82,23 @@ class PlayPhase(StateFields):
 
     def _end_trick(self) -> None:
         winner = self._wseat
-        team = self._t.team_of[winner]
-        self._points[team] += self._tpoints
-        self._tricks[team] += 1
+        t = self._t
+        if t.roles is not None and self._tmask & t.roles.cards:
+            winner, shares = settle_trick(t.roles, self._ctx.points, t.team_of, len(self._points), self._trick,
+                                          t.rounds[self._leader], winner, self._trick_no + 1 == self._ntricks,
+                                          self._tricks, self._trick_no)
+            for team, share in enumerate(shares):
+                self._points[team] += share
+        else:
+            self._points[t.team_of[winner]] += self._tpoints
+        self._tricks[t.team_of[winner]] += 1
         self._log.append((self._leader, tuple(self._trick), winner))
         self._trick_no += 1
         self._trick = []
         self._tmask = self._tpoints = 0
         self._leader = self._turn = winner
         if self._trick_no == self._ntricks:
-            self._points[team] += self._rs.play.last_trick_points
+            self._points[t.team_of[winner]] += self._rs.play.last_trick_points * t.point_unit
             self._end_hand()
 
     def _play_out(self, rnd: Any) -> None:
@@ -100,7 +112,7 @@ class PlayPhase(StateFields):
             self._history, self._log, self._points, self._tricks)
         self._hands = [0] * self._n
         self._trick_no = self._ntricks
-        self._points[self._t.team_of[self._leader]] += self._rs.play.last_trick_points  # the last trick's winner leads on
+        self._points[self._t.team_of[self._leader]] += self._rs.play.last_trick_points * self._t.point_unit  # the last trick's winner leads on
         if melds:
             self._declare_rest()
         self._end_hand()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from couillon_dsl.engine.actions import OVER
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, passes_after_pass_out
+from couillon_dsl.engine.roles import won_cards
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
 from couillon_dsl.model import Team
 
@@ -23,8 +24,14 @@ class ScoringPhase(StateFields):
         """Score the finished hand by the ruleset's rules, record it, and move the game on."""
         declared = self._meld_points(self._log[0][0]) if self._t.declarations else ()
         contract = self._rs.contracts[self._contract].id if self._contract >= 0 else None
-        score = self._t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
-                                   self._passes, self._ties, self._values, self._made, declared, contract, self._mult)
+        t = self._t
+        won, last = (won_cards(t.roles, t.team_of, len(self._points), t.rounds, self._log) if t.reads_tricks
+                     else ((), (None, 0)))
+        if self._contract >= 0:
+            won = self._count_aside(self._rs.contracts[self._contract].aside_counts_for, won)
+        score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
+                             self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
+                             won, last)
         self._values = score.values
         self._ties = score.ties
         self._passes = score.passes
@@ -32,11 +39,27 @@ class ScoringPhase(StateFields):
         self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared)
         self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
 
-    def _pass_out(self) -> None:
-        """A deal refused by everyone: it scores nothing, may owe the next decided hand."""
+    def _count_aside(self, owner: str, won: tuple[int, ...]) -> tuple[int, ...]:
+        """Give the cards dealt to nobody to the team the contract says (`aside_counts_for`):
+        their points, and their cards in ``won`` when the scoring reads it."""
+        maker = self._maker
+        if owner == "nobody" or maker is None:
+            return won
+        team = maker if owner == "declarer" else 1 - maker
+        played = 0
+        for _, cards, _ in self._log:
+            for card in cards:
+                played |= 1 << card
+        aside = self._full & ~played
+        self._points[team] += sum(self._ctx.points[c] for c in range(self._acts.ncards) if aside >> c & 1)
+        return tuple(w | aside if i == team else w for i, w in enumerate(won))
+
+    def _pass_out(self, path: str = "redeal") -> None:
+        """A deal refused by everyone (or annulled by a deal check: ``path`` "annulled"): it
+        scores nothing, may owe the next decided hand."""
         self._passes = passes_after_pass_out(self._rs.scoresheet, self._passes)
         self._redeals += 1
-        self._path = "redeal"
+        self._path = path
         self._trump = -1
         self._maker = None
         self._record("passed_out", None, False, 1, (0,) * len(self._values))
@@ -61,10 +84,12 @@ class ScoringPhase(StateFields):
             declared,
         )))
 
-    def _meld_record(self) -> tuple[tuple[str, str, int, int], ...]:
-        """This hand's declarations as a summary lists them."""
+    def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:
+        """This hand's declarations as a summary lists them, or (``public``) as every seat sees them:
+        the cards only of the declarations that are shown."""
         tables = self._t.declarations
-        return tuple((tables[m.kind].id, tables[m.kind].labels[m.pattern], m.seat, m.value) for m in self._melds)
+        return tuple((tables[m.kind].id, tables[m.kind].labels[m.pattern], m.seat, m.value,
+                      m.cards if tables[m.kind].shown or not public else 0) for m in self._melds)
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool, first_to_goal: Team | None = None) -> None:
         """End the game if a team reached the goal (or a limit was hit), else deal again."""

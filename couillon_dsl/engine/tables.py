@@ -14,12 +14,13 @@ import math
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
-from couillon_dsl.cards import Card, DeckLayout
+from couillon_dsl.cards import Card, CardMask, DeckLayout
 from couillon_dsl.engine.follow import make_legal, plain_masks
 from couillon_dsl.engine.hand import make_score_hand, make_settle
+from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
 from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
-    NAMED_TRUMP, Announcement, Contract, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
+    NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
     Tables, Team, TrumpContext,
 )
 
@@ -44,9 +45,11 @@ def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[t
     return order
 
 
-def point_unit(deck: Deck) -> int:
-    """The smallest fraction of a point every card value is a whole number of (2 for half points)."""
-    values = [*deck.points.values(), *(deck.trump_points or {}).values(), *deck.card_points.values()]
+def point_unit(deck: Deck, roles: Sequence[CardRole] = ()) -> int:
+    """The smallest fraction of a point every card value (and role compensation) is a whole
+    number of (2 for half points)."""
+    values = [*deck.points.values(), *(deck.trump_points or {}).values(), *deck.card_points.values(),
+              *(role.compensation for role in roles)]
     unit = 1
     for value in values:
         unit = math.lcm(unit, Fraction(value).denominator)
@@ -68,11 +71,31 @@ def card_value(deck: Deck, layout: DeckLayout, card: Card, as_trump: bool) -> in
     return table.get("default", deck.points.get("default", 0))
 
 
+def role_tables(layout: DeckLayout, roles: Sequence[CardRole], unit: int) -> RoleTables | None:
+    """The card roles as masks (None without roles: the engine's usual paths)."""
+    if not roles:
+        return None
+
+    def cards(keep: Callable[[CardRole], bool]) -> CardMask:
+        return sum(layout.parse_mask(list(r.cards)) for r in roles if keep(r))
+
+    kept = [r for r in roles if r.kept_by_owner]
+    return RoleTables(
+        cards=cards(lambda r: True), anytime=cards(lambda r: r.play_anytime),
+        never_wins=cards(lambda r: r.wins != "normally"), sweep=cards(lambda r: r.wins == "never_except_sweep"),
+        open_lead=cards(lambda r: r.when_led == "next_card_sets_suit"), kept=cards(lambda r: r.kept_by_owner),
+        compensation=int(kept[0].compensation * unit) if kept else 0,
+        on_last_trick=kept[0].on_last_trick if kept else "kept",
+    )
+
+
 def build_context(
-    deck: Deck, layout: DeckLayout, follow: Follow, trump: int, promoted: Sequence[tuple[Card, str]], unit: int = 1
+    deck: Deck, layout: DeckLayout, follow: Follow, trump: int, promoted: Sequence[tuple[Card, str]], unit: int = 1,
+    roles: RoleTables | None = None,
 ) -> TrumpContext:
     """Tables for one trump suit (-1: none) with the given (card, below-rank) promotions; card
-    points in 1/``unit`` of a point."""
+    points in 1/``unit`` of a point. Card roles change strength (a card that never wins has
+    none) and wrap the follow closure (a card playable at any time; an open lead)."""
     n = layout.size
     nsuits = len(layout.suits) + (1 if layout.extras else 0)  # the extras' pseudo-suit last
     if trump < 0:
@@ -95,9 +118,11 @@ def build_context(
             position[card] = i
     top = layout.longest_suit + len(promoted)
     trump_base = top + 1  # every trump beats every card of the led suit
+    never = roles.never_wins if roles else 0
     strength = tuple(
         tuple(
-            trump_base + top - position[c] if card_suit[c] == trump
+            0 if never >> c & 1
+            else trump_base + top - position[c] if card_suit[c] == trump
             else (top - position[c] if card_suit[c] == led else 0)
             for c in range(n)
         )
@@ -115,8 +140,23 @@ def build_context(
         if exempted is not None:
             exempt |= 1 << exempted
     legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
+    masks = plain_masks(follow, suit_mask, trump_mask, exempt)
+    if roles is not None:
+        legal, masks = with_roles(legal, roles), None  # the closure alone knows the roles
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
-                        strength, above, points, exempt, plain_masks(follow, suit_mask, trump_mask, exempt), legal)
+                        strength, above, points, exempt, masks, legal, roles.open_lead if roles else 0)
+
+
+def with_roles(legal: Callable[[int, int, int, int], int], roles: RoleTables) -> Callable[[int, int, int, int], int]:
+    """The follow closure with the roles: after an open lead any card; a role card at any time."""
+    anytime = roles.anytime
+
+    def role_legal(h: int, led: int, win: int, trick: int) -> int:
+        if led == OPEN_LEAD:
+            return h
+        return legal(h, led, win, trick) | (h & anytime)
+
+    return role_legal
 
 
 def contract_deck(deck: Deck, contract: Contract) -> Deck:
@@ -297,13 +337,16 @@ def build_tables(
     definitions: Sequence[Definition] = (),
     contracts: Sequence[Contract] = (),
     first_hand_card: Card = -1,
+    card_roles: Sequence[CardRole] = (),
+    deal_checks: Sequence[DealCheck] = (),
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
     promotions = [(layout.parse(p.card), p.below, ids.index(p.by_announcement) if p.by_announcement else -1)
                   for p in deck.promotions]
     contexts: list[TrumpContext] = []
-    unit = point_unit(deck)
+    unit = point_unit(deck, card_roles)
+    roles = role_tables(layout, card_roles, unit)
 
     def add_family(family_deck: Deck) -> int:
         """Contexts for every trump suit (and none) and promotion set under one card order; its offset."""
@@ -311,7 +354,7 @@ def build_tables(
         for trump in range(-1, len(layout.suits)):
             for bits in range(1 << len(promotions)):
                 active = [(card, below) for i, (card, below, _) in enumerate(promotions) if bits >> i & 1]
-                contexts.append(build_context(family_deck, layout, follow, trump, active, unit))
+                contexts.append(build_context(family_deck, layout, follow, trump, active, unit, roles))
         return base
 
     add_family(deck)
@@ -363,5 +406,19 @@ def build_tables(
         point_unit=unit,
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
         card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},
+        roles=roles,
+        reads_tricks=any(rule.reads & {"won", "last_trick_cards", "last_trick_winner"} for rule in scoring),
+        deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
     )
+
+
+def check_masks(layout: DeckLayout, deck: Deck, check: DealCheck) -> tuple[CardMask, CardMask,
+                                                                           tuple[tuple[CardMask, int, int], ...]]:
+    """A deal check as masks: (holds, lacks, ((counted cards, min, max), ...)); no max is the pack's size."""
+    counts = []
+    for kind, key, least, most in check.counts:
+        mask = (layout.suit_mask(layout.suits.index(key)) if kind == "suit"
+                else layout.parse_mask(list(deck.card_sets[key])))
+        counts.append((mask, least, layout.size if most is None else most))
+    return layout.parse_mask(list(check.holds)), layout.parse_mask(list(check.lacks)), tuple(counts)
 

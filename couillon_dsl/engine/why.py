@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
+from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
 from couillon_dsl.model import Ruleset, TrumpContext
 
 
@@ -55,11 +56,15 @@ def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[C
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order)."""
     if not trick:
         return [(c, True, "any card may be led") for c in iter_bits(hand)]
-    win = _winning_card(ctx, trick)
+    led, win = led_and_winner(ctx, trick)
+    if led == OPEN_LEAD:
+        led_card = card_text(rs, ctx, trick[0])
+        return [(c, True, f"{led_card} was led: this card sets the suit") for c in iter_bits(hand)]
     tmask = sum(1 << c for c in trick)
-    led = ctx.card_suit[trick[0]]
     verdicts = _verdicts(rs, ctx, hand, led, win, tmask)
-    return [(c, *verdicts[c]) for c in iter_bits(hand)]
+    anytime = rs.tables.roles.anytime if rs.tables.roles is not None else 0
+    return [(c, True, "may be played at any time") if anytime >> c & 1 else (c, *verdicts[c])
+            for c in iter_bits(hand)]
 
 
 def explain_trick(state: PlayedPosition, index: int | None = None) -> str:
@@ -77,21 +82,19 @@ def explain_trick(state: PlayedPosition, index: int | None = None) -> str:
 
 def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...]) -> str:
     """The reason the best card of ``cards`` (in play order) takes the trick."""
-    best = _winning_card(ctx, cards)
+    led, best = led_and_winner(ctx, cards)
     text = card_text(ruleset, ctx, best)
     if ctx.trump_mask >> best & 1:
         if sum(1 for c in cards if ctx.trump_mask >> c & 1) == 1:
             return f"{text} is the only trump"
         return f"{text} is the highest trump"
-    symbol = ruleset.layout.suit_symbol(ctx.card_suit[cards[0]])
+    if led == OPEN_LEAD:
+        return f"{text} was led alone"
+    symbol = ruleset.layout.suit_symbol(led)
     if ctx.trump < 0:
         return f"{text} is the highest card of the led suit ({symbol}); there are no trumps"
     return f"{text} is the highest card of the led suit ({symbol}); no trump was played"
 
-
-def _winning_card(ctx: TrumpContext, cards: tuple[Card, ...]) -> Card:
-    strength = ctx.strength[ctx.card_suit[cards[0]]]
-    return max(cards, key=strength.__getitem__)
 
 
 def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, tmask: CardMask) -> dict[Card, tuple[bool, str]]:

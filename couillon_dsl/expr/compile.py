@@ -62,6 +62,9 @@ class HandFacts(NamedTuple):
     declared: tuple[tuple[int, ...], ...] = ()  # declaration index -> points each team keeps (after the award)
     contract: str | None = None  # the contract's id (rulesets with `contracts`), else None
     multiplier: int = 1  # the contract's multiplier for the trump fixed (1 without contracts)
+    won: tuple[int, ...] = ()  # team -> the mask of the cards its tricks took (card roles applied)
+    last_trick_winner: int | None = None
+    last_trick_cards: int = 0  # the mask of the last trick's cards
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class ExprNames:
     bound: frozenset[str] = frozenset()
     declarations: tuple[str, ...] = ()  # declaration ids, in the order of HandFacts.declared
     whole_points: bool = True  # False when the pack has half points: points() is then a `number`
+    card_sets: Mapping[str, int] = field(default_factory=dict)  # deck.card_sets: name -> mask (0 when checking)
 
 
 # name -> type; every variable is an attribute of HandFacts of the same name.
@@ -86,7 +90,7 @@ VARIABLES: dict[str, str] = {
     "winner": "team", "loser": "team", "maker": "team", "dealer_team": "team", "elder_team": "team",
     "decided": "bool", "tie": "bool", "no_score": "bool", "all_tricks": "bool",
     "tricks_per_hand": "int", "points_in_play": "int", "passes_pending": "int", "ties_pending": "int",
-    "contract": "str", "multiplier": "int",
+    "contract": "str", "multiplier": "int", "last_trick_winner": "team",
 }
 CONSTANTS: dict[str, tuple[str, Any]] = {"none": ("team", None), "true": ("bool", True), "false": ("bool", False)}
 # name -> (parameter kinds, result type); "announcement"/"option" take a quoted id.
@@ -98,6 +102,8 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "opponents": (("team",), "team"),
     "option": (("option",), "any"),
     "declared": (("team", "declaration"), "int"),
+    "count": (("card_set", "team"), "int"),
+    "in_last_trick": (("card_set",), "bool"),
 }
 # Functions on values rather than facts: name -> (signature, result, what it does), for the docs.
 # `if` evaluates only the branch it takes; min/max take two or more numbers.
@@ -128,7 +134,8 @@ def reserved_names() -> frozenset[str]:
 
 # the HandFacts field each function reads
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "announced": "announcers", "announcer": "announcers",
-                   "option": "options", "declared": "declared"}
+                   "option": "options", "declared": "declared", "count": "won",
+                   "in_last_trick": "last_trick_cards"}
 
 
 def _walk(node: Node) -> Iterable[Node]:
@@ -278,6 +285,8 @@ class _Checker:
                              f"not {len(node.args)}", node)
         if node.func == "declared":
             return self.declared(node)
+        if node.func in ("count", "in_last_trick"):
+            return self.card_set(node)
         arg, param = node.args[0], params[0]
         if param in ("announcement", "option"):
             return self.keyed(node, arg, param, result)
@@ -319,6 +328,29 @@ class _Checker:
             return _numeric(*kinds), lambda facts: abs(inner(facts))
         pick = min if func == "min" else max
         return _numeric(*kinds), lambda facts: pick([fn(facts) for fn in fns])
+
+    def card_set(self, node: Call) -> tuple[str, Evaluator | None]:
+        """``count("bouts", maker)``: cards of a set in a team's tricks; ``in_last_trick("petit")``."""
+        wanted = 2 if node.func == "count" else 1
+        if len(node.args) != wanted:
+            return self.fail("expr-arity", f"{node.func}() takes {wanted} argument{'s' if wanted > 1 else ''}, "
+                             f"not {len(node.args)}", node)
+        set_node = node.args[0]
+        if not isinstance(set_node, String):
+            return self.fail("expr-type", f"{node.func}() takes a quoted card set name first, e.g. "
+                             f"{node.func}(\"bouts\"{', maker' if wanted > 1 else ''})", set_node)
+        sets = self.names.card_sets
+        if set_node.value not in sets:
+            listed = ", ".join(sets) or "none"
+            return self.fail("unknown-card-set", f"no card set '{set_node.value}' in deck.card_sets", set_node,
+                             did_you_mean(set_node.value, sets) or f"card sets: {listed}")
+        mask = sets[set_node.value]
+        if node.func == "in_last_trick":
+            return "bool", lambda facts: bool(facts.last_trick_cards & mask)
+        team = self.expect(node.args[1], "team", "count()")
+        if team is None:
+            return "int", None
+        return "int", lambda facts: 0 if (t := team(facts)) is None or not facts.won else (facts.won[t] & mask).bit_count()
 
     def declared(self, node: Call) -> tuple[str, Evaluator | None]:
         """``declared(team, "weis")``: the points the team keeps from that declaration this hand."""

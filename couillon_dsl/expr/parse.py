@@ -8,7 +8,6 @@ terminals.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -100,7 +99,9 @@ def _cache_file() -> str | bool:
     A per-user folder rather than lark's default shared temp folder, since lark reads the
     cache with pickle; lark checks the grammar's hash on every read.
     """
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "couillon-dsl"
+    from couillon_dsl.expr.cache import cache_folder
+
+    folder = cache_folder()
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError:
@@ -158,13 +159,26 @@ MAX_LENGTH = 2000  # characters; scoring expressions are one line long
 
 
 def parse_expression(text: str) -> Node:
-    """Parse expression text into an AST; raises ExpressionError (code ``expr-syntax``)."""
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+    """Parse expression text into an AST; raises ExpressionError (code ``expr-syntax``).
+
+    An expression parsed in an earlier run comes from :mod:`couillon_dsl.expr.cache`."""
+    from couillon_dsl.expr import cache
 
     if len(text) > MAX_LENGTH:
         raise ExpressionError("expr-syntax", f"the expression is longer than {MAX_LENGTH} characters", Pos(1, 1, 1, 2))
     if not text.strip():
         raise ExpressionError("expr-syntax", "the expression is empty", Pos(1, 1, 1, 2), "write e.g. `decided`")
+    known = cache.cached(text)
+    if known is not None:
+        return known
+    node = _parse(text)
+    cache.remember(text, node)
+    return node
+
+
+def _parse(text: str) -> Node:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
     parser = _parser()
     try:
         tree = parser.parse(text)
