@@ -25,7 +25,7 @@ KERNEL_AGENTS = {"random": (), "greedy": ("share",)}  # agent name -> settings t
 KNOWN_FIELDS: dict[str, set[str]] = {
     "Ruleset": {"id", "name", "description", "sources", "options", "players", "dealer", "deck", "deal", "trump",
                 "play", "announcements", "outcome", "scoresheet", "scoring", "session", "limits", "layout",
-                "tables", "rollout", "definitions"},
+                "tables", "rollout", "definitions", "readings"},  # readings: rulebook notes only
     "Players": {"count", "teams", "direction"},
     "Dealer": {"first", "rotation"},
     "Suit": {"id", "name", "symbol", "ranks"},
@@ -43,7 +43,7 @@ KNOWN_FIELDS: dict[str, set[str]] = {
     "Scoresheet": {"start", "goal", "direction", "display", "tie_carry", "tie_mark", "tie_next_dealer", "pass_carry"},
     "ScoringRule": {"name", "when", "team", "delta", "tie_scaled", "when_fn", "team_fn", "delta_fn", "reads",
                     "for_each"},
-    "Session": {"games_to_win"},
+    "Session": {"games_to_win", "game_name"},  # game_name: the rulebook's word for a game
     "Limits": {"max_hands", "max_games", "max_redeals_in_a_row"},
 }
 KNOWN_VALUES: dict[tuple[str, str], set[Any]] = {
