@@ -10,6 +10,7 @@ decision are A's wall time per choice among two or more actions (mean and 99th p
 
     .venv/bin/python bench/bench_agents.py --pairs 20 --matchup ismcts:ms=40,greedy
     .venv/bin/python bench/bench_agents.py --pairs 10 --rulesets couillon,mit --markdown
+    .venv/bin/python bench/bench_agents.py --table cells.jsonl   # the table of saved cells
 
 A spec ``trumps=SPEC`` plays A's decisions (trump, contract, announcements) with SPEC and
 its cards with greedy (the split test: whose trump decisions are better); ``cards=SPEC`` the
@@ -146,7 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table at the end")
     parser.add_argument("--out", type=Path, help="append one JSON line per cell to this file")
+    parser.add_argument("--table", type=Path, nargs="+", metavar="FILE",
+                        help="only print the Markdown table of cells saved with --out")
     args = parser.parse_args(argv)
+    if args.table:
+        print(markdown([json.loads(line) for path in args.table for line in path.read_text().splitlines() if line]))
+        return 0
     pairs_of = args.matchup or DEFAULT_MATCHUPS.split(";")
     rows = []
     for name in args.rulesets.split(","):

@@ -22,7 +22,7 @@ from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
     FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
     Scoresheet, Session, Source, Suit, Trump,
 )
@@ -100,6 +100,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           card_roles=roles, deal_checks=deal_checks)
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
+    if trump.auction is not None:
+        ids = [c.id for c in contracts]
+        tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
+                                                                  for c in trump.auction.ladder))
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -327,6 +331,7 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         ranks=tuple(str(r) for r in raw["ranks"]) if raw.get("ranks") else None,
         points=ranks_to(raw.get("points")), trump_points=ranks_to(raw.get("trump_points")),
         multiplier=multiplier if isinstance(multiplier, int) else dict(multiplier),
+        aside_counts_for=raw.get("aside_counts_for", "nobody"),
     )
 
 
@@ -344,6 +349,8 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
         offer=Offer(**offer) if method == "offer" else None,
         choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
+        auction=Auction(ladder=tuple(raw["auction"]["ladder"]), first=raw["auction"].get("first", "elder"))
+        if method == "auction" and raw.get("auction") else None,
     )
 
 

@@ -519,6 +519,8 @@ def has_trumps(rs: Ruleset) -> bool:
 
 def trump_sentences(rs: Ruleset) -> list[str]:
     trump = rs.trump
+    if trump.auction is not None:
+        return auction_sentences(rs)
     if rs.deck.trump_suit is not None:
         suit = next(s for s in rs.deck.suits if s.id == rs.deck.trump_suit)
         return [f"the suit {suit.name} ({suit.symbol}) is trump in every hand; nothing is decided about trumps"]
@@ -545,8 +547,9 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         who = chooser(rs, choose.by)
         pre = []
         if choose.first_hand is not None:
+            undealt = any(step.kind in ("stock", "set_aside") for step in rs.deal)  # the card may not be dealt
             pre.append(f"on the first hand of a game the player holding {_card(rs, choose.first_hand.holder_of)} "
-                       f"chooses; on later hands {who} does")
+                       f"chooses{' (if it was dealt to a player)' if undealt else ''}; on later hands {who} does")
             who = "the chooser"
         if choose.delegate is not None:
             receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
@@ -575,6 +578,20 @@ def trump_sentences(rs: Ruleset) -> list[str]:
     return ["there are no trumps"]
 
 
+def auction_sentences(rs: Ruleset) -> list[str]:
+    """The auction: who speaks, the ladder of contracts, who declares, and what all passing means."""
+    auction = rs.trump.auction
+    assert auction is not None
+    first = "the dealer" if auction.first == "dealer" else elder(rs)
+    by_id = {c.id: c for c in rs.contracts}
+    ladder = [by_id[c].name for c in auction.ladder]
+    out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
+           f"higher than the last bid; the contracts from lowest to highest are {join(ladder)}",
+           "the highest bidder declares that contract and plays it; their team is the maker",
+           "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
+    return out + contract_sentences(rs, "the highest bidder")[2:]
+
+
 def contract_sentences(rs: Ruleset, who: str) -> list[str]:
     """What a choice among `contracts` picks: each contract's trump, order, points and multiplier."""
     enabled = [c for c in rs.contracts if c.enabled]
@@ -594,6 +611,9 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
             text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
         if c.trump_points:
             text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+        if c.aside_counts_for != "nobody":
+            who = "the declarer's team" if c.aside_counts_for == "declarer" else "the declarer's opponents"
+            text += f"; the cards dealt to nobody count for {who} at the end of the hand"
         if isinstance(c.multiplier, int):
             if c.multiplier != 1:
                 text += f"; the hand counts {c.multiplier} times (`multiplier`)"
@@ -712,9 +732,9 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         when = f"each player declares their {name} with their first card of the hand"
     else:
         when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
-    values = [f"{pattern_phrase(rs, declaration, p)}{' (' + p.name + ')' if p.name else ''}: {p.value}"
+    values = [f"{pattern_phrase(rs, declaration, p)}{', ' + p.name if p.name else ''} ({p.value})"
               for p in declaration.patterns]
-    out = [when, f"{name} is {join(values, 'or')}"]
+    out = [when, f"{name} scores {join(values, 'or')}"]
     if any(p.run is not None for p in declaration.patterns):
         order = " ".join(declaration.run_order or rs.layout.ranks)
         out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "

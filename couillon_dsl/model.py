@@ -171,6 +171,7 @@ class Contract:
     points: Mapping[str, int] | None = None  # merged over deck.points
     trump_points: Mapping[str, int] | None = None  # merged over deck.trump_points (or deck.points)
     multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
+    aside_counts_for: str = "nobody"  # nobody | declarer | opponents: the cards dealt to nobody
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -180,11 +181,20 @@ class Contract:
 
 
 @dataclass(frozen=True, slots=True)
+class Auction:
+    """Bidding for a contract: each seat once, from `first`, a contract of `ladder` above the last bid."""
+
+    ladder: tuple[str, ...]
+    first: str = "elder"
+
+
+@dataclass(frozen=True, slots=True)
 class Trump:
     method: str
     offer: Offer | None = None
     choose: Choose | None = None
     maker_after_fallback: str = "none"
+    auction: Auction | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +433,7 @@ class Tables:
     contract_multipliers: tuple[tuple[int, ...], ...] = ()  # contract index -> multiplier by trump + 1
     named_contract: int = -1  # the enabled contract whose trump the chooser names (name actions), or -1
     fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
+    auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:

@@ -174,7 +174,7 @@ class _Checks:
             self.report("unknown-suit", f"trump_suit '{trump_suit}' is not a suit of this deck", "/deck/trump_suit",
                         did_you_mean(trump_suit, self.suits) or f"suits: {', '.join(self.suits)}")
         method = (self.data.get("trump") or {}).get("method", "none")
-        if trump_suit is not None and method != "none":
+        if trump_suit is not None and method in ("offer", "choose"):
             self.report("trump-suit-and-method", f"the deck makes {trump_suit} trump in every hand, but trump.method "
                         f"is {method}", "/deck/trump_suit", "remove trump_suit, or set trump.method: none")
         for table in ("card_points", "card_sets"):
@@ -473,12 +473,23 @@ class _Checks:
                 len(team) != 2 for team in self.data["players"]["teams"]):
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
+        if self.data["trump"]["method"] == "auction" and not (contracts and self.data["trump"].get("auction")):
+            self.report("auction-ladder-invalid", "an auction needs `contracts` and `trump.auction` with their ladder",
+                        "/trump/method", "declare the contracts, then trump: {method: auction, auction: {ladder: [...]}}")
         if not contracts:
             return
-        if self.data["trump"]["method"] != "choose":
+        if self.data["trump"]["method"] not in ("choose", "auction"):
             self.report("contracts-need-choose", "contracts are picked by a chooser, but trump.method is "
                         f"'{self.data['trump']['method']}'", "/contracts", "use trump: {method: choose}", key=True)
         enabled = {k: c for k, c in contracts.items() if c.get("enabled", True)}
+        for i, key in enumerate((self.data["trump"].get("auction") or {}).get("ladder", [])):
+            contract = contracts.get(key)
+            if contract is None or key not in enabled or contract.get("trump", "named") == "named":
+                why = ("is not a contract" if contract is None else "is not enabled" if key not in enabled
+                       else "lets its trump be named, which a bid cannot say")
+                self.report("auction-ladder-invalid", f"the auction's ladder names '{key}', which {why}",
+                            f"/trump/auction/ladder/{i}", did_you_mean(key, enabled) or "list enabled contracts that "
+                            "fix their trump (a suit or none)")
         named = [k for k, c in enabled.items() if c.get("trump", "named") == "named"]
         if not enabled:
             self.report("contracts-none-enabled", "every contract has enabled: false: the chooser could pick nothing",
@@ -489,6 +500,9 @@ class _Checks:
                         "keep one contract with trump: named (others fix a suit or have none)")
         for key, contract in contracts.items():
             base = f"/contracts/{escape(key)}"
+            if contract.get("aside_counts_for") == "opponents" and len(self.data["players"]["teams"]) != 2:
+                self.report("aside-needs-two-teams", "aside_counts_for: opponents needs exactly two teams",
+                            f"{base}/aside_counts_for", "use declarer or nobody, or two teams")
             trump = str(contract.get("trump", "named"))
             if trump not in ("named", "none") and trump not in self.suits:
                 self.report("unknown-suit", f"'{trump}' is not a suit of this deck", f"{base}/trump",

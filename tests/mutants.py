@@ -73,3 +73,25 @@ def mutate(data: dict[str, Any], draw: Any) -> None:
             parent[key] = [container, draw(VALUES)]
     elif isinstance(parent, list):
         parent.insert(key, copy.deepcopy(parent[key]))
+
+
+def mutate_keys(mutant: dict[str, Any], keys: tuple[str, ...], count: int, draw: Any,
+                scalars: st.SearchStrategy | None = None, words: list[str] = WORDS) -> None:
+    """``count`` mutations of values under ``keys``: drop, replace, insert a key (and, with
+    ``scalars``, replace by a plausible scalar or insert one into a list)."""
+    for _ in range(count):
+        targets = [p for p in pointers(mutant) if p.startswith(keys)]
+        if not targets:
+            return
+        parent, key = parent_and_key(mutant, draw(st.sampled_from(targets)))
+        operation = draw(st.sampled_from(["drop", "replace", "insert"] + (["scalar"] if scalars is not None else [])))
+        if operation == "drop":
+            del parent[key]
+        elif operation == "replace":
+            parent[key] = draw(VALUES)
+        elif operation == "scalar":
+            parent[key] = draw(scalars)
+        elif isinstance(parent[key], dict):
+            parent[key][draw(st.sampled_from(words))] = draw(VALUES if scalars is None else scalars)
+        elif scalars is not None and isinstance(parent[key], list):
+            parent[key].insert(0, draw(scalars))

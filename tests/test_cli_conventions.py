@@ -102,12 +102,10 @@ def test_diff_exit_code_says_whether_the_rules_differ() -> None:
     assert invoke("diff", "couillon", "couillon-force")[0] == 0
 
 
-def test_explain_renders_for_a_terminal_and_stays_markdown_when_piped() -> None:
-    piped = invoke("explain", "couillon")[1]
-    assert piped.startswith("# Couillon")
+def on_terminal(*args: str, **env: str) -> tuple[int, str]:
+    """Run `couillon ARGS` with stdout and stderr on a pseudo-terminal; exit code and what it showed."""
     leader, follower = pty.openpty()
-    process = couillon("explain", "couillon", stdout=follower, stderr=subprocess.PIPE,
-                       env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+    process = couillon(*args, stdout=follower, stderr=follower, env={**os.environ, "COLUMNS": "100", **env})
     os.close(follower)
     chunks = []
     while True:
@@ -119,13 +117,33 @@ def test_explain_renders_for_a_terminal_and_stays_markdown_when_piped() -> None:
             break
         chunks.append(chunk)
     os.close(leader)
-    assert process.wait(timeout=60) == 0
-    shown = b"".join(chunks).decode("utf-8", "replace")
+    return process.wait(timeout=60), b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_explain_renders_for_a_terminal_and_stays_markdown_when_piped() -> None:
+    piped = invoke("explain", "couillon")[1]
+    assert piped.startswith("# Couillon")
+    code, shown = on_terminal("explain", "couillon", TERM="xterm")
+    assert code == 0
     assert "Couillon" in shown and "# Couillon" not in shown  # a heading, not Markdown source
 
 
-def test_a_closed_pipe_ends_quietly_with_exit_0() -> None:
-    process = couillon("explain", "couillon", "--format", "markdown", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+@pytest.mark.parametrize("args", [["simulate"], ["validate"], ["explain"], ["diff", "couillon"]])
+def test_no_color_is_honoured_by_every_command_on_a_terminal(tmp_path: Path, args: list[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BAD, encoding="utf-8")
+    code, coloured = on_terminal(*args, str(bad), TERM="xterm")
+    assert code == 1 and "\x1b[" in coloured
+    code, plain = on_terminal(*args, str(bad), TERM="xterm", NO_COLOR="1")
+    assert code == 1 and "\x1b[" not in plain and "led_suit" in plain
+
+
+@pytest.mark.parametrize("args", [
+    ["explain", "couillon", "--format", "markdown"],
+    ["compare", "couillon", "couillon-force", "--games", "20", "--workers", "1"],  # a rich table
+])
+def test_a_closed_pipe_ends_quietly_with_exit_0(args: list[str]) -> None:
+    process = couillon(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()  # the reader is gone before the first line (as `| head -0`)
     error = process.stderr.read().decode()

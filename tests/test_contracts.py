@@ -32,9 +32,10 @@ def test_a_hand_holds_157_card_points_and_a_match_257(options: dict, seed: int) 
         assert sum(hand.points) == 157  # 152 in the cards (every contract) and the last trick's 5
         multiplier = contracts[hand.contract].multiplier_for(hand.trump)  # type: ignore[index]
         match = 100 if hand.all_tricks else 0
-        assert sum(hand.deltas) == (157 + match) * multiplier
+        melds = [sum(kind[team] for kind in hand.declared) for team in range(2)]  # Weis and Stöck kept
+        assert sum(hand.deltas) == (157 + match + sum(melds)) * multiplier
         if hand.all_tricks:
-            assert hand.deltas[hand.winner] == 257 * multiplier  # type: ignore[index]
+            assert hand.deltas[hand.winner] == (257 + melds[hand.winner]) * multiplier  # type: ignore[index]
 
 
 def test_rulesets_without_contracts_keep_their_action_numbers() -> None:
@@ -125,3 +126,18 @@ def test_greedy_pushes_a_weak_hand_and_names_a_strong_suit() -> None:
     for card in pack:
         state.apply(card)
     assert state.action_to_string(greedy.act(state, state.legal_actions(), rng)) == "name H"
+
+
+def test_a_first_hand_card_nobody_holds_leaves_the_choice_to_by(tmp_path) -> None:
+    path = tmp_path / "aside.yaml"
+    path.write_text("extends: schieber\nid: aside\nname: Aside\ndeal:\n  - {packet: 3, to: all}\n"
+                    "  - {packet: 3, to: all}\n  - {set_aside: 1}\n  - {packet: 2, to: all}\n  - {set_aside: rest}\n"
+                    "  - {decide: trump}\n")
+    rs = build_ruleset(str(path))
+    card = rs.layout.parse("7D")
+    for seed in range(40):
+        state = _to_choice(rs, seed)
+        if not any(state.hand_of(s) >> card & 1 for s in range(4)):
+            assert state.current_player() == 1  # the elder, dealer 0
+            return
+    raise AssertionError("no deal set 7D aside")

@@ -15,7 +15,7 @@ from couillon_dsl.diagnostics import CODES, RulesetError
 from couillon_dsl.loader import Document, load_ruleset, parse_text
 from couillon_dsl.schema import _validator, fast_valid, load_schema
 from couillon_dsl.validate import check
-from mutants import VALUES, WORDS, mutate, parent_and_key, pointers
+from mutants import mutate, mutate_keys, pointers
 
 DOCUMENTS = {name: load_ruleset(name) for name in builtin_names()}
 
@@ -75,33 +75,27 @@ NEW_KEYS = ("/contracts", "/trump/choose", "/play/first_lead", "/play/last_trick
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 3), st.data())
 def test_mutants_of_the_contract_keys_that_validate_compile_and_play(count, data):
-    import random
-
     original = DOCUMENTS["schieber"]
     mutant = copy.deepcopy(original.data)
-    for _ in range(count):
-        targets = [p for p in pointers(mutant) if p.startswith(NEW_KEYS)]
-        if not targets:
-            break
-        pointer = data.draw(st.sampled_from(targets))
-        parent, key = parent_and_key(mutant, pointer)
-        operation = data.draw(st.sampled_from(["drop", "replace", "insert"]))
-        if operation == "drop":
-            del parent[key]
-        elif operation == "replace":
-            parent[key] = data.draw(VALUES)
-        elif isinstance(parent[key], dict):
-            parent[key][data.draw(st.sampled_from(WORDS))] = data.draw(VALUES)
-    document = Document(mutant, original.path, original.origins, original.files)
+    mutate_keys(mutant, NEW_KEYS, count, data.draw)
+    check_and_play_a_hand(Document(mutant, original.path, original.origins, original.files),
+                          data.draw(st.integers(0, 2**16)))
+
+
+def check_and_play_a_hand(document: Document, seed: int) -> None:
+    """Every diagnostic is placed and registered; a document without errors compiles and plays a
+    whole hand (or passed-out deal), every decision random."""
+    import random
+
     diagnostics = check(document)
     for diagnostic in diagnostics:
         assert diagnostic.code in CODES and diagnostic.span is not None, diagnostic
     if any(d.is_error for d in diagnostics):
         return
     rs = compile_ruleset(document)
-    state = GameState(rs, seed=data.draw(st.integers(0, 2**16)))
+    state = GameState(rs, seed=seed)
     rng = random.Random(0)
-    while not state.hands and not state.is_terminal():  # one whole hand, every decision random
+    while not state.hands and not state.is_terminal():
         if state.is_chance_node():
             state.deal_shuffled()
         else:

@@ -140,6 +140,11 @@ class GreedyAgent:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
             trumps = (hand & state.context.trump_mask).bit_count()
             return announcement + acts.announce0 if trumps * 2 >= hand.bit_count() else acts.decline
+        if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand
+            bids = [a for a in legal if a != acts.pass_]
+            ctx = choice_context(state, bids[0])
+            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand), view)
+            return bids[0] if strong else acts.pass_
         if acts.push >= 0 or acts.contract0 >= 0:
             return self._pick_contract(state, view, legal)
         # choosing trump: name, show or defer

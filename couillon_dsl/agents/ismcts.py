@@ -11,7 +11,9 @@ without a node. The search reads the game only through ``GameState``'s generic l
 actions, so every decision kind a ruleset has is searched alike.
 
 The budget is a number of iterations (a seeded run repeats exactly on any machine) or, with
-``ms``, a time per decision. Worlds are drawn up front, ``worlds`` of them, and the
+``ms``, a time per decision; a decision that is not a card gets several times the budget
+(:data:`~couillon_dsl.agents.playout.DECISION_BUDGET`). A node's first child is the playout
+policy's choice, so few visits already reflect sensible play. Worlds are drawn up front, ``worlds`` of them, and the
 iterations cycle through them.
 """
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent
-from couillon_dsl.agents.playout import Outlook, outlook_of, playout
+from couillon_dsl.agents.playout import Outlook, budget_scale, outlook_of, playout
 from couillon_dsl.agents.sampler import Sampler
 
 if TYPE_CHECKING:
@@ -67,9 +69,11 @@ class IsmctsAgent:
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
-        deadline = time.perf_counter() + self.ms / 1000
+        scale = budget_scale(legal, state.actions.ncards)
+        deadline = time.perf_counter() + scale * self.ms / 1000
+        iterations = scale * self.iterations
         seat = state.current_player()
-        count = self.worlds if self.ms else min(self.worlds, self.iterations)
+        count = self.worlds if self.ms else min(self.worlds, iterations)
         worlds = self._sampler.worlds(state, seat, count, rng)
         if not worlds:
             return self._greedy.act(state, legal, rng)
@@ -79,9 +83,9 @@ class IsmctsAgent:
         c = self.c * outlook.spread(state, team_of[seat])
         root = Node(team_of[seat])
         iteration = 0
-        while iteration < self.iterations if not self.ms else iteration == 0 or time.perf_counter() < deadline:
+        while iteration < iterations if not self.ms else iteration == 0 or time.perf_counter() < deadline:
             world = worlds[iteration % len(worlds)].clone()
-            path = descend(root, world, team_of, c, rng)
+            path = descend(root, world, team_of, c, rng, self._greedy)
             values = playout(world, outlook, rng, self._greedy)
             for node in path:
                 node.visits += 1
@@ -91,8 +95,12 @@ class IsmctsAgent:
         return max(legal, key=lambda a: (children[a].visits, children[a].total) if a in children else (-1, 0.0))
 
 
-def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng: random.Random) -> list[Node]:
-    """Walk ``world`` down the tree to a new node or the end of the hand; the nodes passed."""
+def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng: random.Random,
+            policy: GreedyAgent) -> list[Node]:
+    """Walk ``world`` down the tree to a new node or the end of the hand; the nodes passed.
+
+    A node's first new child is the playout policy's choice, so while a node has few
+    visits its value is that of sensible play rather than of a random action."""
     path: list[Node] = []
     node = root
     hands = world.hands
@@ -111,7 +119,9 @@ def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng:
             if a in children:
                 children[a].available += 1
         if untried:
-            action = untried[int(rng.random() * len(untried))]
+            action = policy.act(world, legal, rng) if not children else -1
+            if action not in untried:
+                action = untried[int(rng.random() * len(untried))]
             child = children[action] = Node(team_of[seat])
             child.available = 1
             world.apply(action)

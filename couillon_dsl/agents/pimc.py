@@ -13,7 +13,7 @@ import time
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent
-from couillon_dsl.agents.playout import Outlook, outlook_of, playout
+from couillon_dsl.agents.playout import Outlook, budget_scale, outlook_of, playout
 from couillon_dsl.agents.sampler import Sampler
 
 if TYPE_CHECKING:
@@ -40,14 +40,15 @@ class PimcAgent:
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
-        deadline = time.perf_counter() + self.ms / 1000
+        scale = budget_scale(legal, state.actions.ncards)
+        deadline = time.perf_counter() + scale * self.ms / 1000
         seat = state.current_player()
         outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
         team = state.ruleset.tables.team_of[seat]
         totals = [0.0] * len(legal)
         searched = 0
         while True:
-            worlds = self.worlds(state, seat, rng)
+            worlds = self._sampler.worlds(state, seat, scale * self.samples, rng)
             for world in worlds:
                 for i, action in enumerate(legal):
                     trial = world.clone()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent, follow, lead
 
@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 STEPS = 30  # the scoresheet's distance to the goal is priced in at most this many steps
 EXPLORE = 0.25  # share of leads the playout makes at random
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
+DECISION_BUDGET = 4  # a decision that is not a card (trump, contract, announcement) gets this many times
+# the search: it is rare (a few per hand) and decides the most
+
+
+def budget_scale(legal: Sequence[int], ncards: int) -> int:
+    """How many times the usual search budget the choice among ``legal`` gets."""
+    return 1 if legal[0] < ncards else DECISION_BUDGET
 
 
 @functools.cache

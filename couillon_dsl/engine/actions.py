@@ -13,8 +13,8 @@ CHANCE = -1
 TERMINAL = -2
 
 # phases; PHASE_NAMES gives the name a SeatView shows
-DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER = range(7)
-PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over")
+DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION = range(8)
+PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over", "auction")
 
 
 class IllegalAction(ValueError):

@@ -7,7 +7,7 @@
 """
 from __future__ import annotations
 
-from couillon_dsl.engine.actions import CHOOSE, DRAW, OFFER
+from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, OFFER
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import fallback_maker
 
@@ -27,10 +27,20 @@ class ContractPhase(StateFields):
             self._spk = 0
             self._phase = OFFER
             return True
+        if method == "auction":
+            first = self._rs.trump.auction.first  # type: ignore[union-attr]
+            self._speakers = self._t.rounds[self._dealer if first == "dealer" else elder]
+            self._spk = 0
+            self._phase = AUCTION
+            return True
         if method == "choose":
             card = self._t.first_hand_card
-            if card >= 0 and self._game_hands == 0:
-                self._chooser = next(s for s, h in enumerate(self._hands) if h >> card & 1)
+            holder = -1
+            if card >= 0 and self._game_hands == 0:  # a card nobody was dealt (set aside, stock): `by` asks
+                holder = next((s for s, h in enumerate(self._hands) if h >> card & 1), -1)
+            if holder >= 0:  # the holder makes himself known: the card is public from now on
+                self._chooser = holder
+                self._face_up[card] = holder
             else:
                 by = self._rs.trump.choose.by  # type: ignore[union-attr]
                 self._chooser = self._dealer if by == "dealer" else elder
@@ -59,6 +69,9 @@ class ContractPhase(StateFields):
     def _decide(self, action: int) -> None:
         """Apply a trump decision: accept/pass an offer; name/show/defer, pick a contract or push a choice."""
         acts = self._acts
+        if self._phase == AUCTION:
+            self._bid_or_pass(action)
+            return
         if self._phase == OFFER:
             if action == acts.accept:
                 self._accept()
@@ -99,6 +112,31 @@ class ContractPhase(StateFields):
             self._trump = suit_of(card)
             self._maker = self._t.team_of[seat]
             self._path = "shown"
+        self._continue_deal()
+
+    def _bid_or_pass(self, action: int) -> None:
+        """One seat's turn in the auction: a contract above the last bid, or a pass. After the
+        last seat, the highest bidder declares that contract; if nobody bid, the deal is thrown in."""
+        t = self._t
+        seat = self._speakers[self._spk]
+        if action == self._acts.pass_:
+            self._decisions.append((seat, "pass"))
+        else:
+            self._bid = t.auction_ladder.index(action - self._acts.contract0)
+            self._bidder = seat
+            self._decisions.append((seat, self._rs.contracts[t.fixed_contracts[action - self._acts.contract0]].id))
+        self._spk += 1
+        if self._spk < len(self._speakers):
+            return
+        if self._bidder < 0:
+            self._pass_out()
+            return
+        contract = t.fixed_contracts[t.auction_ladder[self._bid]]
+        self._trump = t.contract_trump[contract]
+        self._maker = t.team_of[self._bidder]
+        self._decider = self._bidder
+        self._path = "bid"
+        self._fix_contract(contract)
         self._continue_deal()
 
     def _accept(self) -> None:

@@ -53,6 +53,7 @@ class DealPhase(StateFields):
         self._last_up = self._offered = self._trump = self._defer_seat = self._chooser = self._contract = self._asked = -1
         self._pushes = self._cbase = 0
         self._mult = 1
+        self._bid = self._bidder = -1
         self._speakers: tuple[int, ...] = ()
         self._promo = t.always_promoted  # promotions without an announcement, in force from the deal on
         self._ctx = t.contexts[0]

@@ -24,6 +24,7 @@ FIELDS = (
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
+    "_bid", "_bidder",
     # announcements
     "_made", "_may_announce", "_offers",
     # declarations
@@ -79,6 +80,8 @@ class StateFields:
     _pushes: int  # hand-ons of the choice so far this hand
     _cbase: int  # offset of the contract's family of trump contexts (0: the deck's own order)
     _mult: int  # the contract's multiplier for the trump fixed
+    _bid: int  # the auction's highest bid so far, as a ladder position (-1: none)
+    _bidder: int  # the seat that made it (-1: none)
     # announcements
     _made: list[tuple[int, int]]
     _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card

@@ -16,7 +16,7 @@ from typing import Any
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
-    ANNOUNCE, CHANCE, CHOOSE, DEALER, DRAW, OFFER, OVER, PHASE_NAMES, PLAY, TERMINAL, Actions, IllegalAction,
+    ANNOUNCE, AUCTION, CHANCE, CHOOSE, DEALER, DRAW, OFFER, OVER, PHASE_NAMES, PLAY, TERMINAL, Actions, IllegalAction,
 )
 from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.contract import ContractPhase
@@ -80,7 +80,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             return self._turn
         if phase <= DRAW:
             return CHANCE
-        if phase == OFFER:
+        if phase == OFFER or phase == AUCTION:
             return self._speakers[self._spk]
         if phase == CHOOSE:
             return self._chooser
@@ -111,6 +111,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             return list(iter_bits(self._undrawn))
         if phase == OFFER:
             return [acts.accept, acts.pass_]
+        if phase == AUCTION:  # pass, or a contract above the last bid
+            return [acts.pass_, *sorted(acts.contract0 + j for j in self._t.auction_ladder[self._bid + 1:])]
         if phase == CHOOSE:
             choose = self._rs.trump.choose
             assert choose is not None
@@ -435,7 +437,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             games_won=tuple(self._games_won),
             game=self._game,
             hand_number=self._game_hands + 1,
-            melds=self._meld_record() if self._melds and hand_phase else (),
+            melds=self._meld_record(public=True) if self._melds and hand_phase else (),
             contract=self._rs.contracts[self._contract].id if self._contract >= 0 and hand_phase else None,
         )
 
