@@ -331,6 +331,7 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         ranks=tuple(str(r) for r in raw["ranks"]) if raw.get("ranks") else None,
         points=ranks_to(raw.get("points")), trump_points=ranks_to(raw.get("trump_points")),
         multiplier=multiplier if isinstance(multiplier, int) else dict(multiplier),
+        aside_counts_for=raw.get("aside_counts_for", "nobody"),
     )
 
 

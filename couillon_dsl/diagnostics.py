@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "duplicate-suit": "a suit is listed twice",
     "rank-without-points": "a rank has no card-point value",
     "trump-ranks-not-permutation": "trump_ranks does not list every rank once",
+    "aside-needs-two-teams": "the cards dealt to nobody go to the declarer's opponents, but there are not two teams",
     "auction-ladder-invalid": "the auction's ladder names a contract that is missing, disabled or names its trump",
     "unknown-card-set": "a reference to a card set deck.card_sets does not define",
     "trump-suit-and-method": "a permanent trump suit beside a trump procedure that would choose another",

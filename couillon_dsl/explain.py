@@ -611,6 +611,9 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
             text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
         if c.trump_points:
             text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+        if c.aside_counts_for != "nobody":
+            who = "the declarer's team" if c.aside_counts_for == "declarer" else "the declarer's opponents"
+            text += f"; the cards dealt to nobody count for {who} at the end of the hand"
         if isinstance(c.multiplier, int):
             if c.multiplier != 1:
                 text += f"; the hand counts {c.multiplier} times (`multiplier`)"
@@ -729,9 +732,9 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         when = f"each player declares their {name} with their first card of the hand"
     else:
         when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
-    values = [f"{pattern_phrase(rs, declaration, p)}{' (' + p.name + ')' if p.name else ''}: {p.value}"
+    values = [f"{pattern_phrase(rs, declaration, p)}{', ' + p.name if p.name else ''} ({p.value})"
               for p in declaration.patterns]
-    out = [when, f"{name} is {join(values, 'or')}"]
+    out = [when, f"{name} scores {join(values, 'or')}"]
     if any(p.run is not None for p in declaration.patterns):
         order = " ".join(declaration.run_order or rs.layout.ranks)
         out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "

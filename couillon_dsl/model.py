@@ -171,6 +171,7 @@ class Contract:
     points: Mapping[str, int] | None = None  # merged over deck.points
     trump_points: Mapping[str, int] | None = None  # merged over deck.trump_points (or deck.points)
     multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
+    aside_counts_for: str = "nobody"  # nobody | declarer | opponents: the cards dealt to nobody
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""

@@ -679,7 +679,7 @@ def _expect_declared(r: _Runner, value: Any) -> None:
     dealer = r._hand_dealer()
     n = r.rs.players.count
     actual = r._hand_value(lambda: r.state.view(0).melds, lambda h: h.melds)
-    got = [(seat, kind, label) for kind, label, seat, _ in actual]
+    got = [(seat, kind, label) for kind, label, seat, *_ in actual]
     want = []
     for item in value:
         words = str(item).split(maxsplit=2)

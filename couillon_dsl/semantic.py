@@ -500,6 +500,9 @@ class _Checks:
                         "keep one contract with trump: named (others fix a suit or have none)")
         for key, contract in contracts.items():
             base = f"/contracts/{escape(key)}"
+            if contract.get("aside_counts_for") == "opponents" and len(self.data["players"]["teams"]) != 2:
+                self.report("aside-needs-two-teams", "aside_counts_for: opponents needs exactly two teams",
+                            f"{base}/aside_counts_for", "use declarer or nobody, or two teams")
             trump = str(contract.get("trump", "named"))
             if trump not in ("named", "none") and trump not in self.suits:
                 self.report("unknown-suit", f"'{trump}' is not a suit of this deck", f"{base}/trump",

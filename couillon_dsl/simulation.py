@@ -162,7 +162,7 @@ class Tally:
             for name, _seat in announcements:
                 announced[name] += k
             if melds:
-                kinds_declared = {(kind, "") for kind, _, _, _ in melds} | {(kind, label) for kind, label, _, _ in melds}
+                kinds_declared = {(m[0], "") for m in melds} | {(m[0], m[1]) for m in melds}
                 for key in kinds_declared:
                     self.melds[key] += k
 

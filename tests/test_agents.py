@@ -129,7 +129,7 @@ def hidden_permuted(state: GameState, seat: int, rng: random.Random) -> GameStat
     return None
 
 
-@pytest.mark.parametrize("name", ["couillon", "couillon-force", "kwajongen", "mit", "troeven"])
+@pytest.mark.parametrize("name", ["couillon", "couillon-force", "kwajongen", "mit", "troeven", "schieber"])
 def test_searching_agents_decide_the_same_when_hidden_cards_are_permuted(rulesets: dict, name: str) -> None:
     rs = rulesets[name]
     checked = 0

@@ -17,8 +17,8 @@ BIG = Path(__file__).parent / "rulesets" / "big-pack.yaml"
 AUCTION = """contracts:
   petite: {name: Petite, trump: T}
   garde: {name: Garde, trump: T, multiplier: 2}
-  garde_sans: {name: Garde sans, trump: T, multiplier: 4}
-  garde_contre: {name: Garde contre, trump: T, multiplier: 6}
+  garde_sans: {name: Garde sans, trump: T, multiplier: 4, aside_counts_for: declarer}
+  garde_contre: {name: Garde contre, trump: T, multiplier: 6, aside_counts_for: opponents}
 """
 
 
@@ -96,3 +96,31 @@ def test_explain_reads_the_auction(auction):
     assert ("each player either passes or bids a contract higher than the last bid; the contracts from lowest to "
             "highest are Petite, Garde, Garde sans and Garde contre") in text
     assert "if everyone passes, the deal is thrown in" in text.lower()
+
+
+def test_the_cards_dealt_to_nobody_count_for_the_side_the_contract_names(auction):
+    ctx = auction.tables.context(auction.tables.fixed_trump, 0)
+    seen = set()
+    for seed in range(40):
+        state = GameState(auction)
+        state.play_random(random.Random(seed))
+        for hand in state.hands:
+            if hand.outcome == "passed_out":
+                continue
+            contract = hand.decisions[[d for _, d in hand.decisions].index(next(
+                d for _, d in reversed(hand.decisions) if d != "pass"))][1]
+            played = {c for _, cards, _ in hand.played_tricks for c in cards}
+            aside = sum(ctx.points[c] for c in range(auction.layout.size) if c not in played)
+            total = sum(ctx.points[c] for c in played)
+            if contract in ("garde_sans", "garde_contre"):
+                assert sum(hand.points) == total + aside == 182
+                seen.add(contract)
+            else:
+                assert sum(hand.points) == total
+    assert seen  # both kinds of contract were bid in these games
+
+
+def test_explain_names_who_the_cards_dealt_to_nobody_count_for(auction):
+    text = explain(auction)
+    assert "the cards dealt to nobody count for the declarer's team at the end of the hand" in text
+    assert "the cards dealt to nobody count for the declarer's opponents at the end of the hand" in text

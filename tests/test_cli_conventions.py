@@ -138,8 +138,12 @@ def test_no_color_is_honoured_by_every_command_on_a_terminal(tmp_path: Path, arg
     assert code == 1 and "\x1b[" not in plain and "led_suit" in plain
 
 
-def test_a_closed_pipe_ends_quietly_with_exit_0() -> None:
-    process = couillon("explain", "couillon", "--format", "markdown", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+@pytest.mark.parametrize("args", [
+    ["explain", "couillon", "--format", "markdown"],
+    ["compare", "couillon", "couillon-force", "--games", "20", "--workers", "1"],  # a rich table
+])
+def test_a_closed_pipe_ends_quietly_with_exit_0(args: list[str]) -> None:
+    process = couillon(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()  # the reader is gone before the first line (as `| head -0`)
     error = process.stderr.read().decode()

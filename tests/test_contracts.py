@@ -32,9 +32,10 @@ def test_a_hand_holds_157_card_points_and_a_match_257(options: dict, seed: int) 
         assert sum(hand.points) == 157  # 152 in the cards (every contract) and the last trick's 5
         multiplier = contracts[hand.contract].multiplier_for(hand.trump)  # type: ignore[index]
         match = 100 if hand.all_tricks else 0
-        assert sum(hand.deltas) == (157 + match) * multiplier
+        melds = [sum(kind[team] for kind in hand.declared) for team in range(2)]  # Weis and Stöck kept
+        assert sum(hand.deltas) == (157 + match + sum(melds)) * multiplier
         if hand.all_tricks:
-            assert hand.deltas[hand.winner] == 257 * multiplier  # type: ignore[index]
+            assert hand.deltas[hand.winner] == (257 + melds[hand.winner]) * multiplier  # type: ignore[index]
 
 
 def test_rulesets_without_contracts_keep_their_action_numbers() -> None:

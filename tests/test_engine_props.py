@@ -256,6 +256,8 @@ class Walker:
                 other.apply(action)
         except IllegalAction:
             return  # the permuted deal makes an earlier action impossible; nothing to compare
+        if other.view(seat).melds != view.melds:
+            return  # the permuted deal contradicts a declaration made (public information); nothing to compare
         assert other.view(seat) == view
         self.view_checks += 1
 
@@ -295,6 +297,7 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
             announcers={a: team_of[s] for a, s in hand.announcements}, options=rs.option_values(),
             contract=hand.contract,
             multiplier=next((c.multiplier_for(hand.trump) for c in rs.contracts if c.id == hand.contract), 1),
+            declared=hand.declared,
         )
         defined: list[object] = []
         facts = facts._replace(defined=defined)

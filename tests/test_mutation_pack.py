@@ -28,3 +28,25 @@ def test_mutants_of_the_new_keys_are_diagnosed_or_play(count, data):
     mutant = copy.deepcopy(SHAPE.data)
     mutate_keys(mutant, KEYS, count, data.draw, SCALARS, MORE_WORDS)
     check_and_play_a_hand(Document(mutant, SHAPE.path, SHAPE.origins, SHAPE.files), data.draw(st.integers(0, 2**16)))
+
+
+def test_the_tarot_shaped_ruleset_scores_zero_sum_and_keeps_every_card_point():
+    """Its score formula pays the declarer what the opponents lose, and with the chien counted
+    for a side (Garde sans, Garde contre) the 91 points of the pack are all accounted for."""
+    import random
+
+    from couillon_dsl.compile import compile_ruleset
+    from couillon_dsl.engine import GameState
+
+    rs = compile_ruleset(SHAPE)
+    ctx = rs.tables.context(rs.tables.fixed_trump, 0)
+    for seed in range(25):
+        state = GameState(rs)
+        state.play_random(random.Random(seed))
+        for hand in state.hands:
+            assert sum(hand.deltas) == 0
+            if hand.outcome == "passed_out":
+                continue
+            played = sum(ctx.points[c] for _, cards, _ in hand.played_tricks for c in cards)
+            bid = [d for _, d in hand.decisions if d != "pass"][-1]
+            assert sum(hand.points) == (182 if bid in ("garde_sans", "garde_contre") else played)

@@ -42,7 +42,8 @@ def test_every_digest_section_has_a_scenario() -> None:
         for ruleset in ("couillon", "kwajongen", "troeven", "couillon-ardennes"):
             assert f"follow-{position}-{ruleset}" in names
     for expected in ("follow-p6-mit", "follow-p7-mit", "couillon-2.1", "couillon-ardennes-2.2", "couillon-force-2.3",
-                     "kwajongen-2.4", "troeven-2.5", "kujong-2.6", "mit-2.7", "mit-2.7-mirror", "mit-6-2.8", "mit-8-2.8"):
+                     "kwajongen-2.4", "troeven-2.5", "kujong-2.6", "mit-2.7", "mit-2.7-mirror", "mit-6-2.8", "mit-8-2.8",
+                     "schieber-2.9"):
         assert expected in names
 
 

@@ -39,11 +39,22 @@ def echo_markdown(text: str) -> None:
     if not stdout.isatty():
         click.echo(text, nl=False)
         return
-    from rich.console import Console
     from rich.markdown import Markdown
 
-    console: Any = Console(no_color=bool(os.environ.get("NO_COLOR")))
-    console.print(Markdown(text))
+    console(no_color=bool(os.environ.get("NO_COLOR"))).print(Markdown(text))
+
+
+def console(**settings: Any) -> Any:
+    """A rich Console for command output. rich ends the process with exit 1 when the reader
+    goes away; this one lets the BrokenPipeError through, so the command ends quietly (exit 0)."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return _Console(**settings)
 
 
 class InvalidInput(click.ClickException):

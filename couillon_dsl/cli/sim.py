@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
-from couillon_dsl.cli.conventions import build, complete_ruleset, parse_options
+from couillon_dsl.cli.conventions import build, complete_ruleset, console, parse_options
 
 if TYPE_CHECKING:
     from couillon_dsl.model import Ruleset
@@ -94,7 +94,6 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
 def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | None, option_pairs: tuple[str, ...],
              output: str, record: str | None, plot: str | None) -> None:
     """Play GAMES whole games of RULESET (a built-in name or a path) and report statistics."""
-    from rich.console import Console
 
     from couillon_dsl import report
     from couillon_dsl.records import write_records
@@ -120,7 +119,7 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
     if output == "json":
         click.echo(json.dumps(report.simulation_json(sim), indent=2))
     else:
-        report.print_simulation(sim, Console(width=max(100, _terminal_width())))
+        report.print_simulation(sim, console(width=max(100, _terminal_width())))
 
 
 @click.command()
@@ -133,7 +132,6 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, agents: str, 
 
     An --option applies to each ruleset that declares it.
     """
-    from rich.console import Console
 
     from couillon_dsl import report
 
@@ -155,7 +153,7 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, agents: str, 
     if output == "json":
         click.echo(json.dumps(report.comparison_json(sim_a, sim_b, same_deals), indent=2))
     else:
-        report.print_comparison(sim_a, sim_b, same_deals, Console(width=max(100, _terminal_width())))
+        report.print_comparison(sim_a, sim_b, same_deals, console(width=max(100, _terminal_width())))
 
 
 def _terminal_width() -> int:

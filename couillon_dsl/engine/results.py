@@ -38,7 +38,7 @@ class HandSummary(NamedTuple):
     deltas: tuple[int, ...]
     scores: tuple[int, ...]
     played_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]  # (leader, cards in play order, winner)
-    melds: tuple[tuple[str, str, int, int], ...] = ()  # declared: (declaration id, pattern name, seat, value)
+    melds: tuple[tuple[str, str, int, int, CardMask], ...] = ()  # declared: (id, pattern name, seat, value, cards)
     contract: str | None = None  # the contract's id, in rulesets with `contracts`
     declared: tuple[tuple[int, ...], ...] = ()  # per declaration kind, the points each team kept (the award)
 
@@ -90,6 +90,7 @@ class SeatView:
     games_won: tuple[int, ...]
     game: int
     hand_number: int
-    melds: tuple[tuple[str, str, int, int], ...] = ()  # declared this hand: (declaration id, pattern name, seat, value)
+    # declared this hand: (declaration id, pattern name, seat, value, cards shown: 0 when the declaration is not shown)
+    melds: tuple[tuple[str, str, int, int, CardMask], ...] = ()
     contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
 

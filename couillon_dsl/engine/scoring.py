@@ -27,6 +27,8 @@ class ScoringPhase(StateFields):
         t = self._t
         won, last = (won_cards(t.roles, t.team_of, len(self._points), t.rounds, self._log) if t.reads_tricks
                      else ((), (None, 0)))
+        if self._contract >= 0:
+            won = self._count_aside(self._rs.contracts[self._contract].aside_counts_for, won)
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
                              won, last)
@@ -36,6 +38,21 @@ class ScoringPhase(StateFields):
         self._redeals = 0
         self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared)
         self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
+
+    def _count_aside(self, owner: str, won: tuple[int, ...]) -> tuple[int, ...]:
+        """Give the cards dealt to nobody to the team the contract says (`aside_counts_for`):
+        their points, and their cards in ``won`` when the scoring reads it."""
+        maker = self._maker
+        if owner == "nobody" or maker is None:
+            return won
+        team = maker if owner == "declarer" else 1 - maker
+        played = 0
+        for _, cards, _ in self._log:
+            for card in cards:
+                played |= 1 << card
+        aside = self._full & ~played
+        self._points[team] += sum(self._ctx.points[c] for c in range(self._acts.ncards) if aside >> c & 1)
+        return tuple(w | aside if i == team else w for i, w in enumerate(won))
 
     def _pass_out(self, path: str = "redeal") -> None:
         """A deal refused by everyone (or annulled by a deal check: ``path`` "annulled"): it
@@ -67,10 +84,12 @@ class ScoringPhase(StateFields):
             declared,
         )))
 
-    def _meld_record(self) -> tuple[tuple[str, str, int, int], ...]:
-        """This hand's declarations as a summary lists them."""
+    def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:
+        """This hand's declarations as a summary lists them, or (``public``) as every seat sees them:
+        the cards only of the declarations that are shown."""
         tables = self._t.declarations
-        return tuple((tables[m.kind].id, tables[m.kind].labels[m.pattern], m.seat, m.value) for m in self._melds)
+        return tuple((tables[m.kind].id, tables[m.kind].labels[m.pattern], m.seat, m.value,
+                      m.cards if tables[m.kind].shown or not public else 0) for m in self._melds)
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool, first_to_goal: Team | None = None) -> None:
         """End the game if a team reached the goal (or a limit was hit), else deal again."""

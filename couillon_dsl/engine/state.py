@@ -437,7 +437,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             games_won=tuple(self._games_won),
             game=self._game,
             hand_number=self._game_hands + 1,
-            melds=self._meld_record() if self._melds and hand_phase else (),
+            melds=self._meld_record(public=True) if self._melds and hand_phase else (),
             contract=self._rs.contracts[self._contract].id if self._contract >= 0 and hand_phase else None,
         )
 
