@@ -6,7 +6,7 @@
     python3 tasks.py lint                  # type-check (mypy) and lint (ruff)
 
 Only Python 3.11+ and pip are needed: the first call creates `.venv` and installs
-the project (editable) with its test, plot, lint and rl extras; later calls reuse it.
+the project (editable) with its test, plot, lint, rl and fast extras; later calls reuse it.
 """
 import os
 import subprocess
@@ -30,7 +30,7 @@ def ensure_venv() -> Path:
     if not STAMP.exists() or STAMP.stat().st_mtime < pyproject.stat().st_mtime:
         print("installing couillon-dsl and its extras into .venv ...", flush=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[test,plot,lint,rl]"], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[test,plot,lint,rl,fast]"], check=True)
         STAMP.touch()
     return python
 

@@ -37,19 +37,21 @@ def _compiled(ruleset: Ruleset | str | Path) -> Ruleset:
 
 
 def simulate(ruleset: Ruleset | str | Path, games: int = 2000, seed: int = 1, agents: str = "random",
-             workers: int | None = 1) -> Simulation:
+             workers: int | None = 1, engine: str = "auto") -> Simulation:
     """Play ``games`` seeded games, as `couillon simulate` does; ``.to_dict()`` gives the figures
     of ``--format json``. ``agents`` is the `--agents` spec (``"greedy"``, ``"pimc:samples=8,random"``);
-    ``workers=None`` uses every CPU (results do not depend on it)."""
+    ``workers=None`` uses every CPU (results do not depend on it); ``engine`` is `--engine`
+    (auto, python or compiled: ValueError when the compiled engine cannot play the run)."""
     from couillon_dsl.agents import seat_specs
-    from couillon_dsl.simulation import Job, run
+    from couillon_dsl.simulation import Job, run, select_engine
 
     if games < 1:
         raise ValueError("games must be at least 1")
     compiled = _compiled(ruleset)
     source = _SOURCES.get(id(compiled))
     reference, options = (source[1], source[2]) if source and source[0] is compiled else (compiled.id, ())
-    job = Job(reference, options, seed, seat_specs(agents, compiled))
+    specs = seat_specs(agents, compiled)
+    job = Job(reference, options, seed, specs, engine=select_engine(compiled, specs, engine)[0])
     return run(compiled, job, games, workers)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from couillon_dsl.builtin import is_file
-from couillon_dsl.engine.state import GameState, IllegalAction
+from couillon_dsl.engine.state import GameState, HandSummary, IllegalAction
 from couillon_dsl.model import Ruleset
 
 FORMAT = "couillon-record"
@@ -67,12 +67,18 @@ def outcome_of(state: GameState) -> dict[str, Any]:
     """What a finished game came to, as plain JSON data (tuples become lists)."""
     result = state.result
     assert result is not None
+    return outcome_json(result.winner, result.scores, result.games_won, result.abandoned, state.hands)
+
+
+def outcome_json(winner: int | None, scores: Sequence[int], games_won: Sequence[int], abandoned: bool,
+                 hands: Sequence[HandSummary]) -> dict[str, Any]:
+    """A game's outcome as plain JSON data, from whichever engine played it."""
     return json.loads(json.dumps({
-        "winner": result.winner,
-        "scores": result.scores,
-        "games_won": result.games_won,
-        "abandoned": result.abandoned,
-        "hands": [_hand_record(h) for h in state.hands],
+        "winner": winner,
+        "scores": scores,
+        "games_won": games_won,
+        "abandoned": abandoned,
+        "hands": [_hand_record(h) for h in hands],
     }))
 
 

@@ -39,7 +39,9 @@ def header(sim: Simulation) -> dict[str, Any]:
         "seed": sim.job.seed,
         "games": sim.games,
         "hands": sim.tally.hands,
+        "engine": sim.engine,
         "seconds": round(sim.seconds, 4),
+        "compile_seconds": round(sim.compile_seconds, 4),
         "hands_per_second": round(sim.tally.hands / sim.seconds, 1) if sim.seconds > 0 else None,
         "workers": sim.workers,
         "agents": list(sim.job.agents),
@@ -134,6 +136,12 @@ def _run_line(sim: Simulation) -> str:
             f"{sim.seconds:.2f} s ({rate:,.0f} hands/s)")
 
 
+def _engine_line(sim: Simulation) -> str:
+    if sim.engine == "compiled":
+        return f"played on the compiled engine (compiled or loaded from its cache in {sim.compile_seconds:.2f} s)"
+    return "played on the Python engine"
+
+
 def _table(group: str, columns: list[str]) -> Table:
     table = Table(title=GROUPS[group], title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column(columns[0])
@@ -145,6 +153,7 @@ def _table(group: str, columns: list[str]) -> Table:
 def print_simulation(sim: Simulation, console: Console) -> None:
     """One table per group; rates in percent, every interval at 95%."""
     console.print(_run_line(sim))
+    console.print(_engine_line(sim))
     by_group: dict[str, list[Figure]] = {}
     for figure in figures(sim):
         by_group.setdefault(figure.group, []).append(figure)
@@ -160,6 +169,7 @@ def print_comparison(a: Simulation, b: Simulation, same_deals: bool, console: Co
     console.print(f"B: {_run_line(b)}")
     console.print("A and B played the same deals (same pack orders)" if same_deals
                   else "different decks: A and B played from the same seeds, not the same deals")
+    console.print(_engine_line(a))
     by_group: dict[str, list[tuple[Figure | None, Figure | None, Estimate | None]]] = {}
     for row in paired_figures(a, b):
         by_group.setdefault((row[0] or row[1]).group, []).append(row)  # type: ignore[union-attr]

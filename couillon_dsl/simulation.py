@@ -33,6 +33,7 @@ from couillon_dsl.records import GameRecord
 from couillon_dsl.stats import Estimate, mean_t, quantile_ci, wilson
 
 MAX_CHUNK = 250  # games per task: small enough for progress and balance, large enough to amortise
+MAX_KERNEL_CHUNK = 2000  # the kernel plays a task in one call: larger tasks amortise more
 AGENTS_SALT = 0x5EED  # the agents' generator is seeded apart from the deals'
 # what the hand figures read from a HandSummary; hands are counted by this key, in C (by index: no descriptors)
 HAND_KIND = itemgetter(*map(HandSummary._fields.index, ("dealer", "trump_path", "maker", "decisions", "outcome",
@@ -56,6 +57,7 @@ class Job:
     record: bool = False
     trajectories: int = 0  # keep the scoresheet after every hand for the first games
     paired: bool = False  # deals from their own generator, whatever the agents do (compare)
+    engine: str = "python"  # "python" (GameState) or "compiled" (the kernel, couillon_dsl.kernel)
 
 
 @dataclass
@@ -191,6 +193,10 @@ def build(job: Job) -> Ruleset:
 
 def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
     """Play games ``start .. stop-1`` of a run; the heart of every worker."""
+    if job.engine == "compiled":
+        from couillon_dsl.kernel.driver import play_range as play_compiled
+
+        return play_compiled(job, ruleset, start, stop)
     agents = [make_agent(spec) for spec in job.agents]
     fast = not job.paired and all(spec == "random" for spec in job.agents)
     start_values = (ruleset.scoresheet.start,) * len(ruleset.players.teams)
@@ -237,7 +243,9 @@ class Simulation:
     games: int
     workers: int
     tally: Tally
-    seconds: float
+    seconds: float  # playing time (the kernel's compile or cache load is apart)
+    engine: str = "python"
+    compile_seconds: float = 0.0  # the kernel's one-off JIT compile or cache load
 
     def to_dict(self) -> dict[str, Any]:
         """What `couillon simulate --format json` prints: the run, then every figure by key."""
@@ -246,9 +254,33 @@ class Simulation:
         return simulation_json(self)
 
 
-def chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """Split ``range(games)`` into consecutive tasks, a few per worker."""
-    size = max(1, min(MAX_CHUNK, -(-games // (workers * 4))))
+def select_engine(ruleset: Ruleset, agents: Sequence[str], requested: str) -> tuple[str, str | None]:
+    """The engine a run plays on (``python`` or ``compiled``) and, when it is not the kernel, why.
+
+    ``requested`` is auto, python or compiled. Raises ValueError when the kernel was asked
+    for and cannot play this run.
+    """
+    if requested == "python":
+        return "python", None
+    from couillon_dsl import kernel
+
+    if not kernel.available():
+        why = "the compiled engine needs Numba: pip install 'couillon-dsl[fast]'"
+    else:
+        from couillon_dsl.kernel.eligible import reason
+
+        missing = reason(ruleset, agents)
+        if missing is None:
+            return "compiled", None
+        why = f"the compiled engine does not take this run yet: {missing}"
+    if requested == "compiled":
+        raise ValueError(why)
+    return "python", why
+
+
+def chunks(games: int, workers: int, largest: int = MAX_CHUNK) -> list[tuple[int, int]]:
+    """Split ``range(games)`` into consecutive tasks, a few per worker, of at most ``largest`` games."""
+    size = max(1, min(largest, -(-games // (workers * 4))))
     return [(start, min(games, start + size)) for start in range(0, games, size)]
 
 
@@ -264,7 +296,13 @@ def run(
     One worker plays in this process. ``progress`` receives the number of games finished.
     """
     workers = max(1, min(workers or os.cpu_count() or 1, games or 1))
-    tasks = chunks(games, workers)
+    compiled = job.engine == "compiled"
+    compile_seconds = 0.0
+    if compiled:  # compile (or load from the cache) before forking, so every worker inherits it
+        from couillon_dsl.kernel.driver import warm
+
+        compile_seconds = warm(ruleset)
+    tasks = chunks(games, workers, MAX_KERNEL_CHUNK if compiled else MAX_CHUNK)
     tally = Tally()
     began = time.perf_counter()
     if workers == 1:
@@ -285,7 +323,7 @@ def run(
                     progress(part.games)
         for start, _ in tasks:  # merge in game-index order, whatever order the tasks finished in
             tally.merge(parts[start])
-    return Simulation(ruleset, job, games, workers, tally, time.perf_counter() - began)
+    return Simulation(ruleset, job, games, workers, tally, time.perf_counter() - began, job.engine, compile_seconds)
 
 
 def ruleset_reference(path_or_name: str) -> str:

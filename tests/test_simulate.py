@@ -13,7 +13,7 @@ from couillon_dsl.engine import GameState
 from couillon_dsl.records import read_records, replay
 from couillon_dsl.simulation import Job, Tally, chunks, game_seed, play_range, run
 
-TIMING = ("seconds", "hands_per_second", "workers")
+TIMING = ("seconds", "compile_seconds", "hands_per_second", "workers")
 
 
 def invoke(*args: str) -> tuple[int, str]:

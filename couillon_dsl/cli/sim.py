@@ -6,6 +6,7 @@ clear message, never a traceback.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -30,6 +31,19 @@ def make_job(ruleset_arg: str, rs: Ruleset, options: dict[str, str], seed: int, 
     except AgentSpecError as exc:
         raise click.BadParameter(str(exc), param_hint="--agents") from None
     return Job(ruleset_reference(ruleset_arg), tuple(sorted(options.items())), seed, specs, **extra)
+
+
+def with_engine(job: Job, rs: Ruleset, requested: str) -> Job:
+    """``job`` on the engine ``--engine`` asks for; auto falls back to Python with a one-line note saying why."""
+    from couillon_dsl.simulation import select_engine
+
+    try:
+        engine, note = select_engine(rs, job.agents, requested)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--engine") from None
+    if note:
+        click.echo(f"note: {rs.id} plays on the Python engine: {note}", err=True)
+    return dataclasses.replace(job, engine=engine)
 
 
 def check_writable(path: str | None, flag: str) -> None:
@@ -76,6 +90,9 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="Worker processes [default: the number of CPUs]."),
         click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
                      help="Set a ruleset option (repeatable)."),
+        click.option("--engine", type=click.Choice(["auto", "python", "compiled"]), default="auto", show_default=True,
+                     help="compiled: the Numba kernel (the `fast` extra); python: the reference engine; "
+                          "auto: the kernel when installed and able to play the run, else Python."),
         click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
                      help="text for people, json for tools."),
     ]
@@ -92,7 +109,7 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Write a PNG: game lengths and scoresheet trajectories (needs matplotlib).")
 def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | None, option_pairs: tuple[str, ...],
-             output: str, record: str | None, plot: str | None) -> None:
+             engine: str, output: str, record: str | None, plot: str | None) -> None:
     """Play GAMES whole games of RULESET (a built-in name or a path) and report statistics."""
 
     from couillon_dsl import report
@@ -101,6 +118,7 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
     options = parse_options(option_pairs)
     rs = build(ruleset, options)
     job = make_job(ruleset, rs, options, seed, agents, record=bool(record), trajectories=report.PLOT_GAMES if plot else 0)
+    job = with_engine(job, rs, engine)
     check_writable(record, "--record")
     check_writable(plot, "--plot")
     if plot:
@@ -127,7 +145,7 @@ def simulate(ruleset: str, games: int, seed: int, agents: str, workers: int | No
 @click.argument("ruleset_b", metavar="B", shell_complete=complete_ruleset)
 @run_options
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, agents: str, workers: int | None,
-            option_pairs: tuple[str, ...], output: str) -> None:
+            option_pairs: tuple[str, ...], engine: str, output: str) -> None:
     """Play rulesets A and B on the same deals (where their decks match) and report B - A.
 
     An --option applies to each ruleset that declares it.
@@ -145,8 +163,11 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, agents: str, 
     # rebuild only a ruleset whose options change: building validates the whole file again
     rs_a = build(ruleset_a, options_a) if options_a else default_a
     rs_b = build(ruleset_b, options_b) if options_b else default_b
-    job_a = make_job(ruleset_a, rs_a, options_a, seed, agents, paired=True)
-    job_b = make_job(ruleset_b, rs_b, options_b, seed, agents, paired=True)
+    job_a = with_engine(make_job(ruleset_a, rs_a, options_a, seed, agents, paired=True), rs_a, engine)
+    job_b = with_engine(make_job(ruleset_b, rs_b, options_b, seed, agents, paired=True), rs_b, engine)
+    if job_a.engine != job_b.engine:  # each engine deals from its own generator: one engine for both
+        job_a, job_b = (dataclasses.replace(job, engine="python") for job in (job_a, job_b))
+        click.echo("note: both rulesets play on the Python engine, so that they see the same deals", err=True)
     sim_a = run(rs_a, job_a, games, workers, f"simulating A ({rs_a.id})")
     sim_b = run(rs_b, job_b, games, workers, f"simulating B ({rs_b.id})")
     same_deals = rs_a.layout.suits == rs_b.layout.suits and rs_a.layout.ranks == rs_b.layout.ranks

@@ -66,6 +66,36 @@ def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
     return tuple(plan)
 
 
+def rule_deltas(plan: Sequence[tuple[Any, ...]], define: Sequence[Callable[[HandFacts], Any]], nteams: int,
+                facts: HandFacts, k: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """What the rules of ``plan`` (:func:`scoring_plan`) add for ``facts``: each team's change, and the
+    changes rule by rule (each a tuple per team), in rule order; tie-scaled rules count ``k`` times.
+
+    The `define` functions are evaluated first, in order, into ``facts.defined`` (a fresh list
+    the caller put there). A `for_each: team` rule runs once per team with ``each_team`` set.
+    """
+    deltas = [0] * nteams
+    steps = []
+    if define:
+        defined: list[Any] = facts.defined  # type: ignore[assignment]  # the list the caller put there
+        for fn in define:  # each after those it reads (check_definitions)
+            defined.append(fn(facts))
+    for when, team_fn, delta, delta_fn, scaled, for_each in plan:  # constants are not called (scoring_plan)
+        step = [0] * nteams
+        for each in (facts._replace(each_team=t) for t in range(nteams)) if for_each else (facts,):
+            if when is None or when(each):
+                team = team_fn(each)
+                if team is not None:
+                    change = delta_fn(each) if delta is None else delta
+                    if scaled:
+                        change *= k
+                    deltas[team] += change
+                    step[team] += change
+        if any(step):
+            steps.append(tuple(step))
+    return tuple(deltas), tuple(steps)
+
+
 def make_score_hand(
     outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]],
     rules: Sequence[ScoringRule],
@@ -120,29 +150,6 @@ def make_score_hand(
 
     teams = range(nteams)
 
-    def deltas_of(facts: HandFacts, k: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-        """Each team's change, and the changes rule by rule (each a tuple per team), in rule order."""
-        deltas = [0] * nteams
-        steps = []
-        if define:
-            defined: list[Any] = facts.defined  # type: ignore[assignment]  # the list score() put there
-            for fn in define:  # each after those it reads (check_definitions)
-                defined.append(fn(facts))
-        for when, team_fn, delta, delta_fn, scaled, for_each in plan:  # constants are not called (scoring_plan)
-            step = [0] * nteams
-            for each in (facts._replace(each_team=t) for t in teams) if for_each else (facts,):
-                if when is None or when(each):
-                    team = team_fn(each)
-                    if team is not None:
-                        change = delta_fn(each) if delta is None else delta
-                        if scaled:
-                            change *= k
-                        deltas[team] += change
-                        step[team] += change
-            if any(step):
-                steps.append(tuple(step))
-        return tuple(deltas), tuple(steps)
-
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
               declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
@@ -163,7 +170,8 @@ def make_score_hand(
             announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
             facts = row[:15] if unit == 1 else (
                 row[:10] + (in_game_points(in_play),) + row[11:13] + (tuple(map(in_game_points, points)),) + row[14:15])
-            scored = deltas_of(_new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:]), k)
+            scored = rule_deltas(plan, define, nteams,
+                                 _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:]), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
