@@ -117,7 +117,11 @@ class _Layout:
             free = [p for p in iter_bits(probe.hand_of(s)) if p not in self.fixed]
             taken |= sum(1 << p for p in free)
             spots = [p for p, h in probe_up if h == s and p not in self.fixed]
-            self.loose[s] = (spots, [c for c in played_by[s] if not known >> c & 1])
+            loose_cards = [c for c in played_by[s] if not known >> c & 1]
+            # a card made public by who holds it (not by where the deal put it) gives the probe's
+            # holder a spot with no played card behind it: that position is an ordinary free one
+            spots = spots[:len(loose_cards)]
+            self.loose[s] = (spots, loose_cards)
             self.positions[s] = [p for p in free if p not in spots]
             cards = played_by[s] + [c for c, h in view.face_up if h == s]
             if s == seat:

@@ -38,8 +38,9 @@ class ContractPhase(StateFields):
             holder = -1
             if card >= 0 and self._game_hands == 0:  # a card nobody was dealt (set aside, stock): `by` asks
                 holder = next((s for s, h in enumerate(self._hands) if h >> card & 1), -1)
-            if holder >= 0:
+            if holder >= 0:  # the holder makes himself known: the card is public from now on
                 self._chooser = holder
+                self._face_up[card] = holder
             else:
                 by = self._rs.trump.choose.by  # type: ignore[union-attr]
                 self._chooser = self._dealer if by == "dealer" else elder
