@@ -6,7 +6,8 @@ team's seats in one and the second team's in the other. Per pair the figures are
 of the two games won and A's mean scoresheet gain per hand (the opponents' change less A's
 team's, in the ruleset's winning direction: positive is good for A); the intervals are
 Student's t over the pairs, so the deal's luck cancels out of each pair. Milliseconds per
-decision are A's wall time per choice among two or more actions (mean and 99th percentile).
+decision are A's wall time per choice among two or more actions (mean and 99th percentile),
+and its CPU time (the process's), which a loaded machine disturbs less.
 
     .venv/bin/python bench/bench_agents.py --pairs 20 --matchup ismcts:ms=40,greedy
     .venv/bin/python bench/bench_agents.py --pairs 10 --rulesets couillon,mit --markdown
@@ -47,11 +48,13 @@ class Timed:
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
         self.times: list[float] = []
+        self.cpu: list[float] = []  # the process's CPU time: what a decision costs on a loaded machine too
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         action = self.agent.act(state, legal, rng)
         self.times.append(time.perf_counter() - began)
+        self.cpu.append(time.process_time() - cpu)
         return action
 
 
@@ -109,11 +112,14 @@ def matchup(ruleset: Ruleset, spec_a: str, spec_b: str, pairs: int, seed: int) -
         wins.append(pair_wins)
         gains.append(pair_gain)
     times = sorted(a.times)
+    cpu = sorted(a.cpu)
     return {
         "ruleset": ruleset.id, "a": spec_a, "b": spec_b, "pairs": pairs, "games": 2 * pairs,
         "win": mean_t(wins).to_dict(), "gain_per_hand": mean_t(gains).to_dict(),
         "ms_mean": 1000 * statistics.fmean(times) if times else None,
         "ms_p99": 1000 * times[min(len(times) - 1, int(0.99 * len(times)))] if times else None,
+        "cpu_ms_mean": 1000 * statistics.fmean(cpu) if cpu else None,
+        "cpu_ms_p99": 1000 * cpu[min(len(cpu) - 1, int(0.99 * len(cpu)))] if cpu else None,
         "decisions": len(times), "abandoned": abandoned, "seconds": time.perf_counter() - began,
     }
 
@@ -121,18 +127,20 @@ def matchup(ruleset: Ruleset, spec_a: str, spec_b: str, pairs: int, seed: int) -
 def interval(e: dict[str, Any], percent: bool) -> str:
     if e["value"] is None:
         return "n/a"
-    k, unit = (100, "%") if percent else (1, "")
     if e["low"] is None:
-        return f"{k * e['value']:.1f}{unit}"
-    return f"{k * e['value']:.1f}{unit} [{k * e['low']:.1f}, {k * e['high']:.1f}]" if percent else \
-        f"{e['value']:+.3f} [{e['low']:+.3f}, {e['high']:+.3f}]"
+        return f"{100 * e['value']:.0f}%" if percent else f"{e['value']:+.3f}"
+    if percent:  # a rate: the t interval clipped to [0, 100%]
+        return f"{100 * e['value']:.0f}% [{max(0.0, 100 * e['low']):.0f}, {min(100.0, 100 * e['high']):.0f}]"
+    return f"{e['value']:+.3f} [{e['low']:+.3f}, {e['high']:+.3f}]"
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
     lines = ["| ruleset | A | B | A's game win rate (95% CI) | A's scoresheet gain per hand (95% CI) | pairs (games) "
-             "| A ms/decision mean, p99 |", "|---|---|---|---|---|---|---|"]
+             "| A ms/decision mean, p99 (wall; CPU) |", "|---|---|---|---|---|---|---|"]
     for r in rows:
-        ms = f"{r['ms_mean']:.1f}, {r['ms_p99']:.0f}" if r["ms_mean"] is not None else "n/a"
+        ms = f"{r['ms_mean']:.0f}, {r['ms_p99']:.0f}" if r["ms_mean"] is not None else "n/a"
+        if r.get("cpu_ms_mean") is not None:
+            ms += f" ({r['cpu_ms_mean']:.0f}, {r['cpu_ms_p99']:.0f})"
         lines.append(f"| {r['ruleset']} | {r['a']} | {r['b']} | {interval(r['win'], True)} "
                      f"| {interval(r['gain_per_hand'], False)} | {r['pairs']} ({r['games']}) | {ms} |")
     return "\n".join(lines)

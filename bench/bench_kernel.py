@@ -28,7 +28,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = ROOT.parent / "shared" / "bench" / "reference_couillon.py"
+# beside the repository (a clone next to shared/), or two levels up (a worktree under wt/)
+REFERENCE = next((p for p in (ROOT.parent / "shared" / "bench" / "reference_couillon.py",
+                              ROOT.parents[1] / "shared" / "bench" / "reference_couillon.py") if p.exists()),
+                 ROOT.parent / "shared" / "bench" / "reference_couillon.py")
 VENV_PYTHON = ROOT / ".venv" / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 try:
