@@ -24,7 +24,7 @@ def test_the_examples_in_docs_api_md_run() -> None:
 
 def test_simulate_gives_the_figures_of_the_json_output() -> None:
     args = ["--games", "60", "--seed", "4", "--agents", "greedy", "--option", "lines=7"]
-    cli = json.loads(CliRunner().invoke(main, ["simulate", "couillon", *args, "--format", "json"]).output)
+    cli = json.loads(CliRunner().invoke(main, ["simulate", "couillon", *args, "--format", "json"]).stdout)
     api = couillon_dsl.simulate(couillon_dsl.load("couillon", {"lines": "7"}), games=60, seed=4, agents="greedy",
                                 workers=2).to_dict()
     assert api["figures"] == cli["figures"]

@@ -103,13 +103,13 @@ RULESET_CASES: dict[str, tuple[str, list[str], int, str]] = {
     # name: (ruleset text, command, exit code, expected text)
     "packet without to plays as `to: all`": (
         "extends: couillon\nid: x\nname: X\ndeal: [{packet: 2}, {packet: 2}, {stock: rest}, "
-        "{turn_up: stock_top}, {decide: trump}]\n", ["simulate", "--games", "3", "--workers", "1"], 0, "games"),
+        "{turn_up: stock_top}, {decide: trump}]\n", ["simulate", "--games", "3", "--workers", "1", "--engine", "python"], 0, "games"),
     "source without key": ("extends: couillon\nid: x\nname: X\nsources: [{title: Somewhere}]\n",
-                           ["simulate", "--games", "1", "--workers", "1"], 1, ":4:11: error[schema-required]"),
+                           ["simulate", "--games", "1", "--workers", "1", "--engine", "python"], 1, ":4:11: error[schema-required]"),
     "a billion games to win": ("extends: couillon\nid: x\nname: X\nsession: {games_to_win: 1000000000}\n",
-                               ["simulate", "--games", "1", "--workers", "1"], 1, ":4:25: error[schema-range]"),
+                               ["simulate", "--games", "1", "--workers", "1", "--engine", "python"], 1, ":4:25: error[schema-range]"),
     "10**18 hands": ("extends: couillon\nid: x\nname: X\nlimits: {max_hands: 1000000000000000000}\n"
-                     "scoring: {win: {delta: 0}}\n", ["simulate", "--games", "1", "--workers", "1"], 1,
+                     "scoring: {win: {delta: 0}}\n", ["simulate", "--games", "1", "--workers", "1", "--engine", "python"], 1,
                      ":4:21: error[schema-range]"),
 }
 

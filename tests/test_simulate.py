@@ -19,7 +19,9 @@ TIMING = ("seconds", "compile_seconds", "hands_per_second", "workers")
 def invoke(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args))
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.output
+    # what a user reads: the report alone on success (a note on stderr, such as the engine that
+    # played, is not part of it), everything on failure
+    return result.exit_code, result.stdout if result.exit_code == 0 else result.output
 
 
 def simulate_json(*args: str) -> dict:
