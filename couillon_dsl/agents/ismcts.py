@@ -24,8 +24,7 @@ import time
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent
-from couillon_dsl.agents.playout import Outlook, budget_scale, outlook_of, playout
-from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.agents.playout import SearchAgent, outlook_of, playout, whole_count
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -44,33 +43,25 @@ class Node:
         self.children: dict[int, Node] = {}
 
 
-class IsmctsAgent:
+class IsmctsAgent(SearchAgent):
     """Searches ``iterations`` paths (or as many as ``ms`` milliseconds allow) over sampled worlds."""
 
     name = "ismcts"
 
     def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7) -> None:
-        if not isinstance(iterations, int) or iterations < 1:
-            raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
-        if not isinstance(ms, (int, float)) or ms < 0:
-            raise ValueError(f"ms must be a number >= 0 (0: budget by iterations), got {ms!r}")
-        if not isinstance(worlds, int) or worlds < 1:
-            raise ValueError(f"worlds must be an integer >= 1, got {worlds!r}")
+        whole_count("iterations", iterations)
+        whole_count("worlds", worlds)
         if not isinstance(c, (int, float)) or c < 0:
             raise ValueError(f"c (the exploration constant) must be a number >= 0, got {c!r}")
+        super().__init__(ms)
         self.iterations = iterations
-        self.ms = ms
         self.worlds = worlds
         self.c = c
-        self._greedy = GreedyAgent()  # playout decisions, and the choice when no world fits
-        self._sampler = Sampler()
-        self._outlook: Outlook | None = None
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
-        scale = budget_scale(legal, state.actions.ncards)
-        deadline = time.perf_counter() + scale * self.ms / 1000
+        scale, deadline = self.deadline(state, legal)
         iterations = scale * self.iterations
         seat = state.current_player()
         count = self.worlds if self.ms else min(self.worlds, iterations)

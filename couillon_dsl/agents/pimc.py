@@ -12,36 +12,27 @@ import random
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.greedy import GreedyAgent
-from couillon_dsl.agents.playout import Outlook, budget_scale, outlook_of, playout
-from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.agents.playout import SearchAgent, outlook_of, playout, whole_count
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
 
 
-class PimcAgent:
+class PimcAgent(SearchAgent):
     """Samples ``samples`` worlds (or as many as ``ms`` milliseconds allow) and plays every legal
     action out in each with a cheap policy."""
 
     name = "pimc"
 
     def __init__(self, samples: int = 24, ms: float = 0) -> None:
-        if not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"samples must be an integer >= 1, got {samples!r}")
-        if not isinstance(ms, (int, float)) or ms < 0:
-            raise ValueError(f"ms must be a number >= 0 (0: no time budget), got {ms!r}")
+        whole_count("samples", samples)
+        super().__init__(ms)
         self.samples = samples
-        self.ms = ms
-        self._greedy = GreedyAgent()  # playout decisions, and the choice when no world fits
-        self._sampler = Sampler()
-        self._outlook: Outlook | None = None
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
-        scale = budget_scale(legal, state.actions.ncards)
-        deadline = time.perf_counter() + scale * self.ms / 1000
+        scale, deadline = self.deadline(state, legal)
         seat = state.current_player()
         outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
         team = state.ruleset.tables.team_of[seat]

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent, follow, lead
+from couillon_dsl.agents.sampler import Sampler
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -27,6 +29,31 @@ EXPLORE = 0.25  # share of leads the playout makes at random
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
 DECISION_BUDGET = 4  # a decision that is not a card (trump, contract, announcement) gets this many times
 # the search: it is rare (a few per hand) and decides the most
+
+
+def whole_count(name: str, value: object) -> None:
+    """Refuse a budget setting that is not a whole number of at least 1 (a usage error's text)."""
+    if not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+
+class SearchAgent:
+    """What the searching agents share: a time budget ``ms`` (0: the budget is a count), the
+    greedy policy for playouts (and for a choice no sampled world fits), the sampler, and the
+    outlook of the ruleset last seen."""
+
+    def __init__(self, ms: float) -> None:
+        if not isinstance(ms, (int, float)) or ms < 0:
+            raise ValueError(f"ms must be a number >= 0 (0: budget by count), got {ms!r}")
+        self.ms = ms
+        self._greedy = GreedyAgent()
+        self._sampler = Sampler()
+        self._outlook: Outlook | None = None
+
+    def deadline(self, state: GameState, legal: Sequence[int]) -> tuple[int, float]:
+        """The budget scale of this choice and the time by which an ``ms`` budget runs out."""
+        scale = budget_scale(legal, state.actions.ncards)
+        return scale, time.perf_counter() + scale * self.ms / 1000
 
 
 def budget_scale(legal: Sequence[int], ncards: int) -> int:
