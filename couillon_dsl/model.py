@@ -339,7 +339,7 @@ class ScoringRule:
 @dataclass(frozen=True, slots=True)
 class Session:
     games_to_win: int = 1
-    game_name: str = "game"  # what players call a won game (Kujong: cow), for the rulebook
+    game_name: str = "game"  # what players call a won game (e.g. "cow"), for the rulebook
 
 
 @dataclass(frozen=True, slots=True)
