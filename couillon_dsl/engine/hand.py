@@ -48,6 +48,9 @@ ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntric
 #                                            declared, contract, contract_multiplier)
 
 MEMO_LIMIT = 1 << 14  # distinct fact combinations a ruleset's scoring is remembered for
+# the facts before language v2's (declarations, contracts, cards won, the last trick): a ruleset whose rules
+# read only these is scored by a closure that builds no more of a hand's row
+LANGUAGE_V1_FACTS = frozenset(HandFacts._fields[:HandFacts._fields.index("declared")])
 
 
 def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
@@ -120,6 +123,11 @@ def make_score_hand(
     each rule's). A `for_each: team` rule runs once per team with ``each_team`` set. Card
     points arrive in 1/``unit`` of a point; expressions see exact points. The tie carry's
     branches are taken here, once.
+
+    A ruleset whose rules read only :data:`LANGUAGE_V1_FACTS` and whose goal is not counted
+    rule by rule (most of them) gets a closure that builds the short row, remembers the
+    deltas alone and ignores the later arguments: the per-hand cost standard Couillon had
+    before those concepts came (``bench/bench_engine.py --against``).
     """
     plan = scoring_plan(rules)
     carry = sheet.tie_carry
@@ -149,6 +157,51 @@ def make_score_hand(
         return exact(Fraction(units, unit))
 
     teams = range(nteams)
+    two_teams = nteams == 2
+
+    def facts_of(row: tuple[Any, ...], made: Sequence[tuple[int, int]]) -> HandFacts:
+        """The HandFacts of a hand's row (HandFacts' fields in order; ``announcers`` as the announcements made)."""
+        announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
+        head = row[:15] if unit == 1 else (
+            row[:10] + (in_game_points(row[10]),) + row[11:13] + (tuple(map(in_game_points, row[13])),) + row[14:15])
+        return _new_tuple(HandFacts, head + (announcers, options, [], None) + row[19:])
+
+    if not race and reads <= LANGUAGE_V1_FACTS:
+        # the common case: no goal counted rule by rule, no rule reading what language v2 added (declarations,
+        # contracts, cards won, the last trick): a shorter row, and the extra arguments are not looked at
+        tail = (options, None, None) + tuple(HandFacts._field_defaults[name]
+                                             for name in HandFacts._fields[HandFacts._fields.index("declared"):])
+        memo_v1: dict[Any, tuple[int, ...]] = {}  # the deltas alone: no rule-by-rule steps to remember
+
+        def score_v1(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int,
+                     ntricks: int, passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
+                     declared: Any = (), contract: Any = None, contract_multiplier: Any = 1, won: Any = (),
+                     last_trick: Any = (None, 0)) -> HandScore:
+            winner, tie, no_score = outcome(points, tricks, maker)
+            decided = winner is not None
+            all_tricks = decided and tricks[winner] == ntricks
+            in_play = sum(points)
+            row = (winner, (1 - winner if two_teams else None) if decided else None,
+                   maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
+                   in_play, passes, ties, points, tricks, tuple(made))
+            k = multiplier(ties) if ties else 1
+            key = key_of(row)
+            deltas = memo_v1.get(key)
+            if deltas is None:
+                deltas = rule_deltas(plan, define, nteams, facts_of(row + tail, made), k)[0]
+                if len(memo_v1) >= MEMO_LIMIT:
+                    memo_v1.clear()
+                memo_v1[key] = deltas
+            if decided:
+                ties = passes = 0
+            elif tie and carries_ties:
+                ties += 1
+            return _new_tuple(HandScore, (
+                "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
+                deltas, tuple(map(add, values, deltas)), ties, passes, None,
+            ))
+
+        return score_v1
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
@@ -159,7 +212,7 @@ def make_score_hand(
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         in_play = sum(points)
-        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
+        row = (winner, (1 - winner if two_teams else None) if decided else None,
                maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick)
@@ -167,11 +220,7 @@ def make_score_hand(
         key = key_of(row)
         scored = memo.get(key)
         if scored is None:
-            announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-            facts = row[:15] if unit == 1 else (
-                row[:10] + (in_game_points(in_play),) + row[11:13] + (tuple(map(in_game_points, points)),) + row[14:15])
-            scored = rule_deltas(plan, define, nteams,
-                                 _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:]), k)
+            scored = rule_deltas(plan, define, nteams, facts_of(row, made), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
