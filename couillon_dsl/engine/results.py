@@ -93,4 +93,6 @@ class SeatView:
     # declared this hand: (declaration id, pattern name, seat, value, cards shown: 0 when the declaration is not shown)
     melds: tuple[tuple[str, str, int, int, CardMask], ...] = ()
     contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
+    kitty: CardMask = 0  # the kitty's cards, once shown (to the declarer: once taken)
+    discarded: CardMask = 0  # the declarer's discards this seat sees: all (the declarer), the shown ones (the others)
 
