@@ -1,8 +1,9 @@
 """A rule-of-thumb player that works for any ruleset, from the trump context's tables alone.
 
 Cards: win the trick as cheaply as possible when the opponents hold it, shed the least
-valuable card otherwise (and discard after taking a kitty by the same measure, short suits first), give points to a partner who is sure to win, and lead a master
-card (one no unseen card of its suit beats) when holding one. Decisions: take or name the
+valuable card otherwise, give points to a partner who is sure to win, and lead a master
+card (one no unseen card of its suit beats) when holding one. After taking a kitty, discard
+by the same measure, from short suits first. Decisions: take or name the
 trump suit in which the hand is strongest when that strength reaches a share of the hand.
 With `contracts` or a push allowed, every choice is valued in its own trump context
 (:func:`hand_value`): the best one is picked, or the choice is pushed when even the best
