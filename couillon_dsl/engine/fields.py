@@ -24,7 +24,7 @@ FIELDS = (
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
-    "_bid", "_bidder",
+    "_bid", "_bidder", "_side_of",
     # announcements
     "_made", "_may_announce", "_offers",
     # declarations
@@ -82,6 +82,7 @@ class StateFields:
     _mult: int  # the contract's multiplier for the trump fixed
     _bid: int  # the auction's highest bid so far, as a ladder position (-1: none)
     _bidder: int  # the seat that made it (-1: none)
+    _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # announcements
     _made: list[tuple[int, int]]
     _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
