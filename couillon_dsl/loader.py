@@ -289,6 +289,7 @@ class _Survey:
         if isinstance(node, SequenceNode):
             children = [(f"{pointer}/{i}", child) for i, child in enumerate(node.value)]
         else:
+            assert isinstance(node, MappingNode)
             children = self._keyed_children(node, pointer)
         for child_pointer, child in children:
             child_size, child_height = self._measure(child, child_pointer, depth + 1)
