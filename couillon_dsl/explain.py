@@ -17,7 +17,7 @@ from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
 from couillon_dsl.model import (
-    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
+    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Reading, Ruleset, ScoringRule, Suit,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 from couillon_dsl.schema import where
@@ -1202,10 +1202,15 @@ def describe_options(rs: Ruleset) -> Section | None:
     ))
 
 
+def reading_sentence(reading: Reading) -> str:
+    """A setting that is this ruleset's own reading where the sources are silent, with why."""
+    return f"`{where(reading.setting)}: {_value(reading.value)}`: {' '.join(reading.note.split())}"
+
+
 def describe_readings(rs: Ruleset) -> Section | None:
     if not rs.readings:
         return None
-    items = tuple(f"`{where(r.setting)}: {_value(r.value)}`: {' '.join(r.note.split())}" for r in rs.readings)
+    items = tuple(reading_sentence(r) for r in rs.readings)
     return Section("Readings", (
         Paragraph(sentence("where the sources are silent or unclear, these rules are this ruleset's own reading")),
         Items(items),
@@ -1507,6 +1512,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
                      f"{rs.limits.max_redeals_in_a_row} passed-out deals in a row",)
     for name, spec in rs.options.items():
         out[f"Option {name}"] = (option_sentence(spec),)
+    if rs.readings:
+        out["Readings"] = tuple(reading_sentence(reading) for reading in rs.readings)
     return out
 
 
