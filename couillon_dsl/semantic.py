@@ -249,11 +249,6 @@ class _Checks:
             self.report("sides-without-declarer", f"sides: {sides} needs a declarer in every hand, but a trump fixed "
                         "by a fallback has no maker", "/trump/maker_after_fallback" if "maker_after_fallback" in trump
                         else "/players/sides", "set trump.maker_after_fallback: elder_team (the elder declares)")
-        delegate = trump.get("choose", {}).get("delegate")
-        if method == "choose" and delegate and delegate.get("to", "partner") == "partner":
-            self.report("delegate-without-partner", f"with sides: {sides} a seat has no partner before the contract "
-                        "to hand the choice to", "/trump/choose/delegate/to" if "to" in delegate
-                        else "/trump/choose/delegate", "use to: next")
 
     def check_teams(self, teams: list[list[int]]) -> None:
         owner: dict[int, int] = {}
@@ -507,8 +502,9 @@ class _Checks:
         if "first_hand" in choose:
             self.card("/trump/choose/first_hand/holder_of", choose["first_hand"]["holder_of"])
         delegate = choose.get("delegate")
-        if delegate and delegate.get("to", "partner") == "partner" and any(
-                len(team) != 2 for team in self.data["players"].get("teams", [[0, 1]])):  # no teams: check_sides
+        players = self.data["players"]
+        if delegate and delegate.get("to", "partner") == "partner" and (players.get("sides", "teams") != "teams" or any(
+                len(team) != 2 for team in players.get("teams", [[0, 1]]))):  # sides per hand: no partner yet
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
         if self.data["trump"]["method"] == "auction" and not (contracts and self.data["trump"].get("auction")):
