@@ -51,11 +51,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     with_defaults(data)
     deck = _deck(data["deck"])
     layout = _layout(deck)
-    players = Players(
-        count=data["players"]["count"],
-        teams=tuple(tuple(team) for team in data["players"]["teams"]),
-        direction=data["players"].get("direction", "clockwise"),
-    )
+    players = _players(data["players"])
     dealer_data = data.get("dealer", {})
     dealer = Dealer(first=dealer_data.get("first", 0), rotation=dealer_data.get("rotation", "next"))
     deal = tuple(_deal_step(step) for step in data["deal"])
@@ -86,7 +82,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     declarations = tuple(_declaration(key, value) for key, value in (data.get("declarations") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**{"goal": 0, "direction": "down", **data["scoresheet"]})  # the schema's defaults
-    names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams), declarations),
+    names = dataclasses.replace(_expr_names(announcements, specs, players.nsides, declarations),
                                 whole_points=point_unit(deck, roles) == 1,
                                 card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()})
     definitions, names = _definitions(data, document, names)
@@ -98,7 +94,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
                           contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
-                          card_roles=roles, deal_checks=deal_checks)
+                          card_roles=roles, deal_checks=deal_checks,
+                          maker_wins=_maker_wins(outcome, document, names, texts))
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
     discard = _discard(data["discard"]) if data.get("discard") else None
@@ -257,6 +254,13 @@ def _set_pointer(data: dict[str, Any], pointer: str, value: Any) -> None:
 
 
 # ---------------------------------------------------------------------- sections
+def _players(raw: Mapping[str, Any]) -> Players:
+    """The players; with sides fixed per hand, every seat is a team of its own on the scoresheet."""
+    count, sides = raw["count"], raw.get("sides", "teams")
+    teams = tuple(tuple(team) for team in raw["teams"]) if sides == "teams" else tuple((s,) for s in range(count))
+    return Players(count=count, teams=teams, direction=raw.get("direction", "clockwise"), sides=sides)
+
+
 def _suit(raw: Any) -> Suit:
     if isinstance(raw, str):
         name, symbol = STANDARD_SUITS.get(raw, (raw, raw))
@@ -443,6 +447,17 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
     return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
                        when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads,
                        for_each=for_each)
+
+
+def _maker_wins(outcome: Outcome, document: Document, names: Any,
+                definitions: Mapping[str, Any]) -> tuple[Callable[[Any], object], frozenset[str]] | None:
+    """`outcome.maker_wins` compiled, with the facts it reads (the memo key of its verdicts)."""
+    from couillon_dsl.expr import compile_expression, facts_read
+
+    if outcome.maker_wins is None:
+        return None
+    fn = compile_expression(outcome.maker_wins, "bool", names, document.content_span_of("/outcome/maker_wins"))
+    return fn, facts_read(outcome.maker_wins, definitions)
 
 
 def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,

@@ -17,7 +17,8 @@ from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
 from couillon_dsl.model import (
-    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Ruleset, ScoringRule, Suit,
+    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Reading, Ruleset,
+    ScoringRule, Suit,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 from couillon_dsl.schema import where
@@ -159,6 +160,10 @@ def chooser(rs: Ruleset, by: str) -> str:
 
 def players_sentence(rs: Ruleset) -> str:
     players = rs.players
+    if players.sides == "declarer_alone":
+        return (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
+                f"contract) plays alone against the other {players.count - 1}, who play together, and each "
+                "player keeps their own score")
     sizes = sorted({len(team) for team in players.teams})
     if sizes == [1]:
         return f"{players.count} players, each playing for themselves"
@@ -537,7 +542,8 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         out = [
             f"the suit of {_offered_card(rs)} is offered as trump: starting with {elder(rs)} and going round "
             f"to the dealer, each player in turn accepts it or passes",
-            "the first player to accept makes that suit trump and ends the round; that player's team is the maker",
+            "the first player to accept makes that suit trump and ends the round; "
+            + maker_phrase(rs, "that player's team is the maker"),
         ]
         if offer.on_all_pass == "bottom_card":
             out.append(f"if everyone passes, the bottom card of the stock is turned face up and its suit is trump; "
@@ -595,9 +601,17 @@ def auction_sentences(rs: Ruleset) -> list[str]:
     ladder = [by_id[c].name for c in auction.ladder]
     out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
            f"higher than the last bid; the contracts from lowest to highest are {join(ladder)}",
-           "the highest bidder declares that contract and plays it; their team is the maker",
+           f"the highest bidder declares that contract and plays it; {maker_phrase(rs, 'their team is the maker')}",
            "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
     return out + contract_sentences(rs, "the highest bidder")[2:]
+
+
+def maker_phrase(rs: Ruleset, with_teams: str) -> str:
+    """Who the maker is once a seat fixed the contract: ``with_teams`` says it for fixed teams;
+    with sides per hand it is that seat alone."""
+    if rs.players.sides == "declarer_alone":
+        return "that player is the declarer and the maker, alone against the others"
+    return with_teams
 
 
 def contract_sentences(rs: Ruleset, who: str) -> list[str]:
@@ -605,7 +619,7 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
     enabled = [c for c in rs.contracts if c.enabled]
     names = [c.name for c in enabled]
     out = [f"{who} looks at their cards and picks one of these contracts: {join(names, 'or')}",
-           "the team of the player who picks it is the maker"]
+           maker_phrase(rs, "the team of the player who picks it is the maker")]
     for c in enabled:
         if c.trump == "named":
             text = f"{c.name}: they name any suit as trump"
@@ -622,7 +636,8 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
         if rs.tables.kitty is not None:
             text += "; " + kitty_phrase(c.kitty)
         if c.aside_counts_for != "nobody":
-            who = "the declarer's team" if c.aside_counts_for == "declarer" else "the declarer's opponents"
+            declarer = "the declarer" if rs.players.sides != "teams" else "the declarer's team"
+            who = declarer if c.aside_counts_for == "declarer" else "the declarer's opponents"
             unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
                         else "the cards dealt to nobody")
             text += f"; {unplayed} count for {who} at the end of the hand"
@@ -944,6 +959,10 @@ def describe_play(rs: Ruleset) -> Section:
 
 def outcome_sentence(rs: Ruleset) -> str:
     outcome = rs.outcome
+    if outcome.maker_wins is not None:
+        condition = condition_phrase(rs, parse_expression(outcome.maker_wins)) or f"`{outcome.maker_wins}` holds"
+        return (f"after the last trick the maker wins the hand when {condition}, else the maker's opponents win it; "
+                "a hand without a maker scores nothing")
     what = "card points in the tricks it took" if outcome.compare == "points" else "tricks"
     short = "points" if outcome.compare == "points" else "tricks"
     most = "more" if len(rs.players.teams) == 2 else "the most"
@@ -971,6 +990,9 @@ _UNITS = {  # display -> (unit, unit plural)
 
 def scoresheet_sentence(rs: Ruleset) -> str:
     sheet = rs.scoresheet
+    if rs.players.sides != "teams":
+        return (f"each player's score starts at {sheet.start}; a change for a side is made to the score of each "
+                "player on that side")
     if sheet.direction == "up" or sheet.display == "numbers":
         return f"each team's score starts at {sheet.start}"
     unit, units = _UNITS.get(sheet.display, ("point", "points"))
@@ -1248,10 +1270,15 @@ def describe_options(rs: Ruleset) -> Section | None:
     ))
 
 
+def reading_sentence(reading: Reading) -> str:
+    """A setting that is this ruleset's own reading where the sources are silent, with why."""
+    return f"`{where(reading.setting)}: {_value(reading.value)}`: {' '.join(reading.note.split())}"
+
+
 def describe_readings(rs: Ruleset) -> Section | None:
     if not rs.readings:
         return None
-    items = tuple(f"`{where(r.setting)}: {_value(r.value)}`: {' '.join(r.note.split())}" for r in rs.readings)
+    items = tuple(reading_sentence(r) for r in rs.readings)
     return Section("Readings", (
         Paragraph(sentence("where the sources are silent or unclear, these rules are this ruleset's own reading")),
         Items(items),
@@ -1372,6 +1399,8 @@ def value_phrase(rs: Ruleset, node: Node) -> str | None:
     args = [value_phrase(rs, arg) or _quoted(arg) for arg in node.args]
     if node.func == "if":
         condition = condition_phrase(rs, node.args[0]) or f"`{to_text(node.args[0])}` holds"
+        if isinstance(node.args[1], Call) and node.args[1].func == "if":  # an if inside the first branch
+            return f"{args[2]} unless {condition}, in which case {args[1]}"
         return f"{args[1]} if {condition}, else {args[2]}"
     if node.func in ("min", "max"):
         word = ("smaller" if node.func == "min" else "larger") if len(args) == 2 else \
@@ -1553,6 +1582,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
                      f"{rs.limits.max_redeals_in_a_row} passed-out deals in a row",)
     for name, spec in rs.options.items():
         out[f"Option {name}"] = (option_sentence(spec),)
+    if rs.readings:
+        out["Readings"] = tuple(reading_sentence(reading) for reading in rs.readings)
     return out
 
 

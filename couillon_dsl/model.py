@@ -54,9 +54,19 @@ class OptionSpec:
 
 @dataclass(frozen=True, slots=True)
 class Players:
+    """The seats, and who plays together. ``teams`` keep the scoresheet: the fixed partnerships,
+    or with ``sides`` other than ``teams`` one team per seat (each seat keeps its own score
+    while the sides of a hand are fixed with its contract)."""
+
     count: int
     teams: tuple[tuple[int, ...], ...]
     direction: str = "clockwise"
+    sides: str = "teams"  # teams | declarer_alone
+
+    @property
+    def nsides(self) -> int:
+        """How many sides a hand is played by: the teams, or the declarer's side and the rest."""
+        return len(self.teams) if self.sides == "teams" else 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +335,7 @@ class Outcome:
     compare: str = "points"
     maker_needs: int | None = None
     gap: str = "no_score"
+    maker_wins: str | None = None  # an expression: the maker's side wins when it holds, else the opponents
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,7 +432,7 @@ class Tables:
     promotion_cards: tuple[Card, ...]  # bit i of a context's promotion set promotes this card
     promotion_by: tuple[int, ...]  # announcement index that sets bit i, or -1 (always promoted)
     card_bit: tuple[CardMask, ...]  # card -> its mask bit
-    team_of: tuple[Team, ...]  # seat -> team
+    team_of: tuple[Team, ...]  # seat -> team (its scoresheet value; the side it plays on with fixed teams)
     next_seat: tuple[int, ...]  # seat -> the seat that plays after it
     rounds: tuple[tuple[int, ...], ...]  # seat -> every seat in play order, starting with it
     deal_plans: tuple[tuple[tuple[Any, ...], ...], ...]  # dealer -> deal ops with seats resolved
@@ -456,6 +467,11 @@ class Tables:
     fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
     auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
+    # sides per hand (players.sides other than teams): declarer seat -> seat -> side (0: the declarer's);
+    # empty with fixed teams, whose sides are team_of
+    declarer_sides: tuple[tuple[int, ...], ...] = ()
+    nsides: int = 2  # sides a hand is played by (points and tricks are counted per side)
+    start_sides: tuple[int, ...] = ()  # seat -> side when a deal starts (team_of, or any declarer's sides)
     kitty: Any = None  # engine.kitty.KittyTables (per contract shown/taken, discard masks), None without a kitty
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:

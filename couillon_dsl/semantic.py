@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterator
 
-from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean
+from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean, error
 from couillon_dsl.loader import Document, escape, merged, unescape
 from couillon_dsl.schema import where
 
@@ -79,6 +79,8 @@ class _Checks:
         self.announcements: dict[str, Any] = data.get("announcements", {})
         self.kitty_size: int | None = None  # cards of the deal's kitty step (None: no kitty)
         self.hand_at_decide = 0  # cards a hand holds when the contract is fixed
+        players = data["players"]
+        self.nsides = _side_count(players)
 
     def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
                span: Span | None = None, severity: Severity = "error") -> None:
@@ -218,8 +220,42 @@ class _Checks:
 
     def check_players(self) -> None:
         players = self.data["players"]
+        if players.get("sides", "teams") != "teams":
+            self.check_sides(players)
+        elif "teams" not in players:
+            self.report("teams-missing", "players.teams is missing: with sides: teams the partnerships keep the score",
+                        "/players", "list them, e.g. teams: [[0, 2], [1, 3]]; or say sides: declarer_alone when each "
+                        "hand's contract fixes the sides", key=True)
+        else:
+            self.check_teams(players["teams"])
+        first = self.data.get("dealer", {}).get("first", 0)
+        if isinstance(first, int):
+            self.seat("/dealer/first", first, "dealer seat")
+
+    def check_sides(self, players: dict[str, Any]) -> None:
+        """Sides fixed with the contract: no fixed teams, and a declarer in every hand that is played."""
+        sides = players["sides"]
+        if "teams" in players:
+            self.report("teams-with-sides", f"players.teams is unused with sides: {sides}", "/players/teams",
+                        "leave teams out: each hand's contract fixes the sides, and every seat keeps its own score",
+                        key=True)
+        trump = self.data["trump"]
+        method = trump["method"]
+        if method == "none":
+            self.report("sides-without-declarer", f"sides: {sides} needs a declarer in every hand, but trump.method "
+                        "none fixes no contract", "/players/sides",
+                        "use trump.method auction, choose or offer, or sides: teams with fixed partnerships")
+            return
+        fallback = (method == "offer" and trump.get("offer", {}).get("on_all_pass", "bottom_card") == "bottom_card"
+                    or method == "choose" and "defer" in trump.get("choose", {}).get("ways", ["name"]))
+        if fallback and trump.get("maker_after_fallback", "none") == "none":
+            self.report("sides-without-declarer", f"sides: {sides} needs a declarer in every hand, but a trump fixed "
+                        "by a fallback has no maker", "/trump/maker_after_fallback" if "maker_after_fallback" in trump
+                        else "/players/sides", "set trump.maker_after_fallback: elder_team (the elder declares)")
+
+    def check_teams(self, teams: list[list[int]]) -> None:
         owner: dict[int, int] = {}
-        for t, team in enumerate(players["teams"]):
+        for t, team in enumerate(teams):
             for s, seat in enumerate(team):
                 pointer = f"/players/teams/{t}/{s}"
                 if not self.seat(pointer, seat):
@@ -233,9 +269,6 @@ class _Checks:
             self.report("teams-not-partition", f"seat{'s' if len(lonely) > 1 else ''} {', '.join(map(str, lonely))} "
                         f"belong{'' if len(lonely) > 1 else 's'} to no team", "/players/teams",
                         f"the teams must cover seats 0 to {self.seats - 1}")
-        first = self.data.get("dealer", {}).get("first", 0)
-        if isinstance(first, int):
-            self.seat("/dealer/first", first, "dealer seat")
 
     def receivers(self, pointer: str, to: Any) -> list[int]:
         """Seats (as offsets from the dealer, 1 = elder) that receive a packet."""
@@ -486,8 +519,9 @@ class _Checks:
         if "first_hand" in choose:
             self.card("/trump/choose/first_hand/holder_of", choose["first_hand"]["holder_of"])
         delegate = choose.get("delegate")
-        if delegate and delegate.get("to", "partner") == "partner" and any(
-                len(team) != 2 for team in self.data["players"]["teams"]):
+        players = self.data["players"]
+        if delegate and delegate.get("to", "partner") == "partner" and (players.get("sides", "teams") != "teams" or any(
+                len(team) != 2 for team in players.get("teams", [[0, 1]]))):  # sides per hand: no partner yet
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
         if self.data["trump"]["method"] == "auction" and not (contracts and self.data["trump"].get("auction")):
@@ -521,7 +555,7 @@ class _Checks:
             if (kitty.get("shown") or kitty.get("taken")) and self.kitty_size is None:
                 self.report("kitty-without-step", f"contract {key} shows or takes the kitty, but the deal has no "
                             "kitty step", f"{base}/kitty", "deal the kitty with a {kitty: N} step before {decide: trump}")
-            if contract.get("aside_counts_for") == "opponents" and len(self.data["players"]["teams"]) != 2:
+            if contract.get("aside_counts_for") == "opponents" and self.nsides != 2:
                 self.report("aside-needs-two-teams", "aside_counts_for: opponents needs exactly two teams",
                             f"{base}/aside_counts_for", "use declarer or nobody, or two teams")
             trump = str(contract.get("trump", "named"))
@@ -650,6 +684,11 @@ class _Checks:
             self.report("unbounded-redeal", f"on_all_pass: {fallback} can throw in deal after deal, and "
                         "limits.max_redeals_in_a_row is not set", "/trump/offer/on_all_pass",
                         "set limits: {max_redeals_in_a_row: 50} so every game ends")
+
+
+def _side_count(players: dict[str, Any]) -> int:
+    """How many sides play a hand: the teams, or two with sides per hand (or teams missing: reported apart)."""
+    return len(players["teams"]) if players.get("sides", "teams") == "teams" and "teams" in players else 2
 
 
 def _banks_points(delta: str, team: str) -> bool:
@@ -827,7 +866,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
     return ExprNames(
         announcements=frozenset(data.get("announcements", {})),
         options={name: option_type(o) for name, o in options.items()},
-        team_count=len(data["players"]["teams"]),
+        team_count=_side_count(data["players"]),
         declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
         card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
@@ -850,9 +889,29 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
             pointer = f"/scoring/{escape(name)}/{field}"
             if isinstance(text := rule.get(field), str):
                 found += check_expression(text, kind, names, place.content(pointer), pointer)  # type: ignore[arg-type]
+    found += _maker_wins_diagnostics(data, place, checked.names)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
                          diagnostic.pointer, diagnostic.hint)
+
+
+def _maker_wins_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
+    """`outcome.maker_wins`: a true/false expression that decides the hand, so it may not read its outcome."""
+    from couillon_dsl.expr import OUTCOME_FACTS, check_expression, facts_read
+
+    text = (data.get("outcome") or {}).get("maker_wins")
+    if not isinstance(text, str):
+        return []
+    pointer = "/outcome/maker_wins"
+    found = check_expression(text, "bool", names, place.content(pointer), pointer)
+    if not found:
+        definitions = {k: v for k, v in (data.get("define") or {}).items() if isinstance(v, str)}
+        circular = sorted(facts_read(text, definitions) & OUTCOME_FACTS)
+        if circular:
+            found.append(error("outcome-reads-outcome", f"outcome.maker_wins reads {', '.join(circular)}, which it "
+                               "decides", place.content(pointer), pointer,
+                               "read the hand's facts instead: points(maker), count(\"set\", maker), tricks(maker)..."))
+    return found
 
 
 def iter_semantic_diagnostics(document: Document) -> Iterator[Diagnostic]:

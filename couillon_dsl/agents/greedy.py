@@ -35,14 +35,15 @@ def shed_key(ctx: TrumpContext, card: int) -> tuple[bool, int, int]:
     return (bool(ctx.trump_mask >> card & 1), ctx.points[card], ctx.strength[ctx.card_suit[card]][card])
 
 
-def follow(ctx: TrumpContext, team_of: Sequence[int], seat: int, trick: Sequence[tuple[int, int]],
+def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, trick: Sequence[tuple[int, int]],
            legal: Sequence[int]) -> int:
-    """The card to add to ``trick`` ((seat, card) pairs so far): cheapest winner, else cheapest card."""
+    """The card to add to ``trick`` ((seat, card) pairs so far): cheapest winner, else cheapest card.
+    ``side_of`` gives each seat's side in this hand (who is a partner)."""
     led, best_card = led_and_winner(ctx, [card for _, card in trick])
     strength = ctx.strength[ctx.card_suit[best_card] if led == OPEN_LEAD else led]  # after an open lead: any
     best_seat = next(seat for seat, card in trick if card == best_card)
-    if team_of[best_seat] == team_of[seat]:
-        if len(trick) == len(team_of) - 1:  # the partner wins: give it the most points a non-trump can add
+    if side_of[best_seat] == side_of[seat]:
+        if len(trick) == len(side_of) - 1:  # the partner wins: give it the most points a non-trump can add
             return max(legal, key=lambda c: (not ctx.trump_mask >> c & 1, ctx.points[c], -strength[c]))
         return min(legal, key=lambda c: shed_key(ctx, c))
     winners = [c for c in legal if strength[c] > strength[best_card]]
@@ -127,7 +128,7 @@ class GreedyAgent:
         ctx = state.context
         if not view.trick:
             return self._lead(ctx, view, legal)
-        return follow(ctx, state.ruleset.tables.team_of, view.seat, view.trick, legal)
+        return follow(ctx, state.sides, view.seat, view.trick, legal)
 
     def _lead(self, ctx: TrumpContext, view: SeatView, legal: Sequence[int]) -> int:
         gone = view.hand  # cards no opponent can hold: own and played

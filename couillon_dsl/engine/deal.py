@@ -42,7 +42,7 @@ class DealPhase(StateFields):
         they are read. Fewer stores per hand (the random simulator deals ~10 per game).
         """
         t = self._t
-        nteams = len(self._values)
+        nsides = t.nsides
         self._phase = DRAW
         self._pack = []
         self._undrawn = self._full
@@ -66,8 +66,9 @@ class DealPhase(StateFields):
         self._meld_watch = 0
         self._made: list[tuple[int, int]] = []
         self._leader = self._turn = t.next_seat[self._dealer]
-        self._points = [0] * nteams
-        self._tricks = [0] * nteams
+        self._side_of = t.start_sides
+        self._points = [0] * nsides
+        self._tricks = [0] * nsides
         self._log: list[tuple[int, tuple[Card, ...], int]] = []
 
     def _draw(self, card: Card) -> None:

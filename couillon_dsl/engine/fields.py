@@ -24,7 +24,7 @@ FIELDS = (
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
-    "_bid", "_bidder",
+    "_bid", "_bidder", "_side_of",
     # kitty
     "_kitty", "_discards", "_to_discard",
     # announcements
@@ -84,6 +84,7 @@ class StateFields:
     _mult: int  # the contract's multiplier for the trump fixed
     _bid: int  # the auction's highest bid so far, as a ladder position (-1: none)
     _bidder: int  # the seat that made it (-1: none)
+    _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # kitty (engine.kitty)
     _kitty: CardMask  # the cards the deal's kitty step put aside this hand
     _discards: CardMask  # the declarer's discards so far this hand

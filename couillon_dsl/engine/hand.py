@@ -106,9 +106,11 @@ def make_score_hand(
     options: Mapping[str, Any],
     definitions: Sequence[Definition] = (),
     unit: int = 1,
+    nsides: int = 0,
+    maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]] | None = None,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
-    passes, ties, values, made, declared) -> HandScore``.
+    passes, ties, values, made, declared, ..., side_of) -> HandScore``.
 
     ``outcome`` is the `outcome` section's closure; ``made`` lists the announcements made
     as (announcement index, seat); ``declared`` the points each team keeps per declaration
@@ -120,17 +122,24 @@ def make_score_hand(
     each rule's). A `for_each: team` rule runs once per team with ``each_team`` set. Card
     points arrive in 1/``unit`` of a point; expressions see exact points. The tie carry's
     branches are taken here, once.
+
+    Sides: points, tricks and the expressions' teams are the hand's ``nsides`` sides, seat
+    ``s`` playing on ``side_of[s]`` (the fixed teams, ``team_of``, when not given). With
+    ``nsides`` set (sides fixed per hand) the scoresheet has one value per seat, ``team_of``
+    numbers them, and a side's change is paid to each of its seats. ``maker_wins`` (the
+    compiled `outcome.maker_wins` and the facts it reads) decides who wins instead of
+    ``outcome``: the maker's side when it holds, else the other side.
     """
     plan = scoring_plan(rules)
     carry = sheet.tie_carry
     carries_ties = carry != "none"
     nteams = max(team_of) + 1
+    per_seat = nsides > 0
+    nsides = nsides or nteams
     options = MappingProxyType(dict(options))
     reads = set().union(*(rule.reads for rule in rules)) - {"options"}  # options are fixed for the ruleset
     if any(rule.tie_scaled for rule in rules):
         reads.add("ties_pending")  # the tie multiplier
-    # the memo key: the read fields of a HandFacts row (announcers stand in as the tuple of announcements made)
-    key_of = itemgetter(*sorted(HandFacts._fields.index(name) for name in reads)) if reads else (lambda row: ())
     memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
     race = sheet.when_both_reach == "first_by_rule_order"
     goal = sheet.goal
@@ -148,38 +157,54 @@ def make_score_hand(
     def in_game_points(units: int) -> int | Fraction:
         return exact(Fraction(units, unit))
 
+    def facts_of(row: tuple[Any, ...], sides: Sequence[Team]) -> HandFacts:
+        """The HandFacts of a row of facts (points in game points, announcers by side, no definitions yet)."""
+        made = row[15]
+        announcers = {announcement_ids[a]: sides[s] for a, s in made} if made else NO_ANNOUNCERS
+        facts = row[:15] if unit == 1 else (
+            row[:10] + (in_game_points(row[10]),) + row[11:13] + (tuple(map(in_game_points, row[13])),) + row[14:15])
+        return _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:])
+
+    key_of = _row_key(reads)
+    decide = None if maker_wins is None else _make_decide(maker_wins, facts_of, define)
     teams = range(nteams)
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
               declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
               contract_multiplier: int = 1, won: tuple[int, ...] = (),
-              last_trick: tuple[Team | None, int] = (None, 0)) -> HandScore:
-        winner, tie, no_score = outcome(points, tricks, maker)
+              last_trick: tuple[Team | None, int] = (None, 0), side_of: Sequence[Team] | None = None) -> HandScore:
+        sides = team_of if side_of is None else side_of
+        in_play = sum(points)
+        if decide is None:
+            winner, tie, no_score = outcome(points, tricks, maker)
+        else:
+            winner, tie, no_score = decide((None, None, maker, sides[dealer], sides[next_seat[dealer]], False, False,
+                                            False, False, ntricks, in_play, passes, ties, points, tricks, tuple(made),
+                                            options, None, None, declared, contract, contract_multiplier, won,
+                                            *last_trick), sides)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
-        in_play = sum(points)
-        row = (winner, (1 - winner if nteams == 2 else None) if decided else None,
-               maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
+        row = (winner, (1 - winner if nsides == 2 else None) if decided else None,
+               maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)
         if scored is None:
-            announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-            facts = row[:15] if unit == 1 else (
-                row[:10] + (in_game_points(in_play),) + row[11:13] + (tuple(map(in_game_points, points)),) + row[14:15])
-            scored = rule_deltas(plan, define, nteams,
-                                 _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:]), k)
+            scored = rule_deltas(plan, define, nsides, facts_of(row, sides), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
-        deltas = scored[0]
+        deltas, steps = scored
+        if per_seat:  # a side's change is paid to each of its seats
+            deltas = tuple(map(deltas.__getitem__, sides))
+            steps = tuple(tuple(map(step.__getitem__, sides)) for step in steps)
         first = None
         if race:  # the rules count one at a time, in order: who reaches the goal first
             running = values
-            for step in scored[1]:
+            for step in steps:
                 running = tuple(map(add, running, step))
                 there = [t for t in teams if (goal - running[t]) * sign >= 0]
                 if there:  # reached within one rule (a for_each rule counts for all teams at once): furthest past
@@ -195,6 +220,44 @@ def make_score_hand(
         ))
 
     return score
+
+
+def _row_key(reads: set[str] | frozenset[str]) -> Callable[[tuple[Any, ...]], Any]:
+    """The memo key of a row of facts: the fields ``reads`` names (announcers stand in as the
+    tuple of announcements made)."""
+    fields = HandFacts._fields
+    index = sorted(fields.index(name) for name in reads)
+    return itemgetter(*index) if index else (lambda row: ())
+
+
+def _make_decide(maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]],
+                 facts_of: Callable[[tuple[Any, ...], Sequence[Team]], HandFacts],
+                 define: Sequence[Callable[[HandFacts], Any]]) -> Callable[..., tuple[Team | None, bool, bool]]:
+    """`outcome.maker_wins` as ``decide(row, sides) -> (winner, tie, no_score)``, remembered per
+    combination of the facts it reads; without a maker nobody scores."""
+    wins, reads = maker_wins
+    key_of = _row_key(reads - {"options"})
+    memo: dict[Any, bool] = {}
+    nobody = (None, False, True)
+
+    def decide(row: tuple[Any, ...], sides: Sequence[Team]) -> tuple[Team | None, bool, bool]:
+        maker = row[2]
+        if maker is None:
+            return nobody
+        key = key_of(row)
+        hit = memo.get(key)
+        if hit is None:
+            facts = facts_of(row, sides)
+            defined: list[Any] = facts.defined  # type: ignore[assignment]
+            for fn in define:
+                defined.append(fn(facts))
+            hit = bool(wins(facts))
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return (maker if hit else 1 - maker), False, False
+
+    return decide
 
 
 def first_leader(rule: str, dealer: int, elder: int, maker: Team | None, decider: int | None,
@@ -326,12 +389,13 @@ def cards_table(ncards: int, most: int) -> dict[CardMask, tuple[Card, ...]]:
 
 def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tuple[Card, ...]], hands: list[CardMask],
                   leader: int, left: int, rnd: Callable[[], float], history: list[int],
-                  log: list[tuple[int, tuple[Card, ...], int]], won_points: list[int], won_tricks: list[int]) -> int:
+                  log: list[tuple[int, tuple[Card, ...], int]], won_points: list[int], won_tricks: list[int],
+                  side_of: Sequence[Team] | None = None) -> int:
     """Play ``left`` whole tricks from ``leader`` with uniformly random legal cards; the last leader.
 
     ``cards_of`` is :func:`cards_table` for the pack and at least ``left`` cards.
     Cards go to ``history``, each trick to ``log`` as (leader, cards, winner), and its
-    points and count to the winner's team. Card r of the ascending legal cards is drawn
+    points and count to the winner's side (``side_of``; the fixed teams when not given). Card r of the ascending legal cards is drawn
     with ``r = int(rnd() * count)`` (no draw when only one card is legal), as the
     reference simulator does (computed as ``floor``: equal for these non-negative values,
     and a cheaper call than the ``int`` constructor). Every hand holds one card per trick
@@ -352,7 +416,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
     card_suit = ctx.card_suit
     bits = t.card_bit
     followers = t.followers
-    team_of = t.team_of
+    team_of = t.team_of if side_of is None else side_of
     play = history.append
     n = len(hands)
     last = left - 1

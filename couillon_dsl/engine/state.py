@@ -322,6 +322,13 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         return tuple(self._values)
 
     @property
+    def sides(self) -> tuple[int, ...]:
+        """Seat -> the side it plays on in this hand (public): the fixed teams, or with sides
+        fixed per hand (`players.sides`) the declarer's side 0 against side 1, from the contract on
+        (before it they are a placeholder; the seat view then says None)."""
+        return self._side_of
+
+    @property
     def context(self) -> TrumpContext:
         """The trump context in force (trump suit and promoted cards)."""
         return self._ctx
@@ -456,6 +463,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             hand_number=self._game_hands + 1,
             melds=self._meld_record(public=True) if self._melds and hand_phase else (),
             contract=self._rs.contracts[self._contract].id if self._contract >= 0 and hand_phase else None,
+            sides=self._side_of if hand_phase and (self._maker is not None or not self._t.declarer_sides) else None,
             kitty=kitty,
             discarded=discarded,
         )

@@ -340,6 +340,7 @@ def build_tables(
     first_hand_card: Card = -1,
     card_roles: Sequence[CardRole] = (),
     deal_checks: Sequence[DealCheck] = (),
+    maker_wins: tuple[Callable[[Any], object], frozenset[str]] | None = None,
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
@@ -367,6 +368,9 @@ def build_tables(
         for seat in seats:
             team_of[seat] = team
     next_seat = tuple((s + 1) % n for s in range(n))
+    # sides fixed with the contract (players.sides: declarer_alone): the declarer's side 0, the rest 1
+    declarer_sides = tuple(tuple(0 if s == d else 1 for s in range(n)) for d in range(n)) \
+        if players.sides != "teams" else ()
     plans = tuple(deal_plan(steps, d, n, layout.size) for d in range(n))
     prefixes = tuple(deal_prefix(plan, layout.size) for plan in plans)
     # after the prefix and one decision, the rest of the plan when it is static too (else None)
@@ -393,8 +397,9 @@ def build_tables(
                                             or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE)
                                             or (q is not None and q.stop == len(plan)))
                          for p, q, plan in zip(prefixes, suffixes, plans)),
-        score_hand=make_score_hand(make_outcome(outcome, len(players.teams), unit), scoring, tuple(team_of),
-                                   next_seat, scoresheet, ids, options, definitions, unit),
+        score_hand=make_score_hand(make_outcome(outcome, players.nsides, unit), scoring, tuple(team_of),
+                                   next_seat, scoresheet, ids, options, definitions, unit,
+                                   players.nsides if declarer_sides else 0, maker_wins),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
         contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump == "none" else
@@ -404,6 +409,9 @@ def build_tables(
         named_contract=next((i for i, c in enumerate(contracts) if c.enabled and c.trump == "named"), -1),
         fixed_contracts=tuple(i for i, c in enumerate(contracts) if c.enabled and c.trump != "named"),
         first_hand_card=first_hand_card,
+        declarer_sides=declarer_sides,
+        nsides=players.nsides,
+        start_sides=declarer_sides[0] if declarer_sides else tuple(team_of),
         point_unit=unit,
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
         card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},
