@@ -17,13 +17,14 @@ from typing import Any, Callable, Mapping
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.declarations import build_declaration_tables
+from couillon_dsl.engine.kitty import build_kitty_tables
 from couillon_dsl.engine.rollout import make_rollout
-from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
+from couillon_dsl.engine.tables import OP_KITTY, build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
-    FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
+    Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
     Scoresheet, Session, Source, Suit, Trump,
 )
 from couillon_dsl.schema import with_defaults
@@ -50,11 +51,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     with_defaults(data)
     deck = _deck(data["deck"])
     layout = _layout(deck)
-    players = Players(
-        count=data["players"]["count"],
-        teams=tuple(tuple(team) for team in data["players"]["teams"]),
-        direction=data["players"].get("direction", "clockwise"),
-    )
+    players = _players(data["players"])
     dealer_data = data.get("dealer", {})
     dealer = Dealer(first=dealer_data.get("first", 0), rotation=dealer_data.get("rotation", "next"))
     deal = tuple(_deal_step(step) for step in data["deal"])
@@ -85,7 +82,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     declarations = tuple(_declaration(key, value) for key, value in (data.get("declarations") or {}).items())
     outcome = Outcome(**(data.get("outcome") or {}))
     scoresheet = Scoresheet(**{"goal": 0, "direction": "down", **data["scoresheet"]})  # the schema's defaults
-    names = dataclasses.replace(_expr_names(announcements, specs, len(players.teams), declarations),
+    names = dataclasses.replace(_expr_names(announcements, specs, players.nsides, declarations),
                                 whole_points=point_unit(deck, roles) == 1,
                                 card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()})
     definitions, names = _definitions(data, document, names)
@@ -97,9 +94,14 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
                           contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
-                          card_roles=roles, deal_checks=deal_checks)
+                          card_roles=roles, deal_checks=deal_checks,
+                          maker_wins=_maker_wins(outcome, document, names, texts))
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
+    discard = _discard(data["discard"]) if data.get("discard") else None
+    if any(step.kind == "kitty" for step in deal):
+        tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,
+                                                                      tables.deal_plans, OP_KITTY))
     if trump.auction is not None:
         ids = [c.id for c in contracts]
         tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
@@ -131,6 +133,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         deal_checks=deal_checks,
         declarations=declarations,
         readings=tuple(Reading(r["setting"], _value_at(data, r["setting"]), r["note"]) for r in data["readings"]),
+        discard=discard,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -251,6 +254,13 @@ def _set_pointer(data: dict[str, Any], pointer: str, value: Any) -> None:
 
 
 # ---------------------------------------------------------------------- sections
+def _players(raw: Mapping[str, Any]) -> Players:
+    """The players; with sides fixed per hand, every seat is a team of its own on the scoresheet."""
+    count, sides = raw["count"], raw.get("sides", "teams")
+    teams = tuple(tuple(team) for team in raw["teams"]) if sides == "teams" else tuple((s,) for s in range(count))
+    return Players(count=count, teams=teams, direction=raw.get("direction", "clockwise"), sides=sides)
+
+
 def _suit(raw: Any) -> Suit:
     if isinstance(raw, str):
         name, symbol = STANDARD_SUITS.get(raw, (raw, raw))
@@ -317,6 +327,7 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
         turn_up=raw.get("turn_up"),
         set_aside=raw.get("set_aside"),
         decide=raw.get("decide"),
+        kitty=raw.get("kitty"),
     )
 
 
@@ -332,7 +343,18 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         points=ranks_to(raw.get("points")), trump_points=ranks_to(raw.get("trump_points")),
         multiplier=multiplier if isinstance(multiplier, int) else dict(multiplier),
         aside_counts_for=raw.get("aside_counts_for", "nobody"),
+        kitty=Kitty(**raw.get("kitty", {})),
     )
+
+
+def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:
+    """Card classes as (kind, id) pairs: ({rank: K} -> ("rank", "K")); ids are strings (YAML may give numbers)."""
+    return tuple((kind, str(key)) for item in raw or () for kind, key in item.items())
+
+
+def _discard(raw: Mapping[str, Any]) -> Discard:
+    return Discard(never=_card_classes(raw.get("never")), last_resort=_card_classes(raw.get("last_resort")),
+                   shown=_card_classes(raw.get("shown")))
 
 
 def _trump(raw: Mapping[str, Any]) -> Trump:
@@ -427,6 +449,17 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
                        for_each=for_each)
 
 
+def _maker_wins(outcome: Outcome, document: Document, names: Any,
+                definitions: Mapping[str, Any]) -> tuple[Callable[[Any], object], frozenset[str]] | None:
+    """`outcome.maker_wins` compiled, with the facts it reads (the memo key of its verdicts)."""
+    from couillon_dsl.expr import compile_expression, facts_read
+
+    if outcome.maker_wins is None:
+        return None
+    fn = compile_expression(outcome.maker_wins, "bool", names, document.content_span_of("/outcome/maker_wins"))
+    return fn, facts_read(outcome.maker_wins, definitions)
+
+
 def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,
                     trump: Trump) -> None:
     """Engine preconditions on the deal script that no later stage can recover from."""
@@ -460,10 +493,11 @@ def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Pla
             face_up_seen = True
             if not stock:
                 problem("turn_up needs a stock", i)
-        elif kind == "set_aside":
-            count = left if step.set_aside == "rest" else int(step.set_aside)  # type: ignore[arg-type]
+        elif kind in ("set_aside", "kitty"):
+            given = getattr(step, kind)
+            count = left if given == "rest" else int(given)
             if count > left:
-                problem(f"set_aside {count} but only {left} cards are left", i)
+                problem(f"{kind} {count} but only {left} cards are left", i)
                 break
             left -= count
         elif kind == "decide" and trump.method == "offer" and not face_up_seen:

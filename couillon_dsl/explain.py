@@ -17,7 +17,8 @@ from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
 from couillon_dsl.model import (
-    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Ruleset, ScoringRule, Suit,
+    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Reading, Ruleset,
+    ScoringRule, Suit,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 from couillon_dsl.schema import where
@@ -159,6 +160,10 @@ def chooser(rs: Ruleset, by: str) -> str:
 
 def players_sentence(rs: Ruleset) -> str:
     players = rs.players
+    if players.sides == "declarer_alone":
+        return (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
+                f"contract) plays alone against the other {players.count - 1}, who play together, and each "
+                "player keeps their own score")
     sizes = sorted({len(team) for team in players.teams})
     if sizes == [1]:
         return f"{players.count} players, each playing for themselves"
@@ -364,8 +369,9 @@ def _deal_count(rs: Ruleset) -> tuple[list[int], _DealCount]:
                 hand += step.packet or 0
         elif kind == "stock":
             stock, left = left, 0
-        elif kind == "set_aside":
-            taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
+        elif kind in ("set_aside", "kitty"):
+            given = getattr(step, kind)
+            taken = left if given == "rest" else int(given or 0)
             aside += taken
             left -= taken
     return before, _DealCount(hand, stock, aside + left)
@@ -417,6 +423,11 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
             which = f"the remaining {count(taken, 'card')}" if step.set_aside == "rest" else count(taken, "card")
             out.append(f"set {which} aside face down, unseen and unused")
+        elif kind == "kitty":
+            taken = left if step.kitty == "rest" else int(step.kitty or 0)
+            which = f"the remaining {count(taken, 'card')}" if step.kitty == "rest" else count(taken, "card")
+            out.append(f"deal {which} face down to the kitty, which belongs to nobody until the contract says what "
+                       "becomes of it (see Trump)")
         elif rs.trump.method == "offer":
             out.append(f"trump is decided: the suit of {_offered_card(rs)} is offered to each player in turn "
                        f"(see Trump)")
@@ -442,6 +453,8 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
         return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up"
     if kind == "set_aside":
         return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
+    if kind == "kitty":
+        return f"{left if step.kitty == 'rest' else step.kitty} to the kitty"
     return {"offer": "trump offered", "choose": "trump chosen"}.get(rs.trump.method, "trump decided")
 
 
@@ -529,7 +542,8 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         out = [
             f"the suit of {_offered_card(rs)} is offered as trump: starting with {elder(rs)} and going round "
             f"to the dealer, each player in turn accepts it or passes",
-            "the first player to accept makes that suit trump and ends the round; that player's team is the maker",
+            "the first player to accept makes that suit trump and ends the round; "
+            + maker_phrase(rs, "that player's team is the maker"),
         ]
         if offer.on_all_pass == "bottom_card":
             out.append(f"if everyone passes, the bottom card of the stock is turned face up and its suit is trump; "
@@ -587,9 +601,17 @@ def auction_sentences(rs: Ruleset) -> list[str]:
     ladder = [by_id[c].name for c in auction.ladder]
     out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
            f"higher than the last bid; the contracts from lowest to highest are {join(ladder)}",
-           "the highest bidder declares that contract and plays it; their team is the maker",
+           f"the highest bidder declares that contract and plays it; {maker_phrase(rs, 'their team is the maker')}",
            "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
     return out + contract_sentences(rs, "the highest bidder")[2:]
+
+
+def maker_phrase(rs: Ruleset, with_teams: str) -> str:
+    """Who the maker is once a seat fixed the contract: ``with_teams`` says it for fixed teams;
+    with sides per hand it is that seat alone."""
+    if rs.players.sides == "declarer_alone":
+        return "that player is the declarer and the maker, alone against the others"
+    return with_teams
 
 
 def contract_sentences(rs: Ruleset, who: str) -> list[str]:
@@ -597,7 +619,7 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
     enabled = [c for c in rs.contracts if c.enabled]
     names = [c.name for c in enabled]
     out = [f"{who} looks at their cards and picks one of these contracts: {join(names, 'or')}",
-           "the team of the player who picks it is the maker"]
+           maker_phrase(rs, "the team of the player who picks it is the maker")]
     for c in enabled:
         if c.trump == "named":
             text = f"{c.name}: they name any suit as trump"
@@ -611,9 +633,14 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
             text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
         if c.trump_points:
             text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+        if rs.tables.kitty is not None:
+            text += "; " + kitty_phrase(c.kitty)
         if c.aside_counts_for != "nobody":
-            who = "the declarer's team" if c.aside_counts_for == "declarer" else "the declarer's opponents"
-            text += f"; the cards dealt to nobody count for {who} at the end of the hand"
+            declarer = "the declarer" if rs.players.sides != "teams" else "the declarer's team"
+            who = declarer if c.aside_counts_for == "declarer" else "the declarer's opponents"
+            unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
+                        else "the cards dealt to nobody")
+            text += f"; {unplayed} count for {who} at the end of the hand"
         if isinstance(c.multiplier, int):
             if c.multiplier != 1:
                 text += f"; the hand counts {c.multiplier} times (`multiplier`)"
@@ -628,8 +655,63 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
     return out
 
 
+def kitty_phrase(kitty: Kitty) -> str:
+    """What a contract does with the kitty, as a clause."""
+    if kitty.shown and kitty.taken:
+        return ("the kitty is turned face up for everyone to see, then the declarer takes it into their hand and "
+                "discards as many cards (see Discard)")
+    if kitty.taken:
+        return ("the declarer takes the kitty into their hand, unseen by the others, and discards as many cards "
+                "(see Discard)")
+    if kitty.shown:
+        return "the kitty is turned face up for everyone to see and stays out of play"
+    return "the kitty stays face down, unseen by everyone"
+
+
+def _class_words(rs: Ruleset, classes: Sequence[tuple[str, str]]) -> str:
+    """Card classes in words: ``kings``, ``trumps``, ``the bouts``, ``the Excuse``."""
+    words = []
+    for kind, key in classes:
+        if kind == "rank":
+            words.append(rank_word(key, True))
+        elif kind == "suit":
+            words.append(rs.layout.suit_names[rs.layout.suits.index(key)])
+        elif kind == "set":
+            words.append(f"the {key}")
+        else:
+            words.append(_card(rs, key))
+    return join(words, "or")
+
+
+def discard_sentences(rs: Ruleset) -> list[str]:
+    """What the declarer may discard after taking the kitty, and who sees the discard."""
+    rules = rs.discard
+    out = ["the declarer discards one card at a time; the discard is out of play"]
+    if rules is None:
+        return out + ["any card may be discarded, and nobody else sees the discard"]
+    if rules.never:
+        out.append(f"{_class_words(rs, rules.never)} may never be discarded")
+    if rules.last_resort:
+        out.append(f"{_class_words(rs, rules.last_resort)} may be discarded only when the hand holds too few other "
+                   "cards it may discard")
+    if rules.shown:
+        out.append(f"discarded {_class_words(rs, rules.shown)} are shown to everyone; the rest of the discard is "
+                   "seen by nobody but the declarer")
+    else:
+        out.append("nobody but the declarer sees the discard")
+    return out
+
+
+def takes_kitty(rs: Ruleset) -> bool:
+    """Some contract hands the kitty to the declarer, who then discards."""
+    return rs.tables.kitty is not None and any(rs.tables.kitty.taken)
+
+
 def describe_trump(rs: Ruleset) -> Section:
-    return Section("Trump", (Paragraph(" ".join(sentence(s) for s in trump_sentences(rs))),))
+    paragraphs = [Paragraph(" ".join(sentence(s) for s in trump_sentences(rs)))]
+    if takes_kitty(rs):
+        paragraphs.append(Paragraph("Discard: " + " ".join(sentence(s) for s in discard_sentences(rs))))
+    return Section("Trump", tuple(paragraphs))
 
 
 # ---------------------------------------------------------------------- announcements
@@ -877,6 +959,10 @@ def describe_play(rs: Ruleset) -> Section:
 
 def outcome_sentence(rs: Ruleset) -> str:
     outcome = rs.outcome
+    if outcome.maker_wins is not None:
+        condition = condition_phrase(rs, parse_expression(outcome.maker_wins)) or f"`{outcome.maker_wins}` holds"
+        return (f"after the last trick the maker wins the hand when {condition}, else the maker's opponents win it; "
+                "a hand without a maker scores nothing")
     what = "card points in the tricks it took" if outcome.compare == "points" else "tricks"
     short = "points" if outcome.compare == "points" else "tricks"
     most = "more" if len(rs.players.teams) == 2 else "the most"
@@ -904,6 +990,9 @@ _UNITS = {  # display -> (unit, unit plural)
 
 def scoresheet_sentence(rs: Ruleset) -> str:
     sheet = rs.scoresheet
+    if rs.players.sides != "teams":
+        return (f"each player's score starts at {sheet.start}; a change for a side is made to the score of each "
+                "player on that side")
     if sheet.direction == "up" or sheet.display == "numbers":
         return f"each team's score starts at {sheet.start}"
     unit, units = _UNITS.get(sheet.display, ("point", "points"))
@@ -1181,10 +1270,15 @@ def describe_options(rs: Ruleset) -> Section | None:
     ))
 
 
+def reading_sentence(reading: Reading) -> str:
+    """A setting that is this ruleset's own reading where the sources are silent, with why."""
+    return f"`{where(reading.setting)}: {_value(reading.value)}`: {' '.join(reading.note.split())}"
+
+
 def describe_readings(rs: Ruleset) -> Section | None:
     if not rs.readings:
         return None
-    items = tuple(f"`{where(r.setting)}: {_value(r.value)}`: {' '.join(r.note.split())}" for r in rs.readings)
+    items = tuple(reading_sentence(r) for r in rs.readings)
     return Section("Readings", (
         Paragraph(sentence("where the sources are silent or unclear, these rules are this ruleset's own reading")),
         Items(items),
@@ -1305,6 +1399,8 @@ def value_phrase(rs: Ruleset, node: Node) -> str | None:
     args = [value_phrase(rs, arg) or _quoted(arg) for arg in node.args]
     if node.func == "if":
         condition = condition_phrase(rs, node.args[0]) or f"`{to_text(node.args[0])}` holds"
+        if isinstance(node.args[1], Call) and node.args[1].func == "if":  # an if inside the first branch
+            return f"{args[2]} unless {condition}, in which case {args[1]}"
         return f"{args[1]} if {condition}, else {args[2]}"
     if node.func in ("min", "max"):
         word = ("smaller" if node.func == "min" else "larger") if len(args) == 2 else \
@@ -1457,6 +1553,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     for check in rs.deal_checks:
         out[f"Deal check {check.id}"] = (deal_check_sentence(rs, check),)
     out["Trump"] = tuple(trump_sentences(rs))
+    if takes_kitty(rs):
+        out["Discard"] = tuple(discard_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
     for declaration in rs.declarations:
@@ -1484,6 +1582,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
                      f"{rs.limits.max_redeals_in_a_row} passed-out deals in a row",)
     for name, spec in rs.options.items():
         out[f"Option {name}"] = (option_sentence(spec),)
+    if rs.readings:
+        out["Readings"] = tuple(reading_sentence(reading) for reading in rs.readings)
     return out
 
 

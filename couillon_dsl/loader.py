@@ -234,61 +234,78 @@ def _content_span(file: str, node: ScalarNode, lines: list[str]) -> Span | None:
     return None
 
 
-class _Builder:
-    """Turns a composed node tree into plain data and a pointer -> Origin map."""
+class _Survey:
+    """Checks a composed node tree once per distinct node, without expanding aliases.
 
-    def __init__(self, file: str, text: str, what: str) -> None:
+    A node reached through an alias is not walked again: its expanded size and height are
+    remembered, so an alias bomb (a billion values in a few lines), an alias loop, a
+    duplicate key inside an anchored mapping or an unsafe tag is found in time linear in
+    the file, and :class:`_Builder` only ever expands a document known to be small.
+    """
+
+    def __init__(self, file: str, what: str) -> None:
         self.file = file
         self.what = what
-        self.lines = text.splitlines()
-        self.visited: set[int] = set()
-        self.aliased = False  # a node reached twice: aliases are in use
-        self.origins: dict[str, Origin] = {}
         self.diagnostics: list[Diagnostic] = []
-        self.values = 0
-        self.active: set[int] = set()  # nodes being built right now: meeting one again is an alias loop
+        self.measured: dict[int, tuple[int, int]] = {}  # node id -> (values once expanded, height)
+        self.open: set[int] = set()  # nodes on the current path: meeting one again is an alias loop
+        self.aliased = False  # a node reached twice: aliases are in use
 
-    def build(self, node: Node, pointer: str, key: Span | None, depth: int) -> Any:
-        """Plain data for ``node``, recording its origin; stops alias bombs and loops by counting values."""
-        self.values += 1
+    def survey(self, root: Node) -> None:
+        """Raise _Abort on a tree too large, too deep or looping; collect the other diagnostics."""
+        self._measure(root, "", 0)
+
+    def _measure(self, node: Node, pointer: str, depth: int) -> tuple[int, int]:
         span = _span(self.file, node.start_mark, node.end_mark)
-        if id(node) in self.visited:
-            self.aliased = True
-        self.visited.add(id(node))
-        if self.values > MAX_VALUES or id(node) in self.active:
-            if self.aliased:
-                raise _Abort(error(
-                    "alias-bomb",
-                    "aliases expand to an unbounded or enormous document" if id(node) in self.active
-                    else f"aliases expand to more than {MAX_VALUES} values",
-                    span, pointer, "use anchors and aliases sparingly, or write the values out",
-                ))
-            raise _Abort(error("too-large", f"the document holds more than {MAX_VALUES} values", span, pointer))
         if depth > MAX_DEPTH:
             raise _Abort(error("too-deep", f"values are nested more than {MAX_DEPTH} levels deep", span, pointer))
+        known = self.measured.get(id(node))
+        if known is not None or id(node) in self.open:
+            self.aliased = True
+            if known is None:
+                raise _Abort(error("alias-bomb", "aliases expand to an unbounded or enormous document", span, pointer,
+                                   "use anchors and aliases sparingly, or write the values out"))
+            size, height = known
+        else:
+            self.open.add(id(node))
+            size, height = self._measure_new(node, span, pointer, depth)
+            self.open.discard(id(node))
+            self.measured[id(node)] = (size, height)
+        if depth + height > MAX_DEPTH:
+            raise _Abort(error("too-deep", f"values are nested more than {MAX_DEPTH} levels deep", span, pointer))
+        return size, height
+
+    def _measure_new(self, node: Node, span: Span, pointer: str, depth: int) -> tuple[int, int]:
         if node.tag not in _PLAIN_TAGS:
             self.diagnostics.append(error(
                 "unsafe-tag",
                 f"tag '{_tag_name(node.tag)}' is not allowed; a {self.what} holds only plain YAML values",
                 span, pointer, "remove the tag",
             ))
-            return None
+            return 1, 0
         if isinstance(node, ScalarNode):
-            content = _content_span(self.file, node, self.lines)
-            self.origins[pointer] = Origin(span, key, content)
-            return self._scalar(node, span, pointer)
-        self.origins[pointer] = Origin(span, key)
-        self.active.add(id(node))
-        try:
-            if isinstance(node, SequenceNode):
-                return [self.build(child, f"{pointer}/{i}", None, depth + 1) for i, child in enumerate(node.value)]
+            return 1, 0
+        size, height = 1, 0
+        if isinstance(node, SequenceNode):
+            children = [(f"{pointer}/{i}", child) for i, child in enumerate(node.value)]
+        else:
             assert isinstance(node, MappingNode)
-            return self._mapping(node, pointer, depth)
-        finally:
-            self.active.discard(id(node))
+            children = self._keyed_children(node, pointer)
+        for child_pointer, child in children:
+            child_size, child_height = self._measure(child, child_pointer, depth + 1)
+            size += child_size
+            height = max(height, child_height + 1)
+        if size > MAX_VALUES:  # the smallest value that is too large, where the reader should look
+            if self.aliased:
+                raise _Abort(error("alias-bomb", f"aliases expand to more than {MAX_VALUES} values", span, pointer,
+                                   "use anchors and aliases sparingly, or write the values out"))
+            raise _Abort(error("too-large", f"the document holds more than {MAX_VALUES} values", span, pointer))
+        return size, height
 
-    def _mapping(self, node: MappingNode, pointer: str, depth: int) -> dict[str, Any]:
-        result: dict[str, Any] = {}
+    def _keyed_children(self, node: MappingNode, pointer: str) -> list[tuple[str, Node]]:
+        """A mapping's values under their pointers; non-scalar and duplicate keys become diagnostics."""
+        children: list[tuple[str, Node]] = []
+        first_keys: dict[str, Node] = {}
         for key_node, value_node in node.value:
             key_span = _span(self.file, key_node.start_mark, key_node.end_mark)
             if not isinstance(key_node, ScalarNode):
@@ -299,15 +316,40 @@ class _Builder:
                 continue
             name = key_node.value  # keys are their text: `10: 0` means the rank "10"
             child = f"{pointer}/{escape(name)}"
-            if name in result:
-                first = self.origins[child].key
-                where = f" (first at line {first.line})" if first else ""
+            if name in first_keys:
                 self.diagnostics.append(error(
-                    "duplicate-key", f"duplicate key '{name}'{where}", key_span, child,
-                    "YAML would silently keep only the last value; remove one of them",
+                    "duplicate-key", f"duplicate key '{name}' (first at line {first_keys[name].start_mark.line + 1})",
+                    key_span, child, "YAML would silently keep only the last value; remove one of them",
                 ))
                 continue
-            result[name] = self.build(value_node, child, key_span, depth + 1)
+            first_keys[name] = key_node
+            children.append((child, value_node))
+        return children
+
+
+class _Builder:
+    """Turns a surveyed node tree (no bad keys or tags, bounded once expanded) into plain data and origins."""
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.lines = text.splitlines()
+        self.origins: dict[str, Origin] = {}
+        self.diagnostics: list[Diagnostic] = []
+
+    def build(self, node: Node, pointer: str, key: Span | None) -> Any:
+        """Plain data for ``node``, recording the origin of every value."""
+        span = _span(self.file, node.start_mark, node.end_mark)
+        if isinstance(node, ScalarNode):
+            self.origins[pointer] = Origin(span, key, _content_span(self.file, node, self.lines))
+            return self._scalar(node, span, pointer)
+        self.origins[pointer] = Origin(span, key)
+        if isinstance(node, SequenceNode):
+            return [self.build(child, f"{pointer}/{i}", None) for i, child in enumerate(node.value)]
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            name = key_node.value
+            result[name] = self.build(value_node, f"{pointer}/{escape(name)}",
+                                      _span(self.file, key_node.start_mark, key_node.end_mark))
         return result
 
     def _scalar(self, node: ScalarNode, span: Span, pointer: str) -> Any:
@@ -389,8 +431,12 @@ def parse_text(text: str, file: str, what: str = "ruleset") -> tuple[dict[str, A
         node = yaml.compose(text, Loader=_Loader)
         if node is None:
             raise _Abort(error("not-a-mapping", f"the file is empty; a {what} is a YAML mapping", Span(file, 1, 1)))
-        builder = _Builder(file, text, what)
-        data = builder.build(node, "", None, 0)
+        survey = _Survey(file, what)
+        survey.survey(node)
+        if survey.diagnostics:
+            raise RulesetError(survey.diagnostics)
+        builder = _Builder(file, text)
+        data = builder.build(node, "", None)
     except _Abort as abort:
         raise RulesetError([abort.diagnostic]) from None
     except _TooDeep as deep:

@@ -54,9 +54,19 @@ class OptionSpec:
 
 @dataclass(frozen=True, slots=True)
 class Players:
+    """The seats, and who plays together. ``teams`` keep the scoresheet: the fixed partnerships,
+    or with ``sides`` other than ``teams`` one team per seat (each seat keeps its own score
+    while the sides of a hand are fixed with its contract)."""
+
     count: int
     teams: tuple[tuple[int, ...], ...]
     direction: str = "clockwise"
+    sides: str = "teams"  # teams | declarer_alone
+
+    @property
+    def nsides(self) -> int:
+        """How many sides a hand is played by: the teams, or the declarer's side and the rest."""
+        return len(self.teams) if self.sides == "teams" else 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +128,11 @@ class DealStep:
     turn_up: str | None = None
     set_aside: int | str | None = None
     decide: str | None = None
+    kitty: int | str | None = None  # cards face down to the kitty (a number or "rest")
 
     @property
     def kind(self) -> str:
-        for key in ("packet", "stock", "turn_up", "set_aside", "decide"):
+        for key in ("packet", "stock", "turn_up", "set_aside", "kitty", "decide"):
             if getattr(self, key) is not None:
                 return key
         raise ValueError("empty deal step")
@@ -159,6 +170,25 @@ class Choose:
 
 
 @dataclass(frozen=True, slots=True)
+class Kitty:
+    """What a contract does with the kitty: shown to everyone, taken into the declarer's hand
+    (who then discards as many cards). Neither: it stays unseen."""
+
+    shown: bool = False
+    taken: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """What the declarer may discard after taking the kitty, as card classes ((kind, id) pairs,
+    kind rank | suit | set | card): never, only as a last resort, and which discards are shown."""
+
+    never: tuple[tuple[str, str], ...] = ()
+    last_resort: tuple[tuple[str, str], ...] = ()
+    shown: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
     """What a trump choice picks: a trump (``named`` by the chooser, ``none`` or a suit id),
     the card order and points under it, and the multiplier the hand counts with."""
@@ -171,7 +201,8 @@ class Contract:
     points: Mapping[str, int] | None = None  # merged over deck.points
     trump_points: Mapping[str, int] | None = None  # merged over deck.trump_points (or deck.points)
     multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
-    aside_counts_for: str = "nobody"  # nobody | declarer | opponents: the cards dealt to nobody
+    aside_counts_for: str = "nobody"  # nobody | declarer | opponents: the cards nobody plays
+    kitty: Kitty = Kitty()  # what happens to the kitty once this contract is fixed
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -304,6 +335,7 @@ class Outcome:
     compare: str = "points"
     maker_needs: int | None = None
     gap: str = "no_score"
+    maker_wins: str | None = None  # an expression: the maker's side wins when it holds, else the opponents
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,7 +432,7 @@ class Tables:
     promotion_cards: tuple[Card, ...]  # bit i of a context's promotion set promotes this card
     promotion_by: tuple[int, ...]  # announcement index that sets bit i, or -1 (always promoted)
     card_bit: tuple[CardMask, ...]  # card -> its mask bit
-    team_of: tuple[Team, ...]  # seat -> team
+    team_of: tuple[Team, ...]  # seat -> team (its scoresheet value; the side it plays on with fixed teams)
     next_seat: tuple[int, ...]  # seat -> the seat that plays after it
     rounds: tuple[tuple[int, ...], ...]  # seat -> every seat in play order, starting with it
     deal_plans: tuple[tuple[tuple[Any, ...], ...], ...]  # dealer -> deal ops with seats resolved
@@ -435,6 +467,12 @@ class Tables:
     fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
     auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
+    # sides per hand (players.sides other than teams): declarer seat -> seat -> side (0: the declarer's);
+    # empty with fixed teams, whose sides are team_of
+    declarer_sides: tuple[tuple[int, ...], ...] = ()
+    nsides: int = 2  # sides a hand is played by (points and tricks are counted per side)
+    start_sides: tuple[int, ...] = ()  # seat -> side when a deal starts (team_of, or any declarer's sides)
+    kitty: Any = None  # engine.kitty.KittyTables (per contract shown/taken, discard masks), None without a kitty
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
         return self.contexts[contract_base + (((trump + 1) << len(self.promotion_cards)) | promoted_bits)]
@@ -470,6 +508,7 @@ class Ruleset:
     card_roles: tuple[CardRole, ...] = ()
     deal_checks: tuple[DealCheck, ...] = ()
     readings: tuple[Reading, ...] = ()
+    discard: Discard | None = None  # the `discard` section (rulesets with a kitty)
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterator
 
-from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean
+from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean, error
 from couillon_dsl.loader import Document, escape, merged, unescape
 from couillon_dsl.schema import where
 
@@ -77,6 +77,10 @@ class _Checks:
         self.extras = [e["id"] for e in deck.get("extras", [])]
         self.seats: int = data["players"]["count"]
         self.announcements: dict[str, Any] = data.get("announcements", {})
+        self.kitty_size: int | None = None  # cards of the deal's kitty step (None: no kitty)
+        self.hand_at_decide = 0  # cards a hand holds when the contract is fixed
+        players = data["players"]
+        self.nsides = _side_count(players)
 
     def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
                span: Span | None = None, severity: Severity = "error") -> None:
@@ -93,6 +97,7 @@ class _Checks:
         self.check_roles()
         self.check_deal_checks()
         self.check_contracts()
+        self.check_discard()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
@@ -215,8 +220,42 @@ class _Checks:
 
     def check_players(self) -> None:
         players = self.data["players"]
+        if players.get("sides", "teams") != "teams":
+            self.check_sides(players)
+        elif "teams" not in players:
+            self.report("teams-missing", "players.teams is missing: with sides: teams the partnerships keep the score",
+                        "/players", "list them, e.g. teams: [[0, 2], [1, 3]]; or say sides: declarer_alone when each "
+                        "hand's contract fixes the sides", key=True)
+        else:
+            self.check_teams(players["teams"])
+        first = self.data.get("dealer", {}).get("first", 0)
+        if isinstance(first, int):
+            self.seat("/dealer/first", first, "dealer seat")
+
+    def check_sides(self, players: dict[str, Any]) -> None:
+        """Sides fixed with the contract: no fixed teams, and a declarer in every hand that is played."""
+        sides = players["sides"]
+        if "teams" in players:
+            self.report("teams-with-sides", f"players.teams is unused with sides: {sides}", "/players/teams",
+                        "leave teams out: each hand's contract fixes the sides, and every seat keeps its own score",
+                        key=True)
+        trump = self.data["trump"]
+        method = trump["method"]
+        if method == "none":
+            self.report("sides-without-declarer", f"sides: {sides} needs a declarer in every hand, but trump.method "
+                        "none fixes no contract", "/players/sides",
+                        "use trump.method auction, choose or offer, or sides: teams with fixed partnerships")
+            return
+        fallback = (method == "offer" and trump.get("offer", {}).get("on_all_pass", "bottom_card") == "bottom_card"
+                    or method == "choose" and "defer" in trump.get("choose", {}).get("ways", ["name"]))
+        if fallback and trump.get("maker_after_fallback", "none") == "none":
+            self.report("sides-without-declarer", f"sides: {sides} needs a declarer in every hand, but a trump fixed "
+                        "by a fallback has no maker", "/trump/maker_after_fallback" if "maker_after_fallback" in trump
+                        else "/players/sides", "set trump.maker_after_fallback: elder_team (the elder declares)")
+
+    def check_teams(self, teams: list[list[int]]) -> None:
         owner: dict[int, int] = {}
-        for t, team in enumerate(players["teams"]):
+        for t, team in enumerate(teams):
             for s, seat in enumerate(team):
                 pointer = f"/players/teams/{t}/{s}"
                 if not self.seat(pointer, seat):
@@ -230,9 +269,6 @@ class _Checks:
             self.report("teams-not-partition", f"seat{'s' if len(lonely) > 1 else ''} {', '.join(map(str, lonely))} "
                         f"belong{'' if len(lonely) > 1 else 's'} to no team", "/players/teams",
                         f"the teams must cover seats 0 to {self.seats - 1}")
-        first = self.data.get("dealer", {}).get("first", 0)
-        if isinstance(first, int):
-            self.seat("/dealer/first", first, "dealer seat")
 
     def receivers(self, pointer: str, to: Any) -> list[int]:
         """Seats (as offsets from the dealer, 1 = elder) that receive a packet."""
@@ -279,10 +315,14 @@ class _Checks:
                                 pointer, "add {stock: rest} before this step")
                 elif not decides:
                     face_up_before_decide = True
-            elif "set_aside" in step:
-                rest = step["set_aside"] == "rest"
-                need = size - dealt if rest else step["set_aside"]
+            elif "set_aside" in step or "kitty" in step:
+                kind = "set_aside" if "set_aside" in step else "kitty"
+                rest = step[kind] == "rest"
+                need = size - dealt if rest else step[kind]
                 rest_taken = rest_taken or rest
+                if kind == "kitty":
+                    self.check_kitty_step(pointer, decides)
+                    self.kitty_size = need
             else:
                 decides.append(i)
                 hand_at_decide = list(hand)
@@ -300,6 +340,16 @@ class _Checks:
                         "/deal", key=True)
         if not overdealt:  # otherwise missing stock or face-up cards are consequences, not causes
             self.check_trump(decides, face_up_before_decide, stock, hand_at_decide, after_decide)
+        self.hand_at_decide = max(hand_at_decide or hand)
+
+    def check_kitty_step(self, pointer: str, decides: list[int]) -> None:
+        """One kitty, dealt before the contract that says what happens to it."""
+        if self.kitty_size is not None:
+            self.report("kitty-repeated", "the deal has a second kitty step; a hand has one kitty", pointer,
+                        "deal every kitty card in one {kitty: N} step")
+        elif decides:
+            self.report("kitty-after-decide", "the kitty is dealt after the decide step, so the contract could not "
+                        "say what happens to it", pointer, "move the kitty step before {decide: trump}")
 
     def offset_name(self, offset: int) -> str:
         return {0: "dealer", 1: "elder"}.get(offset, f"dealer+{offset}")
@@ -469,8 +519,9 @@ class _Checks:
         if "first_hand" in choose:
             self.card("/trump/choose/first_hand/holder_of", choose["first_hand"]["holder_of"])
         delegate = choose.get("delegate")
-        if delegate and delegate.get("to", "partner") == "partner" and any(
-                len(team) != 2 for team in self.data["players"]["teams"]):
+        players = self.data["players"]
+        if delegate and delegate.get("to", "partner") == "partner" and (players.get("sides", "teams") != "teams" or any(
+                len(team) != 2 for team in players.get("teams", [[0, 1]]))):  # sides per hand: no partner yet
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
         if self.data["trump"]["method"] == "auction" and not (contracts and self.data["trump"].get("auction")):
@@ -500,7 +551,11 @@ class _Checks:
                         "keep one contract with trump: named (others fix a suit or have none)")
         for key, contract in contracts.items():
             base = f"/contracts/{escape(key)}"
-            if contract.get("aside_counts_for") == "opponents" and len(self.data["players"]["teams"]) != 2:
+            kitty = contract.get("kitty") or {}
+            if (kitty.get("shown") or kitty.get("taken")) and self.kitty_size is None:
+                self.report("kitty-without-step", f"contract {key} shows or takes the kitty, but the deal has no "
+                            "kitty step", f"{base}/kitty", "deal the kitty with a {kitty: N} step before {decide: trump}")
+            if contract.get("aside_counts_for") == "opponents" and self.nsides != 2:
                 self.report("aside-needs-two-teams", "aside_counts_for: opponents needs exactly two teams",
                             f"{base}/aside_counts_for", "use declarer or nobody, or two teams")
             trump = str(contract.get("trump", "named"))
@@ -527,6 +582,48 @@ class _Checks:
                     self.report("unused-setting", f"contract {key} fixes its trump: a multiplier per suit has one "
                                 "value that applies", f"{base}/multiplier", "give a single number", key=True,
                                 severity="warning")
+
+    def card_class(self, pointer: str, item: dict[str, Any]) -> set[str]:
+        """The cards of one card class ({rank: K}, {suit: T}, {set: bouts}, {card: EX}), checking its id."""
+        kind, key = next(iter(item.items()))
+        key = str(key)
+        if kind == "rank":
+            if not self.rank(f"{pointer}/rank", key):
+                return set()
+            return {key + s for s in self.suits if key in self.suit_ranks[s]}
+        if kind == "suit":
+            if key not in self.suits:
+                self.report("unknown-suit", f"'{key}' is not a suit of this deck", f"{pointer}/suit",
+                            did_you_mean(key, self.suits) or f"suits: {', '.join(self.suits)}")
+                return set()
+            return {r + key for r in self.suit_ranks[key]}
+        if kind == "set":
+            sets = self.data["deck"].get("card_sets") or {}
+            if key not in sets:
+                self.report("unknown-card-set", f"no card set '{key}' in deck.card_sets", f"{pointer}/set",
+                            did_you_mean(key, sets) or f"card sets: {', '.join(sets) or 'none'}")
+                return set()
+            return {c.upper() for c in sets[key]}
+        return {key.upper()} if self.card(f"{pointer}/card", key) else set()
+
+    def check_discard(self) -> None:
+        """The discard's card classes exist; a discard needs a kitty someone takes; it can always be made."""
+        discard = self.data.get("discard")
+        if not discard:
+            return
+        classes = {field: set().union(*(self.card_class(f"/discard/{field}/{i}", item)
+                                        for i, item in enumerate(discard.get(field, []))))
+                   for field in ("never", "last_resort", "shown")}
+        takers = [k for k, c in (self.data.get("contracts") or {}).items() if (c.get("kitty") or {}).get("taken")]
+        if not takers:
+            self.report("discard-without-kitty", "no contract takes the kitty, so nobody ever discards", "/discard",
+                        "give a contract kitty: {taken: true}, or remove the discard section", key=True,
+                        severity="warning")
+        elif len(classes["never"]) > self.hand_at_decide:
+            self.report("discard-may-stick", f"{len(classes['never'])} cards may never be discarded, more than the "
+                        f"{self.hand_at_decide} a declarer keeps: he could be left unable to discard, and the engine "
+                        "then lets him discard any card", "/discard/never", "allow more cards to be discarded",
+                        severity="warning")
 
     def size(self) -> int:
         return sum(len(ranks) for ranks in self.suit_ranks.values()) + len(self.extras)
@@ -587,6 +684,11 @@ class _Checks:
             self.report("unbounded-redeal", f"on_all_pass: {fallback} can throw in deal after deal, and "
                         "limits.max_redeals_in_a_row is not set", "/trump/offer/on_all_pass",
                         "set limits: {max_redeals_in_a_row: 50} so every game ends")
+
+
+def _side_count(players: dict[str, Any]) -> int:
+    """How many sides play a hand: the teams, or two with sides per hand (or teams missing: reported apart)."""
+    return len(players["teams"]) if players.get("sides", "teams") == "teams" and "teams" in players else 2
 
 
 def _banks_points(delta: str, team: str) -> bool:
@@ -764,7 +866,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
     return ExprNames(
         announcements=frozenset(data.get("announcements", {})),
         options={name: option_type(o) for name, o in options.items()},
-        team_count=len(data["players"]["teams"]),
+        team_count=_side_count(data["players"]),
         declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
         card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
@@ -787,9 +889,29 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
             pointer = f"/scoring/{escape(name)}/{field}"
             if isinstance(text := rule.get(field), str):
                 found += check_expression(text, kind, names, place.content(pointer), pointer)  # type: ignore[arg-type]
+    found += _maker_wins_diagnostics(data, place, checked.names)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
                          diagnostic.pointer, diagnostic.hint)
+
+
+def _maker_wins_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
+    """`outcome.maker_wins`: a true/false expression that decides the hand, so it may not read its outcome."""
+    from couillon_dsl.expr import OUTCOME_FACTS, check_expression, facts_read
+
+    text = (data.get("outcome") or {}).get("maker_wins")
+    if not isinstance(text, str):
+        return []
+    pointer = "/outcome/maker_wins"
+    found = check_expression(text, "bool", names, place.content(pointer), pointer)
+    if not found:
+        definitions = {k: v for k, v in (data.get("define") or {}).items() if isinstance(v, str)}
+        circular = sorted(facts_read(text, definitions) & OUTCOME_FACTS)
+        if circular:
+            found.append(error("outcome-reads-outcome", f"outcome.maker_wins reads {', '.join(circular)}, which it "
+                               "decides", place.content(pointer), pointer,
+                               "read the hand's facts instead: points(maker), count(\"set\", maker), tricks(maker)..."))
+    return found
 
 
 def iter_semantic_diagnostics(document: Document) -> Iterator[Diagnostic]:

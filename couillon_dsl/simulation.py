@@ -37,7 +37,7 @@ MAX_KERNEL_CHUNK = 2000  # the kernel plays a task in one call: larger tasks amo
 AGENTS_SALT = 0x5EED  # the agents' generator is seeded apart from the deals'
 # what the hand figures read from a HandSummary; hands are counted by this key, in C (by index: no descriptors)
 HAND_KIND = itemgetter(*map(HandSummary._fields.index, ("dealer", "trump_path", "maker", "decisions", "outcome",
-                                                        "winner", "all_tricks", "announcements", "melds")))
+                                                        "winner", "all_tricks", "announcements", "melds", "sides")))
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -138,7 +138,7 @@ class Tally:
         n = ruleset.players.count
         team_of = ruleset.tables.team_of
         paths, decisions, asked, announced = self.paths, self.decisions, self.asked, self.announcements
-        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements, melds), k in kinds.items():
+        for (dealer, path, maker, words, outcome, winner, all_tricks, announcements, melds, sides), k in kinds.items():
             paths[path] += k
             for seat, word in words:
                 offset = (seat - dealer) % n
@@ -149,7 +149,7 @@ class Tally:
             self.played += k
             if outcome == "winner":
                 self.decided += k
-                if winner == team_of[(dealer + 1) % n]:
+                if winner == (sides or team_of)[(dealer + 1) % n]:  # the elder's side this hand
                     self.elder_team_wins += k
                 if all_tricks:
                     self.all_tricks += k

@@ -62,6 +62,14 @@ def test_one_changed_primitive_is_one_line() -> None:
         "if you cannot follow suit you may play any card)"]
 
 
+def test_a_reading_of_silent_sources_is_a_difference() -> None:
+    """Ardennes' own reading (a wholly refused stock throws the hand in) is named, with its setting and why."""
+    lines = differences(build_ruleset("couillon"), build_ruleset("couillon-ardennes"))
+    [reading] = [line for line in lines if line.startswith("Readings:")]
+    assert "`trump.offer.when_stock_exhausted: redeal`" in reading and "not from a source" in reading
+    assert reading.endswith("(new)")
+
+
 def test_cli_diff() -> None:
     runner = CliRunner()
     same = runner.invoke(main, ["diff", "couillon", "couillon"], catch_exceptions=False)

@@ -37,6 +37,15 @@ def test_a_key_the_kernel_does_not_know_is_named() -> None:
     assert ruleset_reason(changed) == "`trump.offer` (Auction) is not in the kernel yet"
 
 
+def test_every_concept_the_kernel_lacks_is_named_at_once() -> None:
+    """A user sees the whole list, not one concept per release."""
+    why = ruleset_reason(build_ruleset("schieber"))
+    assert why is not None
+    for concept in ("`trump.choose.delegate`", "`play.first_lead: chooser`", "`play.last_trick_points`",
+                    "`declarations`", "`contracts`", "declared"):
+        assert concept in why, concept
+
+
 def test_a_scoring_table_too_large_is_declined_with_what_it_reads() -> None:
     rs = patched("couillon", {"scoring": {"odd": {"when": "points(winner) > 10 and points(loser) > 5 and ties_pending > 1",
                                                   "team": "winner", "delta": 1}}})

@@ -28,10 +28,12 @@ from typing import Any, Iterator
 
 import pytest
 import yaml
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.builtin import builtin_names
+from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.diagnostics import CODES, RulesetError
 from couillon_dsl.engine import CHANCE, GameState
@@ -141,7 +143,7 @@ def play_checked(rs: Ruleset, seed: int, stepwise: bool) -> None:
         assert len(cards) == len(set(cards)), "a card played twice in one hand"
 
 
-@examples(ci=40, share=0.6)
+@examples(ci=40, share=0.55)
 @given(st.sampled_from(sorted(DOCUMENTS)), st.integers(1, 3), st.integers(0, 2**32), st.data())
 def test_a_mutated_ruleset_is_refused_with_positions_or_compiles_and_plays(name: str, count: int, seed: int,
                                                                            data: Any) -> None:
@@ -214,6 +216,27 @@ def test_a_damaged_records_file_is_refused_cleanly(path: Path, data: Any) -> Non
     text = path.read_text(encoding="utf-8")
     cut = data.draw(st.integers(0, len(text)))
     replay_survives(text[:cut] + data.draw(st.sampled_from(GARBAGE)) + text[cut:])
+
+
+# ---------------------------------------------------------------------------- typed answers
+
+WORDS_TYPED = ["help", "why", "?", "accept", "pass", "no", "name H", "name X", "announce mit", "announce",
+               "push", "AS", "10h", "A♠", "♠A", "XX", "1", "0", "-1", "99", "9" * 40, "１", "Ⅻ", "1 2"]
+ANSWERS = st.one_of(st.sampled_from(WORDS_TYPED), st.integers(-3, 40).map(str),
+                    st.text(st.characters(blacklist_categories=("Cs",)), max_size=12))
+
+
+@examples(ci=15, share=0.05)
+@given(st.sampled_from(sorted(DOCUMENTS)), st.integers(0, 7), st.integers(0, 2**31), st.lists(ANSWERS, max_size=40))
+def test_anything_typed_into_play_is_answered_or_refused(name: str, seat: int, seed: int, answers: list[str]) -> None:
+    """`couillon play` reads garbage as a refusal with a reason, and stops cleanly when the input ends."""
+    seat %= DOCUMENTS[name].data["players"]["count"]
+    with guard():
+        result = CliRunner().invoke(main, ["play", name, "--seat", str(seat), "--seed", str(seed), "--agents", "random"],
+                                    input="\n".join(answers) + "\n")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert result.output.rstrip().endswith(("Input ended: game stopped.", "Game stopped.")) or "Winner" in result.output
 
 
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))

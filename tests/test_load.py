@@ -85,6 +85,30 @@ def test_duplicate_key_is_reported_at_the_second_key():
     assert "line 1" in diagnostic.message
 
 
+def test_duplicate_key_under_an_anchor_is_found_once_without_expanding_aliases(monkeypatch):
+    """The anchor's mapping is checked once, however many aliases reach it (no expansion)."""
+    import couillon_dsl.loader as loader
+    checked = []
+    original = loader._Survey._keyed_children
+    monkeypatch.setattr(loader._Survey, "_keyed_children",
+                        lambda self, node, pointer: checked.append(pointer) or original(self, node, pointer))
+    aliases = ", ".join(["*m"] * 50)
+    with pytest.raises(RulesetError) as excinfo:
+        parse_text(f"m: &m {{k: 1, k: 2}}\nmany: [{aliases}]\n", "f")
+    [diagnostic] = excinfo.value.diagnostics
+    assert diagnostic.code == "duplicate-key" and (diagnostic.span.line, diagnostic.span.column) == (1, 14)
+    assert checked == ["", "/m"]
+
+
+def test_alias_bomb_is_reported_where_the_expansion_first_grows_too_large():
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 40)]
+    with pytest.raises(RulesetError) as excinfo:
+        parse_text("\n".join(lines), "f")
+    [diagnostic] = excinfo.value.diagnostics
+    assert diagnostic.code == "alias-bomb" and diagnostic.pointer == "/a4"  # 111,111 values; a3 holds 11,111
+
+
 def test_yaml_syntax_error_has_a_position():
     with pytest.raises(RulesetError) as excinfo:
         parse_text("a: [1, 2\nb: 3\n", "f")

@@ -2,7 +2,8 @@
 
 Cards: win the trick as cheaply as possible when the opponents hold it, shed the least
 valuable card otherwise, give points to a partner who is sure to win, and lead a master
-card (one no unseen card of its suit beats) when holding one. Decisions: take or name the
+card (one no unseen card of its suit beats) when holding one. After taking a kitty, discard
+by the same measure, from short suits first. Decisions: take or name the
 trump suit in which the hand is strongest when that strength reaches a share of the hand.
 With `contracts` or a push allowed, every choice is valued in its own trump context
 (:func:`hand_value`): the best one is picked, or the choice is pushed when even the best
@@ -34,14 +35,15 @@ def shed_key(ctx: TrumpContext, card: int) -> tuple[bool, int, int]:
     return (bool(ctx.trump_mask >> card & 1), ctx.points[card], ctx.strength[ctx.card_suit[card]][card])
 
 
-def follow(ctx: TrumpContext, team_of: Sequence[int], seat: int, trick: Sequence[tuple[int, int]],
+def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, trick: Sequence[tuple[int, int]],
            legal: Sequence[int]) -> int:
-    """The card to add to ``trick`` ((seat, card) pairs so far): cheapest winner, else cheapest card."""
+    """The card to add to ``trick`` ((seat, card) pairs so far): cheapest winner, else cheapest card.
+    ``side_of`` gives each seat's side in this hand (who is a partner)."""
     led, best_card = led_and_winner(ctx, [card for _, card in trick])
     strength = ctx.strength[ctx.card_suit[best_card] if led == OPEN_LEAD else led]  # after an open lead: any
     best_seat = next(seat for seat, card in trick if card == best_card)
-    if team_of[best_seat] == team_of[seat]:
-        if len(trick) == len(team_of) - 1:  # the partner wins: give it the most points a non-trump can add
+    if side_of[best_seat] == side_of[seat]:
+        if len(trick) == len(side_of) - 1:  # the partner wins: give it the most points a non-trump can add
             return max(legal, key=lambda c: (not ctx.trump_mask >> c & 1, ctx.points[c], -strength[c]))
         return min(legal, key=lambda c: shed_key(ctx, c))
     winners = [c for c in legal if strength[c] > strength[best_card]]
@@ -59,6 +61,16 @@ def lead(ctx: TrumpContext, legal: Sequence[int], elsewhere: int) -> int:
     if masters:  # a master trump draws the opponents' trumps
         return max(masters, key=lambda c: ctx.points[c])
     return min(legal, key=lambda c: shed_key(ctx, c))
+
+
+def discard(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
+    """The card to discard after taking the kitty: a non-trump before a trump, then the fewest
+    points, then from the shortest suit (voids to trump in later), then the lowest."""
+    def key(card: int) -> tuple[bool, int, int, int]:
+        suit = ctx.card_suit[card]
+        length = sum(1 for c in iter_bits(hand) if ctx.card_suit[c] == suit)
+        return bool(ctx.trump_mask >> card & 1), ctx.points[card], length, ctx.strength[suit][card]
+    return min(legal, key=key)
 
 
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what accepting needs
@@ -85,7 +97,7 @@ def choice_context(state: GameState, action: int) -> TrumpContext | None:
     if acts.name0 <= action < acts.show0:
         base = t.contract_base[t.named_contract] if t.named_contract >= 0 else 0
         return t.context(action - acts.name0, t.always_promoted, base)
-    if 0 <= acts.contract0 <= action < acts.dealer0:
+    if 0 <= acts.contract0 <= action < acts.contract_end:
         contract = t.fixed_contracts[action - acts.contract0]
         return t.context(t.contract_trump[contract], t.always_promoted, t.contract_base[contract])
     return None
@@ -116,7 +128,7 @@ class GreedyAgent:
         ctx = state.context
         if not view.trick:
             return self._lead(ctx, view, legal)
-        return follow(ctx, state.ruleset.tables.team_of, view.seat, view.trick, legal)
+        return follow(ctx, state.sides, view.seat, view.trick, legal)
 
     def _lead(self, ctx: TrumpContext, view: SeatView, legal: Sequence[int]) -> int:
         gone = view.hand  # cards no opponent can hold: own and played
@@ -132,6 +144,8 @@ class GreedyAgent:
         acts = state.actions
         rs = state.ruleset
         hand = view.hand
+        if legal[0] >= acts.discard0 >= 0:  # after taking the kitty
+            return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
         if acts.accept in legal:
             suit = rs.layout.suit_of(view.offered) if view.offered is not None else -1
             strong = suit >= 0 and self._strong_enough(suit_strength(rs, hand, suit), view)

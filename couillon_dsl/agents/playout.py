@@ -128,8 +128,7 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
     summaries = state.hands
     target = len(summaries) + 1
     ncards = state.actions.ncards
-    team_of = state.ruleset.tables.team_of
-    n = len(team_of)
+    n = state.ruleset.players.count
     played = 0
     for _, cards, _ in state.finished_tricks():
         for card in cards:
@@ -149,7 +148,7 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
             leader, cards = state.current_trick()
             if cards:
                 trick = [((leader + i) % n, card) for i, card in enumerate(cards)]
-                action = follow(state.context, team_of, seat, trick, legal)
+                action = follow(state.context, state.sides, seat, trick, legal)
             elif rng.random() < EXPLORE:
                 action = legal[int(rng.random() * len(legal))]
             else:
@@ -158,10 +157,13 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
             played |= 1 << action
         state.apply(action)
     values = outlook.chances(state)
-    if len(summaries) == target:
-        points = summaries[-1].points
+    if len(summaries) == target and summaries[-1].outcome != "passed_out":
+        hand = summaries[-1]
+        points = hand.points  # per side of the hand: a team's side is its first seat's
+        members = state.ruleset.players.teams
         for team in range(len(values)):
-            best_other = max((p for t, p in enumerate(points) if t != team), default=0)
-            values[team] += POINTS_WEIGHT * (points[team] - best_other) / max(1, sum(points))
+            side = hand.sides[members[team][0]] if hand.sides else team
+            best_other = max((p for t, p in enumerate(points) if t != side), default=0)
+            values[team] += POINTS_WEIGHT * (points[side] - best_other) / max(1, sum(points))
     return values
 

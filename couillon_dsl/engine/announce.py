@@ -46,7 +46,7 @@ class AnnouncePhase(StateFields):
         self._made.append((a, seat))
         follow = []
         rs = self._rs
-        team_of = self._t.team_of
+        team_of = self._side_of
         for b in self._t.followups[a]:
             partners = rs.announcements[b].by == "partners"
             for k in range(1, self._n):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, OFFER
 from couillon_dsl.engine.fields import StateFields
-from couillon_dsl.engine.hand import fallback_maker
 
 
 class ContractPhase(StateFields):
@@ -60,6 +59,21 @@ class ContractPhase(StateFields):
         else:
             self._chooser = next(s for s in t.rounds[seat][1:] if t.team_of[s] == t.team_of[seat])
 
+    def _declarer_is(self, seat: int) -> None:
+        """``seat`` fixed the trump or the contract: its side is the maker. With sides fixed per
+        hand (`players.sides`), the sides are fixed now, around this declarer."""
+        sides = self._t.declarer_sides
+        if sides:
+            self._side_of = sides[seat]
+        self._maker = self._side_of[seat]
+
+    def _fallback_maker(self) -> None:
+        """Trump came from a fallback or a deferral: `maker_after_fallback` says who makes (the elder, or nobody)."""
+        if self._rs.trump.maker_after_fallback == "elder_team":
+            self._declarer_is(self._t.next_seat[self._dealer])
+        else:
+            self._maker = None
+
     def _fix_contract(self, contract: int) -> None:
         """The contract picked (an index into `contracts`; -1 when the ruleset has none)."""
         self._contract = contract
@@ -89,7 +103,7 @@ class ContractPhase(StateFields):
             contract = t.fixed_contracts[action - acts.contract0]
             self._decisions.append((seat, self._rs.contracts[contract].id))
             self._trump = t.contract_trump[contract]  # a suit, or -1: none
-            self._maker = t.team_of[seat]
+            self._declarer_is(seat)
             self._path = "named"
             self._fix_contract(contract)
             self._continue_deal()
@@ -98,19 +112,19 @@ class ContractPhase(StateFields):
         if action == acts.defer:
             self._decisions.append((seat, "defer"))
             self._defer_seat = seat
-            self._maker = fallback_maker(self._rs.trump, self._t.team_of, self._t.next_seat[self._dealer])
+            self._fallback_maker()
             self._path = "deferred"
         elif action < acts.show0:
             self._decisions.append((seat, "name"))
             self._trump = action - acts.name0
-            self._maker = self._t.team_of[seat]
+            self._declarer_is(seat)
             self._path = "named"
         else:
             card = action - acts.show0
             self._decisions.append((seat, "show"))
             self._face_up[card] = seat
             self._trump = suit_of(card)
-            self._maker = self._t.team_of[seat]
+            self._declarer_is(seat)
             self._path = "shown"
         self._continue_deal()
 
@@ -133,7 +147,7 @@ class ContractPhase(StateFields):
             return
         contract = t.fixed_contracts[t.auction_ladder[self._bid]]
         self._trump = t.contract_trump[contract]
-        self._maker = t.team_of[self._bidder]
+        self._declarer_is(self._bidder)
         self._decider = self._bidder
         self._path = "bid"
         self._fix_contract(contract)
@@ -145,7 +159,7 @@ class ContractPhase(StateFields):
         t = self._t
         self._decisions.append((seat, "accept"))
         self._trump = t.suit_of[self._offered]
-        self._maker = t.team_of[seat]
+        self._declarer_is(seat)
         self._decider = seat
         self._path = "accepted" if self._round == 0 else "next_card"
         self._continue_deal()
@@ -166,7 +180,7 @@ class ContractPhase(StateFields):
             card = self._stock.pop()
             self._face_up[card] = None
             self._trump = self._rs.layout.suit_of(card)
-            self._maker = fallback_maker(self._rs.trump, self._t.team_of, self._t.next_seat[self._dealer])
+            self._fallback_maker()
             self._path = "bottom_card"
             self._continue_deal()
         elif rule == "next_card" and self._stock:
@@ -181,5 +195,8 @@ class ContractPhase(StateFields):
             self._pass_out()
 
     def _continue_deal(self) -> None:
+        """The contract is fixed: the kitty's exchange if it has one, then the rest of the deal script."""
+        if self._t.kitty is not None and self._begin_exchange():
+            return
         self._phase = DRAW  # not a chance node: _run_deal leaves it in the next phase
         self._run_deal()

@@ -12,7 +12,7 @@ from couillon_dsl.cards import Card, iter_bits
 from couillon_dsl.engine.actions import DRAW
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import shuffled
-from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
+from couillon_dsl.engine.tables import OP_DECIDE, OP_KITTY, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Team
 
 
@@ -42,7 +42,7 @@ class DealPhase(StateFields):
         they are read. Fewer stores per hand (the random simulator deals ~10 per game).
         """
         t = self._t
-        nteams = len(self._values)
+        nsides = t.nsides
         self._phase = DRAW
         self._pack = []
         self._undrawn = self._full
@@ -66,8 +66,9 @@ class DealPhase(StateFields):
         self._meld_watch = 0
         self._made: list[tuple[int, int]] = []
         self._leader = self._turn = t.next_seat[self._dealer]
-        self._points = [0] * nteams
-        self._tricks = [0] * nteams
+        self._side_of = t.start_sides
+        self._points = [0] * nsides
+        self._tricks = [0] * nsides
         self._log: list[tuple[int, tuple[Card, ...], int]] = []
 
     def _draw(self, card: Card) -> None:
@@ -118,6 +119,9 @@ class DealPhase(StateFields):
                 card = self._stock.pop() if op[1] else self._stock.pop(0)
                 self._face_up[card] = None
                 self._last_up = card
+            elif code == OP_KITTY:  # face down, nobody's until the contract says (engine.kitty)
+                self._kitty = sum(map(bit, pack[op[1]:op[2]]))
+                self._discards = 0
             elif code == OP_DECIDE:
                 self._step = i
                 if t.deal_checks and self._deal_annulled():

@@ -279,12 +279,12 @@ class DeclarePhase(StateFields):
         order = [0] * self._n
         for place, seat in enumerate(t.rounds[first_leader]):
             order[seat] = place
-        nteams = len(self._values)
+        nteams = len(self._points)  # the hand's sides
         took_all = next((team for team, won in enumerate(self._tricks) if won == self._ntricks), None)
         by_kind: list[list[Meld]] = [[] for _ in t.declarations]
         for meld in self._melds:
             by_kind[meld.kind].append(meld)
-        return tuple(award(table, by_kind[table.index], t.team_of, order, nteams, took_all)
+        return tuple(award(table, by_kind[table.index], self._side_of, order, nteams, took_all)
                      for table in t.declarations)
 
 

@@ -109,9 +109,11 @@ def make_score_hand(
     options: Mapping[str, Any],
     definitions: Sequence[Definition] = (),
     unit: int = 1,
+    nsides: int = 0,
+    maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]] | None = None,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
-    passes, ties, values, made, declared) -> HandScore``.
+    passes, ties, values, made, declared, ..., side_of) -> HandScore``.
 
     ``outcome`` is the `outcome` section's closure; ``made`` lists the announcements made
     as (announcement index, seat); ``declared`` the points each team keeps per declaration
@@ -124,21 +126,29 @@ def make_score_hand(
     points arrive in 1/``unit`` of a point; expressions see exact points. The tie carry's
     branches are taken here, once.
 
-    A ruleset whose rules read only :data:`LANGUAGE_V1_FACTS` and whose goal is not counted
-    rule by rule (most of them) gets a closure that builds the short row, remembers the
-    deltas alone and ignores the later arguments: the per-hand cost standard Couillon had
-    before those concepts came (``bench/bench_engine.py --against``).
+    Sides: points, tricks and the expressions' teams are the hand's ``nsides`` sides, seat
+    ``s`` playing on ``side_of[s]`` (the fixed teams, ``team_of``, when not given). With
+    ``nsides`` set (sides fixed per hand) the scoresheet has one value per seat, ``team_of``
+    numbers them, and a side's change is paid to each of its seats. ``maker_wins`` (the
+    compiled `outcome.maker_wins` and the facts it reads) decides who wins instead of
+    ``outcome``: the maker's side when it holds, else the other side.
+
+    A ruleset with fixed teams, an `outcome` without `maker_wins`, rules that read only
+    :data:`LANGUAGE_V1_FACTS` and a goal not counted rule by rule (most of them) gets a
+    closure that builds the short row, remembers the deltas alone and ignores the later
+    arguments: the per-hand cost standard Couillon had before those concepts came
+    (``bench/bench_engine.py --against``).
     """
     plan = scoring_plan(rules)
     carry = sheet.tie_carry
     carries_ties = carry != "none"
     nteams = max(team_of) + 1
+    per_seat = nsides > 0
+    nsides = nsides or nteams
     options = MappingProxyType(dict(options))
     reads = set().union(*(rule.reads for rule in rules)) - {"options"}  # options are fixed for the ruleset
     if any(rule.tie_scaled for rule in rules):
         reads.add("ties_pending")  # the tie multiplier
-    # the memo key: the read fields of a HandFacts row (announcers stand in as the tuple of announcements made)
-    key_of = itemgetter(*sorted(HandFacts._fields.index(name) for name in reads)) if reads else (lambda row: ())
     memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
     race = sheet.when_both_reach == "first_by_rule_order"
     goal = sheet.goal
@@ -156,79 +166,57 @@ def make_score_hand(
     def in_game_points(units: int) -> int | Fraction:
         return exact(Fraction(units, unit))
 
-    teams = range(nteams)
-    two_teams = nteams == 2
-
-    def facts_of(row: tuple[Any, ...], made: Sequence[tuple[int, int]]) -> HandFacts:
-        """The HandFacts of a hand's row (HandFacts' fields in order; ``announcers`` as the announcements made)."""
-        announcers = {announcement_ids[a]: team_of[s] for a, s in made} if made else NO_ANNOUNCERS
-        head = row[:15] if unit == 1 else (
+    def facts_of(row: tuple[Any, ...], sides: Sequence[Team]) -> HandFacts:
+        """The HandFacts of a row of facts (points in game points, announcers by side, no definitions yet)."""
+        made = row[15]
+        announcers = {announcement_ids[a]: sides[s] for a, s in made} if made else NO_ANNOUNCERS
+        facts = row[:15] if unit == 1 else (
             row[:10] + (in_game_points(row[10]),) + row[11:13] + (tuple(map(in_game_points, row[13])),) + row[14:15])
-        return _new_tuple(HandFacts, head + (announcers, options, [], None) + row[19:])
+        return _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:])
 
-    if not race and reads <= LANGUAGE_V1_FACTS:
-        # the common case: no goal counted rule by rule, no rule reading what language v2 added (declarations,
-        # contracts, cards won, the last trick): a shorter row, and the extra arguments are not looked at
-        tail = (options, None, None) + tuple(HandFacts._field_defaults[name]
-                                             for name in HandFacts._fields[HandFacts._fields.index("declared"):])
-        memo_v1: dict[Any, tuple[int, ...]] = {}  # the deltas alone: no rule-by-rule steps to remember
-
-        def score_v1(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int,
-                     ntricks: int, passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
-                     declared: Any = (), contract: Any = None, contract_multiplier: Any = 1, won: Any = (),
-                     last_trick: Any = (None, 0)) -> HandScore:
-            winner, tie, no_score = outcome(points, tricks, maker)
-            decided = winner is not None
-            all_tricks = decided and tricks[winner] == ntricks
-            in_play = sum(points)
-            row = (winner, (1 - winner if two_teams else None) if decided else None,
-                   maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
-                   in_play, passes, ties, points, tricks, tuple(made))
-            k = multiplier(ties) if ties else 1
-            key = key_of(row)
-            deltas = memo_v1.get(key)
-            if deltas is None:
-                deltas = rule_deltas(plan, define, nteams, facts_of(row + tail, made), k)[0]
-                if len(memo_v1) >= MEMO_LIMIT:
-                    memo_v1.clear()
-                memo_v1[key] = deltas
-            if decided:
-                ties = passes = 0
-            elif tie and carries_ties:
-                ties += 1
-            return _new_tuple(HandScore, (
-                "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-                deltas, tuple(map(add, values, deltas)), ties, passes, None,
-            ))
-
-        return score_v1
+    key_of = _row_key(reads)
+    decide = None if maker_wins is None else _make_decide(maker_wins, facts_of, define)
+    teams = range(nteams)
+    if not (race or per_seat or decide is not None) and reads <= LANGUAGE_V1_FACTS:
+        return _score_language_v1(outcome, plan, define, team_of, next_seat, carries_ties, multiplier, key_of,
+                                  lambda row: facts_of(row, team_of), options)
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
               declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
               contract_multiplier: int = 1, won: tuple[int, ...] = (),
-              last_trick: tuple[Team | None, int] = (None, 0)) -> HandScore:
-        winner, tie, no_score = outcome(points, tricks, maker)
+              last_trick: tuple[Team | None, int] = (None, 0), side_of: Sequence[Team] | None = None) -> HandScore:
+        sides = team_of if side_of is None else side_of
+        in_play = sum(points)
+        if decide is None:
+            winner, tie, no_score = outcome(points, tricks, maker)
+        else:
+            winner, tie, no_score = decide((None, None, maker, sides[dealer], sides[next_seat[dealer]], False, False,
+                                            False, False, ntricks, in_play, passes, ties, points, tricks, tuple(made),
+                                            options, None, None, declared, contract, contract_multiplier, won,
+                                            *last_trick), sides)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
-        in_play = sum(points)
-        row = (winner, (1 - winner if two_teams else None) if decided else None,
-               maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
+        row = (winner, (1 - winner if nsides == 2 else None) if decided else None,
+               maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)
         if scored is None:
-            scored = rule_deltas(plan, define, nteams, facts_of(row, made), k)
+            scored = rule_deltas(plan, define, nsides, facts_of(row, sides), k)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
-        deltas = scored[0]
+        deltas, steps = scored
+        if per_seat:  # a side's change is paid to each of its seats
+            deltas = tuple(map(deltas.__getitem__, sides))
+            steps = tuple(tuple(map(step.__getitem__, sides)) for step in steps)
         first = None
         if race:  # the rules count one at a time, in order: who reaches the goal first
             running = values
-            for step in scored[1]:
+            for step in steps:
                 running = tuple(map(add, running, step))
                 there = [t for t in teams if (goal - running[t]) * sign >= 0]
                 if there:  # reached within one rule (a for_each rule counts for all teams at once): furthest past
@@ -244,6 +232,89 @@ def make_score_hand(
         ))
 
     return score
+
+
+def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]], plan: Sequence[tuple[Any, ...]],
+                       define: Sequence[Callable[[HandFacts], Any]], team_of: Sequence[Team], next_seat: Sequence[int],
+                       carries_ties: bool, multiplier: Callable[[int], int], key_of: Callable[[tuple[Any, ...]], Any],
+                       facts_of: Callable[[tuple[Any, ...]], HandFacts], options: Mapping[str, Any]) -> ScoreFn:
+    """:func:`make_score_hand`'s closure for the common case: fixed teams, the `outcome`
+    section, no rule reading a fact after ``announcers``, no goal counted rule by rule. The
+    row stops at the announcements made (the rest are the defaults, added when the memo
+    misses), the memo keeps the deltas alone and the later arguments are not looked at."""
+    nteams = max(team_of) + 1
+    two_teams = nteams == 2
+    fields = HandFacts._fields
+    tail = (options, None, None) + tuple(HandFacts._field_defaults[name] for name in fields[fields.index("declared"):])
+    memo: dict[Any, tuple[int, ...]] = {}
+
+    def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
+              passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]], declared: Any = (),
+              contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0),
+              side_of: Any = None) -> HandScore:
+        winner, tie, no_score = outcome(points, tricks, maker)
+        decided = winner is not None
+        all_tricks = decided and tricks[winner] == ntricks
+        in_play = sum(points)
+        row = (winner, (1 - winner if two_teams else None) if decided else None,
+               maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
+               in_play, passes, ties, points, tricks, tuple(made))
+        k = multiplier(ties) if ties else 1
+        key = key_of(row)
+        deltas = memo.get(key)
+        if deltas is None:
+            deltas = rule_deltas(plan, define, nteams, facts_of(row + tail), k)[0]
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = deltas
+        if decided:
+            ties = passes = 0
+        elif tie and carries_ties:
+            ties += 1
+        return _new_tuple(HandScore, (
+            "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
+            deltas, tuple(map(add, values, deltas)), ties, passes, None,
+        ))
+
+    return score
+
+
+def _row_key(reads: set[str] | frozenset[str]) -> Callable[[tuple[Any, ...]], Any]:
+    """The memo key of a row of facts: the fields ``reads`` names (announcers stand in as the
+    tuple of announcements made)."""
+    fields = HandFacts._fields
+    index = sorted(fields.index(name) for name in reads)
+    return itemgetter(*index) if index else (lambda row: ())
+
+
+def _make_decide(maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]],
+                 facts_of: Callable[[tuple[Any, ...], Sequence[Team]], HandFacts],
+                 define: Sequence[Callable[[HandFacts], Any]]) -> Callable[..., tuple[Team | None, bool, bool]]:
+    """`outcome.maker_wins` as ``decide(row, sides) -> (winner, tie, no_score)``, remembered per
+    combination of the facts it reads; without a maker nobody scores."""
+    wins, reads = maker_wins
+    key_of = _row_key(reads - {"options"})
+    memo: dict[Any, bool] = {}
+    nobody = (None, False, True)
+
+    def decide(row: tuple[Any, ...], sides: Sequence[Team]) -> tuple[Team | None, bool, bool]:
+        maker = row[2]
+        if maker is None:
+            return nobody
+        key = key_of(row)
+        hit = memo.get(key)
+        if hit is None:
+            facts = facts_of(row, sides)
+            defined: list[Any] = facts.defined  # type: ignore[assignment]
+            for fn in define:
+                defined.append(fn(facts))
+            hit = bool(wins(facts))
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return (maker if hit else 1 - maker), False, False
+
+    return decide
 
 
 def first_leader(rule: str, dealer: int, elder: int, maker: Team | None, decider: int | None,
@@ -375,12 +446,13 @@ def cards_table(ncards: int, most: int) -> dict[CardMask, tuple[Card, ...]]:
 
 def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tuple[Card, ...]], hands: list[CardMask],
                   leader: int, left: int, rnd: Callable[[], float], history: list[int],
-                  log: list[tuple[int, tuple[Card, ...], int]], won_points: list[int], won_tricks: list[int]) -> int:
+                  log: list[tuple[int, tuple[Card, ...], int]], won_points: list[int], won_tricks: list[int],
+                  side_of: Sequence[Team] | None = None) -> int:
     """Play ``left`` whole tricks from ``leader`` with uniformly random legal cards; the last leader.
 
     ``cards_of`` is :func:`cards_table` for the pack and at least ``left`` cards.
     Cards go to ``history``, each trick to ``log`` as (leader, cards, winner), and its
-    points and count to the winner's team. Card r of the ascending legal cards is drawn
+    points and count to the winner's side (``side_of``; the fixed teams when not given). Card r of the ascending legal cards is drawn
     with ``r = int(rnd() * count)`` (no draw when only one card is legal), as the
     reference simulator does (computed as ``floor``: equal for these non-negative values,
     and a cheaper call than the ``int`` constructor). Every hand holds one card per trick
@@ -401,7 +473,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
     card_suit = ctx.card_suit
     bits = t.card_bit
     followers = t.followers
-    team_of = t.team_of
+    team_of = t.team_of if side_of is None else side_of
     play = history.append
     n = len(hands)
     last = left - 1

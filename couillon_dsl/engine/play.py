@@ -84,21 +84,21 @@ class PlayPhase(StateFields):
         winner = self._wseat
         t = self._t
         if t.roles is not None and self._tmask & t.roles.cards:
-            winner, shares = settle_trick(t.roles, self._ctx.points, t.team_of, len(self._points), self._trick,
+            winner, shares = settle_trick(t.roles, self._ctx.points, self._side_of, len(self._points), self._trick,
                                           t.rounds[self._leader], winner, self._trick_no + 1 == self._ntricks,
                                           self._tricks, self._trick_no)
             for team, share in enumerate(shares):
                 self._points[team] += share
         else:
-            self._points[t.team_of[winner]] += self._tpoints
-        self._tricks[t.team_of[winner]] += 1
+            self._points[self._side_of[winner]] += self._tpoints
+        self._tricks[self._side_of[winner]] += 1
         self._log.append((self._leader, tuple(self._trick), winner))
         self._trick_no += 1
         self._trick = []
         self._tmask = self._tpoints = 0
         self._leader = self._turn = winner
         if self._trick_no == self._ntricks:
-            self._points[t.team_of[winner]] += self._rs.play.last_trick_points * t.point_unit
+            self._points[self._side_of[winner]] += self._rs.play.last_trick_points * t.point_unit
             self._end_hand()
 
     def _play_out(self, rnd: Any) -> None:
@@ -109,10 +109,10 @@ class PlayPhase(StateFields):
         left = self._ntricks - self._trick_no
         self._leader = self._turn = random_tricks(
             self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
-            self._history, self._log, self._points, self._tricks)
+            self._history, self._log, self._points, self._tricks, self._side_of)
         self._hands = [0] * self._n
         self._trick_no = self._ntricks
-        self._points[self._t.team_of[self._leader]] += self._rs.play.last_trick_points * self._t.point_unit  # the last trick's winner leads on
+        self._points[self._side_of[self._leader]] += self._rs.play.last_trick_points * self._t.point_unit  # the last trick's winner leads on
         if melds:
             self._declare_rest()
         self._end_hand()

@@ -15,7 +15,8 @@ class HandSummary(NamedTuple):
     bottom_card, named, shown, deferred, none, or redeal (passed out). ``decisions`` are the
     trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``
     is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` (after the hand) are
-    per team. ``melds`` lists the declarations made, whether or not their side kept them;
+    per team (per seat when the sides change with each hand: then ``maker``, ``winner``, ``points``
+    and ``tricks`` are the hand's ``sides``, seat ``s`` playing on ``sides[s]``). ``melds`` lists the declarations made, whether or not their side kept them;
     ``declared`` what each team kept of them, per declaration kind.
     """
 
@@ -41,6 +42,7 @@ class HandSummary(NamedTuple):
     melds: tuple[tuple[str, str, int, int, CardMask], ...] = ()  # declared: (id, pattern name, seat, value, cards)
     contract: str | None = None  # the contract's id, in rulesets with `contracts`
     declared: tuple[tuple[int, ...], ...] = ()  # per declaration kind, the points each team kept (the award)
+    sides: tuple[int, ...] = ()  # with sides fixed per hand: seat -> its side (maker, winner, points are sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,4 +95,7 @@ class SeatView:
     # declared this hand: (declaration id, pattern name, seat, value, cards shown: 0 when the declaration is not shown)
     melds: tuple[tuple[str, str, int, int, CardMask], ...] = ()
     contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
+    sides: tuple[int, ...] | None = None  # seat -> its side in this hand (points, tricks, maker are by side)
+    kitty: CardMask = 0  # the kitty's cards, once shown (to the declarer: once taken)
+    discarded: CardMask = 0  # the declarer's discards this seat sees: all (the declarer), the shown ones (the others)
 

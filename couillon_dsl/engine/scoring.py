@@ -25,19 +25,22 @@ class ScoringPhase(StateFields):
         declared = self._meld_points(self._log[0][0]) if self._t.declarations else ()
         contract = self._rs.contracts[self._contract].id if self._contract >= 0 else None
         t = self._t
-        won, last = (won_cards(t.roles, t.team_of, len(self._points), t.rounds, self._log) if t.reads_tricks
+        won, last = (won_cards(t.roles, self._side_of, len(self._points), t.rounds, self._log) if t.reads_tricks
                      else ((), (None, 0)))
         if self._contract >= 0:
             won = self._count_aside(self._rs.contracts[self._contract].aside_counts_for, won)
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
-                             won, last)
+                             won, last, self._side_of)
         self._values = score.values
         self._ties = score.ties
         self._passes = score.passes
         self._redeals = 0
         self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared)
-        self._next_hand(score.winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
+        winner = score.winner
+        if t.declarer_sides and winner is not None:  # the scoresheet is per seat: the winning side's first seat
+            winner = self._side_of.index(winner)
+        self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
 
     def _count_aside(self, owner: str, won: tuple[int, ...]) -> tuple[int, ...]:
         """Give the cards dealt to nobody to the team the contract says (`aside_counts_for`):
@@ -81,7 +84,7 @@ class ScoringPhase(StateFields):
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
-            declared,
+            declared, self._side_of if self._t.declarer_sides and self._maker is not None else (),
         )))
 
     def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:

@@ -25,7 +25,7 @@ from couillon_dsl.model import (
 )
 
 # deal op codes; see deal_plan
-OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE = range(5)
+OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE, OP_KITTY = range(6)
 
 
 def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[tuple[Card, str]]) -> list[Card]:
@@ -200,7 +200,7 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
     """The deal script for one dealer with seats and pack positions resolved.
 
     Ops: (OP_PACKET, gathers, deliveries, face_up), (OP_STOCK, start), (OP_TURN_UP,
-    from_bottom), (OP_SET_ASIDE, start, stop), (OP_DECIDE,). Positions are static because
+    from_bottom), (OP_SET_ASIDE, start, stop), (OP_KITTY, start, stop), (OP_DECIDE,). Positions are static because
     every count is (`rest` is what the deck has left at that point). ``deliveries`` lists
     each packet as (seat, start, stop) in dealing order; consecutive packet steps with the
     same face are merged and ``gathers`` gives, per seat, every pack position it receives,
@@ -226,9 +226,10 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
             pos = ncards
         elif kind == "turn_up":
             ops.append((OP_TURN_UP, step.turn_up == "stock_bottom"))
-        elif kind == "set_aside":
-            stop = ncards if step.set_aside == "rest" else pos + int(step.set_aside)  # type: ignore[arg-type]
-            ops.append((OP_SET_ASIDE, pos, stop))
+        elif kind in ("set_aside", "kitty"):
+            count = getattr(step, kind)
+            stop = ncards if count == "rest" else pos + int(count)
+            ops.append((OP_SET_ASIDE if kind == "set_aside" else OP_KITTY, pos, stop))
             pos = stop
         else:
             ops.append((OP_DECIDE,))
@@ -339,6 +340,7 @@ def build_tables(
     first_hand_card: Card = -1,
     card_roles: Sequence[CardRole] = (),
     deal_checks: Sequence[DealCheck] = (),
+    maker_wins: tuple[Callable[[Any], object], frozenset[str]] | None = None,
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
@@ -366,6 +368,9 @@ def build_tables(
         for seat in seats:
             team_of[seat] = team
     next_seat = tuple((s + 1) % n for s in range(n))
+    # sides fixed with the contract (players.sides: declarer_alone): the declarer's side 0, the rest 1
+    declarer_sides = tuple(tuple(0 if s == d else 1 for s in range(n)) for d in range(n)) \
+        if players.sides != "teams" else ()
     plans = tuple(deal_plan(steps, d, n, layout.size) for d in range(n))
     prefixes = tuple(deal_prefix(plan, layout.size) for plan in plans)
     # after the prefix and one decision, the rest of the plan when it is static too (else None)
@@ -392,8 +397,9 @@ def build_tables(
                                             or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE)
                                             or (q is not None and q.stop == len(plan)))
                          for p, q, plan in zip(prefixes, suffixes, plans)),
-        score_hand=make_score_hand(make_outcome(outcome, len(players.teams), unit), scoring, tuple(team_of),
-                                   next_seat, scoresheet, ids, options, definitions, unit),
+        score_hand=make_score_hand(make_outcome(outcome, players.nsides, unit), scoring, tuple(team_of),
+                                   next_seat, scoresheet, ids, options, definitions, unit,
+                                   players.nsides if declarer_sides else 0, maker_wins),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
         contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump == "none" else
@@ -403,6 +409,9 @@ def build_tables(
         named_contract=next((i for i, c in enumerate(contracts) if c.enabled and c.trump == "named"), -1),
         fixed_contracts=tuple(i for i, c in enumerate(contracts) if c.enabled and c.trump != "named"),
         first_hand_card=first_hand_card,
+        declarer_sides=declarer_sides,
+        nsides=players.nsides,
+        start_sides=declarer_sides[0] if declarer_sides else tuple(team_of),
         point_unit=unit,
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
         card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},

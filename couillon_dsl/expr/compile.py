@@ -116,6 +116,8 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
     "ceil": ("number", "int", "the whole number at or above"),
     "round": ("number", "int", "the nearest whole number, halves rounded up"),
 }
+# The facts a hand's outcome decides: what `outcome.maker_wins` may not read.
+OUTCOME_FACTS = frozenset({"winner", "loser", "decided", "tie", "no_score", "all_tricks"})
 # The name a `for_each: team` rule binds to each team in turn.
 EACH_TEAM = "team"
 _TYPE_WORDS = {"bool": "a true/false value", "int": "a whole number", "number": "a number", "team": "a team",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from math import prod
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from couillon_dsl.model import Ruleset
 
@@ -95,36 +95,32 @@ def _default(f: dataclasses.Field[Any]) -> Any:
     return dataclasses.MISSING
 
 
-def unknown_concept(obj: Any, where: str) -> str | None:
-    """The first key of ``obj`` (a model dataclass, or a sequence of them) the kernel does not play."""
+def unknown_concepts(obj: Any, where: str) -> Iterator[str]:
+    """Every key of ``obj`` (a model dataclass, or a sequence of them) the kernel does not play."""
     if isinstance(obj, (tuple, list)):
         for i, item in enumerate(obj):
-            found = unknown_concept(item, f"{where}[{i}]")
-            if found:
-                return found
-        return None
+            yield from unknown_concepts(item, f"{where}[{i}]")
+        return
     if not dataclasses.is_dataclass(obj):
-        return None
+        return
     kind = type(obj).__name__
     known = KNOWN_FIELDS.get(kind)
     if known is None:
-        return f"`{where}` ({kind})"
+        yield f"`{where}` ({kind})"
+        return
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
         if f.name not in known:
-            if value in (None, (), {}, False) or value == _default(f):
-                continue  # a new concept left at its default: not used
-            return f"`{where}.{f.name}`"
+            if not (value in (None, (), {}, False) or value == _default(f)):  # a new concept left at its default is unused
+                yield f"`{where}.{f.name}`"
+            continue
         allowed = KNOWN_VALUES.get((kind, f.name))
         if allowed is not None and value not in allowed:
-            return f"`{where}.{f.name}: {value}`"
-        if kind not in ("Ruleset", "ScoringRule") or f.name in ("players", "dealer", "deck", "deal", "trump", "play",
-                                                                 "announcements", "outcome", "scoresheet",
-                                                                 "scoring", "session", "limits"):
-            found = unknown_concept(value, f"{where}.{f.name}" if where else f.name)
-            if found:
-                return found
-    return None
+            yield f"`{where}.{f.name}: {value}`"
+        elif kind not in ("Ruleset", "ScoringRule") or f.name in ("players", "dealer", "deck", "deal", "trump", "play",
+                                                                   "announcements", "outcome", "scoresheet",
+                                                                   "scoring", "session", "limits"):
+            yield from unknown_concepts(value, f"{where}.{f.name}" if where else f.name)
 
 
 def scoring_domains(rs: Ruleset) -> list[tuple[str, int, int]]:
@@ -170,28 +166,29 @@ def max_points(rs: Ruleset) -> int:
 
 
 def ruleset_reason(rs: Ruleset) -> str | None:
-    """Why ``rs`` cannot run on the kernel, or None when it can."""
+    """Why ``rs`` cannot run on the kernel (every concept it lacks, so a user sees them all), or None."""
+    reasons = []
     if rs.layout.size > MAX_CARDS:
-        return f"a pack of {rs.layout.size} cards (the kernel holds hands as masks of at most {MAX_CARDS} cards)"
-    found = unknown_concept(rs, "")
-    if found:
-        return f"{found.replace('`.', '`')} is not in the kernel yet"
-    for step in rs.deal:
-        if step.kind == "packet" and isinstance(step.to, str) and step.to not in DEAL_SELECTORS:
-            return f"deal selector `to: {step.to}` is not in the kernel yet"
+        reasons.append(f"a pack of {rs.layout.size} cards (the kernel holds hands as masks of at most {MAX_CARDS} cards)")
+    found = list(dict.fromkeys(concept.replace("`.", "`") for concept in unknown_concepts(rs, "")))
+    found += [f"deal selector `to: {step.to}`" for step in rs.deal
+              if step.kind == "packet" and isinstance(step.to, str) and step.to not in DEAL_SELECTORS]
     choose = rs.trump.choose
     if rs.trump.method == "choose" and choose is not None and set(choose.ways) - CHOOSE_WAYS:
-        return f"`trump.choose.ways: {sorted(set(choose.ways) - CHOOSE_WAYS)}` is not in the kernel yet"
+        found.append(f"`trump.choose.ways: {sorted(set(choose.ways) - CHOOSE_WAYS)}`")
+    if found:
+        reasons.append(f"{', '.join(found)} {'is' if len(found) == 1 else 'are'} not in the kernel yet")
     try:
         domains = scoring_domains(rs)
     except ValueError as exc:
-        return str(exc)
-    rows = prod(size for _, _, size in domains)
-    if rows > SCORE_TABLE_LIMIT:
-        names = sorted({name for name, _, _ in domains})
-        return (f"its scoring reads {', '.join(names)}: {rows:,} fact combinations, more than the kernel's "
-                f"table of {SCORE_TABLE_LIMIT:,}")
-    return None
+        reasons.append(str(exc))
+    else:
+        rows = prod(size for _, _, size in domains)
+        if rows > SCORE_TABLE_LIMIT:
+            names = sorted({name for name, _, _ in domains})
+            reasons.append(f"its scoring reads {', '.join(names)}: {rows:,} fact combinations, more than the kernel's "
+                           f"table of {SCORE_TABLE_LIMIT:,}")
+    return "; ".join(reasons) or None
 
 
 def agents_reason(specs: Sequence[str]) -> str | None:
