@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -50,19 +51,23 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run_ms(argv: list[str], env: dict[str, str], cwd: Path) -> float:
-    """Wall milliseconds of one process; a failing command stops the report."""
+def run_ms(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU (user + system) milliseconds of one process; a failing command stops the report."""
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     done = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = (time.perf_counter() - began) * 1000
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"bench_startup: {' '.join(argv)} exited {done.returncode}: {done.stderr.decode()[-400:]}")
-    return elapsed
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime + cpu_after.ru_stime - cpu_before.ru_stime) * 1000
+    return elapsed, cpu
 
 
 def earlier_tree(rev: str, into: Path) -> Path:
     """A checkout of commit ``rev`` of this repository in ``into`` (git archive: no worktree bookkeeping)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev], capture_output=True, check=True)
+    into.mkdir(parents=True, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     return into
 
@@ -91,17 +96,21 @@ def main(argv: list[str] | None = None) -> int:
             run_ms([part.format(scratch=scratch, run=f"warm-{index}") for part in argv_], env, scratch)
         load_before = os.getloadavg()
         times: dict[str, list[float]] = {label: [] for label in runs}
+        cpu: dict[str, list[float]] = {label: [] for label in runs}
         for round_ in range(args.runs):
             for index, (label, argv_) in enumerate(runs.items()):
-                times[label].append(run_ms([part.format(scratch=scratch, run=f"{index}-{round_}") for part in argv_],
-                                           env, scratch))
+                wall, used = run_ms([part.format(scratch=scratch, run=f"{index}-{round_}") for part in argv_], env,
+                                    scratch)
+                times[label].append(wall)
+                cpu[label].append(used)
         load_after = os.getloadavg()
     result = {
         "runs": args.runs,
         "cpus": os.cpu_count(),
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in load_after],
-        "ms": {label: {"min": round(min(ts), 1), "median": round(statistics.median(ts), 1)}
+        "ms": {label: {"min": round(min(ts), 1), "median": round(statistics.median(ts), 1),
+                       "cpu_min": round(min(cpu[label]), 1), "cpu_median": round(statistics.median(cpu[label]), 1)}
                for label, ts in times.items()},
     }
     if args.json:
@@ -111,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.runs} alternating rounds, {os.cpu_count()} CPUs, load average before {load_before[0]:.2f}, "
           f"after {load_after[0]:.2f} (1 min)")
     for label, ts in times.items():
-        print(f"{label + ':':{width + 1}} min {min(ts):6.1f} ms   median {statistics.median(ts):6.1f} ms")
+        print(f"{label + ':':{width + 1}} wall min {min(ts):6.1f} ms, median {statistics.median(ts):6.1f} ms;   "
+              f"CPU min {min(cpu[label]):6.1f} ms, median {statistics.median(cpu[label]):6.1f} ms")
     return 0
 
 

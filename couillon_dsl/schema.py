@@ -11,17 +11,17 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, cast
 
+from couillon_dsl.builtin import package_folder
 from couillon_dsl.diagnostics import Diagnostic, did_you_mean, error
 from couillon_dsl.loader import Document, escape, unescape
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-SCHEMA_PATH = Path(str(files("couillon_dsl").joinpath("schemas", "ruleset.schema.json")))
+SCHEMA_PATH = package_folder() / "schemas" / "ruleset.schema.json"
 
 # How much an error kind explains, most first: a wrong type hides everything below it.
 _RANK = {"type": 0, "required": 1, "additionalProperties": 2, "propertyNames": 2, "enum": 3, "const": 3}
