@@ -273,7 +273,8 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
             ties += 1
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-            deltas, tuple(map(add, values, deltas)), ties, passes, None,
+            deltas, (values[0] + deltas[0], values[1] + deltas[1]) if two_teams else tuple(map(add, values, deltas)),
+            ties, passes, None,
         ))
 
     return score

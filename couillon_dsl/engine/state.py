@@ -50,21 +50,15 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         self._rs = rs
         self._t = rs.tables
         self._n = rs.players.count
-        self._acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements),
-                                   len(rs.tables.fixed_contracts), rs.trump.choose is not None and rs.trump.choose.delegate is not None,
-                                   rs.tables.kitty is not None, len(rs.declarations) if rs.tables.first_trick_offers else 0)
-        self._full = rs.layout.full_mask
+        _, self._acts, self._full, self._values, self._dealer = _game_start(rs)
         self._seed = seed
         self._rng: random.Random | None = None  # made on first use: seeding costs more than a hand
         self._history: list[int] = []
-        nteams = len(rs.players.teams)
-        self._values = (rs.scoresheet.start,) * nteams
         self._ties = self._passes = self._redeals = self._game_hands = self._game = 0
-        self._games_won = [0] * nteams
+        self._games_won = [0] * len(self._values)
         self._games: list[FinishedGame] = []
         self._summaries: list[HandSummary] = []
         self._result: GameResult | None = None
-        self._dealer = 0 if rs.dealer.first == "random" else int(rs.dealer.first)
         # trick fields: set here only, because every hand leaves them clean (_end_trick) or untouched
         self._trick: list[Card] = []
         self._offers: list[tuple[int, int]] = []
@@ -495,6 +489,29 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             return repr(self.action_to_string(action))
         except ValueError:
             return repr(action)
+
+
+_GameStart = tuple[Ruleset, Actions, CardMask, tuple[int, ...], int]
+_game_starts: dict[int, _GameStart] = {}  # id(ruleset) -> (the ruleset, kept alive, and what a new game starts from)
+
+
+def _game_start(rs: Ruleset) -> _GameStart:
+    """What every new game of ``rs`` starts from: the action numbering, the full pack's mask,
+    the scoresheet and the first dealer; worked out once per ruleset object (a simulation
+    makes a GameState per game)."""
+    found = _game_starts.get(id(rs))
+    if found is not None and found[0] is rs:
+        return found
+    if len(_game_starts) >= 16:
+        _game_starts.clear()
+    t = rs.tables
+    acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements), len(t.fixed_contracts),
+                         rs.trump.choose is not None and rs.trump.choose.delegate is not None, t.kitty is not None,
+                         len(rs.declarations) if t.first_trick_offers else 0)
+    start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
+             0 if rs.dealer.first == "random" else int(rs.dealer.first))
+    _game_starts[id(rs)] = start
+    return start
 
 
 def play_random_game(ruleset: Ruleset, rng: random.Random) -> GameState:
