@@ -243,7 +243,7 @@ class Simulation:
     games: int
     workers: int
     tally: Tally
-    seconds: float  # playing time (the kernel's compile or cache load is apart)
+    seconds: float  # playing time, the workers' start included (the kernel's compile or cache load apart)
     engine: str = "python"
     compile_seconds: float = 0.0  # the kernel's one-off JIT compile or cache load
 
@@ -314,15 +314,20 @@ def run(
         global _worker
         _worker = (job, ruleset)  # inherited by forked workers; spawned ones rebuild it
         parts: dict[int, Tally] = {}
-        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(job,)) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(job,))
+        try:
             futures = [pool.submit(_work, job, start, stop) for start, stop in tasks]
             for future in as_completed(futures):
                 start, part = future.result()
                 parts[start] = part
                 if progress:
                     progress(part.games)
-        for start, _ in tasks:  # merge in game-index order, whatever order the tasks finished in
-            tally.merge(parts[start])
+            for start, _ in tasks:  # merge in game-index order, whatever order the tasks finished in
+                tally.merge(parts[start])
+            seconds = time.perf_counter() - began  # every game played and counted: the workers' exit is not
+        finally:
+            pool.shutdown(cancel_futures=True)
+        return Simulation(ruleset, job, games, workers, tally, seconds, job.engine, compile_seconds)
     return Simulation(ruleset, job, games, workers, tally, time.perf_counter() - began, job.engine, compile_seconds)
 
 
