@@ -116,3 +116,10 @@ def test_the_documented_example_holds(tmp_path: Path) -> None:
     path.write_text(example, encoding="utf-8")
     result = run_scenario(path)
     assert result.ok, result.render()
+
+
+def test_a_wrong_kitty_expectation_fails_with_the_engines_reason() -> None:
+    text = run_scenario(HERE / "scenarios_failing" / "kitty-wrong-discard.yaml").render()
+    assert "the engine accepts discard 9T from L (seat 1); expected a refusal" in text
+    assert "discarded shown to everyone: 9T; expected (none)" in text
+    assert "the engine refuses discard KS from L (seat 1): KS may never be discarded" in text
