@@ -11,20 +11,18 @@ introduced it. Nothing here knows what a ruleset means; that is schema and seman
 from __future__ import annotations
 
 import copy
-
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-from yaml.composer import ComposerError
-from yaml.constructor import SafeConstructor
-from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-
+from couillon_dsl import loader_cache
 from couillon_dsl.builtin import builtin_names, find_builtin, is_file, resolve_ruleset
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, did_you_mean, error
+
+if TYPE_CHECKING:
+    from yaml.nodes import MappingNode, Node, ScalarNode
 
 MAX_BYTES = 1_000_000  # a ruleset is a few kilobytes; anything near this is not one
 MAX_DEPTH = 64  # nesting of mappings and lists (rulesets need about 6)
@@ -123,96 +121,103 @@ class _TooDeep(Exception):
         self.mark = mark
 
 
-# libyaml's parser when PyYAML was built with it (ten times faster), else the pure-Python one;
-# either way only events are used, composed below, never constructed into objects.
-_SafeBase: Any = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
+@functools.cache
+def _loader() -> Any:
+    """The YAML loader class, made on first use: PyYAML is imported only when a file is
+    composed (a file composed in an earlier run comes from :mod:`couillon_dsl.loader_cache`)."""
+    import yaml
+    from yaml.composer import ComposerError
+    from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+    # libyaml's parser when PyYAML was built with it (ten times faster), else the pure-Python one;
+    # either way only events are used, composed below, never constructed into objects.
+    safe_base: Any = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
 
-class _Loader(_SafeBase):
-    """A safe loader whose composer uses an explicit stack and caps nesting depth.
+    class Loader(safe_base):
+        """A safe loader whose composer uses an explicit stack and caps nesting depth.
 
-    PyYAML's composer recurses once per nesting level, so 20,000 ``[`` overflow the
-    Python stack; this one stops at :data:`MAX_DEPTH` instead.
-    """
+        PyYAML's composer recurses once per nesting level, so 20,000 ``[`` overflow the
+        Python stack; this one stops at :data:`MAX_DEPTH` instead.
+        """
 
-    def get_single_node(self) -> Node | None:
-        """PyYAML's, but composing with the iterative :meth:`compose_node` below; one document only."""
-        self.get_event()  # stream start
-        node = None
-        if not self.check_event(StreamEndEvent):
-            self.get_event()  # document start
-            self.anchors: dict[str, Node] = {}
-            node = self.compose_node(None, None)
-            self.get_event()  # document end
-        if not self.check_event(StreamEndEvent):
-            event = self.get_event()
-            raise ComposerError("expected a single document in the stream", None,
-                                "but found another document", event.start_mark)
-        self.get_event()
-        return node
+        def get_single_node(self) -> Node | None:
+            """PyYAML's, but composing with the iterative :meth:`compose_node` below; one document only."""
+            self.get_event()  # stream start
+            node = None
+            if not self.check_event(StreamEndEvent):
+                self.get_event()  # document start
+                self.anchors: dict[str, Node] = {}
+                node = self.compose_node(None, None)
+                self.get_event()  # document end
+            if not self.check_event(StreamEndEvent):
+                event = self.get_event()
+                raise ComposerError("expected a single document in the stream", None,
+                                    "but found another document", event.start_mark)
+            self.get_event()
+            return node
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:
-        """The node starting at the next event, built with an explicit stack (signature kept from PyYAML)."""
-        stack: list[tuple[Node, list[Node | None]]] = []  # open collection, pending mapping key
+        def compose_node(self, parent: Node | None, index: Any) -> Node:
+            """The node starting at the next event, built with an explicit stack (signature kept from PyYAML)."""
+            stack: list[tuple[Node, list[Node | None]]] = []  # open collection, pending mapping key
 
-        def attach(node: Node) -> None:
-            container, pending = stack[-1]
-            if isinstance(container, SequenceNode):
-                container.value.append(node)
-            elif pending[0] is None:
-                pending[0] = node
-            else:
-                container.value.append((pending[0], node))
-                pending[0] = None
-
-        while True:
-            event = self.get_event()
-            start: Any = event.start_mark  # libyaml's Mark or PyYAML's: the same fields
-            if isinstance(event, AliasEvent):
-                if event.anchor not in self.anchors:
-                    raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
-                node: Node = self.anchors[event.anchor]
-            elif isinstance(event, (ScalarEvent, SequenceStartEvent, MappingStartEvent)):
-                anchor = event.anchor
-                if anchor is not None and anchor in self.anchors:
-                    raise ComposerError(
-                        f"found duplicate anchor {anchor!r}; first occurrence",
-                        self.anchors[anchor].start_mark,
-                        "second occurrence",
-                        start,
-                    )
-                tag = event.tag
-                if isinstance(event, ScalarEvent):
-                    if tag is None or tag == "!":
-                        tag = self.resolve(ScalarNode, event.value, event.implicit)
-                    end: Any = event.end_mark
-                    node = ScalarNode(tag, event.value, start, end, style=event.style)
+            def attach(node: Node) -> None:
+                container, pending = stack[-1]
+                if isinstance(container, SequenceNode):
+                    container.value.append(node)
+                elif pending[0] is None:
+                    pending[0] = node
                 else:
-                    kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
-                    if tag is None or tag == "!":
-                        tag = self.resolve(kind, None, event.implicit)
-                    node = kind(tag, [], start, None, flow_style=event.flow_style)
-                if anchor is not None:
-                    self.anchors[anchor] = node
-                if not isinstance(event, ScalarEvent):
-                    if stack:
-                        attach(node)
-                    stack.append((node, [None]))
-                    if len(stack) > MAX_DEPTH:
-                        raise _TooDeep(event.start_mark)
+                    container.value.append((pending[0], node))
+                    pending[0] = None
+
+            while True:
+                event = self.get_event()
+                start: Any = event.start_mark  # libyaml's Mark or PyYAML's: the same fields
+                if isinstance(event, AliasEvent):
+                    if event.anchor not in self.anchors:
+                        raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
+                    node: Node = self.anchors[event.anchor]
+                elif isinstance(event, (ScalarEvent, SequenceStartEvent, MappingStartEvent)):
+                    anchor = event.anchor
+                    if anchor is not None and anchor in self.anchors:
+                        raise ComposerError(
+                            f"found duplicate anchor {anchor!r}; first occurrence",
+                            self.anchors[anchor].start_mark,
+                            "second occurrence",
+                            start,
+                        )
+                    tag = event.tag
+                    if isinstance(event, ScalarEvent):
+                        if tag is None or tag == "!":
+                            tag = self.resolve(ScalarNode, event.value, event.implicit)
+                        end: Any = event.end_mark
+                        node = ScalarNode(tag, event.value, start, end, style=event.style)
+                    else:
+                        kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
+                        if tag is None or tag == "!":
+                            tag = self.resolve(kind, None, event.implicit)
+                        node = kind(tag, [], start, None, flow_style=event.flow_style)
+                    if anchor is not None:
+                        self.anchors[anchor] = node
+                    if not isinstance(event, ScalarEvent):
+                        if stack:
+                            attach(node)
+                        stack.append((node, [None]))
+                        if len(stack) > MAX_DEPTH:
+                            raise _TooDeep(event.start_mark)
+                        continue
+                else:  # end of a sequence or mapping
+                    node, _ = stack.pop()
+                    node.end_mark = event.end_mark
+                    if not stack:
+                        return node
                     continue
-            else:  # end of a sequence or mapping
-                node, _ = stack.pop()
-                node.end_mark = event.end_mark
                 if not stack:
                     return node
-                continue
-            if not stack:
-                return node
-            attach(node)
+                attach(node)
 
-
-_scalars = SafeConstructor()
+    return Loader
 
 
 def _tag_name(tag: str) -> str:
@@ -276,6 +281,8 @@ class _Survey:
         return size, height
 
     def _measure_new(self, node: Node, span: Span, pointer: str, depth: int) -> tuple[int, int]:
+        from yaml.nodes import MappingNode, ScalarNode, SequenceNode  # imported by then: composing did
+
         if node.tag not in _PLAIN_TAGS:
             self.diagnostics.append(error(
                 "unsafe-tag",
@@ -304,6 +311,8 @@ class _Survey:
 
     def _keyed_children(self, node: MappingNode, pointer: str) -> list[tuple[str, Node]]:
         """A mapping's values under their pointers; non-scalar and duplicate keys become diagnostics."""
+        from yaml.nodes import ScalarNode  # imported by then: composing did
+
         children: list[tuple[str, Node]] = []
         first_keys: dict[str, Node] = {}
         for key_node, value_node in node.value:
@@ -331,13 +340,18 @@ class _Builder:
     """Turns a surveyed node tree (no bad keys or tags, bounded once expanded) into plain data and origins."""
 
     def __init__(self, file: str, text: str) -> None:
+        from yaml.constructor import SafeConstructor
+
         self.file = file
         self.lines = text.splitlines()
         self.origins: dict[str, Origin] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.scalars = SafeConstructor()  # reads booleans and numbers as YAML 1.1 does
 
     def build(self, node: Node, pointer: str, key: Span | None) -> Any:
         """Plain data for ``node``, recording the origin of every value."""
+        from yaml.nodes import ScalarNode, SequenceNode  # imported by then: composing did
+
         span = _span(self.file, node.start_mark, node.end_mark)
         if isinstance(node, ScalarNode):
             self.origins[pointer] = Origin(span, key, _content_span(self.file, node, self.lines))
@@ -358,11 +372,11 @@ class _Builder:
             if tag == "null":
                 return None
             if tag == "bool":
-                return _scalars.construct_yaml_bool(node)
+                return self.scalars.construct_yaml_bool(node)
             if tag == "int":
-                return _scalars.construct_yaml_int(node)
+                return self.scalars.construct_yaml_int(node)
             if tag == "float":
-                return _scalars.construct_yaml_float(node)
+                return self.scalars.construct_yaml_float(node)
         except ValueError as exc:
             self.diagnostics.append(error("bad-value", f"cannot read {node.value[:40]!r} as a number: {exc}", span, pointer))
             return None
@@ -399,7 +413,7 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]"  # compiled when met
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
@@ -426,9 +440,11 @@ def parse_text(text: str, file: str, what: str = "ruleset") -> tuple[dict[str, A
 
     ``what`` names the kind of file in messages ("ruleset", "scenario").
     """
+    import yaml
+
     _check_flow_depth(text, file, what)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = yaml.compose(text, Loader=_loader())
         if node is None:
             raise _Abort(error("not-a-mapping", f"the file is empty; a {what} is a YAML mapping", Span(file, 1, 1)))
         survey = _Survey(file, what)
@@ -445,7 +461,7 @@ def parse_text(text: str, file: str, what: str = "ruleset") -> tuple[dict[str, A
             hint=f"a {what} needs only a few levels of nesting",
         )]) from None
     except yaml.reader.ReaderError:
-        bad = _NON_PRINTABLE.search(text)
+        bad = re.search(_NON_PRINTABLE, text)
         index = bad.start() if bad else 0
         line, column = _position(text, index)
         shown = f"U+{ord(text[index]):04X}" if bad else "a character"
@@ -473,14 +489,21 @@ def load_yaml(path: Path, what: str) -> tuple[dict[str, Any], dict[str, Origin]]
 
     Every YAML file the project reads goes through here or :func:`load_ruleset`: size,
     nesting, alias and tag limits, duplicate keys found without expanding aliases.
-    Raises RulesetError with positioned diagnostics.
+    Raises RulesetError with positioned diagnostics. A ruleset file composed in an earlier
+    run comes from :mod:`couillon_dsl.loader_cache` (PyYAML is then not even imported).
     """
     file = display_path(path)
     try:
         text = _read(path, file, what)
     except _Abort as abort:
         raise RulesetError([abort.diagnostic]) from None
-    return parse_text(text, file, what)
+    if what != "ruleset":
+        return parse_text(text, file, what)
+    found = loader_cache.cached(text, file)
+    if found is None:
+        found = parse_text(text, file, what)
+        loader_cache.remember(text, file, *found)
+    return found
 
 
 def _drop(origins: dict[str, Origin], pointer: str) -> None:

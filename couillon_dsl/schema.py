@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, cast
 
 from couillon_dsl.builtin import package_folder

@@ -14,14 +14,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from couillon_dsl.loader_cache import cache_folder
 from couillon_dsl.expr.parse import Binary, Call, Name, Node, Number, Pos, String, Unary
 
-MAX_ENTRIES = 4096  # then the file starts afresh: a cache, not an archive
+MAX_ENTRIES = 512  # then the file starts afresh: a cache, not an archive (read whole at every start)
 _entries: dict[str, Any] | None = None
-
-
-def cache_folder() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "couillon-dsl"
 
 
 def _file() -> Path:
