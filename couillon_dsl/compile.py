@@ -17,13 +17,14 @@ from typing import Any, Callable, Mapping
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.declarations import build_declaration_tables
+from couillon_dsl.engine.kitty import build_kitty_tables
 from couillon_dsl.engine.rollout import make_rollout
-from couillon_dsl.engine.tables import build_tables, point_unit, resolve_seats
+from couillon_dsl.engine.tables import OP_KITTY, build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Extra,
-    FirstHand, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
+    Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
     Scoresheet, Session, Source, Suit, Trump,
 )
 from couillon_dsl.schema import with_defaults
@@ -97,6 +98,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           maker_wins=_maker_wins(outcome, document, names, texts))
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
+    discard = _discard(data["discard"]) if data.get("discard") else None
+    if any(step.kind == "kitty" for step in deal):
+        tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,
+                                                                      tables.deal_plans, OP_KITTY))
     if trump.auction is not None:
         ids = [c.id for c in contracts]
         tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
@@ -128,6 +133,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         deal_checks=deal_checks,
         declarations=declarations,
         readings=tuple(Reading(r["setting"], _value_at(data, r["setting"]), r["note"]) for r in data["readings"]),
+        discard=discard,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -321,6 +327,7 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
         turn_up=raw.get("turn_up"),
         set_aside=raw.get("set_aside"),
         decide=raw.get("decide"),
+        kitty=raw.get("kitty"),
     )
 
 
@@ -336,7 +343,18 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         points=ranks_to(raw.get("points")), trump_points=ranks_to(raw.get("trump_points")),
         multiplier=multiplier if isinstance(multiplier, int) else dict(multiplier),
         aside_counts_for=raw.get("aside_counts_for", "nobody"),
+        kitty=Kitty(**raw.get("kitty", {})),
     )
+
+
+def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:
+    """Card classes as (kind, id) pairs: ({rank: K} -> ("rank", "K")); ids are strings (YAML may give numbers)."""
+    return tuple((kind, str(key)) for item in raw or () for kind, key in item.items())
+
+
+def _discard(raw: Mapping[str, Any]) -> Discard:
+    return Discard(never=_card_classes(raw.get("never")), last_resort=_card_classes(raw.get("last_resort")),
+                   shown=_card_classes(raw.get("shown")))
 
 
 def _trump(raw: Mapping[str, Any]) -> Trump:
@@ -475,10 +493,11 @@ def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Pla
             face_up_seen = True
             if not stock:
                 problem("turn_up needs a stock", i)
-        elif kind == "set_aside":
-            count = left if step.set_aside == "rest" else int(step.set_aside)  # type: ignore[arg-type]
+        elif kind in ("set_aside", "kitty"):
+            given = getattr(step, kind)
+            count = left if given == "rest" else int(given)
             if count > left:
-                problem(f"set_aside {count} but only {left} cards are left", i)
+                problem(f"{kind} {count} but only {left} cards are left", i)
                 break
             left -= count
         elif kind == "decide" and trump.method == "offer" and not face_up_seen:

@@ -17,7 +17,8 @@ from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
 from couillon_dsl.model import (
-    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, OptionSpec, Reading, Ruleset, ScoringRule, Suit,
+    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Reading, Ruleset,
+    ScoringRule, Suit,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
 from couillon_dsl.schema import where
@@ -368,8 +369,9 @@ def _deal_count(rs: Ruleset) -> tuple[list[int], _DealCount]:
                 hand += step.packet or 0
         elif kind == "stock":
             stock, left = left, 0
-        elif kind == "set_aside":
-            taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
+        elif kind in ("set_aside", "kitty"):
+            given = getattr(step, kind)
+            taken = left if given == "rest" else int(given or 0)
             aside += taken
             left -= taken
     return before, _DealCount(hand, stock, aside + left)
@@ -421,6 +423,11 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
             which = f"the remaining {count(taken, 'card')}" if step.set_aside == "rest" else count(taken, "card")
             out.append(f"set {which} aside face down, unseen and unused")
+        elif kind == "kitty":
+            taken = left if step.kitty == "rest" else int(step.kitty or 0)
+            which = f"the remaining {count(taken, 'card')}" if step.kitty == "rest" else count(taken, "card")
+            out.append(f"deal {which} face down to the kitty, which belongs to nobody until the contract says what "
+                       "becomes of it (see Trump)")
         elif rs.trump.method == "offer":
             out.append(f"trump is decided: the suit of {_offered_card(rs)} is offered to each player in turn "
                        f"(see Trump)")
@@ -446,6 +453,8 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
         return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up"
     if kind == "set_aside":
         return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
+    if kind == "kitty":
+        return f"{left if step.kitty == 'rest' else step.kitty} to the kitty"
     return {"offer": "trump offered", "choose": "trump chosen"}.get(rs.trump.method, "trump decided")
 
 
@@ -624,10 +633,14 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
             text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
         if c.trump_points:
             text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+        if rs.tables.kitty is not None:
+            text += "; " + kitty_phrase(c.kitty)
         if c.aside_counts_for != "nobody":
             declarer = "the declarer" if rs.players.sides != "teams" else "the declarer's team"
             who = declarer if c.aside_counts_for == "declarer" else "the declarer's opponents"
-            text += f"; the cards dealt to nobody count for {who} at the end of the hand"
+            unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
+                        else "the cards dealt to nobody")
+            text += f"; {unplayed} count for {who} at the end of the hand"
         if isinstance(c.multiplier, int):
             if c.multiplier != 1:
                 text += f"; the hand counts {c.multiplier} times (`multiplier`)"
@@ -642,8 +655,63 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
     return out
 
 
+def kitty_phrase(kitty: Kitty) -> str:
+    """What a contract does with the kitty, as a clause."""
+    if kitty.shown and kitty.taken:
+        return ("the kitty is turned face up for everyone to see, then the declarer takes it into their hand and "
+                "discards as many cards (see Discard)")
+    if kitty.taken:
+        return ("the declarer takes the kitty into their hand, unseen by the others, and discards as many cards "
+                "(see Discard)")
+    if kitty.shown:
+        return "the kitty is turned face up for everyone to see and stays out of play"
+    return "the kitty stays face down, unseen by everyone"
+
+
+def _class_words(rs: Ruleset, classes: Sequence[tuple[str, str]]) -> str:
+    """Card classes in words: ``kings``, ``trumps``, ``the bouts``, ``the Excuse``."""
+    words = []
+    for kind, key in classes:
+        if kind == "rank":
+            words.append(rank_word(key, True))
+        elif kind == "suit":
+            words.append(rs.layout.suit_names[rs.layout.suits.index(key)])
+        elif kind == "set":
+            words.append(f"the {key}")
+        else:
+            words.append(_card(rs, key))
+    return join(words, "or")
+
+
+def discard_sentences(rs: Ruleset) -> list[str]:
+    """What the declarer may discard after taking the kitty, and who sees the discard."""
+    rules = rs.discard
+    out = ["the declarer discards one card at a time; the discard is out of play"]
+    if rules is None:
+        return out + ["any card may be discarded, and nobody else sees the discard"]
+    if rules.never:
+        out.append(f"{_class_words(rs, rules.never)} may never be discarded")
+    if rules.last_resort:
+        out.append(f"{_class_words(rs, rules.last_resort)} may be discarded only when the hand holds too few other "
+                   "cards it may discard")
+    if rules.shown:
+        out.append(f"discarded {_class_words(rs, rules.shown)} are shown to everyone; the rest of the discard is "
+                   "seen by nobody but the declarer")
+    else:
+        out.append("nobody but the declarer sees the discard")
+    return out
+
+
+def takes_kitty(rs: Ruleset) -> bool:
+    """Some contract hands the kitty to the declarer, who then discards."""
+    return rs.tables.kitty is not None and any(rs.tables.kitty.taken)
+
+
 def describe_trump(rs: Ruleset) -> Section:
-    return Section("Trump", (Paragraph(" ".join(sentence(s) for s in trump_sentences(rs))),))
+    paragraphs = [Paragraph(" ".join(sentence(s) for s in trump_sentences(rs)))]
+    if takes_kitty(rs):
+        paragraphs.append(Paragraph("Discard: " + " ".join(sentence(s) for s in discard_sentences(rs))))
+    return Section("Trump", tuple(paragraphs))
 
 
 # ---------------------------------------------------------------------- announcements
@@ -1485,6 +1553,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     for check in rs.deal_checks:
         out[f"Deal check {check.id}"] = (deal_check_sentence(rs, check),)
     out["Trump"] = tuple(trump_sentences(rs))
+    if takes_kitty(rs):
+        out["Discard"] = tuple(discard_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
     for declaration in rs.declarations:

@@ -128,10 +128,11 @@ class DealStep:
     turn_up: str | None = None
     set_aside: int | str | None = None
     decide: str | None = None
+    kitty: int | str | None = None  # cards face down to the kitty (a number or "rest")
 
     @property
     def kind(self) -> str:
-        for key in ("packet", "stock", "turn_up", "set_aside", "decide"):
+        for key in ("packet", "stock", "turn_up", "set_aside", "kitty", "decide"):
             if getattr(self, key) is not None:
                 return key
         raise ValueError("empty deal step")
@@ -169,6 +170,25 @@ class Choose:
 
 
 @dataclass(frozen=True, slots=True)
+class Kitty:
+    """What a contract does with the kitty: shown to everyone, taken into the declarer's hand
+    (who then discards as many cards). Neither: it stays unseen."""
+
+    shown: bool = False
+    taken: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """What the declarer may discard after taking the kitty, as card classes ((kind, id) pairs,
+    kind rank | suit | set | card): never, only as a last resort, and which discards are shown."""
+
+    never: tuple[tuple[str, str], ...] = ()
+    last_resort: tuple[tuple[str, str], ...] = ()
+    shown: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
     """What a trump choice picks: a trump (``named`` by the chooser, ``none`` or a suit id),
     the card order and points under it, and the multiplier the hand counts with."""
@@ -181,7 +201,8 @@ class Contract:
     points: Mapping[str, int] | None = None  # merged over deck.points
     trump_points: Mapping[str, int] | None = None  # merged over deck.trump_points (or deck.points)
     multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
-    aside_counts_for: str = "nobody"  # nobody | declarer | opponents: the cards dealt to nobody
+    aside_counts_for: str = "nobody"  # nobody | declarer | opponents: the cards nobody plays
+    kitty: Kitty = Kitty()  # what happens to the kitty once this contract is fixed
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -451,6 +472,7 @@ class Tables:
     declarer_sides: tuple[tuple[int, ...], ...] = ()
     nsides: int = 2  # sides a hand is played by (points and tricks are counted per side)
     start_sides: tuple[int, ...] = ()  # seat -> side when a deal starts (team_of, or any declarer's sides)
+    kitty: Any = None  # engine.kitty.KittyTables (per contract shown/taken, discard masks), None without a kitty
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
         return self.contexts[contract_base + (((trump + 1) << len(self.promotion_cards)) | promoted_bits)]
@@ -486,6 +508,7 @@ class Ruleset:
     card_roles: tuple[CardRole, ...] = ()
     deal_checks: tuple[DealCheck, ...] = ()
     readings: tuple[Reading, ...] = ()
+    discard: Discard | None = None  # the `discard` section (rulesets with a kitty)
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

@@ -77,6 +77,8 @@ class _Checks:
         self.extras = [e["id"] for e in deck.get("extras", [])]
         self.seats: int = data["players"]["count"]
         self.announcements: dict[str, Any] = data.get("announcements", {})
+        self.kitty_size: int | None = None  # cards of the deal's kitty step (None: no kitty)
+        self.hand_at_decide = 0  # cards a hand holds when the contract is fixed
         players = data["players"]
         self.nsides = _side_count(players)
 
@@ -95,6 +97,7 @@ class _Checks:
         self.check_roles()
         self.check_deal_checks()
         self.check_contracts()
+        self.check_discard()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
@@ -312,10 +315,14 @@ class _Checks:
                                 pointer, "add {stock: rest} before this step")
                 elif not decides:
                     face_up_before_decide = True
-            elif "set_aside" in step:
-                rest = step["set_aside"] == "rest"
-                need = size - dealt if rest else step["set_aside"]
+            elif "set_aside" in step or "kitty" in step:
+                kind = "set_aside" if "set_aside" in step else "kitty"
+                rest = step[kind] == "rest"
+                need = size - dealt if rest else step[kind]
                 rest_taken = rest_taken or rest
+                if kind == "kitty":
+                    self.check_kitty_step(pointer, decides)
+                    self.kitty_size = need
             else:
                 decides.append(i)
                 hand_at_decide = list(hand)
@@ -333,6 +340,16 @@ class _Checks:
                         "/deal", key=True)
         if not overdealt:  # otherwise missing stock or face-up cards are consequences, not causes
             self.check_trump(decides, face_up_before_decide, stock, hand_at_decide, after_decide)
+        self.hand_at_decide = max(hand_at_decide or hand)
+
+    def check_kitty_step(self, pointer: str, decides: list[int]) -> None:
+        """One kitty, dealt before the contract that says what happens to it."""
+        if self.kitty_size is not None:
+            self.report("kitty-repeated", "the deal has a second kitty step; a hand has one kitty", pointer,
+                        "deal every kitty card in one {kitty: N} step")
+        elif decides:
+            self.report("kitty-after-decide", "the kitty is dealt after the decide step, so the contract could not "
+                        "say what happens to it", pointer, "move the kitty step before {decide: trump}")
 
     def offset_name(self, offset: int) -> str:
         return {0: "dealer", 1: "elder"}.get(offset, f"dealer+{offset}")
@@ -534,6 +551,10 @@ class _Checks:
                         "keep one contract with trump: named (others fix a suit or have none)")
         for key, contract in contracts.items():
             base = f"/contracts/{escape(key)}"
+            kitty = contract.get("kitty") or {}
+            if (kitty.get("shown") or kitty.get("taken")) and self.kitty_size is None:
+                self.report("kitty-without-step", f"contract {key} shows or takes the kitty, but the deal has no "
+                            "kitty step", f"{base}/kitty", "deal the kitty with a {kitty: N} step before {decide: trump}")
             if contract.get("aside_counts_for") == "opponents" and self.nsides != 2:
                 self.report("aside-needs-two-teams", "aside_counts_for: opponents needs exactly two teams",
                             f"{base}/aside_counts_for", "use declarer or nobody, or two teams")
@@ -561,6 +582,48 @@ class _Checks:
                     self.report("unused-setting", f"contract {key} fixes its trump: a multiplier per suit has one "
                                 "value that applies", f"{base}/multiplier", "give a single number", key=True,
                                 severity="warning")
+
+    def card_class(self, pointer: str, item: dict[str, Any]) -> set[str]:
+        """The cards of one card class ({rank: K}, {suit: T}, {set: bouts}, {card: EX}), checking its id."""
+        kind, key = next(iter(item.items()))
+        key = str(key)
+        if kind == "rank":
+            if not self.rank(f"{pointer}/rank", key):
+                return set()
+            return {key + s for s in self.suits if key in self.suit_ranks[s]}
+        if kind == "suit":
+            if key not in self.suits:
+                self.report("unknown-suit", f"'{key}' is not a suit of this deck", f"{pointer}/suit",
+                            did_you_mean(key, self.suits) or f"suits: {', '.join(self.suits)}")
+                return set()
+            return {r + key for r in self.suit_ranks[key]}
+        if kind == "set":
+            sets = self.data["deck"].get("card_sets") or {}
+            if key not in sets:
+                self.report("unknown-card-set", f"no card set '{key}' in deck.card_sets", f"{pointer}/set",
+                            did_you_mean(key, sets) or f"card sets: {', '.join(sets) or 'none'}")
+                return set()
+            return {c.upper() for c in sets[key]}
+        return {key.upper()} if self.card(f"{pointer}/card", key) else set()
+
+    def check_discard(self) -> None:
+        """The discard's card classes exist; a discard needs a kitty someone takes; it can always be made."""
+        discard = self.data.get("discard")
+        if not discard:
+            return
+        classes = {field: set().union(*(self.card_class(f"/discard/{field}/{i}", item)
+                                        for i, item in enumerate(discard.get(field, []))))
+                   for field in ("never", "last_resort", "shown")}
+        takers = [k for k, c in (self.data.get("contracts") or {}).items() if (c.get("kitty") or {}).get("taken")]
+        if not takers:
+            self.report("discard-without-kitty", "no contract takes the kitty, so nobody ever discards", "/discard",
+                        "give a contract kitty: {taken: true}, or remove the discard section", key=True,
+                        severity="warning")
+        elif len(classes["never"]) > self.hand_at_decide:
+            self.report("discard-may-stick", f"{len(classes['never'])} cards may never be discarded, more than the "
+                        f"{self.hand_at_decide} a declarer keeps: he could be left unable to discard, and the engine "
+                        "then lets him discard any card", "/discard/never", "allow more cards to be discarded",
+                        severity="warning")
 
     def size(self) -> int:
         return sum(len(ranks) for ranks in self.suit_ranks.values()) + len(self.extras)

@@ -254,6 +254,7 @@ class Walker:
             seen |= 1 << card
         for _, card in view.played:
             seen |= 1 << card
+        seen |= view.kitty | view.discarded  # a kitty shown or taken, the discards this seat saw
         hidden = [c for c in range(self.rs.layout.size) if not seen >> c & 1]
         shuffled = hidden[:]
         self.rng.shuffle(shuffled)
@@ -262,7 +263,10 @@ class Walker:
         pack = history[self.deal_start:self.deal_start + self.rs.layout.size]
         other = GameState(self.rs)
         try:
-            for action in history[:self.deal_start] + [mapping.get(c, c) for c in pack] + history[self.deal_start + len(pack):]:
+            discard0 = state.actions.discard0  # a discard names its card: an unseen one moves with the deal
+            later = [discard0 + mapping.get(a - discard0, a - discard0) if 0 <= discard0 <= a < discard0 + len(pack)
+                     else a for a in history[self.deal_start + len(pack):]]
+            for action in history[:self.deal_start] + [mapping.get(c, c) for c in pack] + later:
                 other.apply(action)
         except IllegalAction:
             return  # the permuted deal makes an earlier action impossible; nothing to compare

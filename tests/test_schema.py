@@ -129,7 +129,7 @@ def test_misspelt_deal_step_is_one_diagnostic(tmp_path):
 
 def test_step_without_a_kind_lists_the_kinds(tmp_path):
     [d] = diagnostics_of(tmp_path, "deal:\n  - {to: all}\n")
-    assert d.code == "schema-required" and "packet, stock, turn_up, set_aside, decide" in d.message
+    assert d.code == "schema-required" and "packet, stock, turn_up, set_aside, kitty, decide" in d.message
 
 
 def test_null_in_a_child_explains_a_missing_required_key(tmp_path):

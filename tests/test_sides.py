@@ -64,7 +64,7 @@ def test_the_outcome_may_not_read_what_it_decides(tmp_path):
 def test_sides_are_fixed_with_the_contract_and_public(tarot):
     state = GameState(tarot, seed=3)
     state.deal_shuffled()
-    while state.current_player() >= 0 and not state.is_playing():
+    while state.current_player() >= 0 and state.view(0).phase == "auction":
         seat = state.current_player()
         assert state.view(seat).sides is None  # nobody has declared yet
         bid = any(word != "pass" for _, word in state.view(seat).decisions)

@@ -2,7 +2,8 @@
 
 Cards: win the trick as cheaply as possible when the opponents hold it, shed the least
 valuable card otherwise, give points to a partner who is sure to win, and lead a master
-card (one no unseen card of its suit beats) when holding one. Decisions: take or name the
+card (one no unseen card of its suit beats) when holding one. After taking a kitty, discard
+by the same measure, from short suits first. Decisions: take or name the
 trump suit in which the hand is strongest when that strength reaches a share of the hand.
 With `contracts` or a push allowed, every choice is valued in its own trump context
 (:func:`hand_value`): the best one is picked, or the choice is pushed when even the best
@@ -62,6 +63,16 @@ def lead(ctx: TrumpContext, legal: Sequence[int], elsewhere: int) -> int:
     return min(legal, key=lambda c: shed_key(ctx, c))
 
 
+def discard(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
+    """The card to discard after taking the kitty: a non-trump before a trump, then the fewest
+    points, then from the shortest suit (voids to trump in later), then the lowest."""
+    def key(card: int) -> tuple[bool, int, int, int]:
+        suit = ctx.card_suit[card]
+        length = sum(1 for c in iter_bits(hand) if ctx.card_suit[c] == suit)
+        return bool(ctx.trump_mask >> card & 1), ctx.points[card], length, ctx.strength[suit][card]
+    return min(legal, key=key)
+
+
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what accepting needs
 
 
@@ -86,7 +97,7 @@ def choice_context(state: GameState, action: int) -> TrumpContext | None:
     if acts.name0 <= action < acts.show0:
         base = t.contract_base[t.named_contract] if t.named_contract >= 0 else 0
         return t.context(action - acts.name0, t.always_promoted, base)
-    if 0 <= acts.contract0 <= action < acts.dealer0:
+    if 0 <= acts.contract0 <= action < acts.contract_end:
         contract = t.fixed_contracts[action - acts.contract0]
         return t.context(t.contract_trump[contract], t.always_promoted, t.contract_base[contract])
     return None
@@ -138,6 +149,8 @@ class GreedyAgent:
         acts = state.actions
         rs = state.ruleset
         hand = view.hand
+        if legal[0] >= acts.discard0 >= 0:  # after taking the kitty
+            return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
         if acts.accept in legal:
             suit = rs.layout.suit_of(view.offered) if view.offered is not None else -1
             strong = suit >= 0 and self._strong_enough(suit_strength(rs, hand, suit), view, rs)

@@ -77,6 +77,41 @@ def replays(world: GameState, actions: Sequence[int]) -> bool:
     return True
 
 
+def hidden_discards(state: GameState, seat: int, view: SeatView, public: Sequence[int]) -> set[int]:
+    """Indexes in ``public`` of the declarer's discards ``seat`` did not see (its view says which it saw)."""
+    discard0 = state.actions.discard0
+    if discard0 < 0 or seat == view.deciding_seat:
+        return set()
+    ncards = state.actions.ncards
+    return {i for i, action in enumerate(public)
+            if discard0 <= action < discard0 + ncards and not view.discarded >> (action - discard0) & 1}
+
+
+def replays_discarding(world: GameState, actions: Sequence[int], hidden: set[int], view: SeatView, gone: int,
+                       rng: random.Random) -> bool:
+    """:func:`replays` where each discard this seat did not see is one the world's declarer could have
+    made unseen: a legal discard of a hidden kind, none he plays later, the cards he cannot hold
+    (``gone``: his revealed voids) first. The world's view must then be the seat's."""
+    acts = world.actions
+    kitty = world.ruleset.tables.kitty
+    later = 0  # cards the declarer plays, or discards in view, in the rest of the deal
+    for i, action in enumerate(actions):
+        if action < acts.ncards:
+            later |= 1 << action
+        elif i not in hidden and acts.discard0 <= action < acts.discard0 + acts.ncards:
+            later |= 1 << (action - acts.discard0)
+    for i, action in enumerate(actions):
+        if i in hidden:
+            allowed = world.discard_mask() & ~kitty.face_up & ~later
+            if not allowed:
+                return False
+            action = acts.discard0 + rng.choice(list(iter_bits(allowed & gone or allowed)))
+        if action not in world.legal_actions():
+            return False
+        world.apply(action)
+    return world.view(view.seat) == view
+
+
 class _Layout:
     """Which pack positions hold which known cards, and which are free for the unseen ones."""
 
@@ -104,6 +139,16 @@ class _Layout:
                 for position, card in zip(spots, real):
                     self.fixed[position] = card
                     known |= 1 << card
+        rs = probe.ruleset
+        kitty = rs.tables.kitty
+        taker, kitty_spots = -1, range(0)  # the declarer who took the kitty, and its positions
+        if kitty is not None and view.contract is not None and view.deciding_seat is not None:
+            kitty_spots = range(*kitty.positions[view.dealer])
+            for position, card in zip(kitty_spots, iter_bits(view.kitty)):  # a kitty this seat has seen
+                self.fixed[position] = card
+                known |= 1 << card
+            if kitty.taken[[c.id for c in rs.contracts].index(view.contract)]:
+                taker = view.deciding_seat
         played_by: dict[int, list[int]] = {s: [] for s in range(nseats)}
         for s, card in view.played:
             played_by[s].append(card)
@@ -114,7 +159,8 @@ class _Layout:
         self.known: dict[int, list[int]] = {}
         taken = 0
         for s in range(nseats):
-            free = [p for p in iter_bits(probe.hand_of(s)) if p not in self.fixed]
+            free = [p for p in [*iter_bits(probe.hand_of(s)), *(kitty_spots if s == taker else ())]
+                    if p not in self.fixed]
             taken |= sum(1 << p for p in free)
             spots = [p for p, h in probe_up if h == s and p not in self.fixed]
             loose_cards = [c for c in played_by[s] if not known >> c & 1]
@@ -124,6 +170,8 @@ class _Layout:
             self.loose[s] = (spots, loose_cards)
             self.positions[s] = [p for p in free if p not in spots]
             cards = played_by[s] + [c for c, h in view.face_up if h == s]
+            if s == view.deciding_seat:  # the discards this seat saw came from the declarer's cards
+                cards += list(iter_bits(view.discarded))
             if s == seat:
                 cards += list(iter_bits(view.hand))
             cards = sorted(set(c for c in cards if not known >> c & 1))
@@ -208,6 +256,11 @@ class Sampler:
         base = self.before_deal(state, history, start)
         layout = _Layout(base, public, seat, view)
         excluded = voids(state.context, view, rs.players.count, layout.unseen)
+        hidden = hidden_discards(state, seat, view, public)
+        declarer = view.deciding_seat
+        gone = 0  # cards the declarer cannot hold now, so may have discarded unseen
+        if hidden and declarer is not None:  # the declarer's cards include a discard this seat never saw
+            gone = excluded.pop(declarer, 0)
 
         def world(pack: list[int] | None) -> GameState | None:
             if pack is None:
@@ -215,6 +268,8 @@ class Sampler:
             candidate = base.clone()
             for action in pack:
                 candidate.apply(action)
+            if hidden:
+                return candidate if replays_discarding(candidate, public, hidden, view, gone, rng) else None
             return candidate if replays(candidate, public) and candidate.view(seat) == view else None
 
         out: list[GameState] = []

@@ -13,8 +13,8 @@ CHANCE = -1
 TERMINAL = -2
 
 # phases; PHASE_NAMES gives the name a SeatView shows
-DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION = range(8)
-PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over", "auction")
+DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION, DISCARD = range(9)
+PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over", "auction", "discard")
 
 
 class IllegalAction(ValueError):
@@ -26,9 +26,10 @@ class Actions(NamedTuple):
 
     NAME suit s is ``name0 + s``, SHOW card c ``show0 + c``, ANNOUNCE a ``announce0 + a``,
     PUSH (hand the trump choice on) ``push`` when the ruleset allows it (else -1), CONTRACT j
-    (the j-th contract whose trump is not named) ``contract0 + j``, and the chance choice of
-    a random first dealer s is ``dealer0 + s``. Rulesets without pushes or contracts keep
-    the numbering they always had.
+    (the j-th contract whose trump is not named) ``contract0 + j``, DISCARD card c (after
+    taking the kitty) ``discard0 + c`` when the ruleset has a kitty (else -1), and the chance
+    choice of a random first dealer s is ``dealer0 + s``. Rulesets without pushes, contracts
+    or a kitty keep the numbering they always had.
     """
 
     ncards: int
@@ -44,22 +45,31 @@ class Actions(NamedTuple):
     dealer0: int
     push: int = -1
     contract0: int = -1
+    discard0: int = -1
 
     @classmethod
     @functools.cache  # immutable and asked for by every new game: build each numbering once
     def build(cls, ncards: int, nsuits: int, nannouncements: int, ncontracts: int = 0,
-              pushes: bool = False) -> "Actions":
+              pushes: bool = False, discards: bool = False) -> "Actions":
         name0 = ncards + 4
         show0 = name0 + nsuits
         announce0 = show0 + ncards
         push = announce0 + nannouncements if pushes else -1
         contract0 = announce0 + nannouncements + pushes
+        discard0 = contract0 + ncontracts
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
-                   name0, show0, announce0, contract0 + ncontracts, push, contract0 if ncontracts else -1)
+                   name0, show0, announce0, discard0 + ncards * discards, push, contract0 if ncontracts else -1,
+                   discard0 if discards else -1)
+
+    @property
+    def contract_end(self) -> int:
+        """One past the last CONTRACT action."""
+        return self.discard0 if self.discard0 >= 0 else self.dealer0
 
     def decode(self, action: int) -> tuple[str, int]:
         """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", -1), ("name", suit),
-        ("show", c), ("announce", index), ("push", -1), ("contract", j), ("dealer", seat); one place that knows the numbering."""
+        ("show", c), ("announce", index), ("push", -1), ("contract", j), ("discard", c), ("dealer", seat); one place
+        that knows the numbering."""
         if 0 <= action < self.ncards:
             return "card", action
         if self.ncards <= action < self.name0:
@@ -70,8 +80,10 @@ class Actions(NamedTuple):
             return "show", action - self.show0
         if action == self.push:
             return "push", -1
-        if self.contract0 >= 0 and self.contract0 <= action < self.dealer0:
+        if self.contract0 >= 0 and self.contract0 <= action < self.contract_end:
             return "contract", action - self.contract0
+        if self.discard0 >= 0 and self.discard0 <= action < self.dealer0:
+            return "discard", action - self.discard0
         if self.announce0 <= action < self.announce0 + self.nannouncements:
             return "announce", action - self.announce0
         if action >= self.dealer0:  # the seat count is the caller's to check

@@ -195,5 +195,8 @@ class ContractPhase(StateFields):
             self._pass_out()
 
     def _continue_deal(self) -> None:
+        """The contract is fixed: the kitty's exchange if it has one, then the rest of the deal script."""
+        if self._t.kitty is not None and self._begin_exchange():
+            return
         self._phase = DRAW  # not a chance node: _run_deal leaves it in the next phase
         self._run_deal()

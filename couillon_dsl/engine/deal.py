@@ -12,7 +12,7 @@ from couillon_dsl.cards import Card, iter_bits
 from couillon_dsl.engine.actions import DRAW
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import shuffled
-from couillon_dsl.engine.tables import OP_DECIDE, OP_PACKET, OP_STOCK, OP_TURN_UP
+from couillon_dsl.engine.tables import OP_DECIDE, OP_KITTY, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Team
 
 
@@ -119,6 +119,9 @@ class DealPhase(StateFields):
                 card = self._stock.pop() if op[1] else self._stock.pop(0)
                 self._face_up[card] = None
                 self._last_up = card
+            elif code == OP_KITTY:  # face down, nobody's until the contract says (engine.kitty)
+                self._kitty = sum(map(bit, pack[op[1]:op[2]]))
+                self._discards = 0
             elif code == OP_DECIDE:
                 self._step = i
                 if t.deal_checks and self._deal_annulled():

@@ -25,6 +25,8 @@ FIELDS = (
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
     "_bid", "_bidder", "_side_of",
+    # kitty
+    "_kitty", "_discards", "_to_discard",
     # announcements
     "_made", "_may_announce", "_offers",
     # declarations
@@ -83,6 +85,10 @@ class StateFields:
     _bid: int  # the auction's highest bid so far, as a ladder position (-1: none)
     _bidder: int  # the seat that made it (-1: none)
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
+    # kitty (engine.kitty)
+    _kitty: CardMask  # the cards the deal's kitty step put aside this hand
+    _discards: CardMask  # the declarer's discards so far this hand
+    _to_discard: int  # discards still owed
     # announcements
     _made: list[tuple[int, int]]
     _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
@@ -133,6 +139,9 @@ class StateFields:
         raise NotImplementedError
 
     def _begin_play(self) -> None:  # play: trump fixed, the first trick starts
+        raise NotImplementedError
+
+    def _begin_exchange(self) -> bool:  # kitty: the contract is fixed; True when the declarer must discard
         raise NotImplementedError
 
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force

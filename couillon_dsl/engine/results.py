@@ -99,4 +99,6 @@ class SeatView:
     melds: tuple[tuple[str, str, int, int, CardMask], ...] = ()
     contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
     sides: tuple[int, ...] | None = None  # seat -> its side in this hand (points, tricks, maker are by side)
+    kitty: CardMask = 0  # the kitty's cards, once shown (to the declarer: once taken)
+    discarded: CardMask = 0  # the declarer's discards this seat sees: all (the declarer), the shown ones (the others)
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
-    ANNOUNCE, AUCTION, CHANCE, CHOOSE, DEALER, DRAW, OFFER, OVER, PHASE_NAMES, PLAY, TERMINAL, Actions, IllegalAction,
+    ANNOUNCE, AUCTION, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, OFFER, OVER, PHASE_NAMES, PLAY, TERMINAL, Actions,
+    IllegalAction,
 )
 from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.contract import ContractPhase
@@ -24,6 +25,7 @@ from couillon_dsl.engine.deal import DealPhase
 from couillon_dsl.engine.declarations import DeclarePhase
 from couillon_dsl.engine.fields import FIELDS
 from couillon_dsl.engine.hand import cards_table
+from couillon_dsl.engine.kitty import KittyPhase
 from couillon_dsl.engine.play import PlayPhase
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary, SeatView
 from couillon_dsl.engine.scoring import ScoringPhase
@@ -33,12 +35,12 @@ __all__ = ["CHANCE", "TERMINAL", "Actions", "FinishedGame", "GameResult", "GameS
            "IllegalAction", "SeatView", "play_random_game"]
 
 
-class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase, ScoringPhase):
+class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhase, PlayPhase, ScoringPhase):
     """A whole game, or a session of games, of one compiled ruleset (design §3).
 
     The façade agents and tools use: the public methods below. Each phase of a hand is a
-    base class in its own module (``deal``, ``contract``, ``announce``, ``play``,
-    ``scoring``) working on the slots of :class:`~couillon_dsl.engine.fields.StateFields`.
+    base class in its own module (``deal``, ``contract``, ``kitty``, ``announce``,
+    ``declarations``, ``play``, ``scoring``) working on the slots of :class:`~couillon_dsl.engine.fields.StateFields`.
     """
 
     __slots__ = ()
@@ -49,7 +51,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
         self._t = rs.tables
         self._n = rs.players.count
         self._acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements),
-                                   len(rs.tables.fixed_contracts), rs.trump.choose is not None and rs.trump.choose.delegate is not None)
+                                   len(rs.tables.fixed_contracts), rs.trump.choose is not None and rs.trump.choose.delegate is not None,
+                                   rs.tables.kitty is not None)
         self._full = rs.layout.full_mask
         self._seed = seed
         self._rng: random.Random | None = None  # made on first use: seeding costs more than a hand
@@ -68,6 +71,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
         self._tmask = self._tpoints = 0
         self._led = self._best = self._win = self._wseat = -1
         self._st: tuple[int, ...] = ()
+        self._kitty = self._discards = self._to_discard = 0  # set by the deal's kitty step, where there is one
         self._start_deal()
         if rs.dealer.first == "random":
             self._phase = DEALER
@@ -86,6 +90,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             return self._chooser
         if phase == ANNOUNCE:
             return self._offers[0][1]
+        if phase == DISCARD:
+            return self._decider  # type: ignore[return-value]
         return TERMINAL
 
     def is_terminal(self) -> bool:
@@ -129,12 +135,14 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             if acts.push >= 0 and self._pushes < choose.delegate.times:  # type: ignore[union-attr]
                 out.append(acts.push)
             if acts.contract0 >= 0:
-                out.extend(range(acts.contract0, acts.dealer0))
+                out.extend(range(acts.contract0, acts.contract_end))
             return out
         if phase == ANNOUNCE:
             return [acts.decline, acts.announce0 + self._offers[0][0]]
         if phase == DEALER:
             return [acts.dealer0 + s for s in range(self._n)]
+        if phase == DISCARD:
+            return [acts.discard0 + c for c in iter_bits(self.discard_mask())]
         return []
 
     def legal_mask(self) -> CardMask:
@@ -170,7 +178,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             self._play(action)
             return
         if action not in self.legal_actions():
-            raise IllegalAction(self._refusal(action))
+            raise IllegalAction(self._discard_refusal(action) if phase == DISCARD else self._refusal(action))
         self._history.append(action)
         if phase == DRAW:
             self._draw(action)
@@ -179,6 +187,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
         elif phase == DEALER:
             self._dealer = action - self._acts.dealer0
             self._start_deal()
+        elif phase == DISCARD:
+            self._discard(action - self._acts.discard0)
         else:
             self._decide(action)
 
@@ -264,6 +274,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
                 history.append(action)
                 if phase == ANNOUNCE:
                     self._announce(action)
+                elif phase == DISCARD:
+                    self._discard(action - self._acts.discard0)
                 else:
                     self._decide(action)
 
@@ -367,6 +379,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             return f"contract {self._rs.contracts[self._t.fixed_contracts[arg]].id}"
         if kind == "dealer":
             return f"dealer {arg}"
+        if kind == "discard":
+            return f"discard {layout.name(arg)}"
         return kind
 
     def string_to_action(self, seat: int | None, text: str) -> int:
@@ -395,6 +409,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
                 raise ValueError(f"{arg!r} is not a suit of this deck")
             if head == "show":
                 return acts.show0 + layout.parse(arg)
+            if head == "discard" and acts.discard0 >= 0:
+                return acts.discard0 + layout.parse(arg)
             if head == "announce":
                 ids = [a.id for a in self._rs.announcements]
                 if arg in ids:
@@ -419,6 +435,7 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
         trick = tuple(((self._leader + i) % self._n, c) for i, c in enumerate(self._trick)) \
             if self._phase in (PLAY, ANNOUNCE) else ()
         hand_phase = self._phase >= OFFER and self._phase != OVER
+        kitty, discarded = self._kitty_view(seat) if self._t.kitty is not None and hand_phase else (0, 0)
         return SeatView(
             seat=seat,
             phase=PHASE_NAMES[self._phase],
@@ -447,6 +464,8 @@ class GameState(DealPhase, ContractPhase, AnnouncePhase, DeclarePhase, PlayPhase
             melds=self._meld_record(public=True) if self._melds and hand_phase else (),
             contract=self._rs.contracts[self._contract].id if self._contract >= 0 and hand_phase else None,
             sides=self._side_of if hand_phase and (self._maker is not None or not self._t.declarer_sides) else None,
+            kitty=kitty,
+            discarded=discarded,
         )
 
     # ------------------------------------------------------------------ refusals

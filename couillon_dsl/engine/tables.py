@@ -25,7 +25,7 @@ from couillon_dsl.model import (
 )
 
 # deal op codes; see deal_plan
-OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE = range(5)
+OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE, OP_KITTY = range(6)
 
 
 def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[tuple[Card, str]]) -> list[Card]:
@@ -200,7 +200,7 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
     """The deal script for one dealer with seats and pack positions resolved.
 
     Ops: (OP_PACKET, gathers, deliveries, face_up), (OP_STOCK, start), (OP_TURN_UP,
-    from_bottom), (OP_SET_ASIDE, start, stop), (OP_DECIDE,). Positions are static because
+    from_bottom), (OP_SET_ASIDE, start, stop), (OP_KITTY, start, stop), (OP_DECIDE,). Positions are static because
     every count is (`rest` is what the deck has left at that point). ``deliveries`` lists
     each packet as (seat, start, stop) in dealing order; consecutive packet steps with the
     same face are merged and ``gathers`` gives, per seat, every pack position it receives,
@@ -226,9 +226,10 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
             pos = ncards
         elif kind == "turn_up":
             ops.append((OP_TURN_UP, step.turn_up == "stock_bottom"))
-        elif kind == "set_aside":
-            stop = ncards if step.set_aside == "rest" else pos + int(step.set_aside)  # type: ignore[arg-type]
-            ops.append((OP_SET_ASIDE, pos, stop))
+        elif kind in ("set_aside", "kitty"):
+            count = getattr(step, kind)
+            stop = ncards if count == "rest" else pos + int(count)
+            ops.append((OP_SET_ASIDE if kind == "set_aside" else OP_KITTY, pos, stop))
             pos = stop
         else:
             ops.append((OP_DECIDE,))
