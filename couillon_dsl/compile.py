@@ -98,6 +98,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           maker_wins=_maker_wins(outcome, document, names, texts))
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
+    tables = dataclasses.replace(tables, first_trick_offers=bool(announcements) or any(d.optional for d in declarations))
     discard = _discard(data["discard"]) if data.get("discard") else None
     if any(step.kind == "kitty" for step in deal):
         tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,
@@ -378,14 +379,14 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
 
 def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
     """One declaration kind; its pattern keys are the model's field names."""
-    lists = ("same_rank", "cards", "of")
+    lists = ("same_rank", "cards", "of", "stand_in")
     patterns = tuple(
         DeclarationPattern(value=p["value"], run=p.get("run"), count=p.get("count"), at_least=p.get("at_least"),
                            name=p.get("name"), **{k: tuple(str(x) for x in p.get(k, ())) for k in lists})
         for p in raw["patterns"])
     return Declaration(
         id=key, name=raw.get("name", key), patterns=patterns, description=raw.get("description", ""),
-        when=raw.get("when", "first_play"), shown=raw.get("shown", False),
+        when=raw.get("when", "first_play"), optional=raw.get("optional", False), shown=raw.get("shown", False),
         run_order=tuple(str(r) for r in raw["run_order"]) if raw.get("run_order") else None,
         disjoint=raw.get("disjoint", True), award=raw.get("award", "always"),
         compare=tuple(raw.get("compare", ("value", "length", "top", "trump"))), tie=raw.get("tie", "earliest_seat"),

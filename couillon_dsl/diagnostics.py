@@ -90,6 +90,8 @@ CODES: dict[str, str] = {
     "declaration-duplicate-pattern": "two patterns of one declaration match the same cards",
     "declaration-when-shape": "when: last_card_played needs `cards` patterns",
     "declaration-needs-trump": "a declaration pattern names trump cards in a game without trump",
+    "declaration-optional-when": "an optional declaration not made before_first_play",
+    "declaration-stand-in": "stand_in outside an `of` pattern declared before_first_play, or outside its set",
     "declaration-unused-key": "a declaration key that only matters with award: best_side_only",
     "maker-needs-unreachable": "maker_needs exceeds the points in the pack",
     "game-cannot-end": "no scoring rule brings a team to the goal, teams start there, or a session outlasts limits.max_games",

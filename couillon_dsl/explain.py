@@ -812,19 +812,30 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
     name = declaration.name
     if declaration.when == "first_play":
         when = f"each player declares their {name} with their first card of the hand"
+    elif declaration.when == "before_first_play":
+        may = "may declare their best" if declaration.optional else "declares their"
+        when = (f"each player holding one {may} {name} just before playing their first card of the hand"
+                + ("; declaring is optional, and a player who does not simply plays a card" if declaration.optional
+                   else ""))
     else:
         when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
     values = [f"{pattern_phrase(rs, declaration, p)}{', ' + p.name if p.name else ''} ({p.value})"
               for p in declaration.patterns]
     out = [when, f"{name} scores {join(values, 'or')}"]
+    if declaration.when == "before_first_play" and any(p.of for p in declaration.patterns):
+        stand_ins = [_card(rs, c) for p in declaration.patterns for c in p.stand_in]
+        out.append("a set of cards is declared by showing exactly as many as the combination needs, the holder's "
+                   "lowest" + (f", {join(list(dict.fromkeys(stand_ins)), 'or')} only when the others are too few"
+                               if stand_ins else ""))
     if any(p.run is not None for p in declaration.patterns):
         order = " ".join(declaration.run_order or rs.layout.ranks)
         out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "
                    f"as the longest pattern it reaches")
     if len(declaration.patterns) > 1:
-        out.append(f"a card serves in at most one {name}, and each player declares the combination worth the most"
+        chooses = "is offered" if declaration.optional else "declares"
+        out.append(f"a card serves in at most one {name}, and each player {chooses} the combination worth the most"
                    if declaration.disjoint else f"a card may serve in several {name}")
-    if declaration.when == "first_play":
+    if declaration.when in ("first_play", "before_first_play"):
         out.append("the declared cards are shown to everyone" if declaration.shown
                    else "only what is declared is told, not the cards")
     if declaration.award == "best_side_only":
@@ -847,9 +858,14 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
 def describe_declarations(rs: Ruleset) -> Section | None:
     if not rs.declarations:
         return None
+    intro = ("players declare the combinations they hold (melds); they are found and declared automatically, "
+             "a player always declaring the best")
+    if all(d.optional for d in rs.declarations):
+        intro = "players may declare the combinations they hold; declaring is each holder's choice"
+    elif any(d.optional for d in rs.declarations):
+        intro += ", except where declaring is said to be optional"
     return Section("Declarations", (
-        Paragraph(sentence("players declare the combinations they hold (melds); they are found and declared "
-                           "automatically, a player always declaring the best")),
+        Paragraph(sentence(intro)),
         Items(tuple(f"{d.name}: " + " ".join(sentence(s) for s in declaration_sentences(rs, d))
                     for d in rs.declarations)),
     ))

@@ -299,6 +299,7 @@ class DeclarationPattern:
     of: tuple[str, ...] = ()
     at_least: int | None = None
     name: str | None = None
+    stand_in: tuple[str, ...] = ()  # with `of`, declared before the first play: cards counted only when needed
 
     @property
     def shape(self) -> str:
@@ -321,6 +322,7 @@ class Declaration:
     patterns: tuple[DeclarationPattern, ...]
     description: str = ""
     when: str = "first_play"
+    optional: bool = False  # the holder decides (offered beside his cards on his first turn)
     shown: bool = False
     run_order: tuple[str, ...] | None = None
     disjoint: bool = True
@@ -472,6 +474,8 @@ class Tables:
     declarer_sides: tuple[tuple[int, ...], ...] = ()
     nsides: int = 2  # sides a hand is played by (points and tricks are counted per side)
     start_sides: tuple[int, ...] = ()  # seat -> side when a deal starts (team_of, or any declarer's sides)
+    # announcements or optional declarations: a seat may be offered one beside its cards in trick 1
+    first_trick_offers: bool = False
     kitty: Any = None  # engine.kitty.KittyTables (per contract shown/taken, discard masks), None without a kitty
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:

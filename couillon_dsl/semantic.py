@@ -482,10 +482,14 @@ class _Checks:
                         self.report("declaration-needs-trump", "this pattern names trump cards, but the game has no trump",
                                     f"{at}/{shape}", "name the cards, or give the game a trump", severity="warning")
                     if shape == "of":
-                        most = sum(len(self.ranks) if c == "trump" else 1 for c in pattern["of"])
+                        fixed = self.data["deck"].get("trump_suit")
+                        longest = len(self.suit_ranks[fixed]) if fixed in self.suit_ranks else max(
+                            len(ranks) for ranks in self.suit_ranks.values())
+                        most = sum(longest if c == "trump" else 1 for c in pattern["of"])
                         if pattern["at_least"] > most:
                             self.report("declaration-unreachable", f"at least {pattern['at_least']} cards of a set of "
                                         f"{most}", f"{at}/at_least")
+                self.check_stand_in(item, pattern, shape, at)
                 measure = pattern.get(shape) if shape == "run" else (
                     tuple(pattern[shape]), pattern.get("count", pattern.get("at_least")))
                 ident = (shape, measure)
@@ -499,11 +503,27 @@ class _Checks:
                         self.report("declaration-when-shape", "when: last_card_played needs given cards (a `cards` "
                                     "pattern): only then is there a last card to play", f"{base}/patterns/{i}",
                                     "use when: first_play for runs and sets")
+            if item.get("optional") and item.get("when") != "before_first_play":
+                self.report("declaration-optional-when", "an optional declaration is offered beside the holder's cards "
+                            "before his first one: it needs when: before_first_play", f"{base}/optional", key=True)
             if item.get("award", "always") == "always":
                 for key in ("compare", "tie"):
                     if key in item:
                         self.report("declaration-unused-key", f"`{key}` only matters with award: best_side_only",
                                     f"{base}/{key}", key=True, severity="warning")
+
+    def check_stand_in(self, item: dict[str, Any], pattern: dict[str, Any], shape: str, at: str) -> None:
+        """Stand-ins belong to an `of` pattern declared before the first play, and to its set."""
+        if "stand_in" not in pattern:
+            return
+        if shape != "of" or item.get("when") != "before_first_play":
+            self.report("declaration-stand-in", "`stand_in` goes with an `of` pattern of a declaration made "
+                        "before_first_play (only then are the shown cards chosen)", f"{at}/stand_in", key=True)
+            return
+        for j, card in enumerate(pattern["stand_in"]):
+            if card not in pattern["of"]:
+                self.report("declaration-stand-in", f"the stand-in {card} is not one of the set's cards",
+                            f"{at}/stand_in/{j}", "list it in `of` too")
 
     def check_play(self) -> None:
         for i, card in enumerate(self.data.get("play", {}).get("follow", {}).get("exempt", [])):

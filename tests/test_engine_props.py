@@ -164,8 +164,13 @@ class Walker:
             assert legal and legal == sorted(legal) and len(set(legal)) == len(legal)
             if state.view(seat).phase == "play":
                 cards = [a for a in legal if a < self.rs.layout.size]
-                for own in legal[len(cards):]:  # an announcement offered next to the cards: its card is held
-                    assert state.hand_of(seat) >> self.rs.tables.holder_cards[own - state.actions.announce0] & 1
+                for own in legal[len(cards):]:  # an announcement offered next to the cards: its card is held;
+                    kind, arg = state.actions.decode(own)  # an optional declaration: the seat holds one
+                    hand = state.hand_of(seat)
+                    if kind == "announce":
+                        assert hand >> self.rs.tables.holder_cards[arg] & 1
+                    else:
+                        assert kind == "declare" and self.rs.tables.declarations[arg].melds(hand, state.context.trump, seat)
                 self.check_play(seat, cards)
             if self.rng.random() < 0.05:
                 self.check_view_hides(seat)

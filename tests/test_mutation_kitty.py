@@ -1,5 +1,5 @@
-"""Mutants of the kitty keys (tests/rulesets/kitty-shape.yaml: the deal's kitty step, the
-contracts' kitty handling, the discard rules): validation never raises, every diagnostic is
+"""Mutants of the kitty and optional-declaration keys (tests/rulesets/kitty-shape.yaml: the deal's
+kitty step, the contracts' kitty handling, the discard rules, the optional poignée): validation never raises, every diagnostic is
 placed and registered, and every mutant that validates compiles and plays a hand."""
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from mutants import WORDS, mutate_keys
 from test_mutation import check_and_play_a_hand
 
 SHAPE = load_ruleset(Path(__file__).parent / "rulesets" / "kitty-shape.yaml")
-KEYS = ("/deal", "/contracts", "/discard")
+KEYS = ("/deal", "/contracts", "/discard", "/declarations")
 MORE_WORDS = WORDS + ["kitty", "shown", "taken", "never", "last_resort", "rank", "suit", "set", "card", "T", "EX",
-                      "bouts", "K", "declarer", "opponents", "nobody", "rest", "garde_sans"]
+                      "bouts", "K", "declarer", "opponents", "nobody", "rest", "garde_sans", "before_first_play",
+                      "first_play", "optional", "stand_in", "of", "at_least", "trump"]
 SCALARS = st.one_of(st.sampled_from(MORE_WORDS), st.booleans(), st.integers(-2, 30),
                     st.sampled_from([{"rank": "K"}, {"suit": "T"}, {"set": "bouts"}, {"card": "EX"},
-                                     {"shown": True, "taken": True}, {"taken": True}, {"kitty": 6}]))
+                                     {"shown": True, "taken": True}, {"taken": True}, {"kitty": 6}, ["EX"],
+                                     ["trump", "EX"], {"of": ["trump"], "at_least": 3, "value": 5}]))
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,6 +1,7 @@
 """French Tarot's invariants on random deals (hypothesis): the 91 card points of every deal are all
 counted, tricks and chien together; the four scores of every deal sum to zero, each defender paying
-the taker a third of what the taker gets; and every score is the digest's formula (§1.10) worked out
+the taker a third of what the taker gets; and every score is the digest's formula (§1.10, the poignée
+unmultiplied to the side that wins) worked out
 here from the tricks alone, with the card values, the Excuse's rules and the chien's owner written
 out independently of the engine."""
 from __future__ import annotations
@@ -72,7 +73,8 @@ def expected_per_defender(rs, hand: HandSummary) -> tuple[Fraction, int]:
     if rs.layout.parse("1T") in last_cards:
         pb = 10 if last_winner == taker else -10
     chelem = 200 if taker_tricks == len(hand.played_tricks) else 0
-    amount = (s * (25 + abs(taker_points - target)) + pb) * MULTIPLIER[hand.contract] + chelem
+    poignee = s * sum(value for kind, _, _, value, _ in hand.melds if kind == "poignee")  # to the side that wins
+    amount = (s * (25 + abs(taker_points - target)) + pb) * MULTIPLIER[hand.contract] + poignee + chelem
     return taker_points, floor(amount + Fraction(1, 2))
 
 

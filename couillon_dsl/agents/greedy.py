@@ -118,8 +118,8 @@ class GreedyAgent:
             return legal[0]
         view = state.view(state.current_player())
         if legal[0] < state.actions.ncards:
-            if legal[-1] >= state.actions.announce0:  # trick 1: the seat's own card may be announced
-                return legal[-1]  # promoting one's own card only helps
+            if legal[-1] >= state.actions.announce0:  # trick 1: what the seat's cards allow it to announce or declare
+                return legal[-1]  # promoting one's own card only helps; an optional meld is always declared
             return self._play(state, view, legal)
         return self._decide(state, view, legal)
 

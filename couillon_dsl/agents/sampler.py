@@ -77,6 +77,19 @@ def replays(world: GameState, actions: Sequence[int]) -> bool:
     return True
 
 
+def shown_melds_rule_out(state: GameState, view: SeatView) -> dict[int, int]:
+    """Per seat, the cards its shown declarations say it does not hold besides the shown ones
+    (the declaration's own rule for which cards to show, asked of its table)."""
+    tables = {table.id: table for table in state.ruleset.tables.declarations}
+    trump = view.trump if view.trump is not None else -1
+    out: dict[int, int] = {}
+    for kind, label, seat, _, cards in view.melds:
+        table = tables[kind]
+        if cards:
+            out[seat] = out.get(seat, 0) | table.rules_out(cards, table.labels.index(label), trump)
+    return out
+
+
 def hidden_discards(state: GameState, seat: int, view: SeatView, public: Sequence[int]) -> set[int]:
     """Indexes in ``public`` of the declarer's discards ``seat`` did not see (its view says which it saw)."""
     discard0 = state.actions.discard0
@@ -256,6 +269,8 @@ class Sampler:
         base = self.before_deal(state, history, start)
         layout = _Layout(base, public, seat, view)
         excluded = voids(state.context, view, rs.players.count, layout.unseen)
+        for seat_, ruled_out in shown_melds_rule_out(state, view).items():
+            excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
         hidden = hidden_discards(state, seat, view, public)
         declarer = view.deciding_seat
         gone = 0  # cards the declarer cannot hold now, so may have discarded unseen

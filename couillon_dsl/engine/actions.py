@@ -27,9 +27,11 @@ class Actions(NamedTuple):
     NAME suit s is ``name0 + s``, SHOW card c ``show0 + c``, ANNOUNCE a ``announce0 + a``,
     PUSH (hand the trump choice on) ``push`` when the ruleset allows it (else -1), CONTRACT j
     (the j-th contract whose trump is not named) ``contract0 + j``, DISCARD card c (after
-    taking the kitty) ``discard0 + c`` when the ruleset has a kitty (else -1), and the chance
+    taking the kitty) ``discard0 + c`` when the ruleset has a kitty (else -1), DECLARE k (an
+    optional declaration of kind k, offered on the holder's first turn) ``declare0 + k`` when
+    the ruleset has optional declarations (else -1), and the chance
     choice of a random first dealer s is ``dealer0 + s``. Rulesets without pushes, contracts
-    or a kitty keep the numbering they always had.
+    a kitty or optional declarations keep the numbering they always had.
     """
 
     ncards: int
@@ -46,29 +48,31 @@ class Actions(NamedTuple):
     push: int = -1
     contract0: int = -1
     discard0: int = -1
+    declare0: int = -1
 
     @classmethod
     @functools.cache  # immutable and asked for by every new game: build each numbering once
     def build(cls, ncards: int, nsuits: int, nannouncements: int, ncontracts: int = 0,
-              pushes: bool = False, discards: bool = False) -> "Actions":
+              pushes: bool = False, discards: bool = False, ndeclarations: int = 0) -> "Actions":
         name0 = ncards + 4
         show0 = name0 + nsuits
         announce0 = show0 + ncards
         push = announce0 + nannouncements if pushes else -1
         contract0 = announce0 + nannouncements + pushes
         discard0 = contract0 + ncontracts
+        declare0 = discard0 + ncards * discards
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
-                   name0, show0, announce0, discard0 + ncards * discards, push, contract0 if ncontracts else -1,
-                   discard0 if discards else -1)
+                   name0, show0, announce0, declare0 + ndeclarations, push, contract0 if ncontracts else -1,
+                   discard0 if discards else -1, declare0 if ndeclarations else -1)
 
     @property
     def contract_end(self) -> int:
         """One past the last CONTRACT action."""
-        return self.discard0 if self.discard0 >= 0 else self.dealer0
+        return min(x for x in (self.discard0, self.declare0, self.dealer0) if x >= 0)
 
     def decode(self, action: int) -> tuple[str, int]:
         """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", -1), ("name", suit),
-        ("show", c), ("announce", index), ("push", -1), ("contract", j), ("discard", c), ("dealer", seat); one place
+        ("show", c), ("announce", index), ("push", -1), ("contract", j), ("discard", c), ("declare", k), ("dealer", seat); one place
         that knows the numbering."""
         if 0 <= action < self.ncards:
             return "card", action
@@ -82,6 +86,8 @@ class Actions(NamedTuple):
             return "push", -1
         if self.contract0 >= 0 and self.contract0 <= action < self.contract_end:
             return "contract", action - self.contract0
+        if self.declare0 >= 0 and self.declare0 <= action < self.dealer0:
+            return "declare", action - self.declare0
         if self.discard0 >= 0 and self.discard0 <= action < self.dealer0:
             return "discard", action - self.discard0
         if self.announce0 <= action < self.announce0 + self.nannouncements:

@@ -1,6 +1,7 @@
 """Announcements in trick 1 (the Mit, Kontra, Re...): offers, answers, and the promotions they trigger."""
 from __future__ import annotations
 
+from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
 
@@ -22,7 +23,24 @@ class AnnouncePhase(StateFields):
         for a, card in enumerate(self._t.holder_cards):
             if card >= 0 and hand >> card & 1:
                 may |= 1 << a
+        if self._meld_offers:  # optional declarations, offered the same way (bits after the announcements)
+            may |= self._declarations_offered(self._turn) << len(self._t.holder_cards)
         self._may_announce = may
+
+    def _offered_actions(self) -> list[int]:
+        """The actions the seat to move may take beside its cards: ANNOUNCE a, DECLARE k."""
+        acts = self._acts
+        n = acts.nannouncements
+        return [acts.announce0 + a if a < n else acts.declare0 + a - n for a in iter_bits(self._may_announce)]
+
+    def _take_offer(self, action: int) -> None:
+        """The seat to move announces or declares what it was offered; it still plays a card."""
+        acts = self._acts
+        if action >= acts.declare0 >= 0:
+            self._may_announce &= ~(1 << (action - acts.declare0 + acts.nannouncements))
+            self._declare_offered(self._turn, action - acts.declare0)
+        else:
+            self._announce_own(action - acts.announce0)
 
     def _announce_own(self, a: int) -> None:
         """The seat to move announces ``a`` (its card allows it); it still plays a card after any follow-ups."""

@@ -56,6 +56,7 @@ class SetGroup(NamedTuple):
 
     mask: CardMask
     ladder: tuple[tuple[int, int, int], ...]  # (cards needed, value, pattern index)
+    stand_in: CardMask = 0  # cards counted (and shown) only when the others are too few
 
 
 class RunInfo(NamedTuple):
@@ -74,6 +75,7 @@ class DeclarationTable:
     id: str
     when: str
     shown: bool
+    optional: bool  # the holder decides, offered beside his cards on his first turn (when: before_first_play)
     disjoint: bool
     award: str
     tie: str
@@ -140,12 +142,40 @@ class DeclarationTable:
         if not held:
             return None
         count = held.bit_count()
+        if self.when == "before_first_play":
+            held = self._shown_cards(group, held)
+            count = held.bit_count()
         for need, value, pattern in group.ladder:
             if count >= need:
                 top = max(self.rank_place[c % self.nranks] for c in iter_bits(held))
                 in_trump = trump >= 0 and (held & self.suit_of_mask[trump]) == held
                 return Meld(self.index, pattern, seat, value, held, count, top, in_trump)
         return None
+
+    @staticmethod
+    def _shown_cards(group: SetGroup, held: CardMask) -> CardMask:
+        """What a holding of a set shows when declared before the first play: exactly the largest
+        requirement it meets, its lowest cards (highest card ids: last in their suit's order),
+        stand-ins only when the others are too few."""
+        count = held.bit_count()
+        need = next((n for n, _, _ in group.ladder if count >= n), 0)
+        regular = sorted(iter_bits(held & ~group.stand_in), reverse=True)[:need]
+        extra = list(iter_bits(held & group.stand_in))[:need - len(regular)]
+        return sum(1 << c for c in regular + extra)
+
+    def rules_out(self, meld_cards: CardMask, pattern: int, trump: int) -> CardMask:
+        """The cards a holder who showed ``meld_cards`` (a meld of ``pattern`` declared before the first
+        play) cannot hold besides them, by the rule that picked them: no unshown card of the set
+        lower than a shown one, and, when a stand-in was needed, no unshown card of the set but
+        stand-ins."""
+        group = next((g for g in self.sets[trump + 1] if any(p == pattern for _, _, p in g.ladder)), None)
+        if group is None or self.when != "before_first_play":
+            return 0
+        regular = group.mask & ~group.stand_in
+        if meld_cards & group.stand_in:
+            return regular & ~meld_cards
+        lowest = min(iter_bits(meld_cards & regular), default=-1)
+        return sum(1 << c for c in iter_bits(regular & ~meld_cards) if c > lowest)
 
     def _runs(self, hand: CardMask, trump: int, seat: int) -> tuple[Meld, ...]:
         if not self.min_run:
@@ -203,6 +233,10 @@ class DeclarePhase(StateFields):
     When play begins every seat's melds are found at once (:meth:`_find_melds`; the hands
     do not change before a seat's first card). A ``first_play`` meld is declared when its
     holder plays his first card, a ``last_card_played`` meld when he plays its last card.
+    An ``optional`` meld (``before_first_play``) is offered beside the holder's cards on his
+    first turn (engine.announce: the same offer as an announcement his card allows) and
+    declared only if he takes it; playing a card declines it, so nothing tells him from a
+    seat without it.
     ``_meld_watch`` is the mask of cards whose play declares something (every card while a
     first-play meld is pending in the first trick), so the play loop pays one bit test per
     card, and nothing at all in rulesets without declarations. Shown melds join the
@@ -216,13 +250,18 @@ class DeclarePhase(StateFields):
         hands, trump, n = self._hands, self._trump, self._n
         first: list[list[Meld]] = [[] for _ in range(n)]
         later: list[Meld] = []
+        offers: list[dict[int, Meld]] = [{} for _ in range(n)]
         for table in self._t.declarations:
             for seat in range(n):
                 found = table.melds(hands[seat], trump, seat)
-                if table.when == "first_play":
+                if table.optional:
+                    if found:  # the best one is offered
+                        offers[seat][table.index] = max(found, key=lambda m: (m.value, table.key(m)))
+                elif table.when in ("first_play", "before_first_play"):
                     first[seat].extend(found)
                 else:
                     later.extend(found)
+        self._meld_offers = tuple(offers) if any(offers) else ()
         self._meld_first = tuple(tuple(seat_melds) for seat_melds in first)
         self._meld_later = tuple(later)
         self._meld_watch = self._watched()
@@ -247,6 +286,19 @@ class DeclarePhase(StateFields):
                 self._declare(done)
                 self._meld_later = tuple(m for m in self._meld_later if m not in done)
         self._meld_watch = self._watched()
+
+    def _declarations_offered(self, seat: int) -> int:
+        """The optional kinds (bits) ``seat`` may still declare: on its first turn only."""
+        offers = self._meld_offers[seat]
+        if not offers or self._hands[seat].bit_count() != self._ntricks:
+            return 0
+        return sum(1 << kind for kind in offers)
+
+    def _declare_offered(self, seat: int, kind: int) -> None:
+        offers = dict(self._meld_offers[seat])
+        meld = offers.pop(kind)
+        self._meld_offers = self._meld_offers[:seat] + (offers,) + self._meld_offers[seat + 1:]
+        self._declare([meld])
 
     def _declare(self, melds: Sequence[Meld]) -> None:
         tables = self._t.declarations
@@ -382,6 +434,7 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
     sets = []
     for trump in range(-1, nsuits):
         groups: dict[CardMask, list[tuple[int, int, int]]] = {}
+        stand_ins: dict[CardMask, CardMask] = {}
         for i, p in enumerate(patterns):
             shape = p.shape
             if shape == "run":
@@ -395,9 +448,11 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
             if cards:
                 need = cards.bit_count() if shape == "cards" else (p.at_least or 1)
                 groups.setdefault(cards, []).append((need, p.value, i))
-        sets.append(tuple(SetGroup(mask, tuple(sorted(ladder, reverse=True))) for mask, ladder in groups.items()))
+                stand_ins[cards] = stand_ins.get(cards, 0) | (layout.parse_mask(list(p.stand_in)) & cards)
+        sets.append(tuple(SetGroup(mask, tuple(sorted(ladder, reverse=True)), stand_ins.get(mask, 0))
+                          for mask, ladder in groups.items()))
     return DeclarationTable(
-        index=index, id=declaration.id, when=declaration.when, shown=declaration.shown,
+        index=index, id=declaration.id, when=declaration.when, shown=declaration.shown, optional=declaration.optional,
         disjoint=declaration.disjoint, award=declaration.award, tie=declaration.tie, compare=declaration.compare,
         void_if_opponents_take_all=declaration.void_if_opponents_take_all,
         labels=tuple(pattern_label(p, nsuits) for p in patterns),

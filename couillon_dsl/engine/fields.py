@@ -30,7 +30,7 @@ FIELDS = (
     # announcements
     "_made", "_may_announce", "_offers",
     # declarations
-    "_melds", "_meld_first", "_meld_later", "_meld_watch",
+    "_melds", "_meld_first", "_meld_later", "_meld_watch", "_meld_offers",
     # play
     "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
     "_trick_no", "_ntricks", "_points", "_tricks", "_log",
@@ -98,6 +98,7 @@ class StateFields:
     _meld_first: tuple[tuple[Any, ...], ...]  # seat -> its first-play melds not declared yet
     _meld_later: tuple[Any, ...]  # last-card-played melds not declared yet
     _meld_watch: CardMask  # cards whose play declares something
+    _meld_offers: tuple[dict[int, Any], ...]  # seat -> {kind: its best optional meld not yet declared}; () without
     # play
     _leader: int
     _turn: int
@@ -160,6 +161,12 @@ class StateFields:
         raise NotImplementedError
 
     def _declare_rest(self) -> None:  # declarations: a hand played out at once
+        raise NotImplementedError
+
+    def _declarations_offered(self, seat: int) -> int:  # declarations: optional kinds (bits) seat may declare now
+        raise NotImplementedError
+
+    def _declare_offered(self, seat: int, kind: int) -> None:  # declarations: seat declares its optional meld
         raise NotImplementedError
 
     def _meld_points(self, first_leader: int) -> tuple[tuple[int, ...], ...]:  # declarations: kept per kind and team

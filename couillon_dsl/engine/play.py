@@ -38,7 +38,7 @@ class PlayPhase(StateFields):
         self._phase = PLAY
         if t.declarations:
             self._find_melds()
-        if self._t.holder_cards:
+        if self._t.first_trick_offers:
             self._offer_announcements()
 
     def _set_context(self) -> None:
@@ -77,7 +77,7 @@ class PlayPhase(StateFields):
             self._end_trick()
         else:
             self._turn = self._t.next_seat[seat]
-            if self._trick_no == 0 and self._rs.announcements:
+            if self._trick_no == 0 and self._t.first_trick_offers:
                 self._offer_announcements()
 
     def _end_trick(self) -> None:

@@ -52,7 +52,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         self._n = rs.players.count
         self._acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements),
                                    len(rs.tables.fixed_contracts), rs.trump.choose is not None and rs.trump.choose.delegate is not None,
-                                   rs.tables.kitty is not None)
+                                   rs.tables.kitty is not None, len(rs.declarations) if rs.tables.first_trick_offers else 0)
         self._full = rs.layout.full_mask
         self._seed = seed
         self._rng: random.Random | None = None  # made on first use: seeding costs more than a hand
@@ -72,6 +72,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         self._led = self._best = self._win = self._wseat = -1
         self._st: tuple[int, ...] = ()
         self._kitty = self._discards = self._to_discard = 0  # set by the deal's kitty step, where there is one
+        self._meld_offers: tuple[dict[int, Any], ...] = ()  # set when play begins, in rulesets with declarations
         self._start_deal()
         if rs.dealer.first == "random":
             self._phase = DEALER
@@ -110,8 +111,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         acts = self._acts
         if phase == PLAY:
             cards = list(iter_bits(self.legal_mask()))
-            if self._may_announce:  # trick 1: what this seat's cards allow it to announce
-                cards += [acts.announce0 + a for a in iter_bits(self._may_announce)]
+            if self._may_announce:  # trick 1: what this seat's cards allow it to announce or declare
+                cards += self._offered_actions()
             return cards
         if phase == DRAW:
             return list(iter_bits(self._undrawn))
@@ -168,10 +169,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         phase = self._phase
         if phase == PLAY:
             if not 0 <= action < self._acts.ncards or not self.legal_mask() >> action & 1:
-                own = action - self._acts.announce0
-                if own >= 0 and self._may_announce >> own & 1:
+                if self._may_announce and action in self._offered_actions():
                     self._history.append(action)
-                    self._announce_own(own)
+                    self._take_offer(action)
                     return
                 raise IllegalAction(self._play_refusal(action))
             self._history.append(action)
@@ -237,7 +237,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         if self._rs.rollout is not None and self._phase == DRAW and not self._history:
             self._adopt(self._rs.rollout(rnd, self._dealer, self._values, self._ties, self._passes))
             return
-        announcing = bool(self._rs.announcements)
+        announcing = self._t.first_trick_offers
         whole_hands = self._t.roles is None  # engine.hand.random_tricks knows no card roles
         history = self._history
         while True:
@@ -381,6 +381,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             return f"dealer {arg}"
         if kind == "discard":
             return f"discard {layout.name(arg)}"
+        if kind == "declare":
+            return f"declare {self._rs.declarations[arg].id}"
         return kind
 
     def string_to_action(self, seat: int | None, text: str) -> int:
@@ -411,6 +413,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
                 return acts.show0 + layout.parse(arg)
             if head == "discard" and acts.discard0 >= 0:
                 return acts.discard0 + layout.parse(arg)
+            if head == "declare" and acts.declare0 >= 0:
+                ids = [d.id for d in self._rs.declarations]
+                if arg in ids:
+                    return acts.declare0 + ids.index(arg)
+                raise ValueError(f"{arg!r} is not a declaration of this ruleset")
             if head == "announce":
                 ids = [a.id for a in self._rs.announcements]
                 if arg in ids:
