@@ -48,6 +48,9 @@ ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntric
 #                                            declared, contract, contract_multiplier)
 
 MEMO_LIMIT = 1 << 14  # distinct fact combinations a ruleset's scoring is remembered for
+# the facts before language v2's (declarations, contracts, cards won, the last trick): a ruleset whose rules
+# read only these is scored by a closure that builds no more of a hand's row
+LANGUAGE_V1_FACTS = frozenset(HandFacts._fields[:HandFacts._fields.index("declared")])
 
 
 def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
@@ -129,6 +132,12 @@ def make_score_hand(
     numbers them, and a side's change is paid to each of its seats. ``maker_wins`` (the
     compiled `outcome.maker_wins` and the facts it reads) decides who wins instead of
     ``outcome``: the maker's side when it holds, else the other side.
+
+    A ruleset with fixed teams, an `outcome` without `maker_wins`, rules that read only
+    :data:`LANGUAGE_V1_FACTS` and a goal not counted rule by rule (most of them) gets a
+    closure that builds the short row, remembers the deltas alone and ignores the later
+    arguments: the per-hand cost standard Couillon had before those concepts came
+    (``bench/bench_engine.py --against``).
     """
     plan = scoring_plan(rules)
     carry = sheet.tie_carry
@@ -168,6 +177,9 @@ def make_score_hand(
     key_of = _row_key(reads)
     decide = None if maker_wins is None else _make_decide(maker_wins, facts_of, define)
     teams = range(nteams)
+    if not (race or per_seat or decide is not None) and reads <= LANGUAGE_V1_FACTS:
+        return _score_language_v1(outcome, plan, define, team_of, next_seat, carries_ties, multiplier, key_of,
+                                  lambda row: facts_of(row, team_of), options)
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
@@ -217,6 +229,51 @@ def make_score_hand(
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
             deltas, tuple(map(add, values, deltas)), ties, passes, first,
+        ))
+
+    return score
+
+
+def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]], plan: Sequence[tuple[Any, ...]],
+                       define: Sequence[Callable[[HandFacts], Any]], team_of: Sequence[Team], next_seat: Sequence[int],
+                       carries_ties: bool, multiplier: Callable[[int], int], key_of: Callable[[tuple[Any, ...]], Any],
+                       facts_of: Callable[[tuple[Any, ...]], HandFacts], options: Mapping[str, Any]) -> ScoreFn:
+    """:func:`make_score_hand`'s closure for the common case: fixed teams, the `outcome`
+    section, no rule reading a fact after ``announcers``, no goal counted rule by rule. The
+    row stops at the announcements made (the rest are the defaults, added when the memo
+    misses), the memo keeps the deltas alone and the later arguments are not looked at."""
+    nteams = max(team_of) + 1
+    two_teams = nteams == 2
+    fields = HandFacts._fields
+    tail = (options, None, None) + tuple(HandFacts._field_defaults[name] for name in fields[fields.index("declared"):])
+    memo: dict[Any, tuple[int, ...]] = {}
+
+    def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
+              passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]], declared: Any = (),
+              contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0),
+              side_of: Any = None) -> HandScore:
+        winner, tie, no_score = outcome(points, tricks, maker)
+        decided = winner is not None
+        all_tricks = decided and tricks[winner] == ntricks
+        in_play = sum(points)
+        row = (winner, (1 - winner if two_teams else None) if decided else None,
+               maker, team_of[dealer], team_of[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
+               in_play, passes, ties, points, tricks, tuple(made))
+        k = multiplier(ties) if ties else 1
+        key = key_of(row)
+        deltas = memo.get(key)
+        if deltas is None:
+            deltas = rule_deltas(plan, define, nteams, facts_of(row + tail), k)[0]
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = deltas
+        if decided:
+            ties = passes = 0
+        elif tie and carries_ties:
+            ties += 1
+        return _new_tuple(HandScore, (
+            "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
+            deltas, tuple(map(add, values, deltas)), ties, passes, None,
         ))
 
     return score

@@ -132,6 +132,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     on_all_pass = offer.on_all_pass if offer else ""
     reoffer_by_dealer = offer is not None and offer.reoffer_first_speaker == "dealer"
     no_points = (0,) * nteams
+    fixed_trump = t.fixed_trump
 
     def rollout(rnd: Callable[[], float], dealer: int, start: Sequence[int], ties: int, passes: int) -> RolledGame:
         history: list[int] = []
@@ -155,7 +156,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
             elder = next_seat[dealer]
             # the trump procedure: each seat asked accepts with p = 1/2 (legal[int(rnd() * 2)])
             decisions: tuple[tuple[int, str], ...] = ()
-            trump_suit = t.fixed_trump  # stays unless the trump procedure fixes one
+            trump_suit = fixed_trump  # stays unless the trump procedure fixes one
             maker: Team | None = None
             decider: int | None = None
             path = "none"
