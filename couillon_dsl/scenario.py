@@ -86,7 +86,7 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ScenarioError(f"{path}: `dealer:` is the seat number of the first dealer")
     deal = data.get("deal")
     if deal is not None and not isinstance(deal, dict):
-        raise ScenarioError(f"{path}: `deal:` is a mapping of seats (and stock, set_aside or pack) to cards")
+        raise ScenarioError(f"{path}: `deal:` is a mapping of seats (and stock, set_aside, kitty or pack) to cards")
     script = data.get("script") or []
     if not isinstance(script, list):
         raise ScenarioError(f"{path}: `script:` is a list of steps")
@@ -137,7 +137,7 @@ def _parse_step(item: Any, line: int, path: Path) -> Step:
         _check_keys(value, set(EXPECTATIONS), f"{where}: expect")
         return Step("expect", line, value)
     if value is not None and not isinstance(value, dict):
-        raise ScenarioError(f"{where}: `deal:` is a mapping of seats (and stock, set_aside or pack) to cards")
+        raise ScenarioError(f"{where}: `deal:` is a mapping of seats (and stock, set_aside, kitty or pack) to cards")
     return Step("deal", line, value or {})
 
 
@@ -206,7 +206,8 @@ def team_label(team: int | None, ruleset: Ruleset, dealer: int) -> str:
 # ---------------------------------------------------------------------------- stacking a deal
 
 def deal_slots(ruleset: Ruleset, dealer: int) -> list[tuple[str, int]]:
-    """Where each pack position goes under the deal script: ("hand", seat), ("stock", -1) or ("set_aside", -1).
+    """Where each pack position goes under the deal script: ("hand", seat), ("stock", -1), ("set_aside", -1)
+    or ("kitty", -1).
 
     The engine draws the whole pack before the script runs and deals from its top, so
     positions follow the script's steps; cards the script never reaches count as set aside.
@@ -222,15 +223,16 @@ def deal_slots(ruleset: Ruleset, dealer: int) -> list[tuple[str, int]]:
                 slots.extend([("hand", seat)] * step.packet)
         elif kind == "stock":
             slots.extend([("stock", -1)] * (size - len(slots)))
-        elif kind == "set_aside":
-            number = size - len(slots) if step.set_aside == "rest" else int(step.set_aside)  # type: ignore[arg-type]
-            slots.extend([("set_aside", -1)] * number)
+        elif kind in ("set_aside", "kitty"):
+            given = getattr(step, kind)
+            number = size - len(slots) if given == "rest" else int(given)
+            slots.extend([(kind, -1)] * number)
     slots.extend([("set_aside", -1)] * (size - len(slots)))
     return slots[:size]
 
 
 def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any]) -> list[Card]:
-    """The pack order (top first) that deals the hands, stock and set-aside cards of ``spec``.
+    """The pack order (top first) that deals the hands, stock, set-aside and kitty cards of ``spec``.
 
     Hands are listed per seat in the order the seat receives them. Stock and set-aside
     lists may be partial (top first); every card left unplaced fills the open places in
@@ -263,7 +265,7 @@ def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any]) -> list[Card
     slots = deal_slots(ruleset, dealer)
     pack: list[Card | None] = [None] * len(slots)
     for key, value in spec.items():
-        if key in ("stock", "set_aside"):
+        if key in ("stock", "set_aside", "kitty"):
             target, label = (key, -1), key
         else:
             seat = seat_of(key, dealer, count)
@@ -666,6 +668,21 @@ def _expect_hand(r: _Runner, value: Any) -> None:
         r._check(actual == want, f"{r._who(seat)} holds {_cards_text(r, actual)}; expected {_cards_text(r, want)}")
 
 
+def _expect_shown(r: _Runner, value: Any) -> None:
+    """The kitty and the discards every seat sees: ``{kitty: [..], discarded: [..]}`` (the view of a
+    seat that is not the declarer)."""
+    if not isinstance(value, dict) or set(value) - {"kitty", "discarded"}:
+        raise ScenarioError("`shown:` is a mapping with kitty and/or discarded card lists")
+    view = r.state.view(next(s for s in range(r.rs.players.count) if s != r.state.view(0).deciding_seat))
+    for key, cards in value.items():
+        try:
+            want = r.rs.layout.parse_mask(words(cards, key))
+        except CardNotationError as exc:
+            raise ScenarioError(str(exc)) from None
+        actual = getattr(view, key)
+        r._check(actual == want, f"{key} shown to everyone: {_cards_text(r, actual)}; expected {_cards_text(r, want)}")
+
+
 def _expect_trump(r: _Runner, value: Any) -> None:
     suits = r.rs.layout.suits
     actual = r._hand_value(lambda: suits[r.state.trump] if r.state.trump is not None else None, lambda h: h.trump)
@@ -818,6 +835,7 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "to_act": _expect_to_act,
     "legal": _expect_legal,
     "hand": _expect_hand,
+    "shown": _expect_shown,
     "trump": _expect_trump,
     "maker": _expect_maker,
     "contract": _expect_contract,
