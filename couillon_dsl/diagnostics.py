@@ -84,6 +84,7 @@ CODES: dict[str, str] = {
     "teams-with-sides": "players.teams given while the sides change with each hand",
     "sides-without-declarer": "sides per hand, but some hand would be played without a declarer",
     "outcome-reads-outcome": "outcome.maker_wins reads the outcome it decides",
+    "maker-wins-needs-two-sides": "outcome.maker_wins in a game of more than two sides",
     "declaration-pattern-shape": "a declaration pattern has more than one shape, or a key of another shape",
     "declaration-unreachable": "a declaration pattern needs more cards than the deck or its run order has",
     "declaration-duplicate-pattern": "two patterns of one declaration match the same cards",

@@ -25,6 +25,8 @@ GROUPS = {
     "announcements": "Announcements (share of played hands)",
     "contracts": "Contracts (share of played hands)",
     "points": "Scores per played hand",
+    "maker points": "The maker's card points per played hand",
+    "card sets": "Card sets in the maker's tricks (share of played hands)",
     "declarations": "Declarations (share of played hands with at least one)",
 }
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,6 +25,7 @@ from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
 from couillon_dsl.engine.tables import resolve_seats
 from couillon_dsl.engine.why import explain_legal, why_wins
+from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import load_yaml
 from couillon_dsl.model import Ruleset
 
@@ -317,7 +319,7 @@ class ScenarioResult:
 @dataclass
 class Trick:
     winner: int  # seat
-    points: int
+    points: int | Fraction  # card points the winner's side took with it
     why: str  # the engine's reason the winner won
 
 
@@ -481,8 +483,8 @@ class _Runner:
             self._hand_ended(points_before, ctx)
         elif len(state.finished_tricks()) > tricks_before:
             _, played, winner = state.finished_tricks()[-1]
-            team = self.rs.tables.team_of[winner]
-            self.tricks.append(Trick(winner, state.view(seat).points[team] - points_before[team],
+            side = state.sides[winner]
+            self.tricks.append(Trick(winner, self._points(state.view(seat).points[side] - points_before[side]),
                                      why_wins(self.rs, state.context, played)))
 
     def _hand_ended(self, points_before: tuple[int, ...], ctx: Any) -> None:
@@ -490,8 +492,9 @@ class _Runner:
         summary = self.state.hands[-1]
         if len(summary.played_tricks) > len(self.tricks):
             _, cards, winner = summary.played_tricks[-1]
-            team = self.rs.tables.team_of[winner]
-            self.tricks.append(Trick(winner, summary.points[team] - points_before[team], why_wins(self.rs, ctx, cards)))
+            side = summary.sides[winner] if summary.sides else self.rs.tables.team_of[winner]
+            self.tricks.append(Trick(winner, self._points(summary.points[side] - points_before[side]),
+                                     why_wins(self.rs, ctx, cards)))
         won = self.state.view(0).games_won
         changed = [t for t in range(len(won)) if won[t] != self.games_won[t]]
         if changed:
@@ -579,15 +582,48 @@ class _Runner:
     def _hand_team(self, ref: Any) -> int | None:
         return team_of(ref, self.rs, self._hand_dealer())
 
-    def _team_table(self, value: Any, actual: tuple[int, ...], what: str) -> None:
+    def _points(self, units: int) -> int | Fraction:
+        """Card points as the game counts them (the engine counts in 1/point_unit of a point)."""
+        return exact(Fraction(units, self.rs.tables.point_unit))
+
+    def _hand_sides(self) -> tuple[int, ...] | None:
+        """Seat -> side of the hand in play (or just ended) when the sides change with each hand, else None."""
+        if not self.rs.tables.declarer_sides:
+            return None
+        sides = self._hand_value(lambda: self.state.view(0).sides, lambda h: h.sides)
+        if not sides:
+            raise ScenarioError("the sides of this hand are not fixed (no contract was made)")
+        return tuple(sides)
+
+    def _hand_side(self, ref: Any) -> int | None:
+        """A side of the hand in play, named by its seats (``L``, ``P+R+D``): the team with fixed teams."""
+        sides = self._hand_sides()
+        if sides is None or ref is None or ref == "none":
+            return self._hand_team(ref)
+        found = {sides[seat_of(p.strip(), self._hand_dealer(), self.rs.players.count)] for p in str(ref).split("+")}
+        if len(found) != 1:
+            raise ScenarioError(f"{ref!r} is not one side of this hand: those seats play against each other")
+        return found.pop()
+
+    def _side_label(self, side: int | None) -> str:
+        sides = self._hand_sides()
+        if sides is None or side is None:
+            return team_label(side, self.rs, self._hand_dealer())
+        dealer, count = self._hand_dealer(), self.rs.players.count
+        seats = sorted((s for s in range(count) if sides[s] == side), key=lambda s: (s - dealer) % count)
+        return "+".join(seat_label(s, dealer, count).split()[0] if count == 4 else str(s) for s in seats)
+
+    def _team_table(self, value: Any, actual: tuple[int | Fraction, ...], what: str, by_side: bool = False) -> None:
+        """Check ``{TEAM: N}`` against ``actual``: per scoresheet team, or (``by_side``) per side of the hand."""
         if not isinstance(value, dict):
             raise ScenarioError(f"`{what}:` maps teams (e.g. L+R) to numbers")
         dealer = self._hand_dealer()
         for ref, want in value.items():
-            team = self._hand_team(ref)
+            team = self._hand_side(ref) if by_side else self._hand_team(ref)
             if team is None:
                 raise ScenarioError(f"`{what}:` maps teams (e.g. L+R) to numbers, not {ref!r}")
-            self._check(actual[team] == want, f"{what} of {team_label(team, self.rs, dealer)}: {actual[team]}, expected {want}")
+            label = self._side_label(team) if by_side else team_label(team, self.rs, dealer)
+            self._check(actual[team] == want, f"{what} of {label}: {actual[team]}, expected {want}")
 
 
 def _cards_text(runner: _Runner, mask: int) -> str:
@@ -671,16 +707,15 @@ def _expect_decisions(r: _Runner, value: Any) -> None:
         if not isinstance(item, dict) or len(item) != 1:
             raise ScenarioError("`decisions:` is a list such as [R: push, P: name]")
         ((ref, word),) = item.items()
-        want.append((r._seat(ref), str(word)))
+        want.append((seat_of(ref, dealer, r.rs.players.count), str(word)))  # the seats of the hand's dealer
     shown = ", ".join(f"{seat_label(s, dealer, r.rs.players.count)}: {w}" for s, w in actual) or "none"
     r._check(list(actual) == want, f"decisions are [{shown}], expected {value}")
 
 
 def _expect_maker(r: _Runner, value: Any) -> None:
     actual = r._hand_value(lambda: r.state.view(0).maker, lambda h: h.maker)
-    want = r._hand_team(value)
-    dealer = r._hand_dealer()
-    r._check(actual == want, f"maker is {team_label(actual, r.rs, dealer)}, expected {team_label(want, r.rs, dealer)}")
+    want = r._hand_side(value)
+    r._check(actual == want, f"maker is {r._side_label(actual)}, expected {r._side_label(want)}")
 
 
 def _expect_announced(r: _Runner, value: Any) -> None:
@@ -719,9 +754,9 @@ def _expect_declared_points(r: _Runner, value: Any) -> None:
         kept = r.state.declared_points()
     else:
         kept = dict(zip(ids, r._last_hand().declared))
-    nteams = len(r.rs.players.teams)
+    nteams = r.rs.players.nsides
     for kind, table in value.items():
-        r._team_table(table, kept.get(kind, (0,) * nteams), f"{kind} points")
+        r._team_table(table, kept.get(kind, (0,) * nteams), f"{kind} points", by_side=True)
 
 
 def _expect_tricks(r: _Runner, value: Any) -> None:
@@ -734,7 +769,8 @@ def _expect_tricks(r: _Runner, value: Any) -> None:
 
 
 def _expect_points(r: _Runner, value: Any) -> None:
-    r._team_table(value, r._hand_value(lambda: r.state.view(0).points, lambda h: h.points), "card points")
+    points = r._hand_value(lambda: r.state.view(0).points, lambda h: h.points)
+    r._team_table(value, tuple(map(r._points, points)), "card points", by_side=True)
 
 
 def _expect_result(r: _Runner, value: Any) -> None:
@@ -750,9 +786,8 @@ def _expect_winner(r: _Runner, value: Any) -> None:
         r._fail("a hand winner was expected, but the hand is still being played")
         return
     actual = r._last_hand().winner
-    want = r._hand_team(value)
-    dealer = r._hand_dealer()
-    r._check(actual == want, f"the hand was won by {team_label(actual, r.rs, dealer)}, expected {team_label(want, r.rs, dealer)}")
+    want = r._hand_side(value)
+    r._check(actual == want, f"the hand was won by {r._side_label(actual)}, expected {r._side_label(want)}")
 
 
 def _expect_scores(r: _Runner, value: Any) -> None:

@@ -909,22 +909,27 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
             pointer = f"/scoring/{escape(name)}/{field}"
             if isinstance(text := rule.get(field), str):
                 found += check_expression(text, kind, names, place.content(pointer), pointer)  # type: ignore[arg-type]
-    found += _maker_wins_diagnostics(data, place, checked.names)
+    found += _maker_wins_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
                          diagnostic.pointer, diagnostic.hint)
 
 
-def _maker_wins_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
-    """`outcome.maker_wins`: a true/false expression that decides the hand, so it may not read its outcome."""
+def _maker_wins_diagnostics(data: dict[str, Any], place: _Place, names: Any, definitions_ok: bool) -> list[Diagnostic]:
+    """`outcome.maker_wins`: a true/false expression that decides the hand, so it may not read its outcome
+    (followed through the definitions when they are sound)."""
     from couillon_dsl.expr import OUTCOME_FACTS, check_expression, facts_read
 
     text = (data.get("outcome") or {}).get("maker_wins")
     if not isinstance(text, str):
         return []
     pointer = "/outcome/maker_wins"
+    if names.team_count != 2:
+        return [error("maker-wins-needs-two-sides", f"outcome.maker_wins gives the hand to the maker or its "
+                      f"opponents, but a hand here has {names.team_count} sides", place.span(pointer), pointer,
+                      "use it with two teams or sides per hand, or compare: points")]
     found = check_expression(text, "bool", names, place.content(pointer), pointer)
-    if not found:
+    if not found and definitions_ok:
         definitions = {k: v for k, v in (data.get("define") or {}).items() if isinstance(v, str)}
         circular = sorted(facts_read(text, definitions) & OUTCOME_FACTS)
         if circular:

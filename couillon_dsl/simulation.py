@@ -83,6 +83,10 @@ class Tally:
     announcements: Counter[str] = field(default_factory=Counter)
     contracts: Counter[str] = field(default_factory=Counter)  # rulesets with `contracts`: played hands per contract
     hand_scores: dict[int, list[float]] = field(default_factory=dict)  # with `contracts`: team -> its score per hand
+    contract_wins: Counter[str] = field(default_factory=Counter)  # played hands per contract won by the maker
+    maker_points: dict[str, list[float]] = field(default_factory=dict)  # contract -> the maker's card points per hand
+    # (card set name, how many of them the maker's side took) -> hands; with scoring that reads the cards won
+    maker_sets: Counter[tuple[str, int]] = field(default_factory=Counter)
     melds: Counter[tuple[str, str]] = field(default_factory=Counter)  # hands with (declaration id, pattern) declared
     hands_per_game: list[int] = field(default_factory=list)
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
@@ -92,10 +96,13 @@ class Tally:
         for name in ("games", "hands", "played", "decided", "ties", "no_score", "all_tricks", "maker_hands",
                      "maker_wins", "elder_team_wins", "first_dealer_team_wins", "abandoned"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("team_wins", "paths", "decisions", "asked", "announcements", "contracts", "melds"):
+        for name in ("team_wins", "paths", "decisions", "asked", "announcements", "contracts", "melds",
+                     "contract_wins", "maker_sets"):
             getattr(self, name).update(getattr(other, name))
         for team, scores in other.hand_scores.items():
             self.hand_scores.setdefault(team, []).extend(scores)
+        for contract, points in other.maker_points.items():
+            self.maker_points.setdefault(contract, []).extend(points)
         for name in ("hands_per_game", "trajectories", "records"):
             getattr(self, name).extend(getattr(other, name))
 
@@ -112,7 +119,7 @@ class Tally:
         else:
             kinds.update(map(HAND_KIND, summaries))
         if ruleset.contracts:
-            self.add_contracts(summaries)
+            self.add_contracts(ruleset, summaries)
         result = state.result
         assert result is not None, "add_game needs a finished game"
         self.games += 1
@@ -125,13 +132,24 @@ class Tally:
             if summaries and result.winner == ruleset.tables.team_of[summaries[0].dealer]:
                 self.first_dealer_team_wins += 1
 
-    def add_contracts(self, summaries: Sequence[HandSummary]) -> None:
-        """Per played hand: the contract picked and what each team scored."""
+    def add_contracts(self, ruleset: Ruleset, summaries: Sequence[HandSummary]) -> None:
+        """Per played hand: the contract picked, what each team scored, whether the maker won, the
+        maker's card points and (scoring that reads the cards won) how many of each card set it took."""
+        unit = ruleset.tables.point_unit
+        card_sets = ruleset.tables.card_sets
         for hand in summaries:
             if hand.outcome != "passed_out" and hand.contract is not None:
                 self.contracts[hand.contract] += 1
                 for team, delta in enumerate(hand.deltas):
                     self.hand_scores.setdefault(team, []).append(float(delta))
+                maker = hand.maker
+                if maker is None:
+                    continue
+                self.contract_wins[hand.contract] += hand.winner == maker
+                self.maker_points.setdefault(hand.contract, []).append(hand.points[maker] / unit)
+                if hand.won:
+                    for name, mask in card_sets.items():
+                        self.maker_sets[name, (hand.won[maker] & mask).bit_count()] += 1
 
     def add_hands(self, ruleset: Ruleset, kinds: Counter[tuple[Any, ...]]) -> None:
         """Fold hands counted by kind (:data:`HAND_KIND` of each summary) into the hand figures."""
@@ -360,6 +378,34 @@ def seat_name(offset: int) -> str:
     return "dealer" if offset == 0 else f"dealer+{offset}"
 
 
+def contract_figures(rs: Ruleset, t: Tally) -> list[Figure]:
+    """Per contract the maker's success and card points, and how many of each card set the maker took."""
+    out = []
+    played = [c for c in rs.contracts if c.enabled and t.contracts[c.id]]
+    for contract in played:
+        out.append(Figure(f"contract.{contract.id}.maker_success", f"{contract.name}: the maker wins the hand",
+                          "contracts", wilson(t.contract_wins[contract.id], t.contracts[contract.id])))
+    everything = [p for c in played for p in t.maker_points.get(c.id, ())]
+    if everything:
+        out.append(Figure("maker_points.mean", "the maker's card points, mean", "maker points", mean_t(everything),
+                          False, everything))
+        for q, name, label in ((0.1, "p10", "10th percentile"), (0.5, "median", "median"),
+                               (0.9, "p90", "90th percentile")):
+            out.append(Figure(f"maker_points.{name}", f"the maker's card points, {label}", "maker points",
+                              quantile_ci(everything, q), False, everything, q))
+        for contract in played:
+            points = t.maker_points.get(contract.id, [])
+            out.append(Figure(f"maker_points.{contract.id}.mean", f"{contract.name}: the maker's card points, mean",
+                              "maker points", mean_t(points), False, points))
+    hands = sum(t.contracts[c.id] for c in played)
+    for name, cards in rs.deck.card_sets.items():
+        for k in range(len(cards) + 1):
+            if any(key[0] == name for key in t.maker_sets):
+                out.append(Figure(f"maker_card_set.{name}.{k}", f"the maker's side took {k} of the {name}",
+                                  "card sets", wilson(t.maker_sets[name, k], hands)))
+    return out
+
+
 def figures(sim: Simulation) -> list[Figure]:
     """Every figure of a run, each with its 95% interval, in reporting order."""
     rs, t = sim.ruleset, sim.tally
@@ -403,6 +449,7 @@ def figures(sim: Simulation) -> list[Figure]:
         if contract.enabled:
             out.append(Figure(f"contract.{contract.id}", f"{contract.name} picked", "contracts",
                               wilson(t.contracts[contract.id], sum(t.contracts.values()))))
+    out += contract_figures(rs, t)
     for team, scores in sorted(t.hand_scores.items()):
         seats = "+".join(str(s) for s in rs.players.teams[team])
         out.append(Figure(f"hand_score.{team}.mean", f"team {team} (seats {seats}) scores per hand, mean", "points",

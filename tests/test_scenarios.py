@@ -118,6 +118,13 @@ def test_the_documented_example_holds(tmp_path: Path) -> None:
     assert result.ok, result.render()
 
 
+def test_a_wrong_tarot_expectation_fails_with_the_engines_reason() -> None:
+    text = run_scenario(HERE / "scenarios_failing" / "tarot-wrong-excuse.yaml").render()
+    assert "trick won by P (seat 2), expected L (seat 1)" in text
+    assert "♠K is the highest card of the led suit" in text  # the engine's reason: the Excuse never wins
+    assert "score of L: 828, expected 840" in text and "score of D: -276, expected -280" in text
+
+
 def test_a_wrong_kitty_expectation_fails_with_the_engines_reason() -> None:
     text = run_scenario(HERE / "scenarios_failing" / "kitty-wrong-discard.yaml").render()
     assert "the engine accepts discard 9T from L (seat 1); expected a refusal" in text

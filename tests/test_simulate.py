@@ -11,7 +11,7 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.records import read_records, replay
-from couillon_dsl.simulation import Job, Tally, chunks, game_seed, play_range, run
+from couillon_dsl.simulation import Job, Tally, chunks, figures, game_seed, play_range, run
 
 TIMING = ("seconds", "compile_seconds", "hands_per_second", "workers")
 
@@ -215,3 +215,22 @@ def test_an_invalid_ruleset_exits_1(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["simulate", str(path), "--games", "2"])
     assert result.exit_code == 1
     assert "error[" in result.output
+
+
+def test_tarot_reports_each_contracts_success_the_takers_points_and_bouts() -> None:
+    """Per contract: how often it is picked and made; the taker's card points; the bouts he holds."""
+    rs = build_ruleset("tarot")
+    sim = run(rs, Job("tarot", (), 5, ("greedy",) * 4), 12, 1)
+    by_key = {f.key: f.estimate for f in figures(sim)}
+    tally = sim.tally
+    played = sum(tally.contracts.values())
+    assert played > 20
+    for contract in rs.contracts:
+        if tally.contracts[contract.id]:
+            success = by_key[f"contract.{contract.id}.maker_success"]
+            assert success.n == tally.contracts[contract.id]
+    bouts = [by_key[f"maker_card_set.bouts.{k}"] for k in range(4)]
+    assert all(b.n == played for b in bouts) and abs(sum(b.value for b in bouts) - 1) < 1e-9
+    points = tally.maker_points
+    assert all(0 <= p <= 91 and p * 2 == int(p * 2) for values in points.values() for p in values)
+    assert by_key["maker_points.p10"].value <= by_key["maker_points.median"].value <= by_key["maker_points.p90"].value

@@ -137,8 +137,13 @@ class GreedyAgent:
         return lead(ctx, legal, ~gone)
 
     # ------------------------------------------------------------------ decisions
-    def _strong_enough(self, strength: float, view: SeatView) -> bool:
-        return strength >= self.share * view.hand.bit_count() + 0.5
+    def _strong_enough(self, strength: float, view: SeatView, rs: Ruleset) -> bool:
+        """Strong enough to make: the hand's trick value against its side's share of the tricks
+        (the agent's ``share`` with fixed teams; a declarer alone needs his seats' share of a
+        fair split, ``nsides / count`` of it: half the usual with one against three)."""
+        players = rs.players
+        share = self.share if players.sides == "teams" else self.share * players.nsides / players.count
+        return strength >= share * view.hand.bit_count() + 0.5
 
     def _decide(self, state: GameState, view: SeatView, legal: Sequence[int]) -> int:
         acts = state.actions
@@ -148,7 +153,7 @@ class GreedyAgent:
             return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
         if acts.accept in legal:
             suit = rs.layout.suit_of(view.offered) if view.offered is not None else -1
-            strong = suit >= 0 and self._strong_enough(suit_strength(rs, hand, suit), view)
+            strong = suit >= 0 and self._strong_enough(suit_strength(rs, hand, suit), view, rs)
             return acts.accept if strong else acts.pass_
         if acts.decline in legal:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
@@ -157,14 +162,14 @@ class GreedyAgent:
         if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand
             bids = [a for a in legal if a != acts.pass_]
             ctx = choice_context(state, bids[0])
-            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand), view)
+            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand), view, rs)
             return bids[0] if strong else acts.pass_
         if acts.push >= 0 or acts.contract0 >= 0:
             return self._pick_contract(state, view, legal)
         # choosing trump: name, show or defer
         suits = range(len(rs.layout.suits))
         best = max(suits, key=lambda s: (suit_strength(rs, hand, s), -s))
-        strong = self._strong_enough(suit_strength(rs, hand, best), view)
+        strong = self._strong_enough(suit_strength(rs, hand, best), view, rs)
         if acts.defer in legal and not strong:
             return acts.defer
         if acts.name0 + best in legal:

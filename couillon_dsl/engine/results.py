@@ -43,6 +43,9 @@ class HandSummary(NamedTuple):
     contract: str | None = None  # the contract's id, in rulesets with `contracts`
     declared: tuple[tuple[int, ...], ...] = ()  # per declaration kind, the points each team kept (the award)
     sides: tuple[int, ...] = ()  # with sides fixed per hand: seat -> its side (maker, winner, points are sides)
+    # per side, the mask of the cards it took (card roles and the cards dealt to nobody applied), in rulesets
+    # whose scoring reads the cards won; else empty
+    won: tuple[CardMask, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ class ScoringPhase(StateFields):
         self._ties = score.ties
         self._passes = score.passes
         self._redeals = 0
-        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared)
+        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared, won)
         winner = score.winner
         if t.declarer_sides and winner is not None:  # the scoresheet is per seat: the winning side's first seat
             winner = self._side_of.index(winner)
@@ -72,7 +72,7 @@ class ScoringPhase(StateFields):
         self._next_hand(None, same_dealer=False)
 
     def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: tuple[int, ...],
-                declared: tuple[tuple[int, ...], ...] = ()) -> None:
+                declared: tuple[tuple[int, ...], ...] = (), won: tuple[int, ...] = ()) -> None:
         """Append this hand's summary."""
         self._game_hands += 1
         points = tuple(self._points)
@@ -84,7 +84,7 @@ class ScoringPhase(StateFields):
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
-            declared, self._side_of if self._t.declarer_sides and self._maker is not None else (),
+            declared, self._side_of if self._t.declarer_sides and self._maker is not None else (), won,
         )))
 
     def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:

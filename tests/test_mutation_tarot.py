@@ -1,0 +1,31 @@
+"""Mutants of French Tarot's own keys (sides per hand, the outcome by an expression, the formula's
+definitions and per-side scoring, the game of N deals, the contracts and auction): validation never
+raises, every diagnostic is placed and registered, and every mutant that validates compiles and plays."""
+from __future__ import annotations
+
+import copy
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from couillon_dsl.loader import Document, load_ruleset
+from mutants import WORDS, mutate_keys
+from test_mutation import check_and_play_a_hand
+
+TAROT = load_ruleset("tarot")
+KEYS = ("/players", "/outcome", "/define", "/scoring", "/scoresheet", "/contracts", "/trump", "/card_roles",
+        "/options")
+MORE_WORDS = WORDS + ["declarer_alone", "teams", "made", "pts >= target", "decided", "winner == maker",
+                      "opponents(maker)", "3 * t", "-t", "round(t)", "declarer", "opponents", "nobody", "auction",
+                      "garde", "petite", "elder_team", "changes_sides", "to_trick_winner", 'count("bouts", maker)',
+                      "tricks(maker) == tricks_per_hand", "points(maker) / 2"]
+SCALARS = st.one_of(st.sampled_from(MORE_WORDS), st.integers(-2, 30),  # fresh team lists: mutants edit them in place
+                    st.builds(lambda: [[0, 2], [1, 3]]), st.builds(lambda: [[0], [1, 2, 3]]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 3), st.data())
+def test_mutants_of_the_tarot_keys_are_diagnosed_or_play(count, data):
+    mutant = copy.deepcopy(TAROT.data)
+    mutate_keys(mutant, KEYS, count, data.draw, SCALARS, MORE_WORDS)
+    check_and_play_a_hand(Document(mutant, TAROT.path, TAROT.origins, TAROT.files), data.draw(st.integers(0, 2**16)))
