@@ -15,6 +15,7 @@ Measured:
   worker: the engine plus what a run adds (a generator seeded per game so results do not
   depend on the number of workers, and the tallies);
 * the engine on Schieber (random players, step by step: contracts keep it off the rollout);
+* the engine on French Tarot (random players, step by step: 78 cards, auction, chien, Excuse);
 * the speed-up of two worker processes over one;
 * PIMC's milliseconds per decision (default settings, all four seats PIMC);
 * with ``--against REV``, the engine against an earlier commit, both in fresh processes.
@@ -143,16 +144,19 @@ def main(argv: list[str] | None = None) -> int:
         sim_rates: list[float] = []
         reference_rates: list[float] = []
         schieber_rates: list[float] = []
+        tarot_rates: list[float] = []
         for _ in range(rounds):  # alternate, so drift in the machine's load hits all alike
             engine_rates.append(engine(games))
             if earlier is not None:
                 earlier_rates.append(engine(games, earlier))
             sim_rates.append(ours(games, 1))
             schieber_rates.append(engine(games // 10, ruleset="schieber"))  # step by step: no rollout (contracts)
+            tarot_rates.append(engine(games // 40, ruleset="tarot"))  # a game of 4 deals of 18 tricks
             rate = reference(games)
             if rate is not None:
                 reference_rates.append(rate)
-    engine_rate, sim_rate, schieber_rate = max(engine_rates), max(sim_rates), max(schieber_rates)
+    engine_rate, sim_rate, schieber_rate, tarot_rate = (max(engine_rates), max(sim_rates), max(schieber_rates),
+                                                        max(tarot_rates))
     reference_rate = max(reference_rates) if reference_rates else None
     earlier_rate = max(earlier_rates) if earlier_rates else None
 
@@ -176,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_to_reference": ratio(sim_rate, reference_rate),
         "reference_hands_per_s": round(reference_rate) if reference_rate else None,
         "schieber_engine_hands_per_s": round(schieber_rate),
+        "tarot_engine_hands_per_s": round(tarot_rate),
         "against": args.against,
         "against_engine_hands_per_s": round(earlier_rate) if earlier_rate else None,
         "engine_ratio_to_against": ratio(engine_rate, earlier_rate),
@@ -192,7 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = [("engine, random players, standard Couillon", f"{engine_rate:,.0f} hands/s ({runs})"),
             ("couillon simulate, random agents, 1 worker", f"{sim_rate:,.0f} hands/s (seeded per game, tallied)"),
             ("engine, random players, Schieber", f"{schieber_rate:,.0f} hands/s (best of {rounds} runs of {games // 10} "
-                                                 "games, step by step)")]
+                                                 "games, step by step)"),
+            ("engine, random players, French Tarot", f"{tarot_rate:,.0f} hands/s (best of {rounds} runs of "
+                                                     f"{games // 40} games, step by step)")]
     if reference_rate:
         rows.append(("reference_couillon.py, same call", f"{reference_rate:,.0f} hands/s"))
         rows.append(("engine / reference", f"{engine_rate / reference_rate:.3f} (target: at least 0.5)"))

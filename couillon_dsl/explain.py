@@ -57,7 +57,7 @@ class Section:
 # ---------------------------------------------------------------------- words
 
 _RANK_WORDS = {
-    "A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine", "8": "eight",
+    "A": "ace", "K": "king", "Q": "queen", "C": "knight", "J": "jack", "10": "ten", "9": "nine", "8": "eight",
     "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two",
 }
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")

@@ -275,6 +275,8 @@ class Walker:
                 other.apply(action)
         except IllegalAction:
             return  # the permuted deal makes an earlier action impossible; nothing to compare
+        if len(other.hands) != len(state.hands):
+            return  # the permuted deal annuls on a deal check the real one passed (public: nobody said petit sec)
         if other.view(seat).melds != view.melds:
             return  # the permuted deal contradicts a declaration made (public information); nothing to compare
         assert other.view(seat) == view

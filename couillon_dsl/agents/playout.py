@@ -22,12 +22,13 @@ from couillon_dsl.agents.sampler import Sampler
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
+    from couillon_dsl.engine.actions import Actions
     from couillon_dsl.model import Ruleset
 
 STEPS = 30  # the scoresheet's distance to the goal is priced in at most this many steps
 EXPLORE = 0.25  # share of leads the playout makes at random
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
-DECISION_BUDGET = 4  # a decision that is not a card (trump, contract, announcement) gets this many times
+DECISION_BUDGET = 4  # a decision that is not a card (trump, contract, announcement, declaration) gets this many times
 # the search: it is rare (a few per hand) and decides the most
 
 
@@ -52,13 +53,15 @@ class SearchAgent:
 
     def deadline(self, state: GameState, legal: Sequence[int]) -> tuple[int, float]:
         """The budget scale of this choice and the time by which an ``ms`` budget runs out."""
-        scale = budget_scale(legal, state.actions.ncards)
+        scale = budget_scale(legal, state.actions)
         return scale, time.perf_counter() + scale * self.ms / 1000
 
 
-def budget_scale(legal: Sequence[int], ncards: int) -> int:
-    """How many times the usual search budget the choice among ``legal`` gets."""
-    return 1 if legal[0] < ncards else DECISION_BUDGET
+def budget_scale(legal: Sequence[int], acts: Actions) -> int:
+    """How many times the usual search budget the choice among ``legal`` gets: a card (played,
+    or discarded after taking a kitty, six times a hand) gets the usual one."""
+    card = legal[0] < acts.ncards or 0 <= acts.discard0 <= legal[0] < acts.discard0 + acts.ncards
+    return 1 if card else DECISION_BUDGET
 
 
 @functools.cache
