@@ -179,7 +179,28 @@ def apply_options(document: Document, overrides: Mapping[str, Any]) -> tuple[dic
         for value, patch in spec.patches:
             if _same(value, spec.value):
                 data = merged(data, patch)
+    changed = [name for name in overrides if not _same(specs[name].value, specs[name].default)]
+    if changed:
+        _check_option_values(document, data, changed)
     return data, specs
+
+
+def _check_option_values(document: Document, data: dict[str, Any], changed: list[str]) -> None:
+    """Check the ruleset the chosen option values make, as `validate` checks the defaults' one.
+
+    A value can have the option's type and still not fit the key it sets (a free string
+    where a card is wanted), so the whole effective ruleset is checked again.
+    """
+    from couillon_dsl.validate import check
+
+    errors = [d for d in check(dataclasses.replace(document, data=data)) if d.is_error]
+    if errors:
+        pointer = f"/options/{escape(changed[0])}"
+        names = ", ".join(f"'{name}'" for name in changed)
+        raise RulesetError([error(
+            "bad-option-value", f"option {names}: the ruleset it makes is invalid: {d.message}",
+            document.span_of(pointer), pointer, d.hint or "choose a value the setting accepts",
+        ) for d in errors])
 
 
 def _same(a: Any, b: Any) -> bool:

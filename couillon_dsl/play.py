@@ -328,7 +328,7 @@ class Table:
 
     def parse(self, answer: str, legal: Sequence[int]) -> int | None:
         """The legal action ``answer`` names, or None after saying why it is refused."""
-        if answer.isdigit():
+        if answer.isascii() and answer.isdigit():  # "²" is a digit to str.isdigit, not to int()
             number = int(answer)
             if 1 <= number <= len(legal):
                 return legal[number - 1]

@@ -179,3 +179,30 @@ def test_an_internal_error_exits_3_with_one_line_and_the_traceback_in_a_file(mon
 ])
 def test_exit_codes_separate_success_and_usage(argv, code):
     assert CliRunner().invoke(main, argv).exit_code == code
+
+
+# ---------------------------------------------------------------------------- found by the long fuzz run
+
+def test_an_option_value_that_does_not_fit_its_setting_is_refused_not_a_crash():
+    """A string option that sets a card: 'S' has the option's type but names no card."""
+    result = CliRunner().invoke(main, ["simulate", "schieber", "-o", "first_hand_card=S", "--games", "1"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "option 'first_hand_card': the ruleset it makes is invalid" in result.output
+    assert "'S' is not well formed" in result.output
+
+
+def test_a_record_whose_options_make_an_invalid_ruleset_is_refused(tmp_path):
+    line = (Path(__file__).parent / "golden" / "playthroughs" / "schieber.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    path = tmp_path / "r.jsonl"
+    path.write_text(line.replace('"first_hand_card":"7D"', '"first_hand_card":"S"') + "\n", encoding="utf-8")
+    assert '"S"' in path.read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 1 and "the recorded ruleset cannot be built" in result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+
+
+def test_a_superscript_digit_typed_into_play_is_refused_with_a_reason():
+    """'²' is a digit to str.isdigit but not a number to int()."""
+    result = CliRunner().invoke(main, ["play", "couillon", "--seed", "0", "--agents", "random"], input="²\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Cannot read '²'" in result.output and "internal error" not in result.output
