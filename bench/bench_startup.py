@@ -15,6 +15,7 @@ Every tree is run the way an installed copy runs: with its modules' bytecode cac
     python bench/bench_startup.py                  # 15 rounds of validate and python -c pass
     python bench/bench_startup.py --against REV    # also the same commands at commit REV
     python bench/bench_startup.py --all            # explain, diff and new as well
+    python bench/bench_startup.py --instructions   # also instructions executed (valgrind): load-independent
     python bench/bench_startup.py --json
 """
 from __future__ import annotations
@@ -22,7 +23,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -64,6 +67,17 @@ def run_ms(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, floa
     return elapsed, cpu
 
 
+def instructions(argv: list[str], env: dict[str, str], cwd: Path) -> float | None:
+    """Millions of instructions one process executes (valgrind's cachegrind, no cache simulation), or
+    None without valgrind. The machine's load does not change it: two trees compare exactly."""
+    if shutil.which("valgrind") is None:
+        return None
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           *argv], env={**env, "PYTHONHASHSEED": "0"}, cwd=cwd, capture_output=True, text=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    return int(found.group(1).replace(",", "")) / 1e6 if found and done.returncode == 0 else None
+
+
 def earlier_tree(rev: str, into: Path) -> Path:
     """A checkout of commit ``rev`` of this repository in ``into`` (git archive: no worktree bookkeeping)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev], capture_output=True, check=True)
@@ -77,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=15, help="rounds (each runs every command once)")
     parser.add_argument("--against", metavar="REV", help="also run the commands at this earlier commit")
     parser.add_argument("--all", action="store_true", help="explain, diff and new besides validate")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count each command's instructions once (valgrind; independent of the load)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     python = str(VENV_PYTHON if VENV_PYTHON.exists() else Path(sys.executable))
@@ -104,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
                 times[label].append(wall)
                 cpu[label].append(used)
         load_after = os.getloadavg()
+        counted = {label: instructions([part.format(scratch=scratch, run=f"count-{index}") for part in argv_], env,
+                                       scratch)
+                   for index, (label, argv_) in enumerate(runs.items())} if args.instructions else {}
     result = {
         "runs": args.runs,
         "cpus": os.cpu_count(),
@@ -112,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         "ms": {label: {"min": round(min(ts), 1), "median": round(statistics.median(ts), 1),
                        "cpu_min": round(min(cpu[label]), 1), "cpu_median": round(statistics.median(cpu[label]), 1)}
                for label, ts in times.items()},
+        "million_instructions": {label: round(count, 1) if count else None for label, count in counted.items()},
     }
     if args.json:
         print(json.dumps(result, indent=2))
@@ -121,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
           f"after {load_after[0]:.2f} (1 min)")
     for label, ts in times.items():
         print(f"{label + ':':{width + 1}} wall min {min(ts):6.1f} ms, median {statistics.median(ts):6.1f} ms;   "
-              f"CPU min {min(cpu[label]):6.1f} ms, median {statistics.median(cpu[label]):6.1f} ms")
+              f"CPU min {min(cpu[label]):6.1f} ms, median {statistics.median(cpu[label]):6.1f} ms"
+              + (f";   {counted[label]:7.1f} M instructions" if counted.get(label) else ""))
     return 0
 
 
