@@ -3,6 +3,7 @@ and the schema fast path agrees with jsonschema on every mutant."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +16,7 @@ from couillon_dsl.diagnostics import CODES, RulesetError
 from couillon_dsl.loader import Document, load_ruleset, parse_text
 from couillon_dsl.schema import _validator, fast_valid, load_schema
 from couillon_dsl.validate import check
-from mutants import mutate, mutate_keys, pointers
+from mutants import WORDS, mutate, mutate_keys, pointers
 
 DOCUMENTS = {name: load_ruleset(name) for name in builtin_names()}
 
@@ -75,11 +76,15 @@ NEW_KEYS = ("/contracts", "/trump/choose", "/play/first_lead", "/play/last_trick
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 3), st.data())
 def test_mutants_of_the_contract_keys_that_validate_compile_and_play(count, data):
-    original = DOCUMENTS["schieber"]
+    mutant_checked_and_played(DOCUMENTS["schieber"], NEW_KEYS, count, data.draw)
+
+
+def mutant_checked_and_played(original: Document, keys: tuple[str, ...], count: int, draw: Any,
+                              scalars: st.SearchStrategy | None = None, words: list[str] = WORDS) -> None:
+    """``count`` mutations of ``original``'s values under ``keys``, checked, and played for a hand when valid."""
     mutant = copy.deepcopy(original.data)
-    mutate_keys(mutant, NEW_KEYS, count, data.draw)
-    check_and_play_a_hand(Document(mutant, original.path, original.origins, original.files),
-                          data.draw(st.integers(0, 2**16)))
+    mutate_keys(mutant, keys, count, draw, scalars, words)
+    check_and_play_a_hand(Document(mutant, original.path, original.origins, original.files), draw(st.integers(0, 2**16)))
 
 
 def check_and_play_a_hand(document: Document, seed: int) -> None:

@@ -3,15 +3,14 @@ keys (tests/rulesets/tarot-shape.yaml): validation never raises, every diagnosti
 and registered, and every mutant that validates compiles and plays a hand."""
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from couillon_dsl.loader import Document, load_ruleset
-from mutants import WORDS, mutate_keys
-from test_mutation import check_and_play_a_hand
+from couillon_dsl.loader import load_ruleset
+from mutants import WORDS
+from test_mutation import mutant_checked_and_played
 
 SHAPE = load_ruleset(Path(__file__).parent / "rulesets" / "tarot-shape.yaml")
 KEYS = ("/deck", "/card_roles", "/deal_checks", "/contracts", "/trump/auction", "/define", "/scoring",
@@ -25,9 +24,7 @@ SCALARS = st.one_of(st.sampled_from(MORE_WORDS), st.integers(-2, 30), st.sampled
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 3), st.data())
 def test_mutants_of_the_new_keys_are_diagnosed_or_play(count, data):
-    mutant = copy.deepcopy(SHAPE.data)
-    mutate_keys(mutant, KEYS, count, data.draw, SCALARS, MORE_WORDS)
-    check_and_play_a_hand(Document(mutant, SHAPE.path, SHAPE.origins, SHAPE.files), data.draw(st.integers(0, 2**16)))
+    mutant_checked_and_played(SHAPE, KEYS, count, data.draw, SCALARS, MORE_WORDS)
 
 
 def test_the_tarot_shaped_ruleset_scores_zero_sum_and_keeps_every_card_point():
