@@ -61,17 +61,17 @@ def cached(text: str, file: str) -> tuple[dict[str, Any], dict[str, Origin]] | N
         origins = {pointer: Origin(Span(file, *span), _span(file, key), _span(file, content))
                    for pointer, span, key, content in entry["origins"]}
         data = entry["data"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # a damaged entry is a miss
         return None
     return (data, origins) if isinstance(data, dict) else None
 
 
 def remember(text: str, file: str, data: dict[str, Any], origins: dict[str, Origin]) -> None:
     """Keep a freshly composed file for the next run (written at once, atomically)."""
-    path = _entry(text, file)
     entry = {"text": text, "file": file, "data": data,
              "origins": [[pointer, _where(o.span), _where(o.key), _where(o.content)] for pointer, o in origins.items()]}
     try:
+        path = _entry(text, file)  # reads the loader's own sources: an unreadable install is no cache, not a crash
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         kept = sorted(path.parent.glob(f"{_PREFIX}*.json"), key=lambda p: p.stat().st_mtime)
         for old in kept[:max(0, len(kept) - MAX_FILES + 1)]:
