@@ -105,17 +105,19 @@ def main(argv: list[str] | None = None) -> int:
         row["ratio_to_python"] = round(row["compiled_hands_per_s"] / row["python_hands_per_s"], 1)
         row["ratio_to_reference"] = round(row["compiled_hands_per_s"] / reference_rate, 2) if reference_rate else None
     rs = build_ruleset("couillon")
+    scaling_games = 100000 if args.quick else 1000000  # ~8 s a round on one worker: the pool's start is small beside it
     ones, twos = [], []
     scaling_load = os.getloadavg()[0]
     for _ in range(rounds):  # alternate, as above: one worker, then two, round after round
-        ones.append(rate(rs, "couillon", "random", "compiled", 100000, 1))
-        twos.append(rate(rs, "couillon", "random", "compiled", 100000, 2))
+        ones.append(rate(rs, "couillon", "random", "compiled", scaling_games, 1))
+        twos.append(rate(rs, "couillon", "random", "compiled", scaling_games, 2))
     one, two = max(ones), max(twos)
     result = {
         "rounds": rounds,
         "reference_hands_per_s": round(reference_rate) if reference_rate else None,
         "rows": rows,
         "workers_2_speedup": round(two / one, 2),
+        "workers_games": scaling_games,
         "workers_1_hands_per_s": round(one),
         "workers_2_hands_per_s": round(two),
         "scaling_load_average": round(scaling_load, 2),
@@ -136,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row['ruleset']:18} {row['agents']:7} {row['compiled_hands_per_s']:>12,} {row['python_hands_per_s']:>10,} "
               f"{row['ratio_to_python']:>9} {ref:>12}")
     print("targets (standard Couillon): random at least 5x the reference, greedy at least 3x")
-    print(f"2 workers vs 1 (random, standard Couillon, 100,000 games, best of {rounds} alternating rounds): "
+    print(f"2 workers vs 1 (random, standard Couillon, {scaling_games:,} games, best of {rounds} alternating rounds): "
           f"{two / one:.2f}x ({two:,.0f} vs {one:,.0f} hands/s; load average {scaling_load:.2f} on "
           f"{os.cpu_count()} CPUs: two workers need two idle CPUs)")
     for name, why in declined.items():
