@@ -14,7 +14,7 @@ is weak.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
@@ -38,41 +38,85 @@ def shed_key(ctx: TrumpContext, card: int) -> tuple[bool, int, int]:
     return (bool(ctx.trump_mask >> card & 1), ctx.points[card], ctx.strength[ctx.card_suit[card]][card])
 
 
+def dense_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Each key's place among the distinct keys, ascending: comparing places is comparing keys,
+    equal keys included (so ``min``/``max`` pick the same card either way)."""
+    order = {key: place for place, key in enumerate(sorted(set(keys)))}
+    return tuple(order[key] for key in keys)
+
+
+class CardOrders(NamedTuple):
+    """Greedy's card preferences under one trump context, each a card -> rank table, so a choice
+    is one ``min``/``max`` over the legal cards with a tuple's ``__getitem__`` as key."""
+
+    shed: tuple[int, ...]  # shed_key's order
+    worth: tuple[int, ...]  # the order of (trump, points): shed_key without the strength
+    cheap_win: tuple[tuple[int, ...], ...]  # led suit -> the order of (strength, points): the cheapest winner
+    feed: tuple[tuple[int, ...], ...]  # led suit -> the order of (not trump, points, -strength): most to give
+
+
+_ORDERS: dict[int, tuple[TrumpContext, CardOrders]] = {}  # id(context) -> (the context, kept alive; its orders)
+
+
+def orders_of(ctx: TrumpContext) -> CardOrders:
+    """The card orders of ``ctx``, built on first use (contexts are immutable and few per ruleset)."""
+    known = _ORDERS.get(id(ctx))
+    if known is not None and known[0] is ctx:
+        return known[1]
+    cards = range(len(ctx.points))
+    points = ctx.points
+    trump = [bool(ctx.trump_mask >> c & 1) for c in cards]
+    orders = CardOrders(
+        dense_ranks([shed_key(ctx, c) for c in cards]),
+        dense_ranks([(trump[c], points[c]) for c in cards]),
+        tuple(dense_ranks([(st[c], points[c]) for c in cards]) for st in ctx.strength),
+        tuple(dense_ranks([(not trump[c], points[c], -st[c]) for c in cards]) for st in ctx.strength))
+    _ORDERS[id(ctx)] = (ctx, orders)
+    return orders
+
+
 def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, trick: Sequence[tuple[int, int]],
            legal: Sequence[int]) -> int:
     """The card to add to ``trick`` ((seat, card) pairs so far): cheapest winner, else cheapest card.
     ``side_of`` gives each seat's side in this hand (who is a partner)."""
+    orders = orders_of(ctx)
     led, best_card = led_and_winner(ctx, [card for _, card in trick])
-    strength = ctx.strength[ctx.card_suit[best_card] if led == OPEN_LEAD else led]  # after an open lead: any
+    suit = ctx.card_suit[best_card] if led == OPEN_LEAD else led  # after an open lead: any
+    strength = ctx.strength[suit]
     best_seat = next(seat for seat, card in trick if card == best_card)
     if side_of[best_seat] == side_of[seat]:
         if len(trick) == len(side_of) - 1:  # the partner wins: give it the most points a non-trump can add
-            return max(legal, key=lambda c: (not ctx.trump_mask >> c & 1, ctx.points[c], -strength[c]))
-        return min(legal, key=lambda c: shed_key(ctx, c))
-    winners = [c for c in legal if strength[c] > strength[best_card]]
+            return max(legal, key=orders.feed[suit].__getitem__)
+        return min(legal, key=orders.shed.__getitem__)
+    best = strength[best_card]
+    winners = [c for c in legal if strength[c] > best]
     if winners:
-        return min(winners, key=lambda c: (strength[c], ctx.points[c]))
-    return min(legal, key=lambda c: shed_key(ctx, c))
+        return min(winners, key=orders.cheap_win[suit].__getitem__)
+    return min(legal, key=orders.shed.__getitem__)
 
 
 def lead(ctx: TrumpContext, legal: Sequence[int], elsewhere: int) -> int:
     """The card to lead: a master (no card in ``elsewhere`` beats it), plain before trump, else the cheapest."""
-    masters = [c for c in legal if not ctx.above[c] & elsewhere]
-    plain = [c for c in masters if not ctx.trump_mask >> c & 1]
-    if plain:
-        return max(plain, key=lambda c: ctx.points[c])
-    if masters:  # a master trump draws the opponents' trumps
-        return max(masters, key=lambda c: ctx.points[c])
-    return min(legal, key=lambda c: shed_key(ctx, c))
+    above = ctx.above
+    masters = [c for c in legal if not above[c] & elsewhere]
+    if masters:
+        trumps = ctx.trump_mask
+        plain = [c for c in masters if not trumps >> c & 1]
+        # the best-scoring plain master; else a master trump, which draws the opponents' trumps
+        return max(plain or masters, key=ctx.points.__getitem__)
+    return min(legal, key=orders_of(ctx).shed.__getitem__)
 
 
 def discard(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
     """The card to discard after taking the kitty: a non-trump before a trump, then the fewest
     points, then from the shortest suit (voids to trump in later), then the lowest."""
-    def key(card: int) -> tuple[bool, int, int, int]:
-        suit = ctx.card_suit[card]
-        length = sum(1 for c in iter_bits(hand) if ctx.card_suit[c] == suit)
-        return bool(ctx.trump_mask >> card & 1), ctx.points[card], length, ctx.strength[suit][card]
+    suit_mask = ctx.suit_mask
+    card_suit = ctx.card_suit
+    orders = orders_of(ctx)
+    worth, shed = orders.worth, orders.shed
+
+    def key(card: int) -> tuple[int, int, int]:  # shed_key with the suit's length before the strength
+        return worth[card], (hand & suit_mask[card_suit[card]]).bit_count(), shed[card]
     return min(legal, key=key)
 
 
@@ -89,6 +133,30 @@ def cannot_lose_a_trick(ctx: TrumpContext, hand: int, roles: RoleTables | None) 
         return False
     return all(not ctx.above[card] & outside and (ctx.trump_mask >> card & 1 or not trumps_out)
                for card in iter_bits(hand & ~never))
+
+
+def played_cards(state: GameState) -> int:
+    """The cards played so far in this deal, as a mask (public: every seat saw them)."""
+    played = 0
+    for _, cards, _ in state.finished_tricks():
+        for card in cards:
+            played |= 1 << card
+    for card in state.current_trick()[1]:
+        played |= 1 << card
+    return played
+
+
+def play(state: GameState, legal: Sequence[int], played: int | None = None) -> int:
+    """Greedy's card for the seat to move, from its hand and the cards on the table (``played``:
+    this deal's played cards when the caller keeps them, else counted here): no seat view built."""
+    ctx = state.context
+    seat = state.current_player()
+    leader, cards = state.current_trick()
+    if cards:
+        n = state.ruleset.players.count
+        return follow(ctx, state.sides, seat, [((leader + i) % n, card) for i, card in enumerate(cards)], legal)
+    gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
+    return lead(ctx, legal, ~gone)
 
 
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what accepting needs
@@ -134,25 +202,11 @@ class GreedyAgent:
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
-        view = state.view(state.current_player())
         if legal[0] < state.actions.ncards:
             if legal[-1] >= state.actions.announce0:  # trick 1: what the seat's cards allow it to announce or declare
                 return legal[-1]  # promoting one's own card only helps; an optional meld is always declared
-            return self._play(state, view, legal)
-        return self._decide(state, view, legal)
-
-    # ------------------------------------------------------------------ cards
-    def _play(self, state: GameState, view: SeatView, legal: Sequence[int]) -> int:
-        ctx = state.context
-        if not view.trick:
-            return self._lead(ctx, view, legal)
-        return follow(ctx, state.sides, view.seat, view.trick, legal)
-
-    def _lead(self, ctx: TrumpContext, view: SeatView, legal: Sequence[int]) -> int:
-        gone = view.hand  # cards no opponent can hold: own and played
-        for _, card in view.played:
-            gone |= 1 << card
-        return lead(ctx, legal, ~gone)
+            return play(state, legal)
+        return self._decide(state, state.view(state.current_player()), legal)
 
     # ------------------------------------------------------------------ decisions
     def _strong_enough(self, strength: float, view: SeatView, rs: Ruleset) -> bool:

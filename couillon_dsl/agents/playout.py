@@ -17,8 +17,9 @@ import random
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.greedy import GreedyAgent, follow, lead
+from couillon_dsl.agents.greedy import GreedyAgent, play, played_cards
 from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.engine.hand import cards_table
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -131,31 +132,24 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
     summaries = state.hands
     target = len(summaries) + 1
     ncards = state.actions.ncards
-    n = state.ruleset.players.count
-    played = 0
-    for _, cards, _ in state.finished_tricks():
-        for card in cards:
-            played |= 1 << card
-    for card in state.current_trick()[1]:
-        played |= 1 << card
+    played = played_cards(state)
+    cards_of = cards_table(ncards, ncards)  # any mask (a cache beyond 16 cards)
     while len(summaries) < target:
-        seat = state.current_player()
-        if seat < 0:
-            break  # the game ended (or was abandoned) without this hand being scored
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        elif legal[0] >= ncards or legal[-1] >= ncards:  # a decision, or an announcement next to the cards
-            action = greedy.act(state, legal, rng)
-        else:
-            leader, cards = state.current_trick()
-            if cards:
-                trick = [((leader + i) % n, card) for i, card in enumerate(cards)]
-                action = follow(state.context, state.sides, seat, trick, legal)
-            elif rng.random() < EXPLORE:
+        if state.plays_a_card():  # the usual move: a card from the legal mask, no list of actions built
+            legal = cards_of[state.legal_mask()]
+            if len(legal) == 1:
+                action = legal[0]
+            elif not state.current_trick()[1] and rng.random() < EXPLORE:
                 action = legal[int(rng.random() * len(legal))]
             else:
-                action = lead(state.context, legal, ~(played | state.hand_of(seat)))
+                action = play(state, legal, played)
+            played |= 1 << action
+            state.apply(action)
+            continue
+        if state.current_player() < 0:
+            break  # the game ended (or was abandoned) without this hand being scored
+        actions = state.legal_actions()  # a decision, or an announcement next to the cards
+        action = actions[0] if len(actions) == 1 else greedy.act(state, actions, rng)
         if action < ncards:
             played |= 1 << action
         state.apply(action)

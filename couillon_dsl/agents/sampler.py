@@ -22,7 +22,7 @@ import random
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.cards import iter_bits
-from couillon_dsl.engine import GameState
+from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.engine.roles import led_and_winner
 
 if TYPE_CHECKING:
@@ -70,10 +70,11 @@ def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[i
 
 def replays(world: GameState, actions: Sequence[int]) -> bool:
     """Apply ``actions`` while each is legal; whether all of them were."""
-    for action in actions:
-        if action not in world.legal_actions():
-            return False
-        world.apply(action)
+    try:
+        for action in actions:
+            world.apply(action)
+    except IllegalAction:  # the world's state is as before the refused action
+        return False
     return True
 
 
@@ -119,9 +120,10 @@ def replays_discarding(world: GameState, actions: Sequence[int], hidden: set[int
             if not allowed:
                 return False
             action = acts.discard0 + rng.choice(list(iter_bits(allowed & gone or allowed)))
-        if action not in world.legal_actions():
+        try:
+            world.apply(action)
+        except IllegalAction:
             return False
-        world.apply(action)
     return world.view(view.seat) == view
 
 
@@ -131,8 +133,7 @@ class _Layout:
     def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView) -> None:
         probe = base.clone()
         ncards = probe.ruleset.layout.size
-        for card in range(ncards):  # pack position i holds card i
-            probe.apply(card)
+        probe.deal_pack(list(range(ncards)))  # pack position i holds card i
         acts = probe.actions
         for action in public:  # the trump decisions come first; a card or an announcement answer ends them
             if action < ncards or action == acts.decline or action >= acts.announce0:
@@ -281,8 +282,7 @@ class Sampler:
             if pack is None:
                 return None
             candidate = base.clone()
-            for action in pack:
-                candidate.apply(action)
+            candidate.deal_pack(pack)
             if hidden:
                 return candidate if replays_discarding(candidate, public, hidden, view, gone, rng) else None
             return candidate if replays(candidate, public) and candidate.view(seat) == view else None

@@ -140,6 +140,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             return [acts.discard0 + c for c in iter_bits(self.discard_mask())]
         return []
 
+    def plays_a_card(self) -> bool:
+        """True when the seat to move may only play a card, one of :meth:`legal_mask` (play phase,
+        nothing to announce or declare beside it): a playout's cheap test before the mask."""
+        return self._phase == PLAY and not self._may_announce
+
     def legal_mask(self) -> CardMask:
         """The cards the player to move may play (play phase only), as a mask."""
         h = self._hands[self._turn]
@@ -171,7 +176,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             self._history.append(action)
             self._play(action)
             return
-        if action not in self.legal_actions():
+        if not self._allows(action):
             raise IllegalAction(self._discard_refusal(action) if phase == DISCARD else self._refusal(action))
         self._history.append(action)
         if phase == DRAW:
@@ -185,6 +190,27 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             self._discard(action - self._acts.discard0)
         else:
             self._decide(action)
+
+    def _allows(self, action: int) -> bool:
+        """Whether ``action`` is legal outside the play phase; a draw or a discard is one mask test,
+        not a list of every undrawn card (a sampled world draws a whole pack)."""
+        phase = self._phase
+        if phase == DRAW:
+            return 0 <= action < self._acts.ncards and bool(self._undrawn >> action & 1)
+        if phase == DISCARD:
+            card = action - self._acts.discard0
+            return 0 <= card < self._acts.ncards and bool(self.discard_mask() >> card & 1)
+        return action in self.legal_actions()
+
+    def deal_pack(self, order: list[int]) -> None:
+        """Draw the rest of the pack in ``order`` at once (a sampled world's deal): the same as
+        applying each draw in turn, without a legality list per card."""
+        if self._phase != DRAW or sum(1 << c for c in set(order)) != self._undrawn or len(order) != len(set(order)):
+            raise IllegalAction("deal_pack: the order is not the undrawn cards of a deal waiting to be drawn")
+        self._history.extend(order)
+        self._pack.extend(order)
+        self._undrawn = 0
+        self._run_deal()
 
     def deal_shuffled(self, rng: random.Random | None = None) -> None:
         """Resolve the pending chance node(s) of one deal at once from ``rng`` (fast path).
