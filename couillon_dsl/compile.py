@@ -70,7 +70,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     first_hand = trump.choose.first_hand if trump.choose else None
     announcements = tuple(
         Announcement(id=key, name=value.get("name", key), holder_of=value.get("holder_of"),
-                     after=value.get("after"), by=value.get("by"))
+                     after=value.get("after"), by=value.get("by"), leads=value.get("leads", False))
         for key, value in (data.get("announcements") or {}).items()
     )
     roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
@@ -98,7 +98,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           maker_wins=_maker_wins(outcome, document, names, texts))
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
-    tables = dataclasses.replace(tables, first_trick_offers=bool(announcements) or any(d.optional for d in declarations))
+    tables = dataclasses.replace(
+        tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
+        declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
+        leading=tuple(i for i, a in enumerate(announcements) if a.leads))
     discard = _discard(data["discard"]) if data.get("discard") else None
     if any(step.kind == "kitty" for step in deal):
         tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,

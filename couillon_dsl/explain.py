@@ -718,9 +718,9 @@ def describe_trump(rs: Ruleset) -> Section:
 
 
 def _mentions(rs: Ruleset, announcement_id: str, functions: tuple[str, ...] = ("announced", "announcer"),
-              arg: int = 0) -> list[str]:
-    """Names of the scoring rules whose expressions ask about an announcement (or, with ``functions``
-    and ``arg``, another quoted id: a declaration)."""
+              arg: int = 0) -> str | None:
+    """"counts in" the definitions and scoring rules whose expressions ask about an announcement (or,
+    with ``functions`` and ``arg``, another quoted id: a declaration); None when none does."""
     def walk(node: Node) -> Iterable[Node]:
         yield node
         if isinstance(node, Call):
@@ -732,17 +732,18 @@ def _mentions(rs: Ruleset, announcement_id: str, functions: tuple[str, ...] = ("
             yield from walk(node.left)
             yield from walk(node.right)
 
-    found = []
-    for rule in rs.scoring:
-        for text in (rule.when, rule.team, rule.delta):
-            if isinstance(text, str) and text.strip() and any(
-                isinstance(n, Call) and n.func in functions and len(n.args) > arg
-                and isinstance(quoted := n.args[arg], String) and quoted.value == announcement_id
-                for n in walk(parse_expression(text))
-            ):
-                found.append(rule.name)
-                break
-    return found
+    def asks(text: object) -> bool:
+        return isinstance(text, str) and bool(text.strip()) and any(
+            isinstance(n, Call) and n.func in functions and len(n.args) > arg
+            and isinstance(quoted := n.args[arg], String) and quoted.value == announcement_id
+            for n in walk(parse_expression(text)))
+
+    defined = [f"`{d.name}`" for d in rs.definitions if asks(d.text)]
+    rules = [rule.name for rule in rs.scoring if any(asks(text) for text in (rule.when, rule.team, rule.delta))]
+    places = [f"the value{'s' if len(defined) > 1 else ''} {join(defined)}"] if defined else []
+    if rules:
+        places.append(f"the scoring rule{'s' if len(rules) > 1 else ''} {join(rules)}")
+    return f"counts in {join(places)}" if places else None
 
 
 def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
@@ -758,28 +759,37 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
         text = (f"right after {first} is announced, {who} may announce {announcement.name}; "
                 f"they are asked in turn from the announcer's {_left(rs)}, and the first to announce it ends "
                 f"the asking")
+    elif announcement.by == "declarer":
+        exchanged = " and any kitty exchanged" if takes_kitty(rs) else ""
+        text = (f"once the contract is fixed{exchanged}, before the first lead, the declarer may announce "
+                f"{announcement.name}; everyone hears whether they do")
+        if announcement.leads:
+            text += ", and if they do they lead to the first trick"
     else:
         text = f"{announcement.name} may be announced in the first trick"
     return text
 
 
 def announcement_effects(rs: Ruleset, announcement: Announcement) -> str | None:
-    """Where an announcement matters: the cards it promotes and the scoring rules that ask about it."""
+    """Where an announcement matters: the cards it promotes and the values and scoring rules that ask about it."""
     promotes = [_card(rs, p.card) for p in rs.deck.promotions if p.by_announcement == announcement.id]
     effects = []
     if promotes:
         effects.append(f"promotes the {join(promotes)} to a trump (see The cards)")
-    rules = _mentions(rs, announcement.id)
-    if rules:
-        effects.append(f"counts in the scoring rule{'s' if len(rules) > 1 else ''} {join(rules)}")
+    counts = _mentions(rs, announcement.id)
+    if counts:
+        effects.append(counts)
     return f"it {join(effects)}" if effects else None
 
 
 def describe_announcements(rs: Ruleset) -> Section | None:
     if not rs.announcements:
         return None
+    times = [when for when, made in (("by the declarer before the first lead",
+                                       any(a.by == "declarer" and not a.after for a in rs.announcements)),
+                                      ("during the first trick", any(a.holder_of for a in rs.announcements))) if made]
     return Section("Announcements", (
-        Paragraph(sentence("announcements are made during the first trick")),
+        Paragraph(sentence(f"announcements are made {join(times, 'or')}")),
         Items(tuple(f"{a.name}: " + " ".join(sentence(s) for s in (announcement_sentence(rs, a),
                                                                       announcement_effects(rs, a)) if s)
                     for a in rs.announcements)),
@@ -849,9 +859,9 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         out.append(f"every {name} declared scores for its side")
     if declaration.void_if_opponents_take_all:
         out.append(f"a side's {name} does not count when the other side takes every trick")
-    rules = _mentions(rs, declaration.id, ("declared",), 1)
-    if rules:
-        out.append(f"it counts in the scoring rule{'s' if len(rules) > 1 else ''} {join(rules)}")
+    counts = _mentions(rs, declaration.id, ("declared",), 1)
+    if counts:
+        out.append(f"it {counts}")
     return out
 
 
@@ -884,6 +894,9 @@ def first_lead_sentence(rs: Ruleset) -> str:
         text = "the player first asked to choose trump leads to the first trick, even when someone else chose it"
     else:
         text = f"{elder(rs)} leads to the first trick"
+    leading = [a.name for a in rs.announcements if a.leads]
+    if leading:
+        text += f", except that a declarer who announced {join(leading, 'or')} leads to it"
     return text + "; the winner of each trick leads to the next"
 
 

@@ -275,11 +275,16 @@ class CardRole:
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
+    """One announcement: in trick 1 by a card's holder (``holder_of``), in answer to another
+    (``after``, ``by`` opponents or partners), or by the declarer before the first lead (``by:
+    declarer``, which with ``leads`` gives him the first lead when made)."""
+
     id: str
     name: str
     holder_of: str | None = None
     after: str | None = None
     by: str | None = None
+    leads: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,6 +481,8 @@ class Tables:
     start_sides: tuple[int, ...] = ()  # seat -> side when a deal starts (team_of, or any declarer's sides)
     # announcements or optional declarations: a seat may be offered one beside its cards in trick 1
     first_trick_offers: bool = False
+    declarer_offers: tuple[int, ...] = ()  # announcements (`by: declarer`) put to the declarer before the first lead
+    leading: tuple[int, ...] = ()  # announcements whose announcer leads the first trick (`leads`)
     kitty: Any = None  # engine.kitty.KittyTables (per contract shown/taken, discard masks), None without a kitty
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:

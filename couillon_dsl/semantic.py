@@ -398,6 +398,7 @@ class _Checks:
                 self.card(f"{base}/holder_of", item["holder_of"])
             if "after" in item:
                 self.announcement(f"{base}/after", item["after"])
+            self.check_declarer_announcement(base, item)
             chain, current = [name], item
             while "after" in current and current["after"] in self.announcements and name not in in_reported_cycle:
                 if current["after"] in chain:
@@ -409,6 +410,24 @@ class _Checks:
                     break
                 chain.append(current["after"])
                 current = self.announcements[current["after"]]
+
+    def check_declarer_announcement(self, base: str, item: dict[str, Any]) -> None:
+        """`by: declarer` stands alone (made before the first lead, by a declarer some hand has);
+        `leads` belongs to it."""
+        by_declarer = item.get("by") == "declarer"
+        for key in ("holder_of", "after"):
+            if by_declarer and key in item:
+                self.report("declarer-announcement-shape", f"a declarer's announcement (by: declarer) is made before "
+                            f"the first lead, so it takes no {key}", f"{base}/{key}",
+                            f"leave {key} out; answers to it say after: ID with by: opponents or partners", key=True)
+        if item.get("leads") and not by_declarer:
+            self.report("leads-without-declarer", "leads: true gives the first lead to the announcer, but only a "
+                        "declarer's announcement is made before the first lead", f"{base}/leads",
+                        "add by: declarer (and leave out holder_of and after), or leave leads out", key=True)
+        if by_declarer and self.data["trump"]["method"] == "none":
+            self.report("announcement-without-declarer", "by: declarer is never offered: trump.method none fixes no "
+                        "contract, so no hand has a declarer", f"{base}/by",
+                        "use trump.method auction, choose or offer, or drop the announcement")
 
     def check_deal_checks(self) -> None:
         sets = self.data["deck"].get("card_sets") or {}

@@ -1,5 +1,6 @@
 """Mutants of French Tarot's own keys (sides per hand, the outcome by an expression, the formula's
-definitions and per-side scoring, the game of N deals, the contracts and auction): validation never
+definitions and per-side scoring, the game of N deals, the contracts and auction, the declarer's
+announced chelem): validation never
 raises, every diagnostic is placed and registered, and every mutant that validates compiles and plays."""
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from test_mutation import mutant_checked_and_played
 
 TAROT = load_ruleset("tarot")
 KEYS = ("/players", "/outcome", "/define", "/scoring", "/scoresheet", "/contracts", "/trump", "/card_roles",
-        "/options")
+        "/options", "/announcements")
 MORE_WORDS = WORDS + ["declarer_alone", "teams", "made", "pts >= target", "decided", "winner == maker",
                       "opponents(maker)", "3 * t", "-t", "round(t)", "declarer", "opponents", "nobody", "auction",
                       "garde", "petite", "elder_team", "changes_sides", "to_trick_winner", 'count("bouts", maker)',
-                      "tricks(maker) == tricks_per_hand", "points(maker) / 2"]
-SCALARS = st.one_of(st.sampled_from(MORE_WORDS), st.integers(-2, 30),  # fresh team lists: mutants edit them in place
+                      "tricks(maker) == tricks_per_hand", "points(maker) / 2", "partners", "chelem", "leads",
+                      'announced("chelem")', 'announcer("chelem")']
+SCALARS = st.one_of(st.sampled_from(MORE_WORDS), st.integers(-2, 30), st.booleans(),  # fresh team lists: mutants edit them in place
                     st.builds(lambda: [[0, 2], [1, 3]]), st.builds(lambda: [[0], [1, 2, 3]]))
 
 

@@ -43,9 +43,11 @@ def test_a_hand_without_a_declarer_is_refused(tmp_path):
     assert "maker_after_fallback: elder_team" in d.hint
     assert errors(tmp_path, "couillon", "players: {sides: declarer_alone, teams: null}\n"
                                         "trump: {maker_after_fallback: elder_team}\n") == []
-    [none] = errors(tmp_path, "tarot", "trump: {method: none, auction: null}\ncontracts: null\n"
-                                       "deal:\n  - {packet: 6, to: all}\n  - {packet: 12, to: all}\n  - {set_aside: rest}\n")
+    none, chelem = errors(tmp_path, "tarot", "trump: {method: none, auction: null}\ncontracts: null\n"
+                                             "deal:\n  - {packet: 6, to: all}\n  - {packet: 12, to: all}\n"
+                                             "  - {set_aside: rest}\n")
     assert none.code == "sides-without-declarer" and "trump.method none" in none.message
+    assert chelem.code == "announcement-without-declarer"  # nor would anyone be asked for a chelem
 
 
 def test_pushing_to_a_partner_needs_a_partner(tmp_path):
@@ -91,5 +93,6 @@ def test_each_defender_pays_the_taker_what_the_taker_gets_three_times(tarot):
             assert hand.sides == tuple(0 if s == taker else 1 for s in range(4)) and hand.maker == 0
             paid = [hand.deltas[s] for s in range(4) if s != taker]
             assert len(set(paid)) == 1 and hand.deltas[taker] == -3 * paid[0]
-            assert (hand.winner == 0) == (hand.deltas[taker] > 0)  # the taker wins exactly when he is paid
+            if not hand.announcements:  # an announced chelem he fails costs him 200 even on a made contract
+                assert (hand.winner == 0) == (hand.deltas[taker] > 0)  # the taker wins exactly when he is paid
     assert played >= 12

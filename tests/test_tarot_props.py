@@ -1,7 +1,8 @@
 """French Tarot's invariants on random deals (hypothesis): the 91 card points of every deal are all
 counted, tricks and chien together; the four scores of every deal sum to zero, each defender paying
 the taker a third of what the taker gets; and every score is the digest's formula (§1.10, the poignée
-unmultiplied to the side that wins) worked out
+unmultiplied to the side that wins; the chelem +400 announced and made, -200 announced and failed,
++200 made unannounced, by either side, never multiplied; the taker leads after announcing it) worked out
 here from the tricks alone, with the card values, the Excuse's rules and the chien's owner written
 out independently of the engine."""
 from __future__ import annotations
@@ -34,8 +35,9 @@ def value(name: str) -> Fraction:
     return Fraction(9, 2) if name in BOUTS else VALUES.get(name[:-1], Fraction(1, 2))
 
 
-def expected_per_defender(rs, hand: HandSummary) -> tuple[Fraction, int]:
-    """(the taker's card points, T per defender) by the digest's rules, from the hand's tricks."""
+def expected_per_defender(rs, hand: HandSummary) -> tuple[Fraction, int, bool]:
+    """(the taker's card points, T per defender, whether he made his contract) by the digest's rules,
+    from the hand's tricks."""
     name = rs.layout.name
     taker = hand.deciding_seat
     n = rs.players.count
@@ -72,10 +74,13 @@ def expected_per_defender(rs, hand: HandSummary) -> tuple[Fraction, int]:
     pb = 0
     if rs.layout.parse("1T") in last_cards:
         pb = 10 if last_winner == taker else -10
-    chelem = 200 if taker_tricks == len(hand.played_tricks) else 0
+    announced = ("chelem", taker) in hand.announcements
+    assert (hand.played_tricks[0][0] == taker) if announced else (hand.played_tricks[0][0] == (hand.dealer + 1) % n)
+    slam, lost_all = taker_tricks == len(hand.played_tricks), taker_tricks == 0  # lost_all: the defence's slam
+    chelem = (400 if slam else -200) if announced else 200 if slam else -200 if lost_all else 0
     poignee = s * sum(value for kind, _, _, value, _ in hand.melds if kind == "poignee")  # to the side that wins
     amount = (s * (25 + abs(taker_points - target)) + pb) * MULTIPLIER[hand.contract] + poignee + chelem
-    return taker_points, floor(amount + Fraction(1, 2))
+    return taker_points, floor(amount + Fraction(1, 2)), s == 1
 
 
 def check_deal(rs, hand: HandSummary) -> None:
@@ -85,10 +90,10 @@ def check_deal(rs, hand: HandSummary) -> None:
         return
     assert sum(hand.points) == 91 * rs.tables.point_unit, "every card point is counted, chien included"
     taker = hand.deciding_seat
-    points, t = expected_per_defender(rs, hand)
+    points, t, made = expected_per_defender(rs, hand)
     assert Fraction(hand.points[hand.sides[taker]], rs.tables.point_unit) == points
     assert hand.deltas == tuple(3 * t if seat == taker else -t for seat in range(4))
-    assert (hand.winner == hand.sides[taker]) == (t > 0)  # the taker wins the hand exactly when he is paid
+    assert (hand.winner == hand.sides[taker]) == made  # the taker wins the hand exactly when he makes the contract
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,

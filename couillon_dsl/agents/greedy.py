@@ -3,7 +3,9 @@
 Cards: win the trick as cheaply as possible when the opponents hold it, shed the least
 valuable card otherwise, give points to a partner who is sure to win, and lead a master
 card (one no unseen card of its suit beats) when holding one. After taking a kitty, discard
-by the same measure, from short suits first. Decisions: take or name the
+by the same measure, from short suits first. A declarer's undertaking (`by: declarer`, a
+chelem) is announced only with a hand that cannot lose a trick: its payoff is the ruleset's
+scoring, which greedy does not weigh, so it takes on only what cannot fail. Decisions: take or name the
 trump suit in which the hand is strongest when that strength reaches a share of the hand.
 With `contracts` or a push allowed, every choice is valued in its own trump context
 (:func:`hand_value`): the best one is picked, or the choice is pushed when even the best
@@ -19,6 +21,7 @@ from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState, SeatView
+    from couillon_dsl.engine.roles import RoleTables
     from couillon_dsl.model import Ruleset, TrumpContext
 
 
@@ -117,6 +120,21 @@ def discard(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
     return min(legal, key=key)
 
 
+def cannot_lose_a_trick(ctx: TrumpContext, hand: int, roles: RoleTables | None) -> bool:
+    """Whether no card outside ``hand`` can beat any card of it: each card is the best left of its
+    suit, a plain card only when no trump is outside (nobody can trump it), and a card that never
+    wins only if it may complete a sweep (one such card, kept for the last trick). Leading from
+    such a hand takes every trick, so a declarer undertakes to (a chelem, a Schwarz) only then."""
+    outside = ~hand
+    trumps_out = ctx.trump_mask & outside
+    never = roles.never_wins if roles is not None else 0
+    sweepers = hand & roles.sweep if roles is not None else 0
+    if sweepers.bit_count() > 1 or hand & never & ~sweepers:
+        return False
+    return all(not ctx.above[card] & outside and (ctx.trump_mask >> card & 1 or not trumps_out)
+               for card in iter_bits(hand & ~never))
+
+
 def played_cards(state: GameState) -> int:
     """The cards played so far in this deal, as a mask (public: every seat saw them)."""
     played = 0
@@ -211,6 +229,9 @@ class GreedyAgent:
             return acts.accept if strong else acts.pass_
         if acts.decline in legal:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
+            if rs.announcements[announcement].by == "declarer":  # an undertaking: only when it cannot fail
+                sure = cannot_lose_a_trick(state.context, hand, rs.tables.roles)
+                return announcement + acts.announce0 if sure else acts.decline
             trumps = (hand & state.context.trump_mask).bit_count()
             return announcement + acts.announce0 if trumps * 2 >= hand.bit_count() else acts.decline
         if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand

@@ -1,4 +1,10 @@
-"""Announcements in trick 1 (the Mit, Kontra, Re...): offers, answers, and the promotions they trigger."""
+"""Announcements (the Mit, Kontra, Re, a declarer's chelem...): offers, answers, and the promotions they trigger.
+
+A card's holder announces in trick 1, beside his cards; answers (`after`) are asked in turn.
+The declarer's announcements (`by: declarer`) are put to him once the contract is fixed and
+any kitty exchanged, before the first lead (``_ntricks`` is still 0 then), and play begins
+when they and their answers are settled.
+"""
 from __future__ import annotations
 
 from couillon_dsl.cards import iter_bits
@@ -50,14 +56,18 @@ class AnnouncePhase(StateFields):
             self._phase = ANNOUNCE
 
     def _announce(self, action: int) -> None:
-        """A follow-up's answer; every eligible seat is asked, so the question tells nothing."""
+        """An answer to an offer: a follow-up, where every eligible seat is asked, so the question tells
+        nothing; or, before the first lead (no trick under way yet), the declarer's own announcement."""
         a, seat = self._offers.pop(0)
         if action != self._acts.decline:
             while self._offers and self._offers[0][0] == a:  # first yes ends this round
                 self._offers.pop(0)
             self._make(a, seat)
         if not self._offers:
-            self._phase = PLAY
+            if self._ntricks:
+                self._phase = PLAY
+            else:  # the answers before the first lead are in: play begins
+                self._lead_first_trick()
 
     def _make(self, a: int, seat: int) -> None:
         """Record announcement ``a`` by ``seat``, queue its follow-ups first, apply its promotions."""

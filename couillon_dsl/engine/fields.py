@@ -151,6 +151,9 @@ class StateFields:
     def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card
         raise NotImplementedError
 
+    def _lead_first_trick(self) -> None:  # play: the declarer's announcements settled, the first lead
+        raise NotImplementedError
+
     def _find_melds(self) -> None:  # declarations: every seat's melds, at the first lead
         raise NotImplementedError
 

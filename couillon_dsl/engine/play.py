@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from couillon_dsl.cards import Card
-from couillon_dsl.engine.actions import PLAY
+from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
 from couillon_dsl.engine.roles import OPEN_LEAD, settle_trick
@@ -31,8 +31,21 @@ class PlayPhase(StateFields):
         if self._contract >= 0:
             self._mult = t.contract_multipliers[self._contract][self._trump + 1]
         self._set_context()
-        leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker, self._decider,
-                              self._asked)
+        if t.declarer_offers and self._decider is not None and self._maker is not None:
+            # the declarer's announcements (and their answers) come before the first lead
+            self._offers = [(a, self._decider) for a in t.declarer_offers]
+            self._phase = ANNOUNCE
+            return
+        self._lead_first_trick()
+
+    def _lead_first_trick(self) -> None:
+        """The first leader (the announcer of a `leads` announcement made, else `play.first_lead`) leads."""
+        rs = self._rs
+        t = self._t
+        leader = next((seat for a, seat in self._made if a in t.leading), -1) if t.leading else -1
+        if leader < 0:
+            leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker,
+                                  self._decider, self._asked)
         self._leader = self._turn = leader
         self._ntricks = self._hands[leader].bit_count()
         self._phase = PLAY

@@ -477,7 +477,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             maker=self._maker if hand_phase else None,
             deciding_seat=self._decider if hand_phase else None,
             announcements=tuple((self._rs.announcements[a].id, s) for a, s in self._made) if hand_phase else (),
-            leader=self._leader if self._phase in (PLAY, ANNOUNCE) else None,
+            leader=self._leader if self._phase in (PLAY, ANNOUNCE) and self._ntricks else None,  # 0: not led yet
             trick=trick,
             played=tuple(zip(played, cards)) + trick if hand_phase else (),
             points=tuple(self._points) if hand_phase else (),
