@@ -124,3 +124,26 @@ def test_explain_names_who_the_cards_dealt_to_nobody_count_for(auction):
     text = explain(auction)
     assert "the cards dealt to nobody count for the declarer's team at the end of the hand" in text
     assert "the cards dealt to nobody count for the declarer's opponents at the end of the hand" in text
+
+
+def test_greedy_needs_a_trick_more_for_each_rung_up_the_ladder() -> None:
+    """French Tarot: the second seat's answer to a pass (Petite is the lowest bid left) and to a
+    Garde sans (only Garde contre is left), over the same hands: it overcalls to the top only with
+    hands it would bid Petite with, and far fewer of them (a free overcall to the top was an easy
+    target for a searching player, whose playouts model the others as greedy)."""
+    tarot = build_ruleset("tarot")
+    greedy = GreedyAgent()
+    bids = {"pass": 0, "garde_sans": 0}
+    for seed in range(80):
+        answers = {}
+        for first in bids:
+            state = GameState(tarot)
+            state.deal_shuffled(random.Random(seed))
+            if state.view(0).phase != "auction":
+                break  # thrown in (petit sec)
+            state.apply(state.actions.pass_ if first == "pass" else state.string_to_action(None, f"contract {first}"))
+            answers[first] = greedy.act(state, state.legal_actions(), random.Random(0)) != state.actions.pass_
+        else:
+            assert answers["pass"] or not answers["garde_sans"]
+            bids = {k: bids[k] + answers[k] for k in bids}
+    assert bids["pass"] >= 10 and bids["pass"] >= 3 * bids["garde_sans"]

@@ -74,3 +74,26 @@ def test_ismcts_time_budget_is_honoured_roughly() -> None:
     agent = make_agent("ismcts:ms=20")
     assert agent.act(state, state.legal_actions(), random.Random(0)) in state.legal_actions()
 
+
+
+def test_a_game_of_fixed_deals_prices_the_lead_against_the_deals_left() -> None:
+    """French Tarot, four deals, the best total winning: no goal to count steps to, so a team's
+    chance grows with its lead over the best other team, measured against the spread of the
+    deals still to play (a lead counts for more in the last deal), and the result is exact."""
+    rs = build_ruleset("tarot")
+    outlook = Outlook(rs)
+    state = GameState(rs)
+    assert outlook.chances(state) == [0.5] * 4
+    leads = []
+    for lead in (0, 50, 150, 400):
+        state.set_scoresheet([lead, 0, 0, -lead])
+        leads.append(outlook.chances(state)[0])
+    assert leads[0] == 0.5 and leads == sorted(leads) and leads[-1] < 1.0  # a big lead is not yet a win
+    state.play_random(random.Random(5))
+    last = GameState(rs)
+    for action in state.history()[:-1]:  # the last deal's last card still to play
+        last.apply(action)
+    last.set_scoresheet([150, 0, 0, -150])
+    assert outlook.chances(last)[0] > leads[2]  # the same lead, fewer deals left
+    chances = outlook.chances(state)
+    assert state.result is not None and chances[state.result.winner] == 1.0 and sum(chances) == 1.0

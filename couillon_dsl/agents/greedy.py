@@ -237,7 +237,9 @@ class GreedyAgent:
         if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand
             bids = [a for a in legal if a != acts.pass_]
             ctx = choice_context(state, bids[0])
-            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand), view, rs)
+            rung = state.ruleset.tables.auction_ladder.index(bids[0] - acts.contract0)
+            # each rung up the ladder needs a trick more: overcalling to the top is no free bid
+            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand) - rung, view, rs)
             return bids[0] if strong else acts.pass_
         if acts.push >= 0 or acts.contract0 >= 0:
             return self._pick_contract(state, view, legal)

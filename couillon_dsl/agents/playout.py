@@ -13,6 +13,7 @@ cash a master card, decisions are greedy's.
 from __future__ import annotations
 
 import functools
+import math
 import random
 import time
 from typing import TYPE_CHECKING, Sequence
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from couillon_dsl.engine.actions import Actions
     from couillon_dsl.model import Ruleset
 
+SPREAD_GAMES = 8  # seeded random games that measure a hand's typical scoresheet change (games of fixed deals)
+SPREAD_SEED = 0
 STEPS = 30  # the scoresheet's distance to the goal is priced in at most this many steps
 EXPLORE = 0.25  # share of leads the playout makes at random
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
@@ -76,8 +79,32 @@ def _points_problem(steps: int) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(row) for row in table)
 
 
+def normal_cdf(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def hand_spread(ruleset: Ruleset) -> float:
+    """A hand's typical scoresheet change (root mean square per team over the played hands of
+    seeded random games): the unit a game of a fixed number of deals, which has no goal to
+    count steps to, is priced in."""
+    from couillon_dsl.engine import GameState  # the engine imports no agent: a late import keeps it so
+
+    total, count = 0, 0
+    rng = random.Random(SPREAD_SEED)
+    for _ in range(SPREAD_GAMES):
+        game = GameState(ruleset)
+        game.play_random(rng)
+        for hand in game.hands:
+            if hand.outcome != "passed_out":
+                total += sum(d * d for d in hand.deltas)
+                count += len(hand.deltas)
+    return max(1.0, math.sqrt(total / count)) if count else 1.0
+
+
 class Outlook:
-    """Each team's chance to win the session from a scoresheet state, by the problem of points."""
+    """Each team's chance to win the session from a scoresheet state: by the problem of points
+    in a race to a goal; in a game of a fixed number of deals (the best total winning) by its
+    lead over the best other team, against the spread of the deals still to play."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -89,22 +116,39 @@ class Outlook:
         self.limit = -(-span // self.scale) + 10  # a team may fall behind its start (a beaten maker)
         self.games_to_win = ruleset.session.games_to_win
         self.table = _points_problem(self.limit)
+        self.deals = sheet.deals or 0
+        self.unit = hand_spread(ruleset) if self.deals else 0.0  # with deals: a hand's typical change
 
     def steps(self, value: int) -> int:
         """Priced steps from ``value`` to the goal (0 at or past it)."""
         return min(self.limit, max(0, -(-self.sign * (value - self.goal) // self.scale)))
+
+    def _lead(self, state: GameState, team: int) -> tuple[float, float]:
+        """With a fixed number of deals: ``team``'s lead over the best other team (in the scoresheet's
+        good direction) and the spread of the deals still to play, this one included."""
+        scores = state.scores
+        best_other = max(-self.sign * v for t, v in enumerate(scores) if t != team)
+        left = max(1, self.deals - state.view(0).hand_number + 1)
+        return -self.sign * scores[team] - best_other, self.unit * math.sqrt(left)
+
+    def game_chance(self, state: GameState, team: int) -> float:
+        """``team``'s chance to win the current game."""
+        if self.deals:
+            lead, spread = self._lead(state, team)
+            return normal_cdf(lead / spread)
+        steps = [self.steps(v) for v in state.scores]
+        return self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)]
 
     def chances(self, state: GameState) -> list[float]:
         """Per team, the chance to win the session from where ``state`` stands."""
         result = state.result
         if result is not None:
             return [float(result.winner == t) for t in range(len(result.scores))]
-        steps = [self.steps(v) for v in state.scores]
         won = state.view(0).games_won
         games = _points_problem(self.games_to_win)
         out = []
-        for team, mine in enumerate(steps):
-            game = self.table[mine][min(s for t, s in enumerate(steps) if t != team)]
+        for team in range(len(state.scores)):
+            game = self.game_chance(state, team)
             need = self.games_to_win - won[team]
             other = self.games_to_win - max(w for t, w in enumerate(won) if t != team)
             out.append(game * games[need - 1][other] + (1 - game) * games[need][other - 1])
@@ -112,6 +156,9 @@ class Outlook:
 
     def spread(self, state: GameState, team: int) -> float:
         """How much one step for or against ``team`` moves its chance now: the search's value scale."""
+        if self.deals:  # a step is a hand's typical change
+            lead, spread = self._lead(state, team)
+            return max(0.02, normal_cdf((lead + self.unit) / spread) - normal_cdf((lead - self.unit) / spread))
         steps = [self.steps(v) for v in state.scores]
         mine = steps[team]
         theirs = min(s for t, s in enumerate(steps) if t != team)

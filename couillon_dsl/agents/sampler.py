@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 MAX_TRIES = 8  # attempts per wanted world before giving up on it
 POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
+DISCARDED = -2  # the declarer's positions whose cards he discarded unseen (see _Layout.forced_discards)
 
 
 def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
@@ -130,7 +131,7 @@ def replays_discarding(world: GameState, actions: Sequence[int], hidden: set[int
 class _Layout:
     """Which pack positions hold which known cards, and which are free for the unseen ones."""
 
-    def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView) -> None:
+    def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView, hidden: int) -> None:
         probe = base.clone()
         ncards = probe.ruleset.layout.size
         probe.deal_pack(list(range(ncards)))  # pack position i holds card i
@@ -193,6 +194,20 @@ class _Layout:
             known |= sum(1 << c for c in cards)
         self.pool = [p for p in range(ncards) if p not in self.fixed and not taken >> p & 1]
         self.unseen = probe.ruleset.layout.full_mask & ~known
+        self.taker, self.free, self.hidden_free, self.discarded_free = taker, 0, 0, 0
+        if taker >= 0 and taker != seat and view.discarded & kitty.last_resort:
+            self.forced_discards(kitty.never | kitty.last_resort, kitty.face_up, hidden, kitty_spots)
+
+    def forced_discards(self, kept: int, shown: int, hidden: int, kitty_spots: range) -> None:
+        """A last-resort discard in view (a trump shown) says the declarer then held no other card
+        he could discard: he discarded every free card (one outside ``kept``) of his hand and
+        kitty, ``hidden`` of them unseen (none of the ``shown`` class). Those in the kitty are
+        known; the rest, ``discarded_free``, lie among his unknown dealt positions, and his
+        other positions hold no free card."""
+        self.free = self.unseen & ~kept
+        self.hidden_free = self.free & ~shown
+        known = [self.fixed[p] for p in kitty_spots if p in self.fixed]
+        self.discarded_free = max(0, hidden - sum(1 for c in known if not (kept | shown) >> c & 1))
 
     def pack(self, rng: random.Random, excluded: dict[int, int]) -> list[int] | None:
         """A random pack order agreeing with the known cards and ``excluded`` (group -> cards it cannot
@@ -213,6 +228,14 @@ class _Layout:
                 pack[position] = card
             if len(positions) > len(rest):
                 slots[s] = positions[len(rest):]
+        if self.free:  # the declarer's free cards are exactly the ones he discarded unseen
+            excluded = dict(excluded)
+            taker_slots = slots.get(self.taker, [])
+            if len(taker_slots) < self.discarded_free:
+                return None
+            slots[DISCARDED], slots[self.taker] = taker_slots[:self.discarded_free], taker_slots[self.discarded_free:]
+            excluded[DISCARDED] = self.unseen & ~self.hidden_free  # his voids say nothing of what he discarded
+            excluded[self.taker] = excluded.get(self.taker, 0) | self.free
         if self.pool:
             slots[POOL] = self.pool
         # a card only one group may take goes there first; then the most constrained groups fill up
@@ -268,15 +291,15 @@ class Sampler:
         start = hand_start(history, ncards, len(view.played))
         public = history[start + ncards:]  # this deal's decisions, plays and announcements
         base = self.before_deal(state, history, start)
-        layout = _Layout(base, public, seat, view)
+        hidden = hidden_discards(state, seat, view, public)
+        layout = _Layout(base, public, seat, view, len(hidden))
         excluded = voids(state.context, view, rs.players.count, layout.unseen)
         for seat_, ruled_out in shown_melds_rule_out(state, view).items():
             excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
-        hidden = hidden_discards(state, seat, view, public)
         declarer = view.deciding_seat
         gone = 0  # cards the declarer cannot hold now, so may have discarded unseen
-        if hidden and declarer is not None:  # the declarer's cards include a discard this seat never saw
-            gone = excluded.pop(declarer, 0)
+        if hidden and declarer is not None and not layout.free:  # the declarer's cards include a discard this
+            gone = excluded.pop(declarer, 0)  # seat never saw (when it is not known which: see _Layout.forced_discards)
 
         def world(pack: list[int] | None) -> GameState | None:
             if pack is None:
