@@ -348,7 +348,9 @@ class Table:
         sides = h.sides
         self.say()
         if h.outcome == "passed_out" and h.trump_path == "annulled":
-            self.say(f"Hand {h.number}: the dealt hands annul the deal; it is dealt again.")
+            checks = self.rs.deal_checks
+            what = f"a dealt hand ({checks[0].name})" if len(checks) == 1 else "a dealt hand"
+            self.say(f"Hand {h.number}: {what} annuls the deal; it is dealt again.")
         elif h.outcome == "passed_out":
             nobody = "nobody bid" if self.rs.trump.method == "auction" else "nobody took the trump"
             self.say(f"Hand {h.number}: {nobody}; the deal is thrown in.")
@@ -358,6 +360,10 @@ class Table:
             self.say(f"Hand {h.number} over. Trump {trump}{self.contract_words(h.contract)}{maker}.")
             self.say("Points: " + " | ".join(f"{self.side(t, sides)} {self.points(p)} ({h.tricks[t]} trick"
                                              f"{'' if h.tricks[t] == 1 else 's'})" for t, p in enumerate(h.points)))
+            kept = [f"{d.name}: " + ", ".join(f"{self.side(t, sides)} {v}" for t, v in enumerate(values) if v)
+                    for d, values in zip(self.rs.declarations, h.declared) if any(values)]
+            if kept:
+                self.say("Declarations kept: " + "; ".join(kept) + ".")
             if h.outcome == "winner":
                 extra = " (every trick)" if h.all_tricks else ""
                 made = ""
@@ -417,7 +423,7 @@ class Table:
                 maker = f", maker {self.team(v.maker)}" if v.maker is not None else ""
             self.say(f"Trump: {trump}{self.contract_words(v.contract)}{maker}.")
         else:
-            self.say("Trump: not fixed yet.")
+            self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.offered is not None:
             self.say(f"Offered: {self.card(v.offered)}.")
         if v.decisions and v.phase in ("offer", "choose", "auction"):
@@ -463,7 +469,7 @@ class Table:
                 raise Quit("quit")
             if answer.lower() in HELP_WORDS:
                 self.say("Type the number of a choice, or its name: a card like AS, 10h or A♠; accept, pass, "
-                         "name H, announce ID, no. 'why' explains which cards you may play; 'quit' stops.")
+                         "name H, announce ID, no, contract ID, discard CARD, declare ID. 'why' explains which cards you may play; 'quit' stops.")
                 self.show_status(legal)
                 continue
             if answer.lower() == "why":

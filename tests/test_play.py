@@ -149,7 +149,7 @@ def test_sides_per_hand_are_named_and_the_scoresheet_is_per_seat() -> None:
     every seat sees them; another seat's discard stays face down."""
     out = play_cli("tarot", "--seed", "1", "--seat", "1", input=ALWAYS_FIRST).output
     assert "Traceback" not in out and "internal error" not in out
-    assert "Seat 3 bids Petite." in out
+    assert "Seat 3 bids Petite." in out and "Contract: not fixed yet." in out  # the trumps are always trumps
     assert "Seat 3 is the declarer with Petite: the declarer (seat 3) against the defence (you, seats 0, 2)." in out
     assert "The kitty is shown: ♥4 ♦9 ♣C ♣10 ♣5 ♣3. Seat 3 takes it." in out
     assert "Seat 3 discards 6 cards face down." in out
@@ -177,3 +177,4 @@ def test_a_push_says_who_chooses_and_a_shown_meld_its_cards() -> None:
     out = play_cli("schieber", "--seed", "2", input=ALWAYS_FIRST).output
     assert "Face up: ♦7 (seat 3).\nSeat 3 pushes the choice on to seat 1.\nSeat 1 names ♦ diamonds as trump." in out
     assert "Seat 2 declares Weis (run of 4, 50): ♠Q ♠J ♠10 ♠9." in out
+    assert "Declarations kept: Weis: team 0 (you, seat 2) 50." in out  # what the scoring adds to the card points
