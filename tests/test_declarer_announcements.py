@@ -112,7 +112,9 @@ def test_every_agent_answers_with_no_code_of_its_own(capot):
             agent, rng = make_agent(spec), random.Random(1)
             state = GameState(rs, seed=11)
             asked = 0
-            while not state.is_terminal() and len(state.hands) < 2:
+            # two hands, and at least one played (a searching player passes more hands than it takes)
+            while not state.is_terminal() and (len(state.hands) < 2 or all(h.outcome == "passed_out"
+                                                                           for h in state.hands)):
                 if state.is_chance_node():
                     state.deal_shuffled()
                     continue
