@@ -46,7 +46,7 @@ class OpenSpielIsmcts:
         spiel_state = self.game.new_initial_state()
         for action in state.history():
             spiel_state.apply_action(action)
-        sims = budget_scale(legal, state.actions.ncards) * self.iterations
+        sims = budget_scale(legal, state.actions) * self.iterations
         generator = np.random.RandomState(rng.getrandbits(32))
         bot = ismcts.ISMCTSBot(self.game, mcts.RandomRolloutEvaluator(1, generator), 2.0, sims,
                                random_state=generator)

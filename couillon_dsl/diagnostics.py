@@ -112,6 +112,7 @@ CODES: dict[str, str] = {
     "expr-unknown-name": "an expression uses an unknown name or function",
     "expr-type": "an expression mixes types (a team where a number is needed ...)",
     "expr-arity": "a function is called with the wrong number of arguments",
+    "expr-trick-number": "a trick number written 0 (tricks count from 1, or back from -1)",
     "expr-divisor": "`/` divides by something other than a non-zero number written out",
     "define-cycle": "definitions use each other in a circle, so none has a value",
     "define-reserved": "a definition takes a name of the expression language",

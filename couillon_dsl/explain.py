@@ -609,9 +609,21 @@ def auction_sentences(rs: Ruleset) -> list[str]:
 def maker_phrase(rs: Ruleset, with_teams: str) -> str:
     """Who the maker is once a seat fixed the contract: ``with_teams`` says it for fixed teams;
     with sides per hand it is that seat alone."""
-    if rs.players.sides == "declarer_alone":
-        return "that player is the declarer and the maker, alone against the others"
+    if alone(rs):
+        return ("that player is the declarer (the maker, in the expressions below) and plays alone against the "
+                "others, the defence")
     return with_teams
+
+
+def alone(rs: Ruleset) -> bool:
+    """Sides are fixed per hand (`players.sides`): the declarer alone against the defence, each player
+    keeping their own score; the prose then says the declarer, the defence and the side, not teams."""
+    return rs.players.sides != "teams"
+
+
+def _its(rs: Ruleset) -> str:
+    """Whose score a scoring rule changes: a team's, or with sides per hand each player's own."""
+    return "their" if alone(rs) else "its"
 
 
 def contract_sentences(rs: Ruleset, who: str) -> list[str]:
@@ -636,8 +648,9 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
         if rs.tables.kitty is not None:
             text += "; " + kitty_phrase(c.kitty)
         if c.aside_counts_for != "nobody":
-            declarer = "the declarer" if rs.players.sides != "teams" else "the declarer's team"
-            who = declarer if c.aside_counts_for == "declarer" else "the declarer's opponents"
+            declarer = "the declarer" if alone(rs) else "the declarer's team"
+            who = declarer if c.aside_counts_for == "declarer" else "the defence" if alone(rs) else \
+                "the declarer's opponents"
             unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
                         else "the cards dealt to nobody")
             text += f"; {unplayed} count for {who} at the end of the hand"
@@ -990,6 +1003,9 @@ def outcome_sentence(rs: Ruleset) -> str:
     outcome = rs.outcome
     if outcome.maker_wins is not None:
         condition = condition_phrase(rs, parse_expression(outcome.maker_wins)) or f"`{outcome.maker_wins}` holds"
+        if alone(rs):
+            return (f"after the last trick the declarer wins the hand when {condition}, else the defence wins it; "
+                    "a hand without a declarer scores nothing")
         return (f"after the last trick the maker wins the hand when {condition}, else the maker's opponents win it; "
                 "a hand without a maker scores nothing")
     what = "card points in the tricks it took" if outcome.compare == "points" else "tricks"
@@ -1044,7 +1060,7 @@ def _toward(rs: Ruleset, amount: str, plural: bool) -> str:
     if sheet.direction == "up":
         return f"scores {amount} {noun}"
     if sheet.display == "numbers":
-        return f"takes {amount} {noun} off its score"
+        return f"takes {amount} {noun} off {_its(rs)} score"
     if sheet.display in ("lines", "loops"):
         return f"erases {amount} {noun}" + (" or loop" + ("s" if plural else "") if sheet.display == "loops" else "")
     return f"cancels {amount} {noun}"
@@ -1058,7 +1074,7 @@ def _away(rs: Ruleset, amount: str, plural: bool) -> str:
     if sheet.direction == "up":
         return f"loses {amount} {noun}"
     if sheet.display == "numbers":
-        return f"adds {amount} {noun} to its score"
+        return f"adds {amount} {noun} to {_its(rs)} score"
     if sheet.display == "loops":
         return f"draws {amount} {'loops' if plural else 'loop'}"
     return f"adds {amount} {noun}"
@@ -1107,7 +1123,7 @@ def delta_phrase(rs: Ruleset, delta: int | str) -> str:
     per = _per_phrase(rs, shape[1]) if shape and shape[1] is not None else None
     if shape is None or (shape[1] is not None and per is None):
         worded = value_phrase(rs, parse_expression(str(delta)))
-        return f"changes its score by {worded}" if worded else f"changes its score by `{delta}`"
+        return f"changes {_its(rs)} score by {worded or f'`{delta}`'}"
     amount = shape[0]
     if amount == 0:
         return "scores nothing"
@@ -1132,6 +1148,8 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
         team = "each team"
     else:
         team = team_phrase(rs, parse_expression(rule.team)) or f"the team `{rule.team}`"
+        if alone(rs) and team == "the defence":  # the change is made to each defender's own score
+            team = "each defender"
     action = f"{team} {delta_phrase(rs, rule.delta)}{_scaled(rs, rule)}"
     if condition == Name("true"):
         return f"after every hand, {action}"
@@ -1221,8 +1239,9 @@ def game_end_sentence(rs: Ruleset) -> str:
     sheet = rs.scoresheet
     if sheet.deals:
         best = "highest" if sheet.direction == "up" else "lowest"
+        last = "the player whose side won the last hand" if alone(rs) else "the team that won the last hand"
         return (f"a game is {sheet.deals} deals, thrown-in deals included; after the last one the {best} total wins, "
-                f"and if two are equal, the team that won the last hand")
+                f"and if two are equal, {last}")
     if sheet.direction == "up":
         reach = f"reach {sheet.goal} or more"
     elif sheet.display in ("lines", "loops", "dots", "strokes") and sheet.goal == 0:
@@ -1339,6 +1358,10 @@ _TEAM_NAMES = {
 
 
 def team_phrase(rs: Ruleset, node: Node) -> str | None:
+    if alone(rs):  # the declarer against the defence: sides, not teams
+        worded = _side_phrase(rs, node)
+        if worded is not None:
+            return worded
     if isinstance(node, Name):
         if node.name == "elder_team":
             return f"the team of {elder(rs)}"
@@ -1356,12 +1379,46 @@ def team_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the opponents of {inner}" if inner else None
         if node.func == "announcer" and isinstance(arg, String):
             return f"the team that announced {_announcement_name(rs, arg.value)}"
+        if node.func == "trick_winner":
+            return f"the team that took {trick_phrase(rs, arg)}"
+    return None
+
+
+_SIDE_NAMES = {"maker": "the declarer", "last_trick_winner": "the side that took the last trick",
+               "winner": "the winning side", "loser": "the losing side", "dealer_team": "the dealer's side"}
+
+
+def _side_phrase(rs: Ruleset, node: Node) -> str | None:
+    """A team expression in the words of sides fixed per hand (None: as with teams)."""
+    if isinstance(node, Name):
+        return _SIDE_NAMES.get(node.name)
+    if isinstance(node, Call) and len(node.args) == 1:
+        if node.func == "opponents" and node.args[0] == Name("maker"):
+            return "the defence"
+        if node.func == "trick_winner":
+            return f"the side that took {trick_phrase(rs, node.args[0])}"
     return None
 
 
 def _announcement_name(rs: Ruleset, key: str) -> str:
     announcement = _announcement(rs, key)
     return announcement.name if announcement else key
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def trick_phrase(rs: Ruleset, node: Node) -> str:
+    """Trick n of `in_trick`/`trick_winner`/`taken_with` in words: "the first trick", "the last
+    trick", "the second-to-last trick"; a computed number is named as it is written."""
+    number = node.operand if isinstance(node, Unary) and node.op == "-" else node
+    if isinstance(number, Number) and isinstance(number.value, int):
+        n = -number.value if number is not node else number.value
+        if n == -1:
+            return "the last trick"
+        word = _ORDINALS[abs(n) - 1] if abs(n) <= len(_ORDINALS) else f"{abs(n)}th"
+        return f"the {word} trick" if n > 0 else f"the {word}-to-last trick"
+    return f"trick {value_phrase(rs, node) or _quoted(node)} (counted back from the last when negative)"
 
 
 _INT_NAMES = {
@@ -1450,6 +1507,11 @@ def condition_phrase(rs: Ruleset, node: Node) -> str | None:
         if any(d.name == node.name for d in rs.definitions):
             return f"`{node.name}` holds"
         return _BOOL_NAMES.get(node.name)
+    if isinstance(node, Call) and node.func in ("in_trick", "taken_with") and len(node.args) == 2 \
+            and isinstance(node.args[1], String):
+        trick, cards = trick_phrase(rs, node.args[0]), node.args[1].value
+        return f"a card of the {cards} is in {trick}" if node.func == "in_trick" else \
+            f"{trick} was taken with a card of the {cards}"
     if isinstance(node, Call) and len(node.args) == 1 and isinstance(node.args[0], String):
         if node.func == "announced":
             return f"{_announcement_name(rs, node.args[0].value)} was announced"
@@ -1553,6 +1615,12 @@ def _team_comparison(rs: Ruleset, op: str, left: Node, right: Node) -> str | Non
                 return None
             verb = "wins" if subject.name == "winner" else "loses"
             return f"{who} {'does not ' + verb[:-1] if negate else verb} the hand"
+        trick = "the last trick" if subject == Name("last_trick_winner") else \
+            trick_phrase(rs, subject.args[0]) if isinstance(subject, Call) and subject.func == "trick_winner" \
+            and len(subject.args) == 1 else None
+        if trick is not None:  # "the declarer took the last trick"
+            who = team_phrase(rs, other)
+            return f"{who} {'did not take' if negate else 'took'} {trick}" if who else None
     a, b = team_phrase(rs, left), team_phrase(rs, right)
     if a is None or b is None:
         return None

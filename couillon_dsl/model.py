@@ -456,7 +456,7 @@ class Tables:
     fixed_trump: int  # the deck's permanent trump suit, or -1
     card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
     roles: Any  # engine.roles.RoleTables, or None without card roles
-    reads_tricks: bool  # scoring reads the cards won or the last trick (count, in_last_trick, last_trick_winner)
+    reads_tricks: bool  # scoring reads the cards won or the tricks (count, in_last_trick, last_trick_winner, in_trick...)
     # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
     deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)

@@ -292,6 +292,8 @@ class Table:
         if v.phase in ("play", "announce"):
             if v.trick:
                 self.say("Trick: " + ", ".join(f"{self.who(s)} {self.card(c)}" for s, c in v.trick) + ".")
+            elif v.leader is None:  # the declarer's announcements come before the first lead
+                self.say("Trick: nobody has led yet.")
             else:
                 self.say("Trick: you lead." if v.current_player == self.seat else "Trick: (empty).")
             self.say("Points so far: " + " | ".join(f"{self.team(t)} {p}" for t, p in enumerate(v.points)) + ".")

@@ -87,42 +87,58 @@ def test_no_declarer_no_question(capot):
 def test_the_scoring_reads_the_announcement(capot):
     """The capot's announcer scores -1 (a line off) when it takes every trick, +1 (a loop) when not."""
     rng = random.Random(0)
-    seen = set()
+    seen: set[bool] = set()
     for seed in range(200):
         state = GameState(capot, seed=seed)
+        capot_action = state.string_to_action(None, "announce capot")
         while not state.is_terminal():
-            legal = state.legal_actions()
-            if state.view(0).phase == "announce":
-                state.apply(legal[-1])
+            if state.is_chance_node():
+                state.deal_shuffled()
                 continue
-            state.apply(rng.choice(legal) if not state.is_chance_node() else legal[0])
+            legal = state.legal_actions()  # every declarer announces; the rest is random
+            state.apply(capot_action if capot_action in legal else rng.choice(legal))
         for hand in state.hands:
             if hand.announcements and hand.outcome == "winner":
                 team = capot.tables.team_of[hand.announcements[0][1]]
                 swept = hand.tricks[team] == 4
                 assert hand.played_tricks[0][0] == hand.announcements[0][1]  # the announcer led
                 seen.add(swept)
+        if seen == {True, False}:
+            break
     assert seen == {True, False}
+    score = capot.tables.score_hand  # (points, tricks, maker, dealer, ntricks, passes, ties, values, made)
+    for tricks, capot_delta in (((4, 0), -1), ((3, 1), 1)):
+        plain = score((30, 3), tricks, 0, 3, 4, 0, 0, (5, 5), []).deltas
+        announced = score((30, 3), tricks, 0, 3, 4, 0, 0, (5, 5), [(0, 0)]).deltas
+        assert announced[0] - plain[0] == capot_delta and announced[1] == plain[1]
 
 
-def test_every_agent_answers_with_no_code_of_its_own(capot):
+def at_the_question(rs, seed: int) -> GameState:
+    """A game dealt from ``seed`` whose first speaker takes the contract (Tarot: a Garde sans, no chien
+    to exchange) and the others pass: the declarer is now asked."""
+    state = GameState(rs, seed=seed)
+    state.deal_shuffled()
+    state.apply(state.string_to_action(None, "contract garde_sans") if rs.contracts else state.actions.accept)
+    while state.view(0).phase == "auction":
+        state.apply(state.actions.pass_)
+    assert state.view(0).phase == "announce"
+    return state
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "pimc:samples=3", "ismcts:iterations=12:worlds=3"])
+def test_every_agent_answers_with_no_code_of_its_own(capot, spec):
     tarot = build_ruleset("tarot")
     for rs in (capot, tarot):
-        for spec in ("random", "greedy", "pimc:samples=3", "ismcts:iterations=12:worlds=3"):
-            agent, rng = make_agent(spec), random.Random(1)
-            state = GameState(rs, seed=11)
-            asked = 0
-            # two hands, and at least one played (a searching player passes more hands than it takes)
-            while not state.is_terminal() and (len(state.hands) < 2 or all(h.outcome == "passed_out"
-                                                                           for h in state.hands)):
-                if state.is_chance_node():
-                    state.deal_shuffled()
-                    continue
-                legal = state.legal_actions()
-                if state.view(0).phase == "announce":
-                    asked += 1
-                state.apply(agent.act(state, legal, rng))
-            assert asked or rs is capot, spec  # tarot's taker is asked in every played hand
+        agent, rng = make_agent(spec), random.Random(1)
+        state = at_the_question(rs, 11)
+        declarer = state.current_player()
+        answer = agent.act(state, state.legal_actions(), rng)
+        state.apply(answer)
+        leader = state.current_player()
+        assert leader == declarer if answer != state.actions.decline else leader == (state.dealer + 1) % 4
+        for _ in range(4):  # the first trick, the agent at every seat
+            state.apply(agent.act(state, state.legal_actions(), rng))
+        assert len(state.finished_tricks()) == 1
 
 
 def test_greedy_announces_only_what_cannot_fail():

@@ -19,7 +19,8 @@ MORE_WORDS = WORDS + ["declarer_alone", "teams", "made", "pts >= target", "decid
                       "opponents(maker)", "3 * t", "-t", "round(t)", "declarer", "opponents", "nobody", "auction",
                       "garde", "petite", "elder_team", "changes_sides", "to_trick_winner", 'count("bouts", maker)',
                       "tricks(maker) == tricks_per_hand", "points(maker) / 2", "partners", "chelem", "leads",
-                      'announced("chelem")', 'announcer("chelem")']
+                      'announced("chelem")', 'announcer("chelem")', 'in_trick(-2, "petit")', "trick_winner(1)",
+                      'taken_with(-1, "excuse")', "trick_winner(0)"]
 SCALARS = st.one_of(st.sampled_from(MORE_WORDS), st.integers(-2, 30), st.booleans(),  # fresh team lists: mutants edit them in place
                     st.builds(lambda: [[0, 2], [1, 3]]), st.builds(lambda: [[0], [1, 2, 3]]))
 

@@ -137,14 +137,16 @@ def test_a_silent_holder_cannot_be_told_from_a_seat_without_a_poignee():
 
 
 def test_digest_2_10_hand_5_a_defenders_poignee_goes_to_the_side_that_wins():
-    """French Tarot (tarot.yaml), digest §2.10 hand 5: D takes a Garde and makes 40 points with
+    """French Tarot (tarot.yaml), digest §2.10 hand 5 (played out in tests/scenarios/tarot-2.10-hand-5.yaml),
+    scored from its facts: D takes a Garde and makes 40 points with
     the three bouts (target 36); a defender declared a poignée. Each defender pays
     (25 + 4) x 2 + 20 = 78: the poignée goes to the taker's side, which won, unmultiplied."""
     rs = build_ruleset("tarot")
     t = rs.tables
     bouts = t.card_sets["bouts"]
     won = (bouts, rs.layout.full_mask & ~bouts)  # the taker's tricks hold the three bouts
-    last = (1, rs.layout.parse_mask(["5S", "6S", "7S", "8S"]))  # the defence took the last trick, no Petit in it
+    last_cards = rs.layout.parse_mask(["5S", "6S", "7S", "8S"])  # the defence took the last trick, no Petit in it
+    last = (1, last_cards, ((last_cards, 1, rs.layout.parse("8S")),))  # its team and cards, and the trick log
     side_of = (1, 1, 1, 0)  # D, seat 3, alone against the three
     declared = ((0, 20),)  # one poignée, kept by the defence's side
     score = t.score_hand((40 * t.point_unit, 51 * t.point_unit), (8, 10), 0, 2, 18, 0, 0, (0, 0, 0, 0), [],

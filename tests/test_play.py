@@ -131,3 +131,12 @@ def test_quit_from_the_library_raises_quit() -> None:
                   out=io.StringIO())
     with pytest.raises(Quit):
         table.run()
+
+
+def test_the_taker_is_asked_about_a_chelem_before_anyone_leads() -> None:
+    """French Tarot: answering "2" bids the taker's way to the chien and then to the chelem question,
+    put before the first lead (tarot.yaml's announcements.chelem, by: declarer)."""
+    out = play_cli("tarot", "--seed", "1", "--seat", "1", input="2\n" * 400).output
+    asked = out.index("1) no (do not announce Chelem)  2) announce chelem (Chelem)")
+    assert "Trick: nobody has led yet." in out[:asked] and "You announce Chelem!" in out[asked:]
+    assert "Traceback" not in out

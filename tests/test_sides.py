@@ -96,3 +96,13 @@ def test_each_defender_pays_the_taker_what_the_taker_gets_three_times(tarot):
             if not hand.announcements:  # an announced chelem he fails costs him 200 even on a made contract
                 assert (hand.winner == 0) == (hand.deltas[taker] > 0)  # the taker wins exactly when he is paid
     assert played >= 12
+
+
+def test_the_rulebook_speaks_of_the_declarer_and_the_defence(tarot):
+    """With sides per hand the prose names the declarer, the defence and each defender, not teams."""
+    from couillon_dsl.explain import explain
+
+    text = explain(tarot)
+    assert "else the defence wins it; a hand without a declarer scores nothing" in text
+    assert "the declarer changes their score by `3 * t`" in text and "each defender changes their score" in text
+    assert "the maker's" not in text and "the team that took" not in text

@@ -2,7 +2,8 @@
 counted, tricks and chien together; the four scores of every deal sum to zero, each defender paying
 the taker a third of what the taker gets; and every score is the digest's formula (§1.10, the poignée
 unmultiplied to the side that wins; the chelem +400 announced and made, -200 announced and failed,
-+200 made unannounced, by either side, never multiplied; the taker leads after announcing it) worked out
++200 made unannounced, by either side, never multiplied; the taker leads after announcing it; the
+Petit au bout counted in the second-to-last trick of a slam completed by the Excuse) worked out
 here from the tricks alone, with the card values, the Excuse's rules and the chien's owner written
 out independently of the engine."""
 from __future__ import annotations
@@ -70,10 +71,13 @@ def expected_per_defender(rs, hand: HandSummary) -> tuple[Fraction, int, bool]:
         taker_points += sum(map(value, chien))
     target = TARGET[len(taker_cards & BOUTS)]
     s = 1 if taker_points >= target else -1
-    _, last_cards, last_winner = hand.played_tricks[-1]
+    leader, last_cards, last_winner = hand.played_tricks[-1]
+    # the Petit au bout: in the last trick, or the one before when the Excuse completed a slam by taking the last
+    excuse_took_it = last_cards[(last_winner - leader) % n] == rs.layout.parse("EX")
+    _, pb_cards, pb_winner = hand.played_tricks[-2 if excuse_took_it else -1]
     pb = 0
-    if rs.layout.parse("1T") in last_cards:
-        pb = 10 if last_winner == taker else -10
+    if rs.layout.parse("1T") in pb_cards:
+        pb = 10 if pb_winner == taker else -10
     announced = ("chelem", taker) in hand.announcements
     assert (hand.played_tricks[0][0] == taker) if announced else (hand.played_tricks[0][0] == (hand.dealer + 1) % n)
     slam, lost_all = taker_tricks == len(hand.played_tricks), taker_tricks == 0  # lost_all: the defence's slam

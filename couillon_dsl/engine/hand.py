@@ -185,7 +185,7 @@ def make_score_hand(
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
               declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
               contract_multiplier: int = 1, won: tuple[int, ...] = (),
-              last_trick: tuple[Team | None, int] = (None, 0), side_of: Sequence[Team] | None = None) -> HandScore:
+              last_trick: tuple[Any, ...] = (None, 0, ()), side_of: Sequence[Team] | None = None) -> HandScore:
         sides = team_of if side_of is None else side_of
         in_play = sum(points)
         if decide is None:
@@ -250,7 +250,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
 
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]], declared: Any = (),
-              contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0),
+              contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0, ()),
               side_of: Any = None) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None

@@ -88,8 +88,10 @@ def settle_trick(roles: RoleTables, points: Sequence[int], team_of: Sequence[int
 
 
 def won_cards(roles: RoleTables | None, team_of: Sequence[int], nteams: int, rounds: Sequence[Sequence[int]],
-              log: Sequence[tuple[int, tuple[Card, ...], int]]) -> tuple[tuple[int, ...], tuple[int | None, int]]:
-    """The cards each team's tricks took (card roles applied), and the last trick's winning team and cards."""
+              log: Sequence[tuple[int, tuple[Card, ...], int]]
+              ) -> tuple[tuple[int, ...], tuple[int | None, int, tuple[tuple[int, int | None, int], ...]]]:
+    """The cards each team's tricks took (card roles applied); the last trick's winning team and cards;
+    and every trick's cards, winning team and winning card (the `trick_log` fact)."""
     won = [0] * nteams
     for i, (leader, cards, winner) in enumerate(log):
         mask = sum(1 << c for c in cards)
@@ -100,6 +102,7 @@ def won_cards(roles: RoleTables | None, team_of: Sequence[int], nteams: int, rou
         else:
             won[team_of[winner]] |= mask
     if not log:
-        return tuple(won), (None, 0)
-    _, cards, winner = log[-1]
-    return tuple(won), (team_of[winner], sum(1 << c for c in cards))
+        return tuple(won), (None, 0, ())
+    tricks = tuple((sum(1 << c for c in cards), team_of[winner], cards[(winner - leader) % len(cards)])
+                   for leader, cards, winner in log)
+    return tuple(won), (tricks[-1][1], tricks[-1][0], tricks)

@@ -26,7 +26,7 @@ class ScoringPhase(StateFields):
         contract = self._rs.contracts[self._contract].id if self._contract >= 0 else None
         t = self._t
         won, last = (won_cards(t.roles, self._side_of, len(self._points), t.rounds, self._log) if t.reads_tricks
-                     else ((), (None, 0)))
+                     else ((), (None, 0, ())))
         if self._contract >= 0:
             won = self._count_aside(self._rs.contracts[self._contract].aside_counts_for, won)
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,

@@ -416,7 +416,7 @@ def build_tables(
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
         card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},
         roles=roles,
-        reads_tricks=any(rule.reads & {"won", "last_trick_cards", "last_trick_winner"} for rule in scoring),
+        reads_tricks=any(rule.reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"} for rule in scoring),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
     )
 

@@ -65,6 +65,8 @@ class HandFacts(NamedTuple):
     won: tuple[int, ...] = ()  # team -> the mask of the cards its tricks took (card roles applied)
     last_trick_winner: int | None = None
     last_trick_cards: int = 0  # the mask of the last trick's cards
+    # per trick in play order: (its cards' mask, the team that took it, the card that took it)
+    trick_log: tuple[tuple[int, int | None, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,9 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "declared": (("team", "declaration"), "int"),
     "count": (("card_set", "team"), "int"),
     "in_last_trick": (("card_set",), "bool"),
+    "in_trick": (("int", "card_set"), "bool"),
+    "trick_winner": (("int",), "team"),
+    "taken_with": (("int", "card_set"), "bool"),
 }
 # Functions on values rather than facts: name -> (signature, result, what it does), for the docs.
 # `if` evaluates only the branch it takes; min/max take two or more numbers.
@@ -137,7 +142,8 @@ def reserved_names() -> frozenset[str]:
 # the HandFacts field each function reads
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "announced": "announcers", "announcer": "announcers",
                    "option": "options", "declared": "declared", "count": "won",
-                   "in_last_trick": "last_trick_cards"}
+                   "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
+                   "taken_with": "trick_log"}
 
 
 def _walk(node: Node) -> Iterable[Node]:
@@ -289,6 +295,8 @@ class _Checker:
             return self.declared(node)
         if node.func in ("count", "in_last_trick"):
             return self.card_set(node)
+        if node.func in ("in_trick", "trick_winner", "taken_with"):
+            return self.trick(node)
         arg, param = node.args[0], params[0]
         if param in ("announcement", "option"):
             return self.keyed(node, arg, param, result)
@@ -337,22 +345,55 @@ class _Checker:
         if len(node.args) != wanted:
             return self.fail("expr-arity", f"{node.func}() takes {wanted} argument{'s' if wanted > 1 else ''}, "
                              f"not {len(node.args)}", node)
-        set_node = node.args[0]
-        if not isinstance(set_node, String):
-            return self.fail("expr-type", f"{node.func}() takes a quoted card set name first, e.g. "
-                             f"{node.func}(\"bouts\"{', maker' if wanted > 1 else ''})", set_node)
-        sets = self.names.card_sets
-        if set_node.value not in sets:
-            listed = ", ".join(sets) or "none"
-            return self.fail("unknown-card-set", f"no card set '{set_node.value}' in deck.card_sets", set_node,
-                             did_you_mean(set_node.value, sets) or f"card sets: {listed}")
-        mask = sets[set_node.value]
+        mask = self.set_mask(node.args[0], f"{node.func}() takes a quoted card set name first, e.g. "
+                             f"{node.func}(\"bouts\"{', maker' if wanted > 1 else ''})")
+        if mask is None:
+            return "any", None
         if node.func == "in_last_trick":
             return "bool", lambda facts: bool(facts.last_trick_cards & mask)
         team = self.expect(node.args[1], "team", "count()")
         if team is None:
             return "int", None
         return "int", lambda facts: 0 if (t := team(facts)) is None or not facts.won else (facts.won[t] & mask).bit_count()
+
+    def set_mask(self, set_node: Node, usage: str) -> int | None:
+        """The mask of a quoted `deck.card_sets` name; None (reported, ``usage`` saying how to call) otherwise."""
+        if not isinstance(set_node, String):
+            self.fail("expr-type", usage, set_node)
+            return None
+        sets = self.names.card_sets
+        if set_node.value not in sets:
+            listed = ", ".join(sets) or "none"
+            self.fail("unknown-card-set", f"no card set '{set_node.value}' in deck.card_sets", set_node,
+                      did_you_mean(set_node.value, sets) or f"card sets: {listed}")
+            return None
+        return sets[set_node.value]
+
+    def trick(self, node: Call) -> tuple[str, Evaluator | None]:
+        """``in_trick(n, "petit")``, ``trick_winner(n)``, ``taken_with(n, "excuse")``: facts of the hand's
+        n-th trick, counted from 1 (the first), or back from -1 (the last); a trick the hand does not
+        have holds no card, was taken by no team and with no card."""
+        number = node.args[0]
+        if _literal_zero(number):
+            return self.fail("expr-trick-number", f"{node.func}() counts tricks from 1 (the first) or back from -1 "
+                             "(the last); there is no trick 0", number, "write 1 for the first trick, -1 for the last")
+        index = self.expect(number, "int", f"{node.func}()")
+        mask: int | None = 0
+        if node.func != "trick_winner":
+            mask = self.set_mask(node.args[1], f"{node.func}() takes a trick number and a quoted card set name, "
+                                 f"e.g. {node.func}(-1, \"petit\")")
+        if index is None or mask is None:
+            return FUNCTIONS[node.func][1], None
+
+        def nth(facts: HandFacts) -> tuple[int, int | None, int] | None:
+            log, n = facts.trick_log, index(facts)
+            return log[n - 1 if n > 0 else n] if 0 < abs(n) <= len(log) else None
+
+        if node.func == "in_trick":
+            return "bool", lambda facts: (t := nth(facts)) is not None and bool(t[0] & mask)
+        if node.func == "taken_with":
+            return "bool", lambda facts: (t := nth(facts)) is not None and bool(mask >> t[2] & 1)
+        return "team", lambda facts: None if (t := nth(facts)) is None else t[1]
 
     def declared(self, node: Call) -> tuple[str, Evaluator | None]:
         """``declared(team, "weis")``: the points the team keeps from that declaration this hand."""
@@ -415,6 +456,12 @@ class _Checker:
         if result == "number" and op in _ARITH:
             function = _exactly(function)
         return result, lambda facts: function(left(facts), right(facts))
+
+
+def _literal_zero(node: Node) -> bool:
+    if isinstance(node, Unary) and node.op == "-":
+        node = node.operand
+    return isinstance(node, Number) and node.value == 0
 
 
 def _literal_nonzero(node: Node) -> bool:

@@ -1,0 +1,41 @@
+"""The benchmark scripts that CI does not run as reports still run: one tiny cell each.
+
+``bench_engine`` and ``bench_kernel`` run in ``.ci/run`` as ``--quick`` reports; the strength
+table and the OpenSpiel yardstick take minutes, so a change to the agents' internals could break
+them unnoticed (``bench_openspiel`` once called ``budget_scale`` with a removed signature).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def run_script(name: str, *args: str) -> list[dict]:
+    """Run ``bench/name`` and return the JSON objects it printed, one per line."""
+    done = subprocess.run([sys.executable, str(BENCH / name), *args], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def test_strength_table_plays_a_cell_and_prints_its_table(tmp_path: Path) -> None:
+    cells = tmp_path / "cells.jsonl"
+    rows = run_script("bench_agents.py", "--rulesets", "couillon", "--matchup", "greedy,random",
+                      "--pairs", "2", "--out", str(cells))
+    assert [(r["ruleset"], r["a"], r["b"], r["games"]) for r in rows] == [("couillon", "greedy", "random", 4)]
+    assert 0 <= rows[0]["win"]["value"] <= 1 and rows[0]["decisions"] > 0
+    table = subprocess.run([sys.executable, str(BENCH / "bench_agents.py"), "--table", str(cells)],
+                           capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "| couillon | greedy | random |" in table
+
+
+def test_openspiel_yardstick_plays_a_pair() -> None:
+    pytest.importorskip("pyspiel")
+    *pairs, summary = run_script("bench_openspiel.py", "--pairs", "1", "--iterations", "2")
+    assert len(pairs) == 1 and 0 <= pairs[0]["win"] <= 1
+    assert summary["hands"] == 2 and summary["ruleset"] == "couillon"
