@@ -1442,7 +1442,7 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
         if node.func in ("points", "tricks"):
             team = team_phrase(rs, arg)
             what = "card points" if node.func == "points" else "tricks"
-            return f"the {what} of {team}" if team else None
+            return f"the number of {what} won by {team}" if team else None  # a number: "... is 9" agrees
         if node.func == "option" and isinstance(arg, String):
             return f"the value of option {arg.value}"
     if isinstance(node, Call) and node.func == "count" and len(node.args) == 2 and isinstance(node.args[0], String):

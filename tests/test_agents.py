@@ -6,6 +6,7 @@ import random
 import pytest
 
 from couillon_dsl.agents import AGENTS, Agent, AgentSpecError, make_agent, seat_specs
+from couillon_dsl.agents.greedy import GreedyAgent, maker_stakes, trick_value
 from couillon_dsl.agents.pimc import PimcAgent
 from couillon_dsl.agents.sampler import voids
 from couillon_dsl.builtin import builtin_names
@@ -79,6 +80,33 @@ def test_greedy_beats_random() -> None:
     rs = build_ruleset("couillon")
     tally = play_range(Job("couillon", (), 2, ("greedy", "random") * 2), rs, 0, 60)
     assert tally.team_wins[0] > 0.7 * tally.games
+
+
+def test_greedy_takes_trump_at_the_break_even_of_the_scoring() -> None:
+    """Standard Couillon: a made hand takes a line off the maker's team, a beaten maker gives one
+    to the other team and takes a loop (digest 1.1): +1 against -2, so making needs a chance of
+    2/3; with a loop worth two lines (Couillon Forcé's option) it needs 3/4."""
+    couillon = build_ruleset("couillon")
+    assert maker_stakes(couillon) == (1.0, 2.0)
+    assert maker_stakes(build_ruleset("couillon-force", {"loop_penalty": 2})) == (1.0, 3.0)
+    bar = GreedyAgent().maker_bar(couillon)
+    assert bar.break_even == pytest.approx(2 / 3)
+    assert bar.tricks == 4
+    layout, t = couillon.layout, couillon.tables
+    hearts = t.context(layout.suits.index("H"), t.always_promoted)
+
+    def value(cards: str) -> float:  # the jack of hearts turned up, the rest unseen
+        hand = layout.parse_mask(cards.split())
+        return trick_value(hearts, hand, layout.full_mask & ~hand & ~layout.parse_mask(["JH"]))
+
+    # three low trumps: 3/4 each; the ace and king of trumps: 3/4 + 1/4 each (the king is a master
+    # once the ace is in hand); two low trumps, or the ace of trumps and a side ace, fall short
+    assert value("QH 10H 9H 9C") == 2.25 and bar.makes(2.25, seat=1, held=4)
+    assert value("AH KH 9C 10D") == 2.0 and bar.makes(2.0, seat=1, held=4)
+    assert value("QH 9H 10S 9C") == 1.5 and not bar.makes(1.5, seat=1, held=4)
+    assert value("AH AS 9C 10D") == 1.25 and not bar.makes(1.25, seat=1, held=4)
+    # alone, the king of trumps is beaten by one unseen card (the ace), the queen by two
+    assert value("KH") == 1.0 and value("QH") == 0.75
 
 
 # ---------------------------------------------------------------------------- PIMC sees only its view

@@ -54,7 +54,8 @@ def test_a_scoring_table_too_large_is_declined_with_what_it_reads() -> None:
 
 
 def test_agents_the_kernel_plays() -> None:
-    assert agents_reason(["random", "greedy:share=0.6"]) is None
+    assert agents_reason(["random", "greedy"]) is None
+    assert "setting 'share'" in (agents_reason(["greedy:share=0.6"]) or "")
     assert "pimc" in (agents_reason(["greedy", "pimc:samples=4"]) or "")
     assert "setting 'depth'" in (agents_reason(["greedy:depth=2"]) or "")
 

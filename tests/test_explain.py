@@ -147,6 +147,8 @@ def test_follow_clauses_compose_the_primitives(couillon, follow: Follow, clauses
     ("(tie or no_score) and maker != none", "either the hand is a tie or the hand is not scored and there is a maker"),
     ("not (tie and maker != none)", "it is not the case that both the hand is a tie and there is a maker"),
     ("tricks(winner) * 2 > tricks_per_hand", None),
+    # a count compared with a number: the verb agrees with "the number", not with "tricks"
+    ("tricks(maker) == tricks_per_hand", "the number of tricks won by the maker is the number of tricks in a hand"),
 ])
 def test_conditions_in_words(expression: str, words: str | None) -> None:
     assert condition_phrase(build_ruleset("mit"), parse_expression(expression)) == words

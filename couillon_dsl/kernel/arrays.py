@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from couillon_dsl.agents.greedy import HIGH_TRICK, SHARE, TRUMP_TRICK, MakerBar
 from couillon_dsl.engine.hand import rule_deltas, scoring_plan
 from couillon_dsl.engine.actions import Actions
 from couillon_dsl.engine.tables import OP_PACKET, OP_STOCK, OP_TURN_UP
@@ -41,6 +42,7 @@ PASS_CARRY = ("none", "single", "cumulative")
 PATHS = ("accepted", "next_card", "bottom_card", "named", "shown", "deferred", "none", "redeal")
 WORDS = ("accept", "pass", "name", "show", "defer")
 OUTCOMES = ("winner", "tie", "no_score", "passed_out")
+GREEDY_TRUMP, GREEDY_HIGH, GREEDY_SHARE = range(3)  # greedy_weights indices
 SCORE_VARIABLE_CODE = {name: i for i, name in enumerate(SCORE_VARIABLES)}
 
 
@@ -53,6 +55,8 @@ class KernelTables(NamedTuple):
     rank_of: np.ndarray  # card -> its rank within its printed suit (0: the highest)
     printed_suit: np.ndarray  # printed suit -> mask (the greedy agent's suit strength)
     honour_mask: np.ndarray  # [mask of the cards in the top third of the ranks]
+    greedy_weights: np.ndarray  # the greedy agent's trick value weights and defer share (float64, see greedy_weights)
+    greedy_needed: np.ndarray  # seat, cards held -> the trick value the greedy agent needs to make trump (float64)
     ops: np.ndarray  # dealer -> deal ops (code, a, b, c): packets (deliveries a..b, face up c), stock a, turn-up a
     nops: np.ndarray  # dealer -> number of ops
     deliveries: np.ndarray  # dealer -> (seat, start, stop) pack positions
@@ -176,6 +180,8 @@ def build_tables(rs: Ruleset) -> KernelTables:
         rank_of=_arr([layout.rank_of(c) for c in range(layout.size)]),
         printed_suit=_arr([layout.suit_mask(s) for s in range(nsuits)]),
         honour_mask=_arr([sum(1 << c for c in range(layout.size) if layout.rank_of(c) < honours)]),
+        greedy_weights=greedy_weights(),
+        greedy_needed=_arr(MakerBar.of(rs).needed if offer is not None else [[0.0]] * n, np.float64),
         ops=ops,
         nops=_arr(nops),
         deliveries=deliveries,
@@ -196,6 +202,12 @@ def build_tables(rs: Ruleset) -> KernelTables:
         score_scaled=scaled,
         score_ok=ok,
     )
+
+
+def greedy_weights() -> np.ndarray:
+    """The greedy agent's constants as the kernel reads them: W_TRUMP, W_HIGH, W_DEFER_SHARE
+    (arrays, not globals: Numba's cache would keep a compiled kernel with old constants)."""
+    return _arr([TRUMP_TRICK, HIGH_TRICK, SHARE], np.float64)
 
 
 def score_tables(rs: Ruleset) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

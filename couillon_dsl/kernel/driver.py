@@ -28,21 +28,12 @@ def stream_seeds(seed: int) -> tuple[int, int]:
     return int(play.mix64(np.uint64(seed))), int(play.mix64(np.uint64(seed ^ play.AGENTS_SALT)))
 
 
-def agent_arrays(specs: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Per seat: the kernel's agent code (0 random, 1 greedy) and the greedy agent's share."""
+def agent_codes(specs: Sequence[str]) -> np.ndarray:
+    """Per seat: the kernel's agent code (0 random, 1 greedy)."""
     from couillon_dsl.agents import make_agent
     from couillon_dsl.agents.greedy import GreedyAgent
 
-    codes, shares = [], []
-    for spec in specs:
-        agent = make_agent(spec)
-        if isinstance(agent, GreedyAgent):
-            codes.append(play.GREEDY)
-            shares.append(agent.share)
-        else:
-            codes.append(0)
-            shares.append(0.5)
-    return np.array(codes, np.int64), np.array(shares, np.float64)
+    return np.array([play.GREEDY if isinstance(make_agent(spec), GreedyAgent) else 0 for spec in specs], np.int64)
 
 
 def count_size(rs: Ruleset) -> int:
@@ -54,10 +45,10 @@ def warm(rs: Ruleset) -> float:
     """Compile the kernel (or load it from Numba's cache) before any game is timed; seconds spent."""
     began = time.perf_counter()
     T = kernel_tables(rs)
-    agent, share = agent_arrays(["random"] * rs.players.count)
-    play.play_games(T, agent, share, np.zeros(0, np.uint64), np.zeros(count_size(rs), np.int64),
+    agent = agent_codes(["random"] * rs.players.count)
+    play.play_games(T, agent, np.zeros(0, np.uint64), np.zeros(count_size(rs), np.int64),
                     np.zeros((0, play.G_VALUES + 2 * len(rs.players.teams)), np.int64))
-    play_recorded(rs, T, agent, share, 0, 0)  # the recording path too: one game, not counted anywhere
+    play_recorded(rs, T, agent, 0, 0)  # the recording path too: one game, not counted anywhere
     return time.perf_counter() - began
 
 
@@ -74,7 +65,7 @@ class Recorded:
         self.trows = trows[:result[play.G_TROWS]]
 
 
-def play_recorded(rs: Ruleset, T: KernelTables, agent: np.ndarray, share: np.ndarray, seed_deal: int,
+def play_recorded(rs: Ruleset, T: KernelTables, agent: np.ndarray, seed_deal: int,
                   seed_agents: int, counts: np.ndarray | None = None) -> Recorded:
     """One game with every action written; buffers grow until the game fits."""
     n, ncards, nann, nteams = rs.players.count, rs.layout.size, len(rs.announcements), len(rs.players.teams)
@@ -90,7 +81,7 @@ def play_recorded(rs: Ruleset, T: KernelTables, agent: np.ndarray, share: np.nda
         drows = np.zeros((hands * room[1], 2), np.int64)
         arows = np.zeros((hands * room[2] + 1, 2), np.int64)
         trows = np.zeros((hands * room[3], 2 + n), np.int64)
-        status = play.play_game(T, agent, share, np.uint64(seed_deal), np.uint64(seed_agents), True, hist, hrows,
+        status = play.play_game(T, agent, np.uint64(seed_deal), np.uint64(seed_agents), True, hist, hrows,
                                 drows, arows, trows, scratch, result, room)
         if status == play.OK:
             if counts is not None:
@@ -153,7 +144,7 @@ def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
 
     rs = ruleset
     T = kernel_tables(rs)
-    agent, share = agent_arrays(job.agents)
+    agent = agent_codes(job.agents)
     nteams = len(rs.players.teams)
     seeds = [game_seed(job.seed, index) for index in range(start, stop)]
     counts = np.zeros(count_size(rs), np.int64)
@@ -162,7 +153,7 @@ def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
     recorded = stop - start if job.record else max(0, min(stop, job.trajectories) - start)
     names = action_names(rs) if job.record else []
     for g in range(recorded):
-        game = play_recorded(rs, T, agent, share, *stream_seeds(seeds[g]), counts=counts)
+        game = play_recorded(rs, T, agent, *stream_seeds(seeds[g]), counts=counts)
         results[g] = game.result
         if start + g < job.trajectories:
             start_values = (rs.scoresheet.start,) * nteams
@@ -171,7 +162,7 @@ def play_range(job: Job, ruleset: Ruleset, start: int, stop: int) -> Tally:
             tally.records.append(game_record(rs, game, names, ruleset=job.ruleset, seed=seeds[g], agents=job.agents,
                                              index=start + g))
     if recorded < stop - start:
-        failed = play.play_games(T, agent, share, np.array(seeds[recorded:], np.uint64), counts, results[recorded:])
+        failed = play.play_games(T, agent, np.array(seeds[recorded:], np.uint64), counts, results[recorded:])
         if failed >= 0:
             raise RuntimeError(f"the kernel met a hand its scoring table does not hold (game {start + recorded + failed})")
     fold(rs, tally, counts, results)

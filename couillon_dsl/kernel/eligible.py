@@ -19,7 +19,7 @@ from couillon_dsl.model import Ruleset
 
 MAX_CARDS = 63  # hands are int64 masks
 SCORE_TABLE_LIMIT = 1 << 18  # fact combinations the scoring table may hold
-KERNEL_AGENTS = {"random": (), "greedy": ("share",)}  # agent name -> settings the kernel takes
+KERNEL_AGENTS = {"random": (), "greedy": ()}  # agent name -> settings the kernel takes
 
 # every field of each model section the kernel reads, and the values it plays
 KNOWN_FIELDS: dict[str, set[str]] = {

@@ -25,6 +25,7 @@ from couillon_dsl.kernel.arrays import (
     C_MAKER_NEEDS, C_MAX_HANDS, C_MAX_REDEALS, C_METHOD, C_MUST_FOLLOW, C_MUST_TRUMP, C_N, C_NAME0, C_NANN, C_NCARDS,
     C_NPROMO, C_NSUITS, C_NTEAMS, C_ON_ALL_PASS, C_OVERTRUMP, C_PASS, C_PASS_CARRY, C_REOFFER_DEALER, C_ROTATE,
     C_SAME_AFTER_TIE, C_SHOW0, C_START, C_TIE_CARRY, C_UNDERTRUMP_BAN, C_WAY_DEFER, C_WAY_NAME, C_WAY_SHOW,
+    GREEDY_HIGH, GREEDY_SHARE, GREEDY_TRUMP,
 )
 
 GREEDY = 1  # agent code per seat; 0 is random
@@ -153,6 +154,22 @@ def suit_strength(printed_suit, honour_mask, hand: int, suit: int) -> float:
 
 
 @njit(cache=True, inline="always")
+def trick_value(weights, trump_mask, above, ctx: int, hand: int, unseen: int) -> float:
+    """agents.greedy.trick_value: each trump, and each card at most one unseen card beats, adds its weight."""
+    value = 0.0
+    m = hand
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if (trump_mask[ctx] >> c) & 1:
+            value += weights[GREEDY_TRUMP]
+        beaters = above[ctx, c] & unseen
+        if beaters & (beaters - 1) == 0:  # at most one (popcount(...) <= 1 was compiled to a wrong test)
+            value += weights[GREEDY_HIGH]
+    return value
+
+
+@njit(cache=True, inline="always")
 def shed(trump_mask, points, strength, card_suit, ctx: int, legal: int) -> int:
     """agents.greedy.shed_key's least valuable card: non-trumps, fewer points, lower (first of equals)."""
     best = -1
@@ -228,7 +245,7 @@ def greedy_follow(trump_mask, points, strength, card_suit, ctx: int, legal: int,
 
 
 @njit(cache=True)
-def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drows, arows, trows,
+def play_game(T, agent, seed_deal, seed_agents, record, hist, hrows, drows, arows, trows,
               counts, out, room):
     """Play one whole game (or session); returns OK, FULL (record buffers too small) or BAD_SCORE.
 
@@ -236,7 +253,7 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
     tricks): before each hand the buffers must hold that much more, else FULL and the
     driver plays the game again with bigger ones (the same seeds give the same game).
     """
-    (cfg, team_of, suit_of, rank_of, printed_suit, honour_mask, ops, nops, deliveries, ctx_trump, suit_mask, trump_mask,
+    (cfg, team_of, suit_of, rank_of, printed_suit, honour_mask, weights, needed, ops, nops, deliveries, ctx_trump, suit_mask, trump_mask,
      card_suit, strength, above, points, exempt, holder, after, partners, promotion_by, score_vars, score_base,
      score_scaled, score_ok) = T
     n = cfg[C_N]
@@ -341,7 +358,9 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                             seat = (first + k) % n
                             if agent[seat] == GREEDY:
                                 h = hands[seat]
-                                yes = suit_strength(printed_suit, honour_mask, h, suit_of[offered]) >= share[seat] * popcount(h) + 0.5
+                                offered_ctx = ((suit_of[offered] + 1) << npromo) | cfg[C_ALWAYS_PROMOTED]
+                                value = trick_value(weights, trump_mask, above, offered_ctx, h, ~h & ~(np.int64(1) << offered))
+                                yes = value >= needed[seat, min(popcount(h), needed.shape[1] - 1)]
                             else:
                                 yes = draw(rng, 1) < 0.5
                             offset = (seat - dealer) % n
@@ -393,7 +412,7 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
                                 st = suit_strength(printed_suit, honour_mask, h, s)
                                 if st > best_strength:
                                     best, best_strength = s, st
-                            strong = best_strength >= share[chooser] * popcount(h) + 0.5
+                            strong = best_strength >= weights[GREEDY_SHARE] * popcount(h) + 0.5
                             if ndefer == 1 and not strong:
                                 pick = 0
                             elif nnames > 0:
@@ -780,7 +799,7 @@ def play_game(T, agent, share, seed_deal, seed_agents, record, hist, hrows, drow
 
 
 @njit(cache=True)
-def play_games(T, agent, share, seeds, counts, results):
+def play_games(T, agent, seeds, counts, results):
     """Play one game per game seed, counting into ``counts``; ``results[g]`` gets game g's per-game values.
 
     Returns the index of the first game that failed (BAD_SCORE), or -1.
@@ -791,7 +810,7 @@ def play_games(T, agent, share, seeds, counts, results):
     empty3 = np.zeros((1, 2 + T.cfg[C_N]), np.int64)
     room = np.zeros(4, np.int64)
     for g in range(seeds.shape[0]):
-        status = play_game(T, agent, share, mix64(seeds[g]), mix64(seeds[g] ^ np.uint64(AGENTS_SALT)), False, empty1, emptyh, empty2, empty2,
+        status = play_game(T, agent, mix64(seeds[g]), mix64(seeds[g] ^ np.uint64(AGENTS_SALT)), False, empty1, emptyh, empty2, empty2,
                            empty3, counts, results[g], room)
         if status != OK:
             return g
