@@ -6,13 +6,17 @@ line by line from an input stream, so a test can drive a whole game with a strin
 of the person's decisions it shows the scoresheet, dealer, trump and maker, face-up cards,
 the trick in progress, the hand and the numbered legal choices; an illegal card is refused
 with the engine's reason (:func:`~couillon_dsl.engine.why.explain_legal`). After each trick
-it says who won and why, after each hand the points, the outcome and the scoresheet.
+it says who won and why, after each hand the points, the outcome and the scoresheet. With
+sides fixed per hand (`players.sides`) it names each hand's sides, the declarer's and the
+defence, while the scoresheet stays per seat; it says only what the person's seat may know
+(the kitty once shown, a discard only when shown or the person's own).
 
 Nothing here knows a variant: every word comes from the compiled ruleset and the engine.
 """
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Sequence, TextIO
 
 import click
@@ -26,8 +30,10 @@ from couillon_dsl.engine import (
     explain_legal,
     explain_trick,
 )
+from couillon_dsl.engine.results import SeatView
 from couillon_dsl.engine.why import why_wins
-from couillon_dsl.model import Ruleset
+from couillon_dsl.expr.parse import decimal_text, exact
+from couillon_dsl.model import Contract, Ruleset
 from couillon_dsl.simulation import AGENTS_SALT
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", ":q"})
@@ -55,6 +61,9 @@ class Table:
         self.echo_input = echo_input
         self.layout = ruleset.layout
         self.team_of = ruleset.tables.team_of
+        self.per_hand = ruleset.players.sides != "teams"  # sides fixed per hand: the declarer's (0) and the rest
+        self.hidden_discards = 0  # another seat's discards so far, which the person does not see
+        self.games_won = (0,) * len(ruleset.players.teams)  # the games won when the last hand ended
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "") -> None:
@@ -74,15 +83,49 @@ class Table:
         """``who`` at the start of a sentence."""
         return "You" if seat == self.seat else f"Seat {seat}"
 
+    def seats(self, members: Sequence[int]) -> str:
+        """``you, seats 0, 2``: the person first, then the other seats."""
+        others = [str(s) for s in members if s != self.seat]
+        words = ["you"] if len(others) < len(members) else []
+        if others:
+            words.append(f"seat{'s' if len(others) > 1 else ''} {', '.join(others)}")
+        return ", ".join(words)
+
     def team(self, team: int | None) -> str:
+        """A team of the scoresheet (with sides fixed per hand, one seat)."""
         if team is None:
             return "nobody"
         members = self.rs.players.teams[team]
         if len(members) == 1:
             return self.who(members[0])
-        others = [str(s) for s in members if s != self.seat]
-        seats = f"seat{'s' if len(others) > 1 else ''} {', '.join(others)}"
-        return f"team {team} (you, {seats})" if len(others) < len(members) else f"team {team} ({seats})"
+        return f"team {team} ({self.seats(members)})"
+
+    def side(self, side: int | None, sides: Sequence[int] | None) -> str:
+        """A side of this hand: a team, or with sides fixed per hand ``the declarer (seat 2)`` or
+        ``the defence (you, seats 0, 3)``, ``sides`` giving each seat's side."""
+        if not self.per_hand or side is None or not sides:
+            return self.team(side)
+        members = [s for s, of in enumerate(sides) if of == side]
+        return f"{'the declarer' if side == 0 else 'the defence'} ({self.seats(members)})"
+
+    def sides_text(self, sides: Sequence[int]) -> str:
+        """``the declarer (seat 2) against the defence (you, seats 0, 3)``."""
+        return f"{self.side(0, sides)} against {self.side(1, sides)}"
+
+    def points(self, units: int) -> str:
+        """Card points as the game counts them (the engine counts in 1/point_unit of a point)."""
+        return decimal_text(exact(Fraction(units, self.rs.tables.point_unit)))
+
+    def contract(self, contract_id: str | None) -> Contract | None:
+        return next((c for c in self.rs.contracts if c.id == contract_id), None)
+
+    def contract_words(self, contract_id: str | None) -> str:
+        """``, contract Garde`` for a contract that is more than a trump named (else nothing)."""
+        c = self.contract(contract_id)
+        return f", contract {c.name}" if c is not None and (c.trump != "named" or self.per_hand) else ""
+
+    def cards_text(self, mask: int) -> str:
+        return " ".join(self.card(c) for c in iter_bits(mask))
 
     def hand_text(self, mask: int) -> str:
         """The cards grouped by suit: ``♠ A K  ♥ 10  ♣ Q 9``."""
@@ -99,7 +142,10 @@ class Table:
     def scoresheet(self, scores: Sequence[int]) -> str:
         sheet = self.rs.scoresheet
         parts = [f"{self.team(t)} {v}" for t, v in enumerate(scores)]
-        goal = f"first to {sheet.goal} {'or below' if sheet.direction == 'down' else 'or more'}"
+        if sheet.deals is not None:
+            goal = f"{sheet.deals} deal{'s' if sheet.deals > 1 else ''}, the {'lowest' if sheet.direction == 'down' else 'best'} total wins"
+        else:
+            goal = f"first to {sheet.goal} {'or below' if sheet.direction == 'down' else 'or more'}"
         return "Scoresheet: " + " | ".join(parts) + f"   ({goal})"
 
     def choice_label(self, action: int, legal: Sequence[int]) -> str:
@@ -114,7 +160,17 @@ class Table:
             return f"{self.state.action_to_string(action)} ({self.rs.announcements[arg].name})"
         if kind == "no":
             return f"no (do not announce {self.offered_announcement(legal)})"
+        if kind == "contract":
+            return f"{self.state.action_to_string(action)} ({self.contract_name(arg)})"
+        if kind == "discard":
+            return f"discard {self.card(arg)}"
+        if kind == "declare":
+            return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
         return self.state.action_to_string(action)
+
+    def contract_name(self, fixed: int) -> str:
+        """The name of the contract a contract action picks (``fixed``: its index among the actions)."""
+        return self.rs.contracts[self.rs.tables.fixed_contracts[fixed]].name
 
     def offered_announcement(self, legal: Sequence[int]) -> str:
         decode = self.state.actions.decode
@@ -143,13 +199,26 @@ class Table:
             return f"{who} announce{s} {self.rs.announcements[arg].name}!"
         if kind == "no":
             return f"{who} {'does' if s else 'do'} not announce {self.offered_announcement(legal)}."
+        if kind == "contract":
+            verb = "bid" if self.rs.trump.method == "auction" else "choose"
+            return f"{who} {verb}{s} {self.contract_name(arg)}."
+        if kind == "push":
+            return f"{who} push{'es' if s else ''} the choice on to {self.who(self.state.current_player())}."
+        if kind == "discard":
+            return f"{who} discard{s} {self.card(arg)}."
         return f"{who}: {self.state.action_to_string(action)}."
 
     # ------------------------------------------------------------------ the game
     def run(self) -> GameState:
         """Play to the end; raises :class:`Quit` when the person stops."""
         state = self.state
-        self.say(f"{self.rs.name}: you are seat {self.seat}, {self.team(self.team_of[self.seat])}.")
+        if self.per_hand:
+            self.say(f"{self.rs.name}: you are seat {self.seat}. Each hand the declarer plays alone against "
+                     "the other seats; every seat keeps its own score.")
+        elif len(self.rs.players.teams[self.team_of[self.seat]]) == 1:
+            self.say(f"{self.rs.name}: you are seat {self.seat}; every seat plays for itself.")
+        else:
+            self.say(f"{self.rs.name}: you are seat {self.seat}, {self.team(self.team_of[self.seat])}.")
         bots = [f"seat {s} {self.agent_names[s]}" for s in range(self.rs.players.count)
                 if s != self.seat and s < len(self.agent_names)]
         if bots:
@@ -181,8 +250,14 @@ class Table:
         self.say(f"=== {game} {view.hand_number}: {self.who(view.dealer)} deal{'' if view.dealer == self.seat else 's'}. ===")
         if view.offered is not None:
             self.say(f"Turned up: {self.card(view.offered)}.")
+        if view.face_up:
+            self.say(self.face_up_text(view))
         if view.trump is not None:
             self.say(f"Trump is {self.suit(view.trump)}.")
+
+    def face_up_text(self, view: SeatView) -> str:
+        return "Face up: " + ", ".join(f"{self.card(c)} ({'table' if s is None else self.who(s)})"
+                                       for c, s in view.face_up) + "."
 
     def act(self, seat: int, action: int, legal: Sequence[int]) -> None:
         state = self.state
@@ -191,7 +266,12 @@ class Table:
         ctx = state.context
         view = state.view(self.seat)
         state.apply(action)
-        self.say(self.deed(seat, action, legal, view.offered))
+        kind, _ = state.actions.decode(action)
+        if kind == "discard" and seat != self.seat:
+            self.hidden_discards += 1  # face down: counted, told once the discard is over
+        elif kind != "declare":  # a declaration is told with its cards (news)
+            self.say(self.deed(seat, action, legal, view.offered))
+        self.news(view, state.view(self.seat))
         if len(state.hands) > hands:
             summary = state.hands[-1]
             if len(summary.played_tricks) > tricks:
@@ -201,12 +281,59 @@ class Table:
             return
         if len(state.finished_tricks()) > tricks:
             self.trick_done(len(state.finished_tricks()), state.finished_tricks()[-1], explain_trick(state, -1))
-        after = state.view(self.seat)
-        if after.trump is not None and after.trump != view.trump:
-            maker = f", made by {self.team(after.maker)}" if after.maker is not None else ""
+
+    def news(self, before: SeatView, after: SeatView) -> None:
+        """What the person's seat learns from one action beyond the deed itself: the trump or
+        contract fixed and who plays with whom, the kitty shown or taken, a discard finished,
+        declarations made."""
+        if after.phase == "over" or after.hand_number != before.hand_number:
+            return  # the hand is over: its summary says the rest
+        if self.per_hand and after.sides is not None and before.sides is None:
+            c = self.contract(after.contract)
+            declarer = after.sides.index(0)  # side 0 is the declarer's
+            what = f" with {c.name}" if c is not None else ""
+            self.say(f"{self.subject(declarer)} {'are' if declarer == self.seat else 'is'} the declarer{what}: "
+                     f"{self.sides_text(after.sides)}.")
+            if after.trump is not None and c is not None and c.trump == "named":
+                self.say(f"Trump is {self.suit(after.trump)}.")
+        elif after.trump is not None and after.trump != before.trump:
+            maker = f", made by {self.side(after.maker, after.sides)}" if after.maker is not None else ""
             self.say(f"Trump is {self.suit(after.trump)}{maker}.")
-        elif after.offered is not None and after.offered != view.offered:
+        elif after.contract is not None and before.contract is None and after.trump is None:
+            self.say(f"Contract: {self.contract(after.contract).name}, no trump.")  # type: ignore[union-attr]
+        elif after.offered is not None and after.offered != before.offered:
             self.say(f"Turned up: {self.card(after.offered)}.")
+        if after.contract is not None and before.contract is None:
+            self.kitty_news(after)
+        if before.phase == "discard" and after.phase != "discard" and self.hidden_discards:
+            count, self.hidden_discards = self.hidden_discards, 0
+            shown = f"; shown: {self.cards_text(after.discarded)}" if after.discarded else ""
+            self.say(f"{self.subject(before.current_player)} discards {count} card{'s' if count != 1 else ''} "
+                     f"face down{shown}.")
+        names = {d.id: d.name for d in self.rs.declarations}
+        for meld in after.melds[len(before.melds):]:
+            kind, pattern, seat, value, cards = meld
+            s = "" if seat == self.seat else "s"
+            shown = f": {self.cards_text(cards)}" if cards else ""
+            self.say(f"{self.subject(seat)} declare{s} {names[kind]} ({pattern}, {value}){shown}.")
+
+    def kitty_news(self, after: SeatView) -> None:
+        """The contract just fixed: what happens to the kitty, as every seat sees it."""
+        c = self.contract(after.contract)
+        if c is None or self.rs.tables.kitty is None:
+            return
+        declarer = after.deciding_seat
+        takes = f"{self.subject(declarer)} {'take' if declarer == self.seat else 'takes'}"  # type: ignore[arg-type]
+        if c.kitty.shown:
+            self.say(f"The kitty is shown: {self.cards_text(after.kitty)}." + (f" {takes} it." if c.kitty.taken else ""))
+        elif c.kitty.taken and declarer == self.seat:
+            self.say(f"You take the kitty without showing it: {self.cards_text(after.kitty)}.")
+        elif c.kitty.taken:
+            self.say(f"{takes} the kitty without showing it.")
+        else:
+            owner = {"declarer": "the declarer", "opponents": "the defence" if self.per_hand else "the declarer's opponents"
+                     }.get(c.aside_counts_for)
+            self.say("The kitty stays face down" + (f"; it counts for {owner}." if owner else "."))
 
     def trick_done(self, number: int, trick: tuple[int, tuple[Card, ...], int], why: str) -> None:
         leader, cards, winner = trick
@@ -218,21 +345,31 @@ class Table:
     def hand_done(self) -> None:
         state = self.state
         h = state.hands[-1]
-        nteams = len(self.rs.players.teams)
+        sides = h.sides
         self.say()
-        if h.outcome == "passed_out":
-            self.say(f"Hand {h.number}: nobody took the trump; the deal is thrown in.")
+        if h.outcome == "passed_out" and h.trump_path == "annulled":
+            checks = self.rs.deal_checks
+            what = f"a dealt hand ({checks[0].name})" if len(checks) == 1 else "a dealt hand"
+            self.say(f"Hand {h.number}: {what} annuls the deal; it is dealt again.")
+        elif h.outcome == "passed_out":
+            nobody = "nobody bid" if self.rs.trump.method == "auction" else "nobody took the trump"
+            self.say(f"Hand {h.number}: {nobody}; the deal is thrown in.")
         else:
-            self.say(f"Hand {h.number} over. Trump {self.suit(self.layout.suits.index(h.trump)) if h.trump else 'none'}"
-                     f", maker {self.team(h.maker)}.")
-            self.say("Points: " + " | ".join(f"{self.team(t)} {h.points[t]} ({h.tricks[t]} trick"
-                                             f"{'' if h.tricks[t] == 1 else 's'})" for t in range(nteams)))
+            trump = self.suit(self.layout.suits.index(h.trump)) if h.trump else "none"
+            maker = f"; {self.sides_text(sides)}" if sides else f", maker {self.team(h.maker)}"
+            self.say(f"Hand {h.number} over. Trump {trump}{self.contract_words(h.contract)}{maker}.")
+            self.say("Points: " + " | ".join(f"{self.side(t, sides)} {self.points(p)} ({h.tricks[t]} trick"
+                                             f"{'' if h.tricks[t] == 1 else 's'})" for t, p in enumerate(h.points)))
+            kept = [f"{d.name}: " + ", ".join(f"{self.side(t, sides)} {v}" for t, v in enumerate(values) if v)
+                    for d, values in zip(self.rs.declarations, h.declared) if any(values)]
+            if kept:
+                self.say("Declarations kept: " + "; ".join(kept) + ".")
             if h.outcome == "winner":
                 extra = " (every trick)" if h.all_tricks else ""
                 made = ""
-                if h.maker is not None:
+                if h.maker is not None and not sides:  # with sides per hand, the side's name says it
                     made = "; the maker made it" if h.maker == h.winner else "; the maker is beaten"
-                self.say(f"Outcome: {self.team(h.winner)} wins the hand{extra}{made}.")
+                self.say(f"Outcome: {self.side(h.winner, sides)} wins the hand{extra}{made}.")
             elif h.outcome == "tie":
                 self.say("Outcome: a tie.")
             else:
@@ -243,9 +380,11 @@ class Table:
         self.say(self.scoresheet(h.scores))
         result = state.result
         if self.rs.session.games_to_win > 1 and (result is None or not result.abandoned):
-            games = state.view(self.seat).games_won
-            if sum(games) > h.game:
-                self.say(f"Game {h.game + 1} goes to {self.team(h.winner)}. Games won: "
+            games, before = state.view(self.seat).games_won, self.games_won
+            self.games_won = games
+            if sum(games) > sum(before):
+                winner = next(t for t, (now, was) in enumerate(zip(games, before)) if now > was)
+                self.say(f"Game {h.game + 1} goes to {self.team(winner)}. Games won: "
                          + " | ".join(f"{self.team(t)} {g}" for t, g in enumerate(games)) + ".")
 
     def finish(self) -> None:
@@ -265,7 +404,9 @@ class Table:
         state = self.state
         v = state.view(self.seat)
         self.say()
-        self.say(f"--- Your turn (seat {self.seat}) · hand {v.hand_number} · dealer: {self.who(v.dealer)} ---")
+        deals = self.rs.scoresheet.deals
+        of = f" of {deals}" if deals else ""
+        self.say(f"--- Your turn (seat {self.seat}) · hand {v.hand_number}{of} · dealer: {self.who(v.dealer)} ---")
         self.say(self.scoresheet(v.scores))
         pending = []
         if v.ties_pending:
@@ -274,18 +415,27 @@ class Table:
             pending.append(f"{v.passes_pending} passed-out deal{'s' if v.passes_pending > 1 else ''}")
         if pending:
             self.say("Pending: " + ", ".join(pending) + ".")
-        if v.trump is not None:
-            maker = f", maker {self.team(v.maker)}" if v.maker is not None else ""
-            self.say(f"Trump: {self.suit(v.trump)}{maker}.")
+        if v.trump is not None or v.contract is not None:
+            trump = self.suit(v.trump) if v.trump is not None else "none"
+            if self.per_hand and v.sides is not None:
+                maker = f"; {self.sides_text(v.sides)}"
+            else:
+                maker = f", maker {self.team(v.maker)}" if v.maker is not None else ""
+            self.say(f"Trump: {trump}{self.contract_words(v.contract)}{maker}.")
         else:
-            self.say("Trump: not fixed yet.")
+            self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.offered is not None:
             self.say(f"Offered: {self.card(v.offered)}.")
-        if v.decisions and v.phase in ("offer", "choose"):
-            self.say("Said so far: " + ", ".join(f"{self.who(s)} {w}" for s, w in v.decisions) + ".")
+        if v.decisions and v.phase in ("offer", "choose", "auction"):
+            names = {c.id: c.name for c in self.rs.contracts}
+            self.say("Said so far: " + ", ".join(f"{self.who(s)} {names.get(w, w)}" for s, w in v.decisions) + ".")
+        if v.kitty:
+            self.say(f"Kitty: {self.cards_text(v.kitty)}.")
+        if v.discarded:
+            whose = "Your discard" if v.deciding_seat == self.seat else f"Shown in {self.who(v.deciding_seat)}'s discard"  # type: ignore[arg-type]
+            self.say(f"{whose}: {self.cards_text(v.discarded)}.")
         if v.face_up:
-            self.say("Face up: " + ", ".join(f"{self.card(c)} ({'table' if s is None else self.who(s)})"
-                                              for c, s in v.face_up) + ".")
+            self.say(self.face_up_text(v))
         if v.announcements:
             names = {a.id: a.name for a in self.rs.announcements}
             self.say("Announced: " + ", ".join(f"{names[a]} by {self.who(s)}" for a, s in v.announcements) + ".")
@@ -296,7 +446,8 @@ class Table:
                 self.say("Trick: nobody has led yet.")
             else:
                 self.say("Trick: you lead." if v.current_player == self.seat else "Trick: (empty).")
-            self.say("Points so far: " + " | ".join(f"{self.team(t)} {p}" for t, p in enumerate(v.points)) + ".")
+            self.say("Points so far: " + " | ".join(f"{self.side(t, v.sides)} {self.points(p)}"
+                                                    for t, p in enumerate(v.points)) + ".")
         self.say(f"Your hand: {self.hand_text(v.hand)}")
         self.say("Choices: " + "  ".join(f"{i}) {self.choice_label(a, legal)}" for i, a in enumerate(legal, 1)))
 
@@ -318,7 +469,7 @@ class Table:
                 raise Quit("quit")
             if answer.lower() in HELP_WORDS:
                 self.say("Type the number of a choice, or its name: a card like AS, 10h or A♠; accept, pass, "
-                         "name H, announce ID, no. 'why' explains which cards you may play; 'quit' stops.")
+                         "name H, announce ID, no, contract ID, discard CARD, declare ID. 'why' explains which cards you may play; 'quit' stops.")
                 self.show_status(legal)
                 continue
             if answer.lower() == "why":

@@ -25,33 +25,52 @@ def _same(a: Any, b: Any) -> bool:
 
 
 class _Place:
-    """Finds spans: in the document, or for a patched variant inside the patch (else at it)."""
+    """Finds spans: in the document, or for a patched variant inside the patch where the patch
+    writes the value's path, else at the document's own value (which the variant inherits)."""
 
     def __init__(self, document: Document, base: str = "") -> None:
         self.document = document
         self.base = base  # pointer of the patch a variant came from; "" for the document itself
 
+    def _patched(self, pointer: str) -> str | None:
+        """The closest ancestor-or-self of ``pointer`` the patch writes ("" for the root: the patch
+        itself), or None when the patch touches nothing on its path: the variant's value there is
+        the document's own, written in the document's own file."""
+        inside = pointer
+        while inside:
+            if self.document.span_of(self.base + inside) is not None:
+                return inside
+            inside = inside.rsplit("/", 1)[0]
+        return None if pointer else ""
+
+    def _written_at(self, pointer: str) -> str | None:
+        """The document pointer of the text of the value at ``pointer``; None if no text holds it."""
+        if not self.base:
+            return pointer
+        patched = self._patched(pointer)
+        if patched is None:
+            return pointer
+        return self.base + pointer if patched == pointer else None
+
     def span(self, pointer: str, key: bool = False) -> Span | None:
         if not self.base:
             return self.document.nearest_span(pointer, key)
-        # the closest place inside the patch; failing that, the document's own value
-        inside = pointer
-        while True:
-            whole = self.base + inside
-            span = self.document.key_span_of(whole) if key else self.document.span_of(whole)
-            if span is not None:
-                return span
-            if not inside:
-                return self.document.nearest_span(pointer, key) or self.document.nearest_span(self.base)
-            inside = inside.rsplit("/", 1)[0]
+        patched = self._patched(pointer)
+        if patched is None:
+            return self.document.nearest_span(pointer, key) or self.document.nearest_span(self.base)
+        whole = self.base + patched
+        return (self.document.key_span_of(whole) if key else self.document.span_of(whole)) \
+            or self.document.nearest_span(self.base)
 
     def content(self, pointer: str) -> Span | None:
         """Where a scalar's text starts, so positions inside it (expressions) can be placed."""
-        return self.document.content_span_of(self.base + pointer) or self.span(pointer)
+        written = self._written_at(pointer)
+        return (self.document.content_span_of(written) if written is not None else None) or self.span(pointer)
 
     def inside(self, pointer: str, offset: int, length: int) -> Span | None:
         """A span inside a plain scalar's text, e.g. the suit letter of a card."""
-        start = None if self.base else self.document.content_span_of(pointer)
+        written = self._written_at(pointer)
+        start = self.document.content_span_of(written) if written is not None else None
         if start is None:
             return self.span(pointer)
         column = start.column + offset
@@ -801,6 +820,7 @@ class _OptionChecks:
         self.data = document.data
         self.place = _Place(document)
         self.found: list[Diagnostic] = []
+        self._own: set[tuple[str, str, str]] | None = None
 
     def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
                severity: Severity = "error") -> None:
@@ -882,14 +902,24 @@ class _OptionChecks:
             return
         variant = merged(self.data, entry["patch"])
         variant.pop("options", None)  # the variant is one choice made; its own options are not re-applied
-        context = f"with option {name} = {value!r}: "
+        context = f"with option {name} = {_yaml_scalar(value)}: "
         problems = document_errors(variant)
         if problems:
             self.report("option-value-invalid", context + problems[0], f"{at}/patch")
             return
         place = _Place(self.document, f"{at}/patch")
-        self.found.extend(_Checks(variant, place, context).run())
-        self.found.extend(iter_expression_diagnostics(variant, place, context, self.data.get("options", {})))
+        found = [*_Checks(variant, place, context).run(),
+                 *iter_expression_diagnostics(variant, place, context, self.data.get("options", {}))]
+        own = self.own_findings()
+        self.found.extend(d for d in found if (d.code, d.pointer, d.message.removeprefix(context)) not in own)
+
+    def own_findings(self) -> set[tuple[str, str, str]]:
+        """The document's own findings as (code, pointer, message): a patched variant that merely
+        inherits one (an error in a child of a ruleset with patches) does not report it again."""
+        if self._own is None:
+            found = [*_Checks(self.data, self.place).run(), *iter_expression_diagnostics(self.data, self.place)]
+            self._own = {(d.code, d.pointer, d.message) for d in found}
+        return self._own
 
 
 # ---- expressions

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,40 @@ def test_the_taker_is_asked_about_a_chelem_before_anyone_leads() -> None:
     asked = out.index("1) no (do not announce Chelem)  2) announce chelem (Chelem)")
     assert "Trick: nobody has led yet." in out[:asked] and "You announce Chelem!" in out[asked:]
     assert "Traceback" not in out
+
+
+def test_sides_per_hand_are_named_and_the_scoresheet_is_per_seat() -> None:
+    """French Tarot (players.sides: declarer_alone): every hand names the declarer's seat and the
+    defence around it, card points in halves, a score per seat; the contract and the kitty as
+    every seat sees them; another seat's discard stays face down."""
+    out = play_cli("tarot", "--seed", "1", "--seat", "1", input=ALWAYS_FIRST).output
+    assert "Traceback" not in out and "internal error" not in out
+    assert "Seat 3 bids Petite." in out and "Contract: not fixed yet." in out  # the trumps are always trumps
+    assert "Seat 3 is the declarer with Petite: the declarer (seat 3) against the defence (you, seats 0, 2)." in out
+    assert "The kitty is shown: ♥4 ♦9 ♣C ♣10 ♣5 ♣3. Seat 3 takes it." in out
+    assert "Seat 3 discards 6 cards face down." in out
+    assert not re.search(r"^Seat \d discards? (?!\d+ cards?)", out, re.M)  # no card of another's discard named
+    assert "Points so far: the declarer (seat 3) 0 | the defence (you, seats 0, 2) 9." in out  # ♥K ♥4 ♥1 ♥Q
+    assert ("Points: the declarer (seat 3) 43.5 (7 tricks) | the defence (you, seats 0, 2) 47.5 (11 tricks)"
+            in out)
+    assert "Scoring: seat 0 -33, you -33, seat 2 -33, seat 3 +99." in out
+    assert "Scoresheet: seat 0 0 | you 0 | seat 2 0 | seat 3 0   (4 deals, the best total wins)" in out
+    assert "maker" not in out  # sides were once printed as if they were seats ("maker seat 0")
+    assert out.rstrip().endswith("Winner: seat 3 after 4 hands. You lose.")
+
+
+def test_the_declarer_sees_his_own_discard_and_an_unseen_kitty_stays_unseen() -> None:
+    bid = play_cli("tarot", "--seed", "1", "--seat", "1", input="2\n" * 12).output
+    assert "You are the declarer with Garde: the declarer (you) against the defence (seats 0, 2, 3)." in bid
+    assert "You discard ♠7." in bid and "Your discard: ♠7 ♠4." in bid
+    sans = play_cli("tarot", "--seed", "1", "--seat", "1", input="contract garde_sans\n" + "1\n" * 30).output
+    first_hand = sans[:sans.index("=== Hand 2")] if "=== Hand 2" in sans else sans
+    assert "The kitty stays face down; it counts for the declarer." in first_hand
+    assert "Kitty:" not in first_hand and "kitty is shown" not in first_hand
+
+
+def test_a_push_says_who_chooses_and_a_shown_meld_its_cards() -> None:
+    out = play_cli("schieber", "--seed", "2", input=ALWAYS_FIRST).output
+    assert "Face up: ♦7 (seat 3).\nSeat 3 pushes the choice on to seat 1.\nSeat 1 names ♦ diamonds as trump." in out
+    assert "Seat 2 declares Weis (run of 4, 50): ♠Q ♠J ♠10 ♠9." in out
+    assert "Declarations kept: Weis: team 0 (you, seat 2) 50." in out  # what the scoring adds to the card points

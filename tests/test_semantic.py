@@ -149,3 +149,22 @@ def test_expression_errors_are_placed_inside_the_scalar(tmp_path):
     assert d.code == "expr-unknown-name" and (d.span.line, d.span.column) == (6, 51)
     d = only(tmp_path, "scoring:\n  maker_loss:\n    when: |\n      decided and\n      makr != none\n")
     assert (d.span.line, d.span.column) == (8, 7)
+
+
+def child_of_tarot(tmp_path: Path, body: str) -> list:
+    """The errors of a file extending tarot, whose option petit_sec has a patch ({deal_checks: null})."""
+    path = tmp_path / "child.yaml"
+    path.write_text(f"extends: tarot\nid: child\nname: Child\n{body}", encoding="utf-8")
+    return [d for d in check(load_ruleset(path)) if d.is_error]
+
+
+def test_an_error_a_patched_form_inherits_is_reported_once_in_the_child(tmp_path):
+    [d] = child_of_tarot(tmp_path, "define:\n  pts: 'points(maker) +'\n")
+    assert d.code == "expr-syntax" and not d.message.startswith("with option")
+    assert (Path(d.span.file).name, d.span.line, d.span.column) == ("child.yaml", 5, 24)
+
+
+def test_an_error_only_a_patched_form_has_names_the_option_and_points_into_the_child(tmp_path):
+    [d] = child_of_tarot(tmp_path, "readings:\n  - {setting: /deal_checks/petit_sec, note: x}\n")
+    assert d.code == "reading-target-missing" and d.message.startswith("with option petit_sec = false: ")
+    assert (Path(d.span.file).name, d.span.line) == ("child.yaml", 5)
