@@ -87,6 +87,7 @@ class Tally:
     maker_points: dict[str, list[float]] = field(default_factory=dict)  # contract -> the maker's card points per hand
     # (card set name, how many of them the maker's side took) -> hands; with scoring that reads the cards won
     maker_sets: Counter[tuple[str, int]] = field(default_factory=Counter)
+    maker_set_wins: Counter[tuple[str, int]] = field(default_factory=Counter)  # the same, hands the maker won
     melds: Counter[tuple[str, str]] = field(default_factory=Counter)  # hands with (declaration id, pattern) declared
     hands_per_game: list[int] = field(default_factory=list)
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
@@ -97,7 +98,7 @@ class Tally:
                      "maker_wins", "elder_team_wins", "first_dealer_team_wins", "abandoned"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("team_wins", "paths", "decisions", "asked", "announcements", "contracts", "melds",
-                     "contract_wins", "maker_sets"):
+                     "contract_wins", "maker_sets", "maker_set_wins"):
             getattr(self, name).update(getattr(other, name))
         for team, scores in other.hand_scores.items():
             self.hand_scores.setdefault(team, []).extend(scores)
@@ -149,7 +150,9 @@ class Tally:
                 self.maker_points.setdefault(hand.contract, []).append(hand.points[maker] / unit)
                 if hand.won:
                     for name, mask in card_sets.items():
-                        self.maker_sets[name, (hand.won[maker] & mask).bit_count()] += 1
+                        key = name, (hand.won[maker] & mask).bit_count()
+                        self.maker_sets[key] += 1
+                        self.maker_set_wins[key] += hand.winner == maker
 
     def add_hands(self, ruleset: Ruleset, kinds: Counter[tuple[Any, ...]]) -> None:
         """Fold hands counted by kind (:data:`HAND_KIND` of each summary) into the hand figures."""
@@ -403,6 +406,12 @@ def contract_figures(rs: Ruleset, t: Tally) -> list[Figure]:
             if any(key[0] == name for key in t.maker_sets):
                 out.append(Figure(f"maker_card_set.{name}.{k}", f"the maker's side took {k} of the {name}",
                                   "card sets", wilson(t.maker_sets[name, k], hands)))
+    for name, cards in rs.deck.card_sets.items():  # the maker's success by what it took (the bouts set the target)
+        for k in range(len(cards) + 1):
+            if t.maker_sets[name, k]:
+                out.append(Figure(f"maker_card_set.{name}.{k}.maker_success",
+                                  f"with {k} of the {name}: the maker wins the hand", "card sets",
+                                  wilson(t.maker_set_wins[name, k], t.maker_sets[name, k])))
     return out
 
 

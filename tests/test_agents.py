@@ -8,7 +8,7 @@ import pytest
 from couillon_dsl.agents import AGENTS, Agent, AgentSpecError, make_agent, seat_specs
 from couillon_dsl.agents.greedy import GreedyAgent, maker_stakes, trick_value
 from couillon_dsl.agents.pimc import PimcAgent
-from couillon_dsl.agents.sampler import voids
+from couillon_dsl.agents.sampler import Sampler, voids
 from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
@@ -181,6 +181,34 @@ def test_searching_agents_decide_the_same_when_hidden_cards_are_permuted(ruleset
         if checked == 3:
             break
     assert checked == 3
+
+
+def test_worlds_read_the_passes_with_greedy_as_the_model() -> None:
+    """Standard Couillon, the dealer to speak after three passes: in a world where greedy, holding
+    a passer's cards, would have taken the turned-up card, that pass says otherwise; such worlds
+    are dropped with the reading's chance (all of them at 1, none at 0)."""
+    rs = build_ruleset("couillon")
+    state = GameState(rs, seed=1)
+    while state.current_player() == CHANCE:
+        state.deal_shuffled()
+    for _ in range(3):
+        state.apply(state.actions.pass_)
+    dealer = state.current_player()
+    passers = [seat for seat, word in state.view(dealer).decisions if word == "pass"]
+    assert len(passers) == 3
+
+    def contradicting(reading: float) -> int:
+        worlds = Sampler(reading).worlds(state, dealer, 60, random.Random(5))
+        assert len(worlds) == 60
+        greedy, t = GreedyAgent(), rs.tables
+        offered = state.view(dealer).offered
+        ctx = t.context(rs.layout.suit_of(offered), t.always_promoted)
+        bar = greedy.maker_bar(rs)
+        return sum(any(bar.makes(trick_value(ctx, hand, rs.layout.full_mask & ~hand & ~(1 << offered)), seat, 4)
+                       for seat in passers for hand in [world.hand_of(seat)]) for world in worlds)
+
+    assert contradicting(1.0) == 0
+    assert contradicting(0.0) > 3 * contradicting(0.9) > 0
 
 
 def test_voids_come_from_the_follow_rule() -> None:

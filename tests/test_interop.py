@@ -5,6 +5,8 @@ import random
 
 import pytest
 
+from couillon_dsl.agents import GreedyAgent
+from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -27,7 +29,7 @@ def dealt(game, seed: int):
     return state
 
 
-@pytest.mark.parametrize("name", ["couillon", "mit"])
+@pytest.mark.parametrize("name", ["couillon", "mit", "schieber", "tarot"])
 def test_openspiel_consistency_checks_pass_on_one_hand(name: str) -> None:
     game = pyspiel.load_game("python_couillon_dsl", {"ruleset": name, "hands": 1})
     assert game.num_players() == 4
@@ -68,7 +70,7 @@ def test_openspiel_ismcts_bot_plays_the_game() -> None:
 
 
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # dict observations with masks, as PettingZoo's classic games
-@pytest.mark.parametrize("name", ["couillon", "kwajongen", "couillon-force"])
+@pytest.mark.parametrize("name", ["couillon", "kwajongen", "couillon-force", "schieber", "tarot"])
 def test_pettingzoo_api_test_passes(name: str) -> None:
     api_test(env(name), num_cycles=200, verbose_progress=False)
 
@@ -106,3 +108,71 @@ def test_pettingzoo_observations_are_the_seat_view() -> None:
     assert list(observation) == pytest.approx(ViewEncoder(e.ruleset).encode(e.state.view(seat)))
     other = e.possible_agents[(seat + 1) % 4]
     assert not e.observe(other)["action_mask"].any()  # not its turn: nothing legal
+
+
+def test_a_tarot_observation_holds_the_contract_sides_chien_and_discard_a_seat_knows() -> None:
+    """French Tarot, a Garde: every seat's tensor and string name the contract, the taker and its
+    partners (none for the taker, the two others for a defender) and the shown chien; the taker's
+    own discard is in his observation, not in a defender's (but for trumps, which are shown)."""
+    rs = build_ruleset("tarot")
+    encoder = ViewEncoder(rs)
+    state = GameState(rs)
+    state.apply(state.actions.dealer0)
+    state.deal_pack(list(range(rs.layout.size))[::-1])
+    state.apply(state.string_to_action(None, "contract garde"))
+    while state.view(0).phase == "auction":
+        state.apply(state.actions.pass_)
+    taker = state.view(0).deciding_seat
+    greedy = GreedyAgent()
+    while state.view(0).phase == "discard":
+        state.apply(greedy.act(state, state.legal_actions(), random.Random(0)))
+    pieces = dict(encoder.pieces)
+    start = {name: sum(size for _, size in encoder.pieces[:i]) for i, (name, _) in enumerate(encoder.pieces)}
+
+    def piece(seat: int, name: str) -> list[float]:
+        return encoder.encode(state.view(seat))[start[name]:start[name] + pieces[name]]
+
+    discards = state.view(taker).discarded
+    assert discards.bit_count() == 6
+    for seat in range(4):
+        assert piece(seat, "contract") == [0.0, 1.0, 0.0, 0.0, 0.0]
+        assert piece(seat, "declarer") == [float(s == taker) for s in range(5)]
+        assert piece(seat, "partners") == [float(s == seat or (s != taker and seat != taker)) for s in range(4)]
+        assert sum(piece(seat, "kitty")) == 6
+        seen = state.view(seat).discarded
+        assert seen == (discards if seat == taker else discards & rs.layout.suit_mask(4))
+        assert piece(seat, "discarded") == [float(seen >> c & 1) for c in range(rs.layout.size)]
+        text = encoder.text(state.view(seat))
+        assert f"contract garde | declarer {taker}" in text and "kitty " in text
+
+
+def test_a_defenders_observation_cannot_tell_where_an_unseen_chien_card_is() -> None:
+    """French Tarot, a Garde sans: trading a chien card for an unplayed card of another defender
+    changes nothing in a third seat's observation (tensor and strings), while the changed
+    defender's own observation does change."""
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": "tarot", "hands": 1})
+    rs = game.setup().ruleset
+    ncards = rs.layout.size
+    for seed in range(10):
+        pack = list(range(ncards))
+        random.Random(seed).shuffle(pack)
+        pack[72], pack[0] = pack[0], pack[72]  # position 0 goes to the elder, 72 to the chien
+        states = []
+        for order in (pack, [pack[72], *pack[1:72], pack[0], *pack[73:]]):
+            state = game.new_initial_state()
+            state.apply_action(state.engine.actions.dealer0)
+            for card in order:
+                state.apply_action(card)
+            states.append(state)
+        if states[0].engine.view(0).phase != "auction" or states[1].engine.view(0).phase != "auction":
+            continue  # thrown in (petit sec)
+        for state in states:  # seat 2 takes a Garde sans; seat 1 (the elder) and seat 3 defend
+            for action in ("pass", "contract garde_sans", "pass", "pass"):
+                state.apply_action(state.engine.string_to_action(None, action))
+        assert states[0].engine.view(0).deciding_seat == 2
+        for check in (lambda st, s: st.observation_tensor(s), lambda st, s: st.observation_string(s),
+                      lambda st, s: st.information_state_string(s), lambda st, s: st.information_state_tensor(s)):
+            assert check(states[0], 3) == check(states[1], 3)
+            assert check(states[0], 1) != check(states[1], 1)  # the elder's own hand changed
+        return
+    raise AssertionError("every deal was thrown in")

@@ -231,6 +231,10 @@ def test_tarot_reports_each_contracts_success_the_takers_points_and_bouts() -> N
             assert success.n == tally.contracts[contract.id]
     bouts = [by_key[f"maker_card_set.bouts.{k}"] for k in range(4)]
     assert all(b.n == played for b in bouts) and abs(sum(b.value for b in bouts) - 1) < 1e-9
+    made = {k: by_key.get(f"maker_card_set.bouts.{k}.maker_success") for k in range(4)}
+    assert sum(m.n for m in made.values() if m is not None) == played
+    for k, m in made.items():  # each hand counted once, under the bouts its taker held
+        assert m is None or m.n == tally.maker_sets["bouts", k] and m.value * m.n == tally.maker_set_wins["bouts", k]
     points = tally.maker_points
     assert all(0 <= p <= 91 and p * 2 == int(p * 2) for values in points.values() for p in values)
     assert by_key["maker_points.p10"].value <= by_key["maker_points.median"].value <= by_key["maker_points.p90"].value

@@ -10,6 +10,13 @@ obligations: if seat ``s`` played ``p`` where holding ``c`` would have made ``p`
 replayed through the engine with the deal's public actions and kept only if every action
 was legal and the seat's view comes out identical, so no world contradicts the view.
 
+Soft inferences: the other seats' public decisions (taking or passing a turned-up card,
+naming, bidding, answering an announcement) are read with the greedy agent as the model of
+a player. A world in which greedy, holding that world's cards, would have decided otherwise
+than the seat did is dropped with a chance of ``reading`` (0.9 by default; not always,
+since a real player is not greedy): a seat that passed a turned-up card seldom holds the
+strength greedy would have taken it with.
+
 The sampler never reads another seat's cards: it uses the seat's view, the public actions of
 the game (never the pack draws of this deal) and the rules. Previous deals are replayed
 from the history to rebuild the state before this deal (scores, dealer, carries); their
@@ -21,6 +28,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Sequence
 
+from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.engine.roles import led_and_winner
@@ -30,6 +38,7 @@ if TYPE_CHECKING:
     from couillon_dsl.model import TrumpContext
 
 MAX_TRIES = 8  # attempts per wanted world before giving up on it
+READING = 0.9  # the chance a world is dropped when the greedy model would have decided otherwise than a seat did
 POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
 DISCARDED = -2  # the declarer's positions whose cards he discarded unseen (see _Layout.forced_discards)
 
@@ -69,14 +78,36 @@ def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[i
     return excluded
 
 
-def replays(world: GameState, actions: Sequence[int]) -> bool:
-    """Apply ``actions`` while each is legal; whether all of them were."""
+def replays(world: GameState, actions: Sequence[int], reading: Reading | None = None) -> bool:
+    """Apply ``actions`` while each is legal (and, with a ``reading``, believable); whether all of them were."""
+    ncards = world.actions.ncards
     try:
         for action in actions:
+            if reading is not None and action >= ncards and not reading.believes(world, action):
+                return False
             world.apply(action)
     except IllegalAction:  # the world's state is as before the refused action
         return False
     return True
+
+
+class Reading:
+    """What the other seats' public decisions say of their cards, with greedy as the model of a player."""
+
+    def __init__(self, seat: int, strength: float, rng: random.Random) -> None:
+        self.seat, self.strength, self.rng = seat, strength, rng
+        self.model = GreedyAgent()
+
+    def believes(self, world: GameState, action: int) -> bool:
+        """False (with a chance of ``strength``) when another seat's decision ``action`` is not the
+        one the model takes with the cards it holds in ``world``; cards and discards are not read."""
+        acts = world.actions
+        if world.current_player() == self.seat or 0 <= acts.discard0 <= action < acts.discard0 + acts.ncards:
+            return True
+        legal = world.legal_actions()
+        if len(legal) < 2 or action not in legal:  # no choice, or an illegal action the replay refuses
+            return True
+        return self.model.act(world, legal, self.rng) == action or self.rng.random() >= self.strength
 
 
 def shown_melds_rule_out(state: GameState, view: SeatView) -> dict[int, int]:
@@ -267,7 +298,8 @@ class _Layout:
 class Sampler:
     """Draws worlds for one agent; remembers the replayed state before the current deal."""
 
-    def __init__(self) -> None:
+    def __init__(self, reading: float = READING) -> None:
+        self.reading = reading  # the chance a world the greedy reading of a decision contradicts is dropped
         self._game: GameState | None = None  # the live game the cached start state belongs to
         self._start = -1
         self._before_deal: GameState | None = None
@@ -301,21 +333,23 @@ class Sampler:
         if hidden and declarer is not None and not layout.free:  # the declarer's cards include a discard this
             gone = excluded.pop(declarer, 0)  # seat never saw (when it is not known which: see _Layout.forced_discards)
 
-        def world(pack: list[int] | None) -> GameState | None:
+        reading = Reading(seat, self.reading, rng) if self.reading > 0 else None
+
+        def world(pack: list[int] | None, reading: Reading | None) -> GameState | None:
             if pack is None:
                 return None
             candidate = base.clone()
             candidate.deal_pack(pack)
             if hidden:
                 return candidate if replays_discarding(candidate, public, hidden, view, gone, rng) else None
-            return candidate if replays(candidate, public) and candidate.view(seat) == view else None
+            return candidate if replays(candidate, public, reading) and candidate.view(seat) == view else None
 
         out: list[GameState] = []
         for attempt in range(count * MAX_TRIES):
             if len(out) == count:
                 break
-            relax = attempt >= count * MAX_TRIES // 2  # constraints inferred wrongly? drop them
-            found = world(layout.pack(rng, {} if relax else excluded))
+            relax = attempt >= count * MAX_TRIES // 2  # constraints inferred wrongly? drop them, and the reading
+            found = world(layout.pack(rng, {} if relax else excluded), None if relax else reading)
             if found is not None:
                 out.append(found)
         return out

@@ -1,8 +1,12 @@
 """A seat's view as a flat tensor and as a line of text, for learning environments.
 
 Everything comes from :class:`~couillon_dsl.engine.SeatView` (what the seat may know), laid
-out by the ruleset's sizes: seats, cards, suits, teams, announcements. The tensor is a
-list of floats in a fixed order (:attr:`ViewEncoder.pieces` names the parts and sizes).
+out by the ruleset's sizes: seats, cards, suits, teams, announcements, contracts and
+declarations. The tensor is a list of floats in a fixed order (:attr:`ViewEncoder.pieces`
+names the parts and sizes). Besides the cards, it holds what fixes a hand in the newer
+rulesets: the contract and its declarer, the seat's partners in this hand (sides that
+change with the contract), the kitty once the seat has seen it, the discards it saw, and
+the declarations made (a shown one's cards are among the face-up cards).
 """
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ if TYPE_CHECKING:
     from couillon_dsl.engine import SeatView
     from couillon_dsl.model import Ruleset
 
-WORDS = ("accept", "pass", "name", "show", "defer")  # trump decisions; any other word counts as the last slot
+WORDS = ("accept", "pass", "name", "show", "defer", "push")  # trump decisions; then the contracts' ids, then any other
+MELD_SCALE = 100  # a declaration's value, in the tensor: value / MELD_SCALE
 
 
 class ViewEncoder:
@@ -26,11 +31,16 @@ class ViewEncoder:
         ncards = ruleset.layout.size
         nteams = len(ruleset.players.teams)
         self.span = max(1, abs(ruleset.scoresheet.start - ruleset.scoresheet.goal))
+        self.words = (*WORDS, *(c.id for c in ruleset.contracts))
+        self.contract_ids = [c.id for c in ruleset.contracts]
+        self.declaration_ids = [d.id for d in ruleset.declarations]
         self.pieces: tuple[tuple[str, int], ...] = (
             ("seat", n), ("current_player", n), ("dealer", n),
             ("hand", ncards), ("played_by_seat", n * ncards), ("trick", ncards), ("face_up", ncards),
             ("offered", ncards), ("trump", len(ruleset.layout.suits) + 1), ("maker", nteams + 1),
-            ("decisions", n * (len(WORDS) + 1)), ("announcements", len(ruleset.announcements) * n),
+            ("decisions", n * (len(self.words) + 1)), ("announcements", len(ruleset.announcements) * n),
+            ("contract", len(self.contract_ids) + 1), ("declarer", n + 1), ("partners", n),
+            ("kitty", ncards), ("discarded", ncards), ("declared", len(self.declaration_ids) * n),
             ("scores", nteams), ("games_won", nteams), ("pending", 2),
         )
         self.size = sum(size for _, size in self.pieces)
@@ -68,15 +78,31 @@ class ViewEncoder:
         one_hot(view.offered, ncards)
         one_hot(len(rs.layout.suits) if view.trump is None else view.trump, len(rs.layout.suits) + 1)
         one_hot(nteams if view.maker is None else view.maker, nteams + 1)
-        width = len(WORDS) + 1
+        words = self.words
+        width = len(words) + 1
         for seat, word in view.decisions:
-            slot = WORDS.index(word) if word in WORDS else len(WORDS)
+            slot = words.index(word) if word in words else len(words)
             out[at + seat * width + slot] += 1.0
         at += n * width
         for name, seat in view.announcements:
             if name in self.announcement_ids:
                 out[at + self.announcement_ids.index(name) * n + seat] = 1.0
         at += len(self.announcement_ids) * n
+        contracts = self.contract_ids
+        one_hot(contracts.index(view.contract) if view.contract in contracts else len(contracts), len(contracts) + 1)
+        one_hot(n if view.deciding_seat is None else view.deciding_seat, n + 1)
+        if view.sides is not None:
+            for seat, side in enumerate(view.sides):
+                out[at + seat] = float(side == view.sides[view.seat])
+        at += n
+        for mask in (view.kitty, view.discarded):
+            for card in iter_bits(mask):
+                out[at + card] = 1.0
+            at += ncards
+        for kind, _, seat, value, _ in view.melds:
+            if kind in self.declaration_ids:
+                out[at + self.declaration_ids.index(kind) * n + seat] += value / MELD_SCALE
+        at += len(self.declaration_ids) * n
         for team, value in enumerate(view.scores):
             out[at + team] = value / self.span
         at += nteams
@@ -102,6 +128,18 @@ class ViewEncoder:
             parts.append(f"trump {layout.suits[view.trump]}")
         if view.maker is not None:
             parts.append(f"maker {view.maker}")
+        if view.contract is not None:
+            parts.append(f"contract {view.contract}")
+        if view.deciding_seat is not None:
+            parts.append(f"declarer {view.deciding_seat}")
+        if view.sides is not None:
+            parts.append("sides " + " ".join(map(str, view.sides)))
+        if view.kitty:
+            parts.append("kitty " + " ".join(name(c) for c in iter_bits(view.kitty)))
+        if view.discarded:
+            parts.append("discarded " + " ".join(name(c) for c in iter_bits(view.discarded)))
+        if view.melds:
+            parts.append("declared " + " ".join(f"{kind}:{label}:{seat}" for kind, label, seat, _, _ in view.melds))
         if view.announcements:
             parts.append("announced " + " ".join(f"{a}:{s}" for a, s in view.announcements))
         if view.played:

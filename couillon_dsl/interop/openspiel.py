@@ -28,7 +28,6 @@ from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
-from couillon_dsl.engine.actions import Actions
 from couillon_dsl.interop.encoding import ViewEncoder
 
 SHORT_NAME = "python_couillon_dsl"
@@ -73,6 +72,9 @@ class Setup:
         self.encoder = ViewEncoder(self.ruleset)
         self.outlook = Outlook(self.ruleset)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Setup:
+        return self  # shared by every state of the game, and never changed: a state's copy keeps it
+
 
 _SETUPS: dict[tuple[tuple[str, Any], ...], Setup] = {}  # by parameters: OpenSpiel copies games by reloading them
 
@@ -104,10 +106,11 @@ class CouillonGame(pyspiel.Game):
         setup = setup_of(params)
         rs = setup.ruleset
         n = rs.players.count
-        acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements))
+        acts = GameState(rs).actions  # the ruleset's numbering: contracts, pushes, discards, declarations
         hands = setup.hands or rs.limits.max_hands * rs.limits.max_games
-        # a hand: the pack drawn, every card played, offer rounds over the pack, announcements
-        per_hand = rs.layout.size * (2 + n) + n * (len(rs.announcements) + 1)
+        # a hand: the pack drawn, every card played or discarded, offer rounds over the pack, bids and pushes,
+        # announcements and declarations
+        per_hand = rs.layout.size * (3 + n) + n * (len(rs.announcements) + len(rs.declarations) + len(rs.contracts) + 2)
         info = pyspiel.GameInfo(
             num_distinct_actions=acts.dealer0 + n,
             max_chance_outcomes=acts.dealer0 + n,

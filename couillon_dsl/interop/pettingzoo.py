@@ -27,7 +27,6 @@ from pettingzoo import AECEnv
 
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
-from couillon_dsl.engine.actions import Actions
 from couillon_dsl.interop.encoding import ViewEncoder
 
 
@@ -50,7 +49,7 @@ class CouillonEnv(AECEnv):
         self.max_hands = max_hands
         self.render_mode = render_mode
         n = rs.players.count
-        acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements))
+        acts = GameState(rs).actions  # the ruleset's numbering: contracts, pushes, discards, declarations
         self.nactions = acts.dealer0 + n
         self.possible_agents = [f"seat_{seat}" for seat in range(n)]
         self.observation_spaces = {agent: spaces.Dict({
