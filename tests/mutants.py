@@ -75,6 +75,13 @@ def mutate(data: dict[str, Any], draw: Any) -> None:
         parent.insert(key, copy.deepcopy(parent[key]))
 
 
+def fresh(value: Any) -> Any:
+    """A copy of a drawn value: ``sampled_from`` hands out the same dict or list every time, and a
+    later mutation that changed it in place would change what the strategy draws (hypothesis then
+    reports a flaky strategy)."""
+    return copy.deepcopy(value)
+
+
 def mutate_keys(mutant: dict[str, Any], keys: tuple[str, ...], count: int, draw: Any,
                 scalars: st.SearchStrategy | None = None, words: list[str] = WORDS) -> None:
     """``count`` mutations of values under ``keys``: drop, replace, insert a key (and, with
@@ -88,10 +95,10 @@ def mutate_keys(mutant: dict[str, Any], keys: tuple[str, ...], count: int, draw:
         if operation == "drop":
             del parent[key]
         elif operation == "replace":
-            parent[key] = draw(VALUES)
+            parent[key] = fresh(draw(VALUES))
         elif operation == "scalar":
-            parent[key] = draw(scalars)
+            parent[key] = fresh(draw(scalars))
         elif isinstance(parent[key], dict):
-            parent[key][draw(st.sampled_from(words))] = draw(VALUES if scalars is None else scalars)
+            parent[key][draw(st.sampled_from(words))] = fresh(draw(VALUES if scalars is None else scalars))
         elif scalars is not None and isinstance(parent[key], list):
-            parent[key].insert(0, draw(scalars))
+            parent[key].insert(0, fresh(draw(scalars)))
