@@ -16,6 +16,7 @@ import functools
 import math
 import random
 import time
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent, play, played_cards
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 SPREAD_GAMES = 8  # seeded random games that measure a hand's typical scoresheet change (games of fixed deals)
 SPREAD_SEED = 0
+STANDARD_NORMAL = NormalDist()  # a game of fixed deals: the chance a lead holds over the deals left
 STEPS = 30  # the scoresheet's distance to the goal is priced in at most this many steps
 EXPLORE = 0.25  # share of leads the playout makes at random
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
@@ -77,10 +79,6 @@ def _points_problem(steps: int) -> tuple[tuple[float, ...], ...]:
         for b in range(1, steps + 1):
             table[a][b] = 0.5 * (table[a - 1][b] + table[a][b - 1])
     return tuple(tuple(row) for row in table)
-
-
-def normal_cdf(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
 def hand_spread(ruleset: Ruleset) -> float:
@@ -135,7 +133,7 @@ class Outlook:
         """``team``'s chance to win the current game."""
         if self.deals:
             lead, spread = self._lead(state, team)
-            return normal_cdf(lead / spread)
+            return STANDARD_NORMAL.cdf(lead / spread)
         steps = [self.steps(v) for v in state.scores]
         return self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)]
 
@@ -158,7 +156,7 @@ class Outlook:
         """How much one step for or against ``team`` moves its chance now: the search's value scale."""
         if self.deals:  # a step is a hand's typical change
             lead, spread = self._lead(state, team)
-            return max(0.02, normal_cdf((lead + self.unit) / spread) - normal_cdf((lead - self.unit) / spread))
+            return max(0.02, STANDARD_NORMAL.cdf((lead + self.unit) / spread) - STANDARD_NORMAL.cdf((lead - self.unit) / spread))
         steps = [self.steps(v) for v in state.scores]
         mine = steps[team]
         theirs = min(s for t, s in enumerate(steps) if t != team)
