@@ -126,7 +126,7 @@ class Outlook:
         good direction) and the spread of the deals still to play, this one included."""
         scores = state.scores
         best_other = max(-self.sign * v for t, v in enumerate(scores) if t != team)
-        left = max(1, self.deals - state.view(0).hand_number + 1)
+        left = max(1, self.deals - state.hand_number + 1)
         return -self.sign * scores[team] - best_other, self.unit * math.sqrt(left)
 
     def game_chance(self, state: GameState, team: int) -> float:
@@ -142,7 +142,7 @@ class Outlook:
         result = state.result
         if result is not None:
             return [float(result.winner == t) for t in range(len(result.scores))]
-        won = state.view(0).games_won
+        won = state.games_won
         games = _points_problem(self.games_to_win)
         out = []
         for team in range(len(state.scores)):
@@ -189,7 +189,7 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
             else:
                 action = play(state, legal, played)
             played |= 1 << action
-            state.apply(action)
+            state.play_card(action)
             continue
         if state.current_player() < 0:
             break  # the game ended (or was abandoned) without this hand being scored
