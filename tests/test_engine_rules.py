@@ -13,6 +13,7 @@ import pytest
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import CHANCE, TERMINAL, GameState, HandSummary, IllegalAction, explain_legal, explain_trick
+from couillon_dsl.engine.fields import FIELDS
 from couillon_dsl.engine.tables import OP_PACKET, OP_SET_ASIDE, OP_STOCK
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Choose, Offer, Ruleset
@@ -566,6 +567,57 @@ def test_clone_is_independent_and_history_replays_exactly() -> None:
     for action in st.history():
         replay.apply(action)
     assert replay.result == st.result and replay.hands == st.hands
+
+
+def random_step(st: GameState, rng: random.Random) -> int:
+    """Resolve a chance node, or pick a random legal action (returned, not applied; -1 after a deal)."""
+    if st.is_chance_node():
+        st.deal_shuffled()
+        return -1
+    legal = st.legal_actions()
+    return legal[int(rng.random() * len(legal))]
+
+
+@pytest.mark.parametrize("name", ["schieber", "tarot", "kujong"])
+def test_clone_copies_every_field_and_shares_no_container_a_move_changes(name: str) -> None:
+    """clone is written out field by field: every field is set to the original's value, the lists
+    and dicts as copies, everything else (ints, tuples, the ruleset's tables) as the same object."""
+    st = GameState(ruleset(name), seed=3)  # seeded: the state has a generator of its own, which the clone copies
+    rng = random.Random(3)
+    while len(st.finished_tricks()) < 2:
+        action = random_step(st, rng)
+        if action >= 0:
+            st.apply(action)
+    copy = st.clone()
+    for field in FIELDS:
+        mine, theirs = getattr(st, field), getattr(copy, field)
+        if field == "_rng":
+            assert theirs is not mine and theirs.getstate() == mine.getstate()
+        elif type(mine) is list or type(mine) is dict:
+            assert theirs == mine and theirs is not mine, field
+        else:
+            assert theirs is mine, field
+
+
+@pytest.mark.parametrize("name", ["couillon", "schieber", "tarot"])
+def test_play_card_is_apply_without_the_check(name: str) -> None:
+    rs = ruleset(name)
+    for seed in range(2):
+        checked, unchecked = GameState(rs, seed=seed), GameState(rs, seed=seed)
+        rng = random.Random(seed)
+        while not checked.is_terminal():
+            action = random_step(checked, rng)
+            if action < 0:
+                unchecked.deal_shuffled()
+                continue
+            playing = unchecked.is_playing() and action < rs.layout.size
+            checked.apply(action)
+            if playing:
+                unchecked.play_card(action)
+            else:
+                unchecked.apply(action)
+        assert unchecked.history() == checked.history() and unchecked.result == checked.result
+        assert unchecked.hands == checked.hands
 
 
 def test_random_first_dealer_is_a_chance_action() -> None:

@@ -68,6 +68,28 @@ def test_ismcts_repeats_itself_under_a_seed_and_searches_only_legal_actions() ->
     assert len(choices) == 1 and choices <= set(legal)
 
 
+@pytest.mark.parametrize("name", ["couillon-ardennes", "schieber", "tarot"])
+def test_searches_decide_alike_on_a_replayed_game_and_on_a_clone(name: str) -> None:
+    """A seeded search depends only on the game, not on how its state was built: the same
+    decisions from the live state, from its history replayed action by action, and from a clone
+    (which shares the ruleset's tables and copies the rest), card after card of a hand."""
+    rs = build_ruleset(name)
+    state = first_decision(rs, 5)
+    for step in range(6):
+        replayed = GameState(rs)
+        for action in state.history():
+            replayed.apply(action)
+        legal = state.legal_actions()
+        for spec in ("ismcts:iterations=30:worlds=5", "pimc:samples=4"):
+            choices = {make_agent(spec).act(s, legal, random.Random(step)) for s in (state, replayed, state.clone())}
+            assert len(choices) == 1 and choices <= set(legal), spec
+        state.apply(choices.pop())
+        while state.current_player() >= 0 and len(state.legal_actions()) == 1:
+            state.apply(state.legal_actions()[0])
+        if state.current_player() < 0:
+            break
+
+
 def test_ismcts_time_budget_is_honoured_roughly() -> None:
     rs = build_ruleset("couillon")
     state = first_decision(rs, 2)

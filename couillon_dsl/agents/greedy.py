@@ -85,17 +85,17 @@ def orders_of(ctx: TrumpContext) -> CardOrders:
     return orders
 
 
-def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, trick: Sequence[tuple[int, int]],
+def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, leader: int, cards: Sequence[int],
            legal: Sequence[int]) -> int:
-    """The card to add to ``trick`` ((seat, card) pairs so far): cheapest winner, else cheapest card.
-    ``side_of`` gives each seat's side in this hand (who is a partner)."""
+    """The card to add to the trick ``leader`` led, ``cards`` so far in play order: cheapest winner,
+    else cheapest card. ``side_of`` gives each seat's side in this hand (who is a partner)."""
     orders = orders_of(ctx)
-    led, best_card = led_and_winner(ctx, [card for _, card in trick])
+    led, best_card = led_and_winner(ctx, cards)
     suit = ctx.card_suit[best_card] if led == OPEN_LEAD else led  # after an open lead: any
     strength = ctx.strength[suit]
-    best_seat = next(seat for seat, card in trick if card == best_card)
-    if side_of[best_seat] == side_of[seat]:
-        if len(trick) == len(side_of) - 1:  # the partner wins: give it the most points a non-trump can add
+    nseats = len(side_of)
+    if side_of[(leader + cards.index(best_card)) % nseats] == side_of[seat]:
+        if len(cards) == nseats - 1:  # the partner wins: give it the most points a non-trump can add
             return max(legal, key=orders.feed[suit].__getitem__)
         return min(legal, key=orders.shed.__getitem__)
     best = strength[best_card]
@@ -163,8 +163,7 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     seat = state.current_player()
     leader, cards = state.current_trick()
     if cards:
-        n = state.ruleset.players.count
-        return follow(ctx, state.sides, seat, [((leader + i) % n, card) for i, card in enumerate(cards)], legal)
+        return follow(ctx, state.sides, seat, leader, cards, legal)
     gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
     return lead(ctx, legal, ~gone)
 

@@ -118,40 +118,50 @@ def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng:
     """Walk ``world`` down the tree to a new node or the end of the hand; the nodes passed.
 
     A node's first new child is the playout policy's choice, so while a node has few
-    visits its value is that of sensible play rather than of a random action."""
+    visits its value is that of sensible play rather than of a random action. Once every
+    legal action has a node, the one of highest UCB1 is taken (the first of equals), with
+    the availability count in place of the parent's visits (ISMCTS's subset-armed bandit)."""
     path: list[Node] = []
     node = root
     hands = world.hands
     target = len(hands) + 1
-    while len(hands) < target:
+    log, sqrt = math.log, math.sqrt
+    ncards = world.actions.ncards
+    expanded = False
+    while not expanded and len(hands) < target:
         seat = world.current_player()
         if seat < 0:
             break
         legal = world.legal_actions()
         if len(legal) == 1:
-            world.apply(legal[0])
-            continue
-        children = node.children
-        untried = [a for a in legal if a not in children]
-        for a in legal:
-            if a in children:
-                children[a].available += 1
-        if untried:
-            action = policy.act(world, legal, rng) if not children else -1
-            if action not in untried:
-                action = untried[int(rng.random() * len(untried))]
-            child = children[action] = Node(team_of[seat])
-            child.available = 1
+            action = legal[0]
+        else:
+            children = node.children
+            untried = []
+            for a in legal:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.available += 1
+            if untried:
+                action = policy.act(world, legal, rng) if not children else -1
+                if action not in untried:
+                    action = untried[int(rng.random() * len(untried))]
+                node = children[action] = Node(team_of[seat])
+                node.available = 1
+                expanded = True
+            else:
+                best = -math.inf
+                for a in legal:
+                    child = children[a]
+                    visits = child.visits
+                    value = child.total / visits + c * sqrt(log(child.available) / visits)
+                    if value > best:
+                        best, action, node = value, a, child
+            path.append(node)
+        if action < ncards and world.is_playing():  # a card among the legal actions: no second check
+            world.play_card(action)
+        else:
             world.apply(action)
-            path.append(child)
-            break
-        action = max(legal, key=lambda a: ucb(children[a], c))
-        node = children[action]
-        world.apply(action)
-        path.append(node)
     return path
-
-
-def ucb(node: Node, c: float) -> float:
-    """UCB1 with the availability count in place of the parent's visits (ISMCTS's subset-armed bandit)."""
-    return node.total / node.visits + c * math.sqrt(math.log(node.available) / node.visits)

@@ -143,27 +143,26 @@ class Outlook:
         good direction) and the spread of the deals still to play, this one included."""
         scores = state.scores
         best_other = max(-self.sign * v for t, v in enumerate(scores) if t != team)
-        left = max(1, self.deals - state.view(0).hand_number + 1)
+        left = max(1, self.deals - state.hand_number + 1)
         return -self.sign * scores[team] - best_other, self.unit * math.sqrt(left)
 
-    def game_chance(self, state: GameState, team: int) -> float:
-        """``team``'s chance to win the current game."""
+    def game_chances(self, state: GameState) -> list[float]:
+        """Each team's chance to win the current game."""
+        teams = range(len(state.scores))
         if self.deals:
-            lead, spread = self._lead(state, team)
-            return STANDARD_NORMAL.cdf(lead / spread)
+            return [STANDARD_NORMAL.cdf(lead / spread) for lead, spread in (self._lead(state, t) for t in teams)]
         steps = [self.steps(v) for v in state.scores]
-        return self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)]
+        return [self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)] for team in teams]
 
     def chances(self, state: GameState) -> list[float]:
         """Per team, the chance to win the session from where ``state`` stands."""
         result = state.result
         if result is not None:
             return [float(result.winner == t) for t in range(len(result.scores))]
-        won = state.view(0).games_won
+        won = state.games_won
         games = _points_problem(self.games_to_win)
         out = []
-        for team in range(len(state.scores)):
-            game = self.game_chance(state, team)
+        for team, game in enumerate(self.game_chances(state)):
             need = self.games_to_win - won[team]
             other = self.games_to_win - max(w for t, w in enumerate(won) if t != team)
             out.append(game * games[need - 1][other] + (1 - game) * games[need][other - 1])
@@ -207,7 +206,7 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
             else:
                 action = play(state, legal, played)
             played |= 1 << action
-            state.apply(action)
+            state.play_card(action)
             continue
         if state.current_player() < 0:
             break  # the game ended (or was abandoned) without this hand being scored

@@ -232,6 +232,7 @@ class _Layout:
             self.known[s] = cards
             known |= sum(1 << c for c in cards)
         self.pool = [p for p in range(ncards) if p not in self.fixed and not taken >> p & 1]
+        self.template = [self.fixed.get(p, -1) for p in range(ncards)]  # a pack's known cards, the rest -1
         self.unseen = probe.ruleset.layout.full_mask & ~known
         self.taker, self.free, self.hidden_free, self.discarded_free = taker, 0, 0, 0
         if taker >= 0 and taker != seat and view.discarded & kitty.last_resort:
@@ -253,16 +254,16 @@ class _Layout:
         take; groups are seats and POOL), or None when no such order was found."""
         free = list(iter_bits(self.unseen))
         rng.shuffle(free)
-        pack = [-1] * self.ncards
-        for position, card in self.fixed.items():
-            pack[position] = card
+        pack = self.template.copy()  # the known cards at their fixed positions
         slots: dict[int, list[int]] = {}
         for s, positions in self.positions.items():
             spots, candidates = self.loose[s]
-            up = rng.sample(candidates, len(spots)) if spots else []
-            for position, card in zip(spots, up):
-                pack[position] = card
-            rest = [c for c in self.known[s] if c not in up]
+            rest = self.known[s]
+            if spots:
+                up = rng.sample(candidates, len(spots))
+                for position, card in zip(spots, up):
+                    pack[position] = card
+                rest = [c for c in rest if c not in up]
             for position, card in zip(positions, rest):
                 pack[position] = card
             if len(positions) > len(rest):
@@ -278,16 +279,16 @@ class _Layout:
         if self.pool:
             slots[POOL] = self.pool
         # a card only one group may take goes there first; then the most constrained groups fill up
-        chosen: dict[int, list[int]] = {group: [] for group in slots}
-        rest = []
-        for card in free:
-            groups = [g for g in slots if not excluded.get(g, 0) >> card & 1]
-            if not groups:
-                return None
-            if len(groups) == 1:
-                chosen[groups[0]].append(card)
-            else:
-                rest.append(card)
+        allowed = {group: ~excluded.get(group, 0) for group in slots}
+        anyone = shared = 0  # the cards some group may take; those two or more may
+        for mask in allowed.values():
+            shared |= anyone & mask
+            anyone |= mask
+        if self.unseen & ~anyone:
+            return None  # a card no group may take
+        chosen = {group: [c for c in free if only >> c & 1] if (only := mask & ~shared & self.unseen) else []
+                  for group, mask in allowed.items()}
+        rest = [c for c in free if shared >> c & 1]
         for group in sorted(slots, key=lambda g: (-excluded.get(g, 0).bit_count(), g)):
             need = len(slots[group]) - len(chosen[group])
             no = excluded.get(group, 0)

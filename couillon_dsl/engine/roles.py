@@ -93,16 +93,19 @@ def won_cards(roles: RoleTables | None, team_of: Sequence[int], nteams: int, rou
     """The cards each team's tricks took (card roles applied); the last trick's winning team and cards;
     and every trick's cards, winning team and winning card (the `trick_log` fact)."""
     won = [0] * nteams
+    tricks = []
     for i, (leader, cards, winner) in enumerate(log):
-        mask = sum(1 << c for c in cards)
+        mask = 0
+        for card in cards:
+            mask |= 1 << card
+        team = team_of[winner]
         if roles is not None and mask & roles.cards:
             for card, owner in zip(cards, card_owners(roles, team_of, nteams, cards, rounds[leader], winner,
                                                       i == len(log) - 1)):
                 won[owner] |= 1 << card
         else:
-            won[team_of[winner]] |= mask
+            won[team] |= mask
+        tricks.append((mask, team, cards[(winner - leader) % len(cards)]))
     if not log:
         return tuple(won), (None, 0, ())
-    tricks = tuple((sum(1 << c for c in cards), team_of[winner], cards[(winner - leader) % len(cards)])
-                   for leader, cards, winner in log)
-    return tuple(won), (tricks[-1][1], tricks[-1][0], tricks)
+    return tuple(won), (tricks[-1][1], tricks[-1][0], tuple(tricks))

@@ -5,6 +5,7 @@ The rules themselves are closures built per ruleset (:mod:`couillon_dsl.engine.h
 """
 from __future__ import annotations
 
+from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.actions import OVER
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, passes_after_pass_out
@@ -54,7 +55,8 @@ class ScoringPhase(StateFields):
             for card in cards:
                 played |= 1 << card
         aside = self._full & ~played
-        self._points[team] += sum(self._ctx.points[c] for c in range(self._acts.ncards) if aside >> c & 1)
+        points = self._ctx.points
+        self._points[team] += sum(points[c] for c in iter_bits(aside))
         return tuple(w | aside if i == team else w for i, w in enumerate(won))
 
     def _pass_out(self, path: str = "redeal") -> None:

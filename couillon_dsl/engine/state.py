@@ -23,7 +23,6 @@ from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.contract import ContractPhase
 from couillon_dsl.engine.deal import DealPhase
 from couillon_dsl.engine.declarations import DeclarePhase
-from couillon_dsl.engine.fields import FIELDS
 from couillon_dsl.engine.hand import cards_table
 from couillon_dsl.engine.kitty import KittyPhase
 from couillon_dsl.engine.play import PlayPhase
@@ -191,6 +190,13 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         else:
             self._decide(action)
 
+    def play_card(self, card: Card) -> None:
+        """Play ``card`` for the seat to move, a card the caller took from :meth:`legal_mask` in the
+        play phase: :meth:`apply` without the legality check, for a search that plays thousands of
+        cards a decision. Nothing is checked: an illegal card leaves the state corrupt."""
+        self._history.append(card)
+        self._play(card)
+
     def _allows(self, action: int) -> bool:
         """Whether ``action`` is legal outside the play phase; a draw or a discard is one mask test,
         not a list of every undrawn card (a sampled world draws a whole pack)."""
@@ -233,12 +239,93 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         return list(self._history)
 
     def clone(self) -> "GameState":
+        """An independent copy. The lists and the dict a move changes in place are copied; ints,
+        tuples and the ruleset's immutable tables are shared. Written out field by field, in the
+        order of :data:`~couillon_dsl.engine.fields.FIELDS`: a loop over that list costs six
+        times as much, and a searching agent clones a world per iteration
+        (``tests/test_engine_rules.py`` checks that every field is covered)."""
         other = object.__new__(GameState)
-        for name in FIELDS:
-            value = getattr(self, name)
-            if type(value) is list or type(value) is dict:
-                value = value.copy()
-            setattr(other, name, value)
+        other._rs = self._rs
+        other._t = self._t
+        other._n = self._n
+        other._acts = self._acts
+        other._seed = self._seed
+        other._full = self._full
+        other._history = self._history.copy()
+        other._phase = self._phase
+        other._dealer = self._dealer
+        # deal
+        other._pack = self._pack.copy()
+        other._undrawn = self._undrawn
+        other._step = self._step
+        other._hands = self._hands.copy()
+        other._face_up = self._face_up.copy()
+        other._stock = self._stock.copy()
+        other._last_up = self._last_up
+        # trump
+        other._offered = self._offered
+        other._speakers = self._speakers
+        other._spk = self._spk
+        other._round = self._round
+        other._chooser = self._chooser
+        other._trump = self._trump
+        other._promo = self._promo
+        other._ctx = self._ctx
+        other._maker = self._maker
+        other._decider = self._decider
+        other._path = self._path
+        other._decisions = self._decisions.copy()
+        other._defer_seat = self._defer_seat
+        other._contract = self._contract
+        other._asked = self._asked
+        other._pushes = self._pushes
+        other._cbase = self._cbase
+        other._mult = self._mult
+        other._bid = self._bid
+        other._bidder = self._bidder
+        other._side_of = self._side_of
+        # kitty
+        other._kitty = self._kitty
+        other._discards = self._discards
+        other._to_discard = self._to_discard
+        # announcements
+        other._made = self._made.copy()
+        other._may_announce = self._may_announce
+        other._offers = self._offers.copy()
+        # declarations
+        other._melds = self._melds.copy()
+        other._meld_first = self._meld_first
+        other._meld_later = self._meld_later
+        other._meld_watch = self._meld_watch
+        other._meld_offers = self._meld_offers
+        # play
+        other._leader = self._leader
+        other._turn = self._turn
+        other._trick = self._trick.copy()
+        other._tmask = self._tmask
+        other._led = self._led
+        other._st = self._st
+        other._best = self._best
+        other._win = self._win
+        other._wseat = self._wseat
+        other._tpoints = self._tpoints
+        other._trick_no = self._trick_no
+        other._ntricks = self._ntricks
+        other._points = self._points.copy()
+        other._tricks = self._tricks.copy()
+        other._log = self._log.copy()
+        # scoresheet and session
+        other._values = self._values
+        other._ties = self._ties
+        other._passes = self._passes
+        other._redeals = self._redeals
+        other._game_hands = self._game_hands
+        other._game = self._game
+        other._games_won = self._games_won.copy()
+        other._games = self._games.copy()
+        other._summaries = self._summaries.copy()
+        other._result = self._result
+        other._rng = None
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
@@ -331,6 +418,16 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
     @property
     def dealer(self) -> int:
         return self._dealer
+
+    @property
+    def games_won(self) -> tuple[int, ...]:
+        """Games won so far in the session, per team (public; the seat view's ``games_won``)."""
+        return tuple(self._games_won)
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played in the current game, from 1 (public; the seat view's ``hand_number``)."""
+        return self._game_hands + 1
 
     @property
     def trump(self) -> int | None:
