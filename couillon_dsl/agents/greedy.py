@@ -259,8 +259,10 @@ def hand_value(ctx: TrumpContext, hand: int) -> float:
     counts a quarter less where trumps exist (it may be trumped)."""
     value = 0.0
     trumps = ctx.trump_mask
+    above = ctx.above
+    outside = ~hand
     for card in iter_bits(hand):
-        beaters = (ctx.above[card] & ~hand).bit_count()
+        beaters = (above[card] & outside).bit_count()
         trump = trumps >> card & 1
         value += (1.0 if beaters == 0 else 0.5 if beaters == 1 else 0.0) * (0.75 if trumps and not trump else 1.0) \
             + (0.5 if trump else 0.0)

@@ -33,6 +33,7 @@ SPREAD_SEED = 0
 STANDARD_NORMAL = NormalDist()  # a game of fixed deals: the chance a lead holds over the deals left
 STEPS = 30  # the scoresheet's distance to the goal is priced in at most this many steps
 EXPLORE = 0.25  # share of leads the playout makes at random
+PRICED_LIMIT = 1 << 12  # scoresheet states an Outlook remembers the chances of
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
 DECISION_BUDGET = 4  # a decision that is not a card (trump, contract, announcement, declaration) gets this many times
 # the search: it is rare (a few per hand) and decides the most
@@ -116,6 +117,7 @@ class Outlook:
         self.table = _points_problem(self.limit)
         self.deals = sheet.deals or 0
         self.unit = hand_spread(ruleset) if self.deals else 0.0  # with deals: a hand's typical change
+        self._priced: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[float]] = {}  # see chances
 
     def steps(self, value: int) -> int:
         """Priced steps from ``value`` to the goal (0 at or past it)."""
@@ -138,18 +140,27 @@ class Outlook:
         return [self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)] for team in teams]
 
     def chances(self, state: GameState) -> list[float]:
-        """Per team, the chance to win the session from where ``state`` stands."""
+        """Per team, the chance to win the session from where ``state`` stands (a new list).
+
+        A function of the scoresheet state alone, and playouts end in few of them: each is
+        priced once and remembered (up to :data:`PRICED_LIMIT` states)."""
         result = state.result
         if result is not None:
             return [float(result.winner == t) for t in range(len(result.scores))]
-        won = state.games_won
-        games = _points_problem(self.games_to_win)
-        out = []
-        for team, game in enumerate(self.game_chances(state)):
-            need = self.games_to_win - won[team]
-            other = self.games_to_win - max(w for t, w in enumerate(won) if t != team)
-            out.append(game * games[need - 1][other] + (1 - game) * games[need][other - 1])
-        return out
+        key = (state.scores, state.games_won, state.hand_number if self.deals else 0)
+        known = self._priced.get(key)
+        if known is None:
+            won = key[1]
+            games = _points_problem(self.games_to_win)
+            known = []
+            for team, game in enumerate(self.game_chances(state)):
+                need = self.games_to_win - won[team]
+                other = self.games_to_win - max(w for t, w in enumerate(won) if t != team)
+                known.append(game * games[need - 1][other] + (1 - game) * games[need][other - 1])
+            if len(self._priced) >= PRICED_LIMIT:
+                self._priced.clear()
+            self._priced[key] = known
+        return known.copy()
 
     def spread(self, state: GameState, team: int) -> float:
         """How much one step for or against ``team`` moves its chance now: the search's value scale."""
