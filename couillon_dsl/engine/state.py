@@ -420,6 +420,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         return self._dealer
 
     @property
+    def offered(self) -> Card | None:
+        """The turned-up card the seat to speak may accept (public; the seat view's ``offered``),
+        None outside an offer."""
+        return self._offered if self._phase == OFFER else None
+
+    @property
     def games_won(self) -> tuple[int, ...]:
         """Games won so far in the session, per team (public; the seat view's ``games_won``)."""
         return tuple(self._games_won)
