@@ -30,7 +30,7 @@ from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
 from couillon_dsl.kernel.eligible import hand_size
 
 if TYPE_CHECKING:
-    from couillon_dsl.engine import GameState, SeatView
+    from couillon_dsl.engine import GameState
     from couillon_dsl.engine.roles import RoleTables
     from couillon_dsl.model import Ruleset, TrumpContext
 
@@ -259,8 +259,10 @@ def hand_value(ctx: TrumpContext, hand: int) -> float:
     counts a quarter less where trumps exist (it may be trumped)."""
     value = 0.0
     trumps = ctx.trump_mask
+    above = ctx.above
+    outside = ~hand
     for card in iter_bits(hand):
-        beaters = (ctx.above[card] & ~hand).bit_count()
+        beaters = (above[card] & outside).bit_count()
         trump = trumps >> card & 1
         value += (1.0 if beaters == 0 else 0.5 if beaters == 1 else 0.0) * (0.75 if trumps and not trump else 1.0) \
             + (0.5 if trump else 0.0)
@@ -295,7 +297,9 @@ class GreedyAgent:
             if legal[-1] >= state.actions.announce0:  # trick 1: what the seat's cards allow it to announce or declare
                 return legal[-1]  # promoting one's own card only helps; an optional meld is always declared
             return play(state, legal)
-        return self._decide(state, state.view(state.current_player()), legal)
+        seat = state.current_player()
+        # what a decision reads of the seat's view (its own cards, the card on offer), without building it
+        return self._decide(state, seat, state.hand_of(seat), legal)
 
     # ------------------------------------------------------------------ decisions
     def maker_bar(self, rs: Ruleset) -> MakerBar:
@@ -305,26 +309,27 @@ class GreedyAgent:
         return self._bar[1]
 
     @staticmethod
-    def _strong_enough(strength: float, view: SeatView, rs: Ruleset) -> bool:
+    def _strong_enough(strength: float, hand: int, rs: Ruleset) -> bool:
         """Strong enough to name trump or bid: the hand's strength against its side's share of the
         tricks (``SHARE`` with fixed teams; a declarer alone needs his seats' share of a fair
         split, ``nsides / count`` of it: half the usual with one against three)."""
         players = rs.players
         share = SHARE if players.sides == "teams" else SHARE * players.nsides / players.count
-        return strength >= share * view.hand.bit_count() + 0.5
+        return strength >= share * hand.bit_count() + 0.5
 
-    def _decide(self, state: GameState, view: SeatView, legal: Sequence[int]) -> int:
+    def _decide(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
+        """The decision of ``seat`` holding ``hand`` among ``legal`` (no card among them)."""
         acts = state.actions
         rs = state.ruleset
-        hand = view.hand
         if legal[0] >= acts.discard0 >= 0:  # after taking the kitty
             return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
         if acts.accept in legal:
             bar = self.maker_bar(rs)
             t = rs.tables
-            suit = rs.layout.suit_of(view.offered) if view.offered is not None else -1
-            unseen = rs.layout.full_mask & ~hand & ~(1 << view.offered if view.offered is not None else 0)
-            strong = suit >= 0 and bar.makes(trick_value(t.context(suit, t.always_promoted), hand, unseen), view.seat,
+            offered = state.offered
+            suit = rs.layout.suit_of(offered) if offered is not None else -1
+            unseen = rs.layout.full_mask & ~hand & ~(1 << offered if offered is not None else 0)
+            strong = suit >= 0 and bar.makes(trick_value(t.context(suit, t.always_promoted), hand, unseen), seat,
                                              hand.bit_count())
             return acts.accept if strong else acts.pass_
         if acts.decline in legal:
@@ -339,14 +344,14 @@ class GreedyAgent:
             ctx = choice_context(state, bids[0])
             rung = state.ruleset.tables.auction_ladder.index(bids[0] - acts.contract0)
             # each rung up the ladder needs a trick more: overcalling to the top is no free bid
-            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand) - rung, view, rs)
+            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand) - rung, hand, rs)
             return bids[0] if strong else acts.pass_
         if acts.push >= 0 or acts.contract0 >= 0:
-            return self._pick_contract(state, view, legal)
+            return self._pick_contract(state, hand, legal)
         # choosing trump: name, show or defer
         suits = range(len(rs.layout.suits))
         best = max(suits, key=lambda s: (suit_strength(rs, hand, s), -s))
-        strong = self._strong_enough(suit_strength(rs, hand, best), view, rs)
+        strong = self._strong_enough(suit_strength(rs, hand, best), hand, rs)
         if acts.defer in legal and not strong:
             return acts.defer
         if acts.name0 + best in legal:
@@ -356,13 +361,13 @@ class GreedyAgent:
         # show the lowest card of the suit (rank index 0 is the highest rank)
         return max(in_best or shows, key=lambda a: rs.layout.rank_of(a - acts.show0))
 
-    def _pick_contract(self, state: GameState, view: SeatView, legal: Sequence[int]) -> int:
-        """The contract (and trump) under which the hand is worth most; push when even that is weak."""
-        valued = [(hand_value(ctx, view.hand), a) for a in legal if (ctx := choice_context(state, a)) is not None]
+    def _pick_contract(self, state: GameState, hand: int, legal: Sequence[int]) -> int:
+        """The contract (and trump) under which ``hand`` is worth most; push when even that is weak."""
+        valued = [(hand_value(ctx, hand), a) for a in legal if (ctx := choice_context(state, a)) is not None]
         if not valued:
             return legal[0]
         value, best = max(valued, key=lambda va: (va[0], -va[1]))
         push = state.actions.push
-        if push in legal and value < PUSH_BELOW * SHARE * view.hand.bit_count():
+        if push in legal and value < PUSH_BELOW * SHARE * hand.bit_count():
             return push
         return best

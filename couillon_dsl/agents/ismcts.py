@@ -35,6 +35,7 @@ from couillon_dsl.agents.playout import (
     playout,
     whole_count,
 )
+from couillon_dsl.engine.hand import cards_table
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -127,12 +128,13 @@ def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng:
     target = len(hands) + 1
     log, sqrt = math.log, math.sqrt
     ncards = world.actions.ncards
+    cards_of = cards_table(ncards, ncards)  # a card's legal actions are the legal mask's cards, ascending
     expanded = False
     while not expanded and len(hands) < target:
         seat = world.current_player()
         if seat < 0:
             break
-        legal = world.legal_actions()
+        legal = cards_of[world.legal_mask()] if world.plays_a_card() else world.legal_actions()
         if len(legal) == 1:
             action = legal[0]
         else:

@@ -35,6 +35,7 @@ STEPS = 30  # the scoresheet's distance to the goal is priced in at most this ma
 EXPLORE = 0.25  # share of leads the playout makes at random
 DECISION_EXPLORE = 0.0  # ... when valuing a decision that is not a card: the play the table will see, not variety
 EVIDENCE = 1.0  # standard errors by which a search's choice must beat greedy's at a decision that is not a card
+PRICED_LIMIT = 1 << 12  # scoresheet states an Outlook remembers the chances of
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
 DECISION_BUDGET = 4  # a decision that is not a card (trump, contract, announcement, declaration) gets this many times
 # the search: it is rare (a few per hand) and decides the most
@@ -133,6 +134,7 @@ class Outlook:
         self.table = _points_problem(self.limit)
         self.deals = sheet.deals or 0
         self.unit = hand_spread(ruleset) if self.deals else 0.0  # with deals: a hand's typical change
+        self._priced: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[float]] = {}  # see chances
 
     def steps(self, value: int) -> int:
         """Priced steps from ``value`` to the goal (0 at or past it)."""
@@ -155,18 +157,27 @@ class Outlook:
         return [self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)] for team in teams]
 
     def chances(self, state: GameState) -> list[float]:
-        """Per team, the chance to win the session from where ``state`` stands."""
+        """Per team, the chance to win the session from where ``state`` stands (a new list).
+
+        A function of the scoresheet state alone, and playouts end in few of them: each is
+        priced once and remembered (up to :data:`PRICED_LIMIT` states)."""
         result = state.result
         if result is not None:
             return [float(result.winner == t) for t in range(len(result.scores))]
-        won = state.games_won
-        games = _points_problem(self.games_to_win)
-        out = []
-        for team, game in enumerate(self.game_chances(state)):
-            need = self.games_to_win - won[team]
-            other = self.games_to_win - max(w for t, w in enumerate(won) if t != team)
-            out.append(game * games[need - 1][other] + (1 - game) * games[need][other - 1])
-        return out
+        key = (state.scores, state.games_won, state.hand_number if self.deals else 0)
+        known = self._priced.get(key)
+        if known is None:
+            won = key[1]
+            games = _points_problem(self.games_to_win)
+            known = []
+            for team, game in enumerate(self.game_chances(state)):
+                need = self.games_to_win - won[team]
+                other = self.games_to_win - max(w for t, w in enumerate(won) if t != team)
+                known.append(game * games[need - 1][other] + (1 - game) * games[need][other - 1])
+            if len(self._priced) >= PRICED_LIMIT:
+                self._priced.clear()
+            self._priced[key] = known
+        return known.copy()
 
     def spread(self, state: GameState, team: int) -> float:
         """How much one step for or against ``team`` moves its chance now: the search's value scale."""

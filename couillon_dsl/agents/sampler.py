@@ -290,16 +290,23 @@ class _Layout:
                   for group, mask in allowed.items()}
         rest = [c for c in free if shared >> c & 1]
         for group in sorted(slots, key=lambda g: (-excluded.get(g, 0).bit_count(), g)):
-            need = len(slots[group]) - len(chosen[group])
-            no = excluded.get(group, 0)
-            take = [c for c in rest if not no >> c & 1][:need] if need > 0 else []
-            if need < 0 or len(take) < need:
+            spots, mine = slots[group], chosen[group]
+            need = len(spots) - len(mine)
+            if need < 0:
                 return None
-            chosen[group] += take
-            taken = set(take)
-            rest = [c for c in rest if c not in taken]
-            rng.shuffle(chosen[group])  # the pool's order is the stock's order
-            for position, card in zip(slots[group], chosen[group]):
+            if need:  # the first cards of the rest this group may take
+                no = excluded.get(group, 0)
+                take = [c for c in rest if not no >> c & 1][:need] if no else rest[:need]
+                if len(take) < need:
+                    return None
+                if no:
+                    taken = set(take)
+                    rest = [c for c in rest if c not in taken]
+                else:
+                    rest = rest[need:]
+                mine += take
+            rng.shuffle(mine)  # the pool's order is the stock's order
+            for position, card in zip(spots, mine):
                 pack[position] = card
         return pack
 

@@ -211,7 +211,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
     def deal_pack(self, order: list[int]) -> None:
         """Draw the rest of the pack in ``order`` at once (a sampled world's deal): the same as
         applying each draw in turn, without a legality list per card."""
-        if self._phase != DRAW or sum(1 << c for c in set(order)) != self._undrawn or len(order) != len(set(order)):
+        if self._phase != DRAW or sum(map((1).__lshift__, set(order))) != self._undrawn or len(order) != len(set(order)):
             raise IllegalAction("deal_pack: the order is not the undrawn cards of a deal waiting to be drawn")
         self._history.extend(order)
         self._pack.extend(order)
@@ -418,6 +418,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
     @property
     def dealer(self) -> int:
         return self._dealer
+
+    @property
+    def offered(self) -> Card | None:
+        """The turned-up card the seat to speak may accept (public; the seat view's ``offered``),
+        None outside an offer."""
+        return self._offered if self._phase == OFFER else None
 
     @property
     def games_won(self) -> tuple[int, ...]:
