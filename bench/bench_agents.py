@@ -11,7 +11,7 @@ Student's t over the pairs, so the deal's luck cancels out of each pair. Millise
 decision are A's wall time per choice among two or more actions (mean and 99th percentile),
 and its CPU time (the process's), which a loaded machine disturbs less.
 
-    .venv/bin/python bench/bench_agents.py --pairs 20 --matchup ismcts:ms=40,greedy
+    .venv/bin/python bench/bench_agents.py --pairs 20 --matchup ismcts:ms=30,greedy
     .venv/bin/python bench/bench_agents.py --pairs 10 --rulesets couillon,mit --markdown
     .venv/bin/python bench/bench_agents.py --table cells.jsonl   # the table of saved cells
 
@@ -41,7 +41,7 @@ from couillon_dsl.model import Ruleset  # noqa: E402
 from couillon_dsl.simulation import AGENTS_SALT, game_seed, play_game  # noqa: E402
 from couillon_dsl.stats import mean_t  # noqa: E402
 
-DEFAULT_MATCHUPS = "ismcts:ms=40,greedy;pimc:ms=40,greedy;ismcts:ms=40,pimc:ms=40;greedy,random"
+DEFAULT_MATCHUPS = "ismcts:ms=30,greedy;pimc:ms=30,greedy;ismcts:ms=30,pimc:ms=30;greedy,random"
 
 
 class Timed:
