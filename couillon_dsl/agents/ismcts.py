@@ -26,15 +26,7 @@ import time
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent
-from couillon_dsl.agents.playout import (
-    DECISION_EXPLORE,
-    EVIDENCE,
-    EXPLORE,
-    SearchAgent,
-    outlook_of,
-    playout,
-    whole_count,
-)
+from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, outlook_of, playout, whole_count
 from couillon_dsl.engine.hand import cards_table
 
 if TYPE_CHECKING:
@@ -91,7 +83,7 @@ class IsmctsAgent(SearchAgent):
         # exploration scaled to what one hand can change: the values are session chances
         c = self.c * outlook.spread(state, team_of[seat])
         root = Node(team_of[seat])
-        explore = EXPLORE if scale == 1 else DECISION_EXPLORE
+        explore = explore_share(scale)
         iteration = 0
         while iteration < iterations if not self.ms else iteration == 0 or time.perf_counter() < deadline:
             world = worlds[iteration % len(worlds)].clone()
@@ -105,13 +97,16 @@ class IsmctsAgent(SearchAgent):
             iteration += 1
         children = root.children
         best = max(legal, key=lambda a: (children[a].visits, children[a].total) if a in children else (-1, 0.0))
-        if scale == 1:
-            return best
-        base = self._greedy.act(state, legal, rng)
-        if base == best or base not in children:
-            return best
-        (mean, variance), (base_mean, base_variance) = children[best].mean_and_variance(), children[base].mean_and_variance()
-        return best if self.overrules(mean - base_mean, variance + base_variance) else base
+        return self.settle(state, legal, rng, scale, best, lambda base: gain(children, best, base))
+
+
+def gain(children: dict[int, Node], best: int, base: int) -> tuple[float, float]:
+    """``best``'s mean over ``base``'s and the variance of that difference (a root action never
+    tried has nothing to say for itself)."""
+    if base not in children:
+        return math.inf, 0.0
+    (mean, variance), (base_mean, base_variance) = children[best].mean_and_variance(), children[base].mean_and_variance()
+    return mean - base_mean, variance + base_variance
 
 
 def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng: random.Random,

@@ -16,15 +16,7 @@ import statistics
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.playout import (
-    DECISION_EXPLORE,
-    EVIDENCE,
-    EXPLORE,
-    SearchAgent,
-    outlook_of,
-    playout,
-    whole_count,
-)
+from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, outlook_of, playout, whole_count
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -48,7 +40,7 @@ class PimcAgent(SearchAgent):
         seat = state.current_player()
         outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
         team = state.ruleset.tables.team_of[seat]
-        explore = EXPLORE if scale == 1 else DECISION_EXPLORE
+        explore = explore_share(scale)
         values: list[list[float]] = []  # per world searched, each action's value
         while True:
             worlds = self._sampler.worlds(state, seat, scale * self.samples, rng)
@@ -67,16 +59,16 @@ class PimcAgent(SearchAgent):
             return self._greedy.act(state, legal, rng)
         totals = [sum(column) for column in zip(*values)]
         best = max(range(len(legal)), key=totals.__getitem__)
-        if scale == 1:
-            return legal[best]
-        base = legal.index(self._greedy.act(state, legal, rng))
-        if base == best:
-            return legal[best]
-        gains = [row[best] - row[base] for row in values]  # paired: both actions played out in the same worlds
-        mean = statistics.fmean(gains)
-        variance = statistics.variance(gains, mean) / len(gains) if len(gains) > 1 else math.inf
-        return legal[best] if self.overrules(mean, variance) else legal[base]
+        return self.settle(state, legal, rng, scale, legal[best], lambda base: paired_gain(values, best, legal.index(base)))
 
     def worlds(self, state: GameState, seat: int, rng: random.Random) -> list[GameState]:
         """Up to ``samples`` states that agree with ``seat``'s view, hidden cards drawn at random."""
         return self._sampler.worlds(state, seat, self.samples, rng)
+
+
+def paired_gain(values: Sequence[Sequence[float]], best: int, base: int) -> tuple[float, float]:
+    """Action ``best``'s mean gain over ``base`` and its variance, from the worlds in which both
+    were played out (pairing cancels the luck of each world)."""
+    gains = [row[best] - row[base] for row in values]
+    mean = statistics.fmean(gains)
+    return mean, statistics.variance(gains, mean) / len(gains) if len(gains) > 1 else math.inf

@@ -17,7 +17,7 @@ import math
 import random
 import time
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent, play, played_cards
 from couillon_dsl.agents.sampler import Sampler
@@ -77,6 +77,21 @@ class SearchAgent:
         """Whether the search's estimated ``gain`` over greedy's choice (``variance``: that estimate's)
         is ``evidence`` standard errors clear of nothing."""
         return gain > self.evidence * math.sqrt(variance)
+
+    def settle(self, state: GameState, legal: Sequence[int], rng: random.Random, scale: int, best: int,
+               gain_over: Callable[[int], tuple[float, float]]) -> int:
+        """The search's ``best`` for a card; at a decision that is not one (``scale`` above 1),
+        greedy's choice unless ``gain_over`` it (``best``'s estimated gain and that estimate's
+        variance) clears the evidence."""
+        if scale == 1:
+            return best
+        base = self._greedy.act(state, legal, rng)
+        return best if base == best or self.overrules(*gain_over(base)) else base
+
+
+def explore_share(scale: int) -> float:
+    """The share of random leads in the playouts of a choice with budget ``scale``."""
+    return EXPLORE if scale == 1 else DECISION_EXPLORE
 
 
 def budget_scale(legal: Sequence[int], acts: Actions) -> int:
