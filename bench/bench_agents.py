@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Strength table: agent A against agent B on every shipped ruleset, paired deals with seats swapped.
 
-Each pair is two games from one seed (the same deals, hand after hand): A holds the first
-team's seats in one and the second team's in the other. Per pair the figures are A's share
-of the two games won and A's mean scoresheet gain per hand (the opponents' change less A's
-team's, in the ruleset's winning direction: positive is good for A); the intervals are
+Each pair is one game per team from one seed (the same deals, hand after hand): A holds the
+first team's seats in one and the second team's in the other (with more teams, French Tarot's
+one seat each, A holds each team's seats once and B all the others, so A's fair share of the
+wins is one in that many). Per pair the figures are A's share of its games won and A's mean
+scoresheet gain per hand (the opponents' mean change less A's team's, in the ruleset's
+winning direction: positive is good for A); the intervals are
 Student's t over the pairs, so the deal's luck cancels out of each pair. Milliseconds per
 decision are A's wall time per choice among two or more actions (mean and 99th percentile),
 and its CPU time (the process's), which a loaded machine disturbs less.
@@ -99,7 +101,7 @@ def matchup(ruleset: Ruleset, spec_a: str, spec_b: str, pairs: int, seed: int) -
     for index in range(pairs):
         deal_seed = game_seed(seed, index)
         pair_wins = pair_gain = 0.0
-        for a_team in (0, 1):
+        for a_team in range(len(teams)):
             seats: list[Agent] = [b] * ruleset.players.count
             for seat in teams[a_team]:
                 seats[seat] = a
@@ -107,14 +109,15 @@ def matchup(ruleset: Ruleset, spec_a: str, spec_b: str, pairs: int, seed: int) -
             result = state.result
             assert result is not None
             abandoned += result.abandoned
-            pair_wins += 0.5 * (result.winner == a_team)
-            pair_gain += 0.5 * gain_per_hand(ruleset, state, a_team)
+            pair_wins += (result.winner == a_team) / len(teams)
+            pair_gain += gain_per_hand(ruleset, state, a_team) / len(teams)
         wins.append(pair_wins)
         gains.append(pair_gain)
     times = sorted(a.times)
     cpu = sorted(a.cpu)
     return {
-        "ruleset": ruleset.id, "a": spec_a, "b": spec_b, "pairs": pairs, "games": 2 * pairs,
+        "ruleset": ruleset.id, "a": spec_a, "b": spec_b, "pairs": pairs, "games": len(teams) * pairs,
+        "fair_share": 1 / len(teams),
         "win": mean_t(wins).to_dict(), "gain_per_hand": mean_t(gains).to_dict(),
         "ms_mean": 1000 * statistics.fmean(times) if times else None,
         "ms_p99": 1000 * times[min(len(times) - 1, int(0.99 * len(times)))] if times else None,
@@ -141,7 +144,9 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         ms = f"{r['ms_mean']:.0f}, {r['ms_p99']:.0f}" if r["ms_mean"] is not None else "n/a"
         if r.get("cpu_ms_mean") is not None:
             ms += f" ({r['cpu_ms_mean']:.0f}, {r['cpu_ms_p99']:.0f})"
-        lines.append(f"| {r['ruleset']} | {r['a']} | {r['b']} | {interval(r['win'], True)} "
+        fair = r.get("fair_share", 0.5)
+        share = "" if fair == 0.5 else f" (fair share {100 * fair:.0f}%)"
+        lines.append(f"| {r['ruleset']} | {r['a']} | {r['b']} | {interval(r['win'], True)}{share} "
                      f"| {interval(r['gain_per_hand'], False)} | {r['pairs']} ({r['games']}) | {ms} |")
     return "\n".join(lines)
 

@@ -183,10 +183,11 @@ def test_searching_agents_decide_the_same_when_hidden_cards_are_permuted(ruleset
     assert checked == 3
 
 
-def test_worlds_read_the_passes_with_greedy_as_the_model() -> None:
+def test_worlds_read_the_opponents_passes_with_greedy_as_the_model() -> None:
     """Standard Couillon, the dealer to speak after three passes: in a world where greedy, holding
-    a passer's cards, would have taken the turned-up card, that pass says otherwise; such worlds
-    are dropped with the reading's chance (all of them at 1, none at 0)."""
+    an opponent's cards, would have taken the turned-up card, that pass says otherwise; such worlds
+    are dropped with the reading's chance (all of them at 1, none at 0). The partner, played by
+    the same agent, is not read as greedy."""
     rs = build_ruleset("couillon")
     state = GameState(rs, seed=1)
     while state.current_player() == CHANCE:
@@ -196,8 +197,9 @@ def test_worlds_read_the_passes_with_greedy_as_the_model() -> None:
     dealer = state.current_player()
     passers = [seat for seat, word in state.view(dealer).decisions if word == "pass"]
     assert len(passers) == 3
+    team_of = rs.tables.team_of
 
-    def contradicting(reading: float) -> int:
+    def contradicting(reading: float, partner: bool = False) -> int:
         worlds = Sampler(reading).worlds(state, dealer, 60, random.Random(5))
         assert len(worlds) == 60
         greedy, t = GreedyAgent(), rs.tables
@@ -205,10 +207,12 @@ def test_worlds_read_the_passes_with_greedy_as_the_model() -> None:
         ctx = t.context(rs.layout.suit_of(offered), t.always_promoted)
         bar = greedy.maker_bar(rs)
         return sum(any(bar.makes(trick_value(ctx, hand, rs.layout.full_mask & ~hand & ~(1 << offered)), seat, 4)
-                       for seat in passers for hand in [world.hand_of(seat)]) for world in worlds)
+                       for seat in passers if (team_of[seat] == team_of[dealer]) == partner
+                       for hand in [world.hand_of(seat)]) for world in worlds)
 
     assert contradicting(1.0) == 0
     assert contradicting(0.0) > 3 * contradicting(0.9) > 0
+    assert contradicting(1.0, partner=True) > 0
 
 
 def test_voids_come_from_the_follow_rule() -> None:

@@ -110,6 +110,35 @@ def test_ismcts_time_budget_is_honoured_roughly() -> None:
 
 
 
+@pytest.mark.parametrize("kind", ["ismcts:iterations=30:worlds=8", "pimc:samples=6"])
+def test_a_decision_that_is_not_a_card_overrules_greedy_only_with_evidence(kind: str) -> None:
+    """Whatever the search found, with ``evidence`` it either keeps greedy's choice or takes its
+    own best (the one it takes with evidence=0), and with overwhelming evidence asked for it
+    keeps greedy's choice."""
+    rs = build_ruleset("couillon")
+    disagreed = 0
+    for seed in range(40):  # the first seat asked whether it takes the turned-up card
+        state = first_decision(rs, seed)
+        legal = state.legal_actions()
+        assert legal[0] >= state.actions.ncards
+        base = GreedyAgent().act(state, legal, random.Random(0))
+        own, never = (make_agent(f"{kind}:evidence={e}").act(state, legal, random.Random(seed)) for e in (0, 10**9))
+        assert never == base
+        if own != base:  # the same search, the same best: with evidence it is the one or the other
+            disagreed += 1
+            assert make_agent(f"{kind}:evidence=1").act(state, legal, random.Random(seed)) in (own, base)
+    assert disagreed  # the search has a mind of its own: the rule is not vacuous here
+
+
+def test_evidence_is_counted_in_standard_errors() -> None:
+    agent = make_agent("pimc:evidence=1.5")
+    assert agent.overrules(0.1, 0.05 ** 2)  # two standard errors
+    assert not agent.overrules(0.05, 0.05 ** 2)  # one
+    assert not agent.overrules(-0.1, 0.0)
+    with pytest.raises(ValueError, match="evidence must be a number >= 0"):
+        make_agent("ismcts:evidence=-1")
+
+
 def test_a_game_of_fixed_deals_prices_the_lead_against_the_deals_left() -> None:
     """French Tarot, four deals, the best total winning: no goal to count steps to, so a team's
     chance grows with its lead over the best other team, measured against the spread of the

@@ -12,7 +12,9 @@ actions, so every decision kind a ruleset has is searched alike.
 
 The budget is a number of iterations (a seeded run repeats exactly on any machine) or, with
 ``ms``, a time per decision; a decision that is not a card gets several times the budget
-(:data:`~couillon_dsl.agents.playout.DECISION_BUDGET`). A node's first child is the playout
+(:data:`~couillon_dsl.agents.playout.DECISION_BUDGET`), its playouts lead as greedy does, and
+greedy's choice stands unless the search's beats it by ``evidence`` standard errors
+(:class:`~couillon_dsl.agents.playout.SearchAgent`). A node's first child is the playout
 policy's choice, so few visits already reflect sensible play. Worlds are drawn up front, ``worlds`` of them, and the
 iterations cycle through them.
 """
@@ -24,7 +26,15 @@ import time
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent
-from couillon_dsl.agents.playout import SearchAgent, outlook_of, playout, whole_count
+from couillon_dsl.agents.playout import (
+    DECISION_EXPLORE,
+    EVIDENCE,
+    EXPLORE,
+    SearchAgent,
+    outlook_of,
+    playout,
+    whole_count,
+)
 from couillon_dsl.engine.hand import cards_table
 
 if TYPE_CHECKING:
@@ -34,14 +44,20 @@ if TYPE_CHECKING:
 class Node:
     """Statistics of one action in the tree, for the team of the seat that takes it."""
 
-    __slots__ = ("team", "visits", "total", "available", "children")
+    __slots__ = ("team", "visits", "total", "squares", "available", "children")
 
     def __init__(self, team: int) -> None:
         self.team = team
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0  # the sum of the squared values: the spread of a root action's outcomes
         self.available = 0  # iterations in which this action was legal when its parent was reached
         self.children: dict[int, Node] = {}
+
+    def mean_and_variance(self) -> tuple[float, float]:
+        """The mean value and the variance of that mean."""
+        mean = self.total / self.visits
+        return mean, max(0.0, self.squares / self.visits - mean * mean) / self.visits
 
 
 class IsmctsAgent(SearchAgent):
@@ -49,12 +65,13 @@ class IsmctsAgent(SearchAgent):
 
     name = "ismcts"
 
-    def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7) -> None:
+    def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7,
+                 evidence: float = EVIDENCE) -> None:
         whole_count("iterations", iterations)
         whole_count("worlds", worlds)
         if not isinstance(c, (int, float)) or c < 0:
             raise ValueError(f"c (the exploration constant) must be a number >= 0, got {c!r}")
-        super().__init__(ms)
+        super().__init__(ms, evidence)
         self.iterations = iterations
         self.worlds = worlds
         self.c = c
@@ -74,17 +91,27 @@ class IsmctsAgent(SearchAgent):
         # exploration scaled to what one hand can change: the values are session chances
         c = self.c * outlook.spread(state, team_of[seat])
         root = Node(team_of[seat])
+        explore = EXPLORE if scale == 1 else DECISION_EXPLORE
         iteration = 0
         while iteration < iterations if not self.ms else iteration == 0 or time.perf_counter() < deadline:
             world = worlds[iteration % len(worlds)].clone()
             path = descend(root, world, team_of, c, rng, self._greedy)
-            values = playout(world, outlook, rng, self._greedy)
+            values = playout(world, outlook, rng, self._greedy, explore)
             for node in path:
+                value = values[node.team]
                 node.visits += 1
-                node.total += values[node.team]
+                node.total += value
+                node.squares += value * value
             iteration += 1
         children = root.children
-        return max(legal, key=lambda a: (children[a].visits, children[a].total) if a in children else (-1, 0.0))
+        best = max(legal, key=lambda a: (children[a].visits, children[a].total) if a in children else (-1, 0.0))
+        if scale == 1:
+            return best
+        base = self._greedy.act(state, legal, rng)
+        if base == best or base not in children:
+            return best
+        (mean, variance), (base_mean, base_variance) = children[best].mean_and_variance(), children[base].mean_and_variance()
+        return best if self.overrules(mean - base_mean, variance + base_variance) else base
 
 
 def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng: random.Random,

@@ -3,16 +3,28 @@
 The worlds come from :class:`~couillon_dsl.agents.sampler.Sampler` (the rule-derived sampler
 the searching agents share): whole games that agree with everything the seat knows. Every
 legal action is played out in every world (:func:`~couillon_dsl.agents.playout.playout`),
-and the action with the best total chance of winning the game wins. The budget is a number
+and the action with the best total chance of winning the game wins; at a decision that is not
+a card, only when it beats greedy's choice by ``evidence`` standard errors of the paired
+differences (:class:`~couillon_dsl.agents.playout.SearchAgent`). The budget is a number
 of worlds (a seeded run repeats exactly on any machine) or, with ``ms``, a time per decision.
 """
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.playout import SearchAgent, outlook_of, playout, whole_count
+from couillon_dsl.agents.playout import (
+    DECISION_EXPLORE,
+    EVIDENCE,
+    EXPLORE,
+    SearchAgent,
+    outlook_of,
+    playout,
+    whole_count,
+)
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -24,9 +36,9 @@ class PimcAgent(SearchAgent):
 
     name = "pimc"
 
-    def __init__(self, samples: int = 24, ms: float = 0) -> None:
+    def __init__(self, samples: int = 24, ms: float = 0, evidence: float = EVIDENCE) -> None:
         whole_count("samples", samples)
-        super().__init__(ms)
+        super().__init__(ms, evidence)
         self.samples = samples
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
@@ -36,23 +48,34 @@ class PimcAgent(SearchAgent):
         seat = state.current_player()
         outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
         team = state.ruleset.tables.team_of[seat]
-        totals = [0.0] * len(legal)
-        searched = 0
+        explore = EXPLORE if scale == 1 else DECISION_EXPLORE
+        values: list[list[float]] = []  # per world searched, each action's value
         while True:
             worlds = self._sampler.worlds(state, seat, scale * self.samples, rng)
             for world in worlds:
-                for i, action in enumerate(legal):
+                row = []
+                for action in legal:
                     trial = world.clone()
                     trial.apply(action)
-                    totals[i] += playout(trial, outlook, rng, self._greedy)[team]
-                searched += 1
+                    row.append(playout(trial, outlook, rng, self._greedy, explore)[team])
+                values.append(row)
                 if self.ms and time.perf_counter() > deadline:
                     break
             if not worlds or not self.ms or time.perf_counter() > deadline:
                 break
-        if not searched:
+        if not values:
             return self._greedy.act(state, legal, rng)
-        return legal[max(range(len(legal)), key=totals.__getitem__)]
+        totals = [sum(column) for column in zip(*values)]
+        best = max(range(len(legal)), key=totals.__getitem__)
+        if scale == 1:
+            return legal[best]
+        base = legal.index(self._greedy.act(state, legal, rng))
+        if base == best:
+            return legal[best]
+        gains = [row[best] - row[base] for row in values]  # paired: both actions played out in the same worlds
+        mean = statistics.fmean(gains)
+        variance = statistics.variance(gains, mean) / len(gains) if len(gains) > 1 else math.inf
+        return legal[best] if self.overrules(mean, variance) else legal[base]
 
     def worlds(self, state: GameState, seat: int, rng: random.Random) -> list[GameState]:
         """Up to ``samples`` states that agree with ``seat``'s view, hidden cards drawn at random."""

@@ -33,6 +33,8 @@ SPREAD_SEED = 0
 STANDARD_NORMAL = NormalDist()  # a game of fixed deals: the chance a lead holds over the deals left
 STEPS = 30  # the scoresheet's distance to the goal is priced in at most this many steps
 EXPLORE = 0.25  # share of leads the playout makes at random
+DECISION_EXPLORE = 0.0  # ... when valuing a decision that is not a card: the play the table will see, not variety
+EVIDENCE = 1.0  # standard errors by which a search's choice must beat greedy's at a decision that is not a card
 PRICED_LIMIT = 1 << 12  # scoresheet states an Outlook remembers the chances of
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
 DECISION_BUDGET = 4  # a decision that is not a card (trump, contract, announcement, declaration) gets this many times
@@ -47,13 +49,21 @@ def whole_count(name: str, value: object) -> None:
 
 class SearchAgent:
     """What the searching agents share: a time budget ``ms`` (0: the budget is a count), the
-    greedy policy for playouts (and for a choice no sampled world fits), the sampler, and the
-    outlook of the ruleset last seen."""
+    greedy policy for playouts (and for a choice no sampled world fits), the sampler, the
+    outlook of the ruleset last seen, and the ``evidence`` a decision needs to overrule greedy.
 
-    def __init__(self, ms: float) -> None:
+    A decision that is not a card (trump, contract, announcement) is valued by a few hundred
+    playouts of a whole hand, whose outcomes spread widely, while greedy's rule for it is
+    calibrated to the ruleset's break-even: the search takes greedy's choice unless its own
+    beats it by ``evidence`` standard errors. Card play is the search's own."""
+
+    def __init__(self, ms: float, evidence: float) -> None:
         if not isinstance(ms, (int, float)) or ms < 0:
             raise ValueError(f"ms must be a number >= 0 (0: budget by count), got {ms!r}")
+        if not isinstance(evidence, (int, float)) or evidence < 0:
+            raise ValueError(f"evidence must be a number >= 0 (0: the search decides alone), got {evidence!r}")
         self.ms = ms
+        self.evidence = evidence
         self._greedy = GreedyAgent()
         self._sampler = Sampler()
         self._outlook: Outlook | None = None
@@ -63,11 +73,18 @@ class SearchAgent:
         scale = budget_scale(legal, state.actions)
         return scale, time.perf_counter() + scale * self.ms / 1000
 
+    def overrules(self, gain: float, variance: float) -> bool:
+        """Whether the search's estimated ``gain`` over greedy's choice (``variance``: that estimate's)
+        is ``evidence`` standard errors clear of nothing."""
+        return gain > self.evidence * math.sqrt(variance)
+
 
 def budget_scale(legal: Sequence[int], acts: Actions) -> int:
     """How many times the usual search budget the choice among ``legal`` gets: a card (played,
-    or discarded after taking a kitty, six times a hand) gets the usual one."""
-    card = legal[0] < acts.ncards or 0 <= acts.discard0 <= legal[0] < acts.discard0 + acts.ncards
+    or discarded after taking a kitty, six times a hand) gets the usual one; a card that may
+    come with an announcement (a promoted card, a meld declared with the first card) is a
+    decision."""
+    card = legal[-1] < acts.ncards or 0 <= acts.discard0 <= legal[0] and legal[-1] < acts.discard0 + acts.ncards
     return 1 if card else DECISION_BUDGET
 
 
@@ -181,9 +198,10 @@ def outlook_of(ruleset: Ruleset, cached: Outlook | None) -> Outlook:
     return cached if cached is not None and cached.ruleset is ruleset else Outlook(ruleset)
 
 
-def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: GreedyAgent) -> list[float]:
-    """Play the current hand out; per team, the session chance where it leaves the game,
-    with card points of the hand as a tie-break."""
+def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: GreedyAgent,
+            explore: float = EXPLORE) -> list[float]:
+    """Play the current hand out, ``explore`` of the leads at random; per team, the session
+    chance where it leaves the game, with card points of the hand as a tie-break."""
     summaries = state.hands
     target = len(summaries) + 1
     ncards = state.actions.ncards
@@ -194,7 +212,7 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
             legal = cards_of[state.legal_mask()]
             if len(legal) == 1:
                 action = legal[0]
-            elif not state.current_trick()[1] and rng.random() < EXPLORE:
+            elif not state.current_trick()[1] and rng.random() < explore:
                 action = legal[int(rng.random() * len(legal))]
             else:
                 action = play(state, legal, played)
