@@ -599,6 +599,20 @@ def test_clone_copies_every_field_and_shares_no_container_a_move_changes(name: s
             assert theirs is mine, field
 
 
+@pytest.mark.parametrize("name", ["couillon-ardennes", "kujong", "tarot"])
+def test_public_accessors_read_what_every_seat_view_shows(name: str) -> None:
+    """offered, scores, games_won and hand_number: the seat views' values, without building one."""
+    st = GameState(ruleset(name), seed=1)
+    rng = random.Random(1)
+    while not st.is_terminal():
+        view = st.view(len(st.hands) % ruleset(name).players.count)
+        assert (st.offered, st.scores, st.games_won, st.hand_number) == \
+            (view.offered, view.scores, view.games_won, view.hand_number)
+        action = random_step(st, rng)
+        if action >= 0:
+            st.apply(action)
+
+
 @pytest.mark.parametrize("name", ["couillon", "schieber", "tarot"])
 def test_play_card_is_apply_without_the_check(name: str) -> None:
     rs = ruleset(name)

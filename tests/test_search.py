@@ -39,6 +39,18 @@ def test_an_even_scoresheet_is_an_even_chance_and_a_line_nearer_the_goal_is_bett
     assert outlook.chances(state)[0] == pytest.approx(0.75)  # Pascal: win one of the next two hands
 
 
+def test_chances_are_remembered_per_scoresheet_state_and_handed_out_as_new_lists() -> None:
+    """A playout adds its tie-break to the list it gets: the remembered chances must not change."""
+    rs = build_ruleset("couillon")
+    outlook = Outlook(rs)
+    state = GameState(rs)
+    state.set_scoresheet([2, 4])
+    first = outlook.chances(state)
+    priced = list(first)
+    first[0] += 1.0
+    assert outlook.chances(state) == Outlook(rs).chances(state) == priced
+
+
 def test_a_session_of_two_games_counts_games_won() -> None:
     """Kujong: two games to win; a team one game up is favoured even at an even scoresheet."""
     rs = build_ruleset("kujong")

@@ -465,7 +465,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         return {table.id: points for table, points in zip(self._t.declarations, self._meld_points(leader))}
 
     def hand_of(self, seat: int) -> CardMask:
-        """The cards seat holds now (omniscient: for tests, scenarios and explanations)."""
+        """The cards seat holds now (omniscient: an agent asks for its own seat's only; tests, scenarios and
+        explanations for any)."""
         return self._hands[seat]
 
     def current_trick(self) -> tuple[int, tuple[Card, ...]]:
