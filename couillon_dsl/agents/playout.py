@@ -38,8 +38,8 @@ EVIDENCE = 1.0  # standard errors by which a search's choice must beat greedy's 
 PRICED_LIMIT = 1 << 12  # scoresheet states an Outlook remembers the chances of
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
 DECISION_BUDGET = 2  # a decision that is not a card (trump, contract, announcement, declaration) gets this many times
-# the search: it decides the most; but where every seat is offered a card each deal (Ardennes, Kwajongen) it
-# is a third of a seat's choices, and four times the search put the mean time per choice at 60-70 ms for 30 ms cards
+# the search: it decides the most; but where every seat is offered the turned-up card in turn, decisions are
+# a third of a seat's choices, and four times the search put the mean time per choice at 60-70 ms for 30 ms cards
 
 
 def whole_count(name: str, value: object) -> None:
