@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from couillon_dsl.model import TrumpContext
 
 MAX_TRIES = 8  # attempts per wanted world before giving up on it
+MIN_ATTEMPTS = 64  # ... but at least this many in all: one world asked for (OpenSpiel's resampling) got 4 strict
+# and 4 relaxed attempts, too few once voids and the reading rule out most deals (a random game's seat, late in a hand)
 READING = 0.9  # the chance a world is dropped when the greedy model would have decided otherwise than a seat did
 POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
 DISCARDED = -2  # the declarer's positions whose cards he discarded unseen (see _Layout.forced_discards)
@@ -361,11 +363,14 @@ class Sampler:
             return candidate if replays(candidate, public, reading) and candidate.view(seat) == view else None
 
         out: list[GameState] = []
-        for attempt in range(count * MAX_TRIES):
+        attempts = max(count * MAX_TRIES, MIN_ATTEMPTS)
+        for attempt in range(attempts):
             if len(out) == count:
                 break
-            relax = attempt >= count * MAX_TRIES // 2  # constraints inferred wrongly? drop them, and the reading
-            found = world(layout.pack(rng, {} if relax else excluded), None if relax else reading)
+            # too few worlds fit: drop the reading first (a seat that does not play like greedy), then the voids too
+            unread = attempt >= attempts // 2
+            relax = attempt >= attempts * 3 // 4
+            found = world(layout.pack(rng, {} if relax else excluded), None if unread else reading)
             if found is not None:
                 out.append(found)
         return out
