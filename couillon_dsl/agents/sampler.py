@@ -10,12 +10,12 @@ obligations: if seat ``s`` played ``p`` where holding ``c`` would have made ``p`
 replayed through the engine with the deal's public actions and kept only if every action
 was legal and the seat's view comes out identical, so no world contradicts the view.
 
-Soft inferences: the other seats' public decisions (taking or passing a turned-up card,
+Soft inferences: the opponents' public decisions (taking or passing a turned-up card,
 naming, bidding, answering an announcement) are read with the greedy agent as the model of
-a player. A world in which greedy, holding that world's cards, would have decided otherwise
-than the seat did is dropped with a chance of ``reading`` (0.9 by default; not always,
-since a real player is not greedy): a seat that passed a turned-up card seldom holds the
-strength greedy would have taken it with.
+a player (partners are not: see :class:`Reading`). A world in which greedy, holding that
+world's cards, would have decided otherwise than the opponent did is dropped with a chance
+of ``reading`` (0.9 by default; not always, since a real player is not greedy): an opponent
+who passed a turned-up card seldom holds the strength greedy would have taken it with.
 
 The sampler never reads another seat's cards: it uses the seat's view, the public actions of
 the game (never the pack draws of this deal) and the rules. Previous deals are replayed
