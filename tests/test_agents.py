@@ -183,11 +183,10 @@ def test_searching_agents_decide_the_same_when_hidden_cards_are_permuted(ruleset
     assert checked == 3
 
 
-def test_worlds_read_the_opponents_passes_with_greedy_as_the_model() -> None:
+def test_worlds_read_the_other_seats_passes_with_greedy_as_the_model() -> None:
     """Standard Couillon, the dealer to speak after three passes: in a world where greedy, holding
-    an opponent's cards, would have taken the turned-up card, that pass says otherwise; such worlds
-    are dropped with the reading's chance (all of them at 1, none at 0). The partner, played by
-    the same agent, is not read as greedy."""
+    an opponent's or the partner's cards, would have taken the turned-up card, that pass says
+    otherwise; such worlds are dropped with the reading's chance (all of them at 1, none at 0)."""
     rs = build_ruleset("couillon")
     state = GameState(rs, seed=1)
     while state.current_player() == CHANCE:
@@ -210,9 +209,9 @@ def test_worlds_read_the_opponents_passes_with_greedy_as_the_model() -> None:
                        for seat in passers if (team_of[seat] == team_of[dealer]) == partner
                        for hand in [world.hand_of(seat)]) for world in worlds)
 
-    assert contradicting(1.0) == 0
+    assert contradicting(1.0) == contradicting(1.0, partner=True) == 0
     assert contradicting(0.0) > 3 * contradicting(0.9) > 0
-    assert contradicting(1.0, partner=True) > 0
+    assert contradicting(0.0, partner=True) > 0
 
 
 def test_voids_come_from_the_follow_rule() -> None:
