@@ -39,3 +39,11 @@ def test_openspiel_yardstick_plays_a_pair() -> None:
     *pairs, summary = run_script("bench_openspiel.py", "--pairs", "1", "--iterations", "2")
     assert len(pairs) == 1 and 0 <= pairs[0]["win"] <= 1
     assert summary["hands"] == 2 and summary["ruleset"] == "couillon"
+
+
+def test_worlds_check_values_each_alternative_in_the_worlds_and_the_true_deal() -> None:
+    [row] = run_script("bench_worlds.py", "--rulesets", "couillon", "--games", "2", "--worlds", "5")
+    assert row["ruleset"] == "couillon" and row["unfinished"] == 0
+    assert row["alternatives"] > 0 and row["bias"]["n"] == row["alternatives"]
+    assert row["favoured_true_gain"]["n"] == row["favoured"] <= row["alternatives"]
+    assert abs(row["bias"]["value"] - (row["sampled_gain"] - row["true_gain"])) < 1e-9
