@@ -6,9 +6,10 @@ import random
 import pytest
 
 from couillon_dsl.agents import make_agent
-from couillon_dsl.agents.ismcts import IsmctsAgent
+from couillon_dsl.agents.ismcts import IsmctsAgent, Node, descend
 from couillon_dsl.agents.playout import Outlook, playout
 from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
 
@@ -100,6 +101,33 @@ def test_searches_decide_alike_on_a_replayed_game_and_on_a_clone(name: str) -> N
             state.apply(state.legal_actions()[0])
         if state.current_player() < 0:
             break
+
+
+def test_a_paired_root_tries_each_action_in_each_world() -> None:
+    """Standard Couillon, the first card of a hand: forced through each root action in each of
+    three worlds, the walk starts at that action's node, which every world offered; unforced,
+    the root chooses for itself. Both root kinds decide legally, each repeating itself."""
+    rs = build_ruleset("couillon")
+    state = first_decision(rs, 4)
+    state.apply(state.legal_actions()[0])
+    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
+        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    legal, seat = state.legal_actions(), state.current_player()
+    team_of, rng = rs.tables.team_of, random.Random(2)
+    worlds = Sampler().worlds(state, seat, 3, rng)
+    root = Node(team_of[seat])
+    for world in worlds:
+        for action in legal:
+            path = descend(root, world.clone(), team_of, 0.5, rng, GreedyAgent(), action)
+            assert path[0] is root.children[action]
+    assert sorted(root.children) == sorted(legal)
+    assert all(child.available == len(worlds) for child in root.children.values())
+    for paired in (0, 1):
+        agent = f"ismcts:iterations=40:worlds=4:paired={paired}"
+        choices = {make_agent(agent).act(state, legal, random.Random(9)) for _ in range(2)}
+        assert len(choices) == 1 and choices <= set(legal)
+    with pytest.raises(ValueError, match="paired must be 1"):
+        make_agent("ismcts:paired=2")
 
 
 def test_ismcts_time_budget_is_honoured_roughly() -> None:
