@@ -3,7 +3,7 @@
 
 Greedy plays whole games. At every decision that is not a card (trump, contract,
 announcement) each alternative to greedy's choice is played out, with the searches' own
-playout and valuation (:func:`~couillon_dsl.agents.playout.playout`, greedy's leads), in
+playout and valuation (:func:`~couillon_dsl.agents.playout.worth`, greedy's leads), in
 ``--worlds`` worlds the sampler draws for the deciding seat and in the true deal. The
 alternative's gain over greedy's choice in the worlds, less its gain in the true deal, is
 the sampler's bias: zero on average when the worlds are drawn as the true deals fall. Where
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from couillon_dsl.agents.greedy import GreedyAgent  # noqa: E402
-from couillon_dsl.agents.playout import Outlook, playout  # noqa: E402
+from couillon_dsl.agents.playout import DECISION_EXPLORE, Outlook, worth  # noqa: E402
 from couillon_dsl.agents.sampler import READING, Sampler  # noqa: E402
 from couillon_dsl.compile import build_ruleset  # noqa: E402
 from couillon_dsl.engine import GameState  # noqa: E402
@@ -37,13 +37,6 @@ from couillon_dsl.simulation import game_seed  # noqa: E402
 from couillon_dsl.stats import mean_t  # noqa: E402
 
 MAX_STEPS = 5000  # actions per game before it is reported as unfinished
-
-
-def worth(state: GameState, action: int, team: int, outlook: Outlook, greedy: GreedyAgent, rng: random.Random) -> float:
-    """``team``'s session chance once ``action`` is taken in ``state`` and the hand played out."""
-    trial = state.clone()
-    trial.apply(action)
-    return playout(trial, outlook, rng, greedy, 0.0)[team]
 
 
 def check(ruleset: Ruleset, games: int, worlds: int, reading: float, seed: int) -> dict[str, Any]:
@@ -70,10 +63,10 @@ def check(ruleset: Ruleset, games: int, worlds: int, reading: float, seed: int) 
                 for alternative in legal:
                     if alternative == base or not drawn:
                         continue
-                    sampled.append(statistics.fmean(worth(w, alternative, team, outlook, greedy, rng)
-                                                    - worth(w, base, team, outlook, greedy, rng) for w in drawn))
-                    true.append(worth(state, alternative, team, outlook, greedy, rng)
-                                - worth(state, base, team, outlook, greedy, rng))
+                    sampled.append(statistics.fmean(worth(w, alternative, team, outlook, rng, greedy, DECISION_EXPLORE)
+                                                    - worth(w, base, team, outlook, rng, greedy, DECISION_EXPLORE) for w in drawn))
+                    true.append(worth(state, alternative, team, outlook, rng, greedy, DECISION_EXPLORE)
+                                - worth(state, base, team, outlook, rng, greedy, DECISION_EXPLORE))
             state.apply(base)
         else:
             unfinished += 1

@@ -13,8 +13,9 @@ each in every world, and the best mean wins, so the luck of the worlds cancels b
 actions compared, as in PIMC; below the root the search is ISMCTS's. Measured at 30 ms a
 decision against PIMC at 30 ms, the paired root won 50-59% of the games on four rulesets where
 the bandit root (``paired=0``: the root chooses by UCB1 like every node, the most visited
-action wins, Cowling et al.'s algorithm) won 44-50% (docs/agents.md). Moves with a single legal action are taken
-without a node. The search reads the game only through ``GameState``'s generic legal
+action wins, Cowling et al.'s algorithm) won 44-50% (docs/agents.md).
+
+Moves with a single legal action are taken without a node. The search reads the game only through ``GameState``'s generic legal
 actions, so every decision kind a ruleset has is searched alike.
 
 The budget is a number of iterations (a seeded run repeats exactly on any machine) or, with
@@ -84,7 +85,8 @@ class IsmctsAgent(SearchAgent):
         scale, deadline = self.deadline(state, legal)
         iterations = scale * self.iterations
         seat = state.current_player()
-        count = self.worlds if self.ms else min(self.worlds, iterations)
+        per_world = len(legal) if self.paired else 1  # iterations that share a world in turn
+        count = self.worlds if self.ms else min(self.worlds, -(-iterations // per_world))
         worlds = self._sampler.worlds(state, seat, count, rng)
         if not worlds:
             return self._greedy.act(state, legal, rng)
@@ -96,12 +98,9 @@ class IsmctsAgent(SearchAgent):
         explore = explore_share(scale)
         iteration = 0
         while iteration < iterations if not self.ms else iteration == 0 or time.perf_counter() < deadline:
-            if self.paired:  # each root action in turn, a world for each round of them
-                world = worlds[iteration // len(legal) % len(worlds)].clone()
-                path = descend(root, world, team_of, c, rng, self._greedy, legal[iteration % len(legal)])
-            else:
-                world = worlds[iteration % len(worlds)].clone()
-                path = descend(root, world, team_of, c, rng, self._greedy)
+            world = worlds[iteration // per_world % len(worlds)].clone()
+            forced = legal[iteration % per_world] if self.paired else -1  # paired: each root action in turn
+            path = descend(root, world, team_of, c, rng, self._greedy, forced)
             values = playout(world, outlook, rng, self._greedy, explore)
             for node in path:
                 value = values[node.team]

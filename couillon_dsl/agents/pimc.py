@@ -16,7 +16,7 @@ import statistics
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, outlook_of, playout, whole_count
+from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, outlook_of, whole_count, worth
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -45,12 +45,7 @@ class PimcAgent(SearchAgent):
         while True:
             worlds = self._sampler.worlds(state, seat, scale * self.samples, rng)
             for world in worlds:
-                row = []
-                for action in legal:
-                    trial = world.clone()
-                    trial.apply(action)
-                    row.append(playout(trial, outlook, rng, self._greedy, explore)[team])
-                values.append(row)
+                values.append([worth(world, action, team, outlook, rng, self._greedy, explore) for action in legal])
                 if self.ms and time.perf_counter() > deadline:
                     break
             if not worlds or not self.ms or time.perf_counter() > deadline:

@@ -214,6 +214,14 @@ def outlook_of(ruleset: Ruleset, cached: Outlook | None) -> Outlook:
     return cached if cached is not None and cached.ruleset is ruleset else Outlook(ruleset)
 
 
+def worth(state: GameState, action: int, team: int, outlook: Outlook, rng: random.Random, greedy: GreedyAgent,
+          explore: float) -> float:
+    """``team``'s value of taking ``action`` in ``state`` (left as it is) and playing the hand out."""
+    trial = state.clone()
+    trial.apply(action)
+    return playout(trial, outlook, rng, greedy, explore)[team]
+
+
 def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: GreedyAgent,
             explore: float = EXPLORE) -> list[float]:
     """Play the current hand out, ``explore`` of the leads at random; per team, the session
