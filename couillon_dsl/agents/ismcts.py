@@ -28,13 +28,15 @@ iterations cycle through them.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent
-from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, outlook_of, playout, whole_count
+from couillon_dsl.agents.playout import (EVIDENCE, SearchAgent, explore_share, outlook_of, paired_gain, playout,
+                                         whole_count)
 from couillon_dsl.engine.hand import cards_table
 
 if TYPE_CHECKING:
@@ -87,7 +89,8 @@ class IsmctsAgent(SearchAgent):
         seat = state.current_player()
         per_world = len(legal) if self.paired else 1  # iterations that share a world in turn
         count = self.worlds if self.ms else min(self.worlds, -(-iterations // per_world))
-        worlds = self._sampler.worlds(state, seat, count, rng)
+        drawn: Iterator[GameState] | None = self._sampler.draw(state, seat, count, rng)  # each world when reached
+        worlds = list(itertools.islice(drawn, 1))
         if not worlds:
             return self._greedy.act(state, legal, rng)
         outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
@@ -96,23 +99,37 @@ class IsmctsAgent(SearchAgent):
         c = self.c * outlook.spread(state, team_of[seat])
         root = Node(team_of[seat])
         explore = explore_share(scale)
+        rounds: list[list[float]] = []  # paired: per world, the root team's value of each action in turn
+        least = per_world  # a paired root plays at least one whole round
         iteration = 0
-        while iteration < iterations if not self.ms else iteration == 0 or time.perf_counter() < deadline:
-            world = worlds[iteration // per_world % len(worlds)].clone()
+        while iteration < least or (time.perf_counter() < deadline if self.ms else iteration < iterations):
+            turn = iteration // per_world
+            if turn == len(worlds) and drawn is not None:
+                worlds.extend(itertools.islice(drawn, 1))
+                if turn == len(worlds):  # no more worlds fit (or ``count`` were drawn): cycle through them
+                    drawn = None
+            world = worlds[turn % len(worlds)].clone()
             forced = legal[iteration % per_world] if self.paired else -1  # paired: each root action in turn
             path = descend(root, world, team_of, c, rng, self._greedy, forced)
             values = playout(world, outlook, rng, self._greedy, explore)
+            if self.paired:
+                if iteration % per_world == 0:
+                    rounds.append([])
+                rounds[-1].append(values[root.team])
             for node in path:
                 value = values[node.team]
                 node.visits += 1
                 node.total += value
                 node.squares += value * value
             iteration += 1
+        if self.paired:  # the same worlds behind every action: the best total over the whole rounds
+            whole = [row for row in rounds if len(row) == per_world]
+            totals = [sum(column) for column in zip(*whole)]
+            index = max(range(per_world), key=totals.__getitem__)
+            return self.settle(state, legal, rng, scale, legal[index],
+                               lambda base: paired_gain(whole, index, legal.index(base)))
         children = root.children
-        if self.paired:  # the same worlds behind every action: the best mean
-            best = max(legal, key=lambda a: children[a].total / children[a].visits if a in children else -math.inf)
-        else:
-            best = max(legal, key=lambda a: (children[a].visits, children[a].total) if a in children else (-1, 0.0))
+        best = max(legal, key=lambda a: (children[a].visits, children[a].total) if a in children else (-1, 0.0))
         return self.settle(state, legal, rng, scale, best, lambda base: gain(children, best, base))
 
 

@@ -10,13 +10,11 @@ of worlds (a seeded run repeats exactly on any machine) or, with ``ms``, a time 
 """
 from __future__ import annotations
 
-import math
 import random
-import statistics
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, outlook_of, whole_count, worth
+from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, outlook_of, paired_gain, whole_count, worth
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -42,13 +40,13 @@ class PimcAgent(SearchAgent):
         team = state.ruleset.tables.team_of[seat]
         explore = explore_share(scale)
         values: list[list[float]] = []  # per world searched, each action's value
-        while True:
-            worlds = self._sampler.worlds(state, seat, scale * self.samples, rng)
-            for world in worlds:
+        while True:  # with ``ms``, batches of worlds until the time is up; each world drawn when reached
+            searched = len(values)
+            for world in self._sampler.draw(state, seat, scale * self.samples, rng):
                 values.append([worth(world, action, team, outlook, rng, self._greedy, explore) for action in legal])
                 if self.ms and time.perf_counter() > deadline:
                     break
-            if not worlds or not self.ms or time.perf_counter() > deadline:
+            if len(values) == searched or not self.ms or time.perf_counter() > deadline:
                 break
         if not values:
             return self._greedy.act(state, legal, rng)
@@ -60,10 +58,3 @@ class PimcAgent(SearchAgent):
         """Up to ``samples`` states that agree with ``seat``'s view, hidden cards drawn at random."""
         return self._sampler.worlds(state, seat, self.samples, rng)
 
-
-def paired_gain(values: Sequence[Sequence[float]], best: int, base: int) -> tuple[float, float]:
-    """Action ``best``'s mean gain over ``base`` and its variance, from the worlds in which both
-    were played out (pairing cancels the luck of each world)."""
-    gains = [row[best] - row[base] for row in values]
-    mean = statistics.fmean(gains)
-    return mean, statistics.variance(gains, mean) / len(gains) if len(gains) > 1 else math.inf

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import statistics
 import time
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -261,3 +262,10 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
             values[team] += POINTS_WEIGHT * (points[side] - best_other) / max(1, sum(points))
     return values
 
+
+def paired_gain(values: Sequence[Sequence[float]], best: int, base: int) -> tuple[float, float]:
+    """Action ``best``'s mean gain over ``base`` and its variance, from the worlds in which both
+    were played out (pairing cancels the luck of each world)."""
+    gains = [row[best] - row[base] for row in values]
+    mean = statistics.fmean(gains)
+    return mean, statistics.variance(gains, mean) / len(gains) if len(gains) > 1 else math.inf
