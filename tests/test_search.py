@@ -130,6 +130,28 @@ def test_a_paired_root_tries_each_action_in_each_world() -> None:
         make_agent("ismcts:paired=2")
 
 
+@pytest.mark.parametrize("spec", ["ismcts:ms=0.001", "pimc:ms=0.001"])
+def test_a_search_on_a_time_budget_draws_only_the_worlds_it_reaches(spec: str) -> None:
+    """With no time to spare, ISMCTS's paired root plays one whole round (each action once) in
+    one world, and PIMC plays each action out in one world: one world drawn, not ``worlds``."""
+    rs = build_ruleset("couillon")
+    state = first_decision(rs, 4)
+    state.apply(state.legal_actions()[0])
+    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
+        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    agent = make_agent(spec)
+    draw, drawn = agent._sampler.draw, []
+
+    def counted(*args):
+        for world in draw(*args):
+            drawn.append(world)
+            yield world
+
+    agent._sampler.draw = counted
+    assert agent.act(state, state.legal_actions(), random.Random(3)) in state.legal_actions()
+    assert len(drawn) == 1
+
+
 def test_ismcts_time_budget_is_honoured_roughly() -> None:
     rs = build_ruleset("couillon")
     state = first_decision(rs, 2)
