@@ -9,8 +9,10 @@ every node on the path with the session chance of the team that chose it
 (:class:`~couillon_dsl.agents.playout.Outlook`).
 
 The root is paired by default (``paired=1``): the iterations try the seat's actions in turn,
-each in every world, and the best mean wins, so the luck of the worlds cancels between the
-actions compared, as in PIMC; below the root the search is ISMCTS's. Measured at 30 ms a
+each in every world (a round per world, at least one round), and the best total over the whole
+rounds wins, so the luck of the worlds cancels between the actions compared, as in PIMC, and
+so does the evidence a decision needs against greedy's choice (paired differences); below
+the root the search is ISMCTS's. Measured at 30 ms a
 decision against PIMC at 30 ms, the paired root won 50-59% of the games on four rulesets where
 the bandit root (``paired=0``: the root chooses by UCB1 like every node, the most visited
 action wins, Cowling et al.'s algorithm) won 44-50% (docs/agents.md).
@@ -23,8 +25,9 @@ The budget is a number of iterations (a seeded run repeats exactly on any machin
 (:data:`~couillon_dsl.agents.playout.DECISION_BUDGET`), its playouts lead as greedy does, and
 greedy's choice stands unless the search's beats it by ``evidence`` standard errors
 (:class:`~couillon_dsl.agents.playout.SearchAgent`). A node's first child is the playout
-policy's choice, so few visits already reflect sensible play. Worlds are drawn up front, ``worlds`` of them, and the
-iterations cycle through them.
+policy's choice, so few visits already reflect sensible play. Each world is drawn when the
+iterations first reach it, ``worlds`` of them at most, and then the iterations cycle through
+them: on a time budget a decision draws only the worlds it has time to search.
 """
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ legal action is played out in every world (:func:`~couillon_dsl.agents.playout.p
 and the action with the best total chance of winning the game wins; at a decision that is not
 a card, only when it beats greedy's choice by ``evidence`` standard errors of the paired
 differences (:class:`~couillon_dsl.agents.playout.SearchAgent`). The budget is a number
-of worlds (a seeded run repeats exactly on any machine) or, with ``ms``, a time per decision.
+of worlds (a seeded run repeats exactly on any machine) or, with ``ms``, a time per decision;
+each world is drawn when its turn comes, so a time budget pays only for the worlds it searches.
 """
 from __future__ import annotations
 
