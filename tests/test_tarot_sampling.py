@@ -216,3 +216,42 @@ def test_a_defender_learns_nothing_of_the_takers_unshown_discard() -> None:
 
 def iter_cards(mask: int) -> list[int]:
     return [c for c in range(NCARDS) if mask >> c & 1]
+
+
+def test_a_takers_void_after_an_unseen_discard_still_shapes_the_defenders_worlds(monkeypatch) -> None:
+    """Garde: the taker discarded a card unseen and has since shown he lacks its suit. He may have
+    been dealt cards of that suit, as many as he discarded unseen, but holds none now: a
+    defender's worlds keep his voids (with that allowance) and come from the first packs drawn,
+    where giving him any number of the suit's cards had most packs fail to replay (seed 19: one
+    world in 64 packs)."""
+    from couillon_dsl.agents import sampler
+
+    packs = []
+    layout_pack = sampler._Layout.pack
+    monkeypatch.setattr(sampler._Layout, "pack", lambda self, *args: packs.append(1) or layout_pack(self, *args))
+    checked = 0
+    for seed in range(60):
+        state, rng = GameState(RS, seed=seed), random.Random(seed)
+        while state.current_player() >= 0 or state.current_player() == CHANCE:
+            if state.current_player() == CHANCE:
+                state.deal_shuffled()
+                continue
+            seat, view = state.current_player(), state.view(state.current_player())
+            if view.contract == "garde" and state.plays_a_card() and seat != view.deciding_seat:
+                taker = view.deciding_seat
+                unseen = state.view(taker).discarded & ~view.discarded
+                tricks = [view.played[i:i + 4] for i in range(0, len(view.played) // 4 * 4, 4)]
+                lacks = {LAYOUT.suit_of(t[0][1]) for t in tricks
+                         for s, c in t[1:] if s == taker and LAYOUT.suit_of(c) != LAYOUT.suit_of(t[0][1])}
+                if any(LAYOUT.suit_of(c) in lacks for c in iter_cards(unseen)):
+                    packs.clear()
+                    for world in worlds_of(state, seat, seed):
+                        assert world.view(seat) == view
+                        assert not any(LAYOUT.suit_of(c) in lacks for c in iter_cards(world.hand_of(taker)))
+                    assert len(packs) <= 16, (seed, len(packs))
+                    checked += 1
+                    break
+            if len(state.hands) == 1:
+                break
+            state.apply(GREEDY.act(state, state.legal_actions(), rng))
+    assert checked >= 2

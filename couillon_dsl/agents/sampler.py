@@ -236,7 +236,11 @@ class _Layout:
         self.template = [self.fixed.get(p, -1) for p in range(ncards)]  # a pack's known cards, the rest -1
         self.unseen = probe.ruleset.layout.full_mask & ~known
         self.taker, self.free, self.hidden_free, self.discarded_free = taker, 0, 0, 0
-        if taker >= 0 and taker != seat and view.discarded & kitty.last_resort:
+        # the declarer's discards this seat did not see, and the cards he can never discard unseen
+        self.hidden = hidden if taker >= 0 and taker != seat else 0
+        self.kitty_cards = sum(1 << self.fixed[p] for p in kitty_spots if p in self.fixed) if self.hidden else 0
+        self.undiscardable = kitty.never | kitty.last_resort | kitty.face_up if self.hidden else 0
+        if self.hidden and view.discarded & kitty.last_resort:
             self.forced_discards(kitty.never | kitty.last_resort, kitty.face_up, hidden, kitty_spots)
 
     def forced_discards(self, kept: int, shown: int, hidden: int, kitty_spots: range) -> None:
@@ -277,6 +281,13 @@ class _Layout:
             slots[DISCARDED], slots[self.taker] = taker_slots[:self.discarded_free], taker_slots[self.discarded_free:]
             excluded[DISCARDED] = self.unseen & ~self.hidden_free  # his voids say nothing of what he discarded
             excluded[self.taker] = excluded.get(self.taker, 0) | self.free
+        elif self.hidden and self.taker in slots:  # what he cannot hold now he may have held and discarded:
+            excluded = dict(excluded)  # as many of his cards as he discarded unseen escape his voids, less
+            gone = excluded.get(self.taker, 0)  # the kitty's known cards he cannot hold now (discarded for sure)
+            taker_slots = slots[self.taker]
+            reserved = max(0, self.hidden - (gone & self.kitty_cards).bit_count())
+            slots[DISCARDED], slots[self.taker] = taker_slots[:reserved], taker_slots[reserved:]
+            excluded[DISCARDED] = gone & self.undiscardable
         if self.pool:
             slots[POOL] = self.pool
         # a card only one group may take goes there first; then the most constrained groups fill up
@@ -352,9 +363,10 @@ class Sampler:
         for seat_, ruled_out in shown_melds_rule_out(state, view).items():
             excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
         declarer = view.deciding_seat
-        gone = 0  # cards the declarer cannot hold now, so may have discarded unseen
-        if hidden and declarer is not None and not layout.free:  # the declarer's cards include a discard this
-            gone = excluded.pop(declarer, 0)  # seat never saw (when it is not known which: see _Layout.forced_discards)
+        gone = 0  # cards the declarer cannot hold now, so discarded unseen if he was dealt them (_Layout.pack)
+        if hidden and declarer is not None and not layout.free:  # (when it is not known which: forced_discards)
+            kitty_voids = voids(state.context, view, rs.players.count, layout.kitty_cards).get(declarer, 0)
+            gone = excluded[declarer] = excluded.get(declarer, 0) | kitty_voids
 
         reading = Reading(seat, self.reading, rng) if self.reading > 0 else None
 
