@@ -42,7 +42,7 @@ MIN_ATTEMPTS = 64  # ... but at least this many in all: one world asked for (Ope
 # and 4 relaxed attempts, too few once voids and the reading rule out most deals (a random game's seat, late in a hand)
 READING = 0.9  # the chance a world is dropped when the greedy model would have decided otherwise than a seat did
 POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
-DISCARDED = -2  # the declarer's positions whose cards he discarded unseen (see _Layout.forced_discards)
+DISCARDED = -2  # the declarer's positions that may hold the cards he discarded unseen (see _Layout.pack)
 
 
 def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
@@ -256,7 +256,12 @@ class _Layout:
 
     def pack(self, rng: random.Random, excluded: dict[int, int]) -> list[int] | None:
         """A random pack order agreeing with the known cards and ``excluded`` (group -> cards it cannot
-        take; groups are seats and POOL), or None when no such order was found."""
+        take; groups are seats and POOL), or None when no such order was found.
+
+        A declarer's discards this seat did not see came from his dealt cards (or a kitty he took):
+        that many of his positions form the group DISCARDED, which his voids do not bind (he may
+        have discarded a card of a suit he has since shown he lacks), only the cards he could not
+        have discarded unseen."""
         free = list(iter_bits(self.unseen))
         rng.shuffle(free)
         pack = self.template.copy()  # the known cards at their fixed positions
