@@ -35,7 +35,7 @@ import itertools
 import math
 import random
 import time
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.agents.playout import (EVIDENCE, SearchAgent, explore_share, outlook_of, paired_gain, playout,
@@ -92,8 +92,9 @@ class IsmctsAgent(SearchAgent):
         seat = state.current_player()
         per_world = len(legal) if self.paired else 1  # iterations that share a world in turn
         count = self.worlds if self.ms else min(self.worlds, -(-iterations // per_world))
-        drawn: Iterator[GameState] | None = self._sampler.draw(state, seat, count, rng)  # each world when reached
+        drawn = self._sampler.draw(state, seat, count, rng)  # each world drawn when the iterations reach it
         worlds = list(itertools.islice(drawn, 1))
+        more = True  # until the sampler has no more (``count`` drawn, or no more fit): then cycle through them
         if not worlds:
             return self._greedy.act(state, legal, rng)
         outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
@@ -107,10 +108,9 @@ class IsmctsAgent(SearchAgent):
         iteration = 0
         while iteration < least or (time.perf_counter() < deadline if self.ms else iteration < iterations):
             turn = iteration // per_world
-            if turn == len(worlds) and drawn is not None:
+            if turn == len(worlds) and more:
                 worlds.extend(itertools.islice(drawn, 1))
-                if turn == len(worlds):  # no more worlds fit (or ``count`` were drawn): cycle through them
-                    drawn = None
+                more = turn < len(worlds)
             world = worlds[turn % len(worlds)].clone()
             forced = legal[iteration % per_world] if self.paired else -1  # paired: each root action in turn
             path = descend(root, world, team_of, c, rng, self._greedy, forced)
