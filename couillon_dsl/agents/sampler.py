@@ -286,9 +286,9 @@ class _Layout:
             slots[DISCARDED], slots[self.taker] = taker_slots[:self.discarded_free], taker_slots[self.discarded_free:]
             excluded[DISCARDED] = self.unseen & ~self.hidden_free  # his voids say nothing of what he discarded
             excluded[self.taker] = excluded.get(self.taker, 0) | self.free
-        elif self.hidden and self.taker in slots:  # what he cannot hold now he may have held and discarded:
-            excluded = dict(excluded)  # as many of his cards as he discarded unseen escape his voids, less
-            gone = excluded.get(self.taker, 0)  # the kitty's known cards he cannot hold now (discarded for sure)
+        elif self.hidden and self.taker in slots:  # he may have been dealt cards he lacks now, and discarded them
+            excluded = dict(excluded)
+            gone = excluded.get(self.taker, 0)  # his voids (and a kitty card he lacks now was surely discarded)
             taker_slots = slots[self.taker]
             reserved = max(0, self.hidden - (gone & self.kitty_cards).bit_count())
             slots[DISCARDED], slots[self.taker] = taker_slots[:reserved], taker_slots[reserved:]
@@ -353,8 +353,8 @@ class Sampler:
 
     def draw(self, state: GameState, seat: int, count: int, rng: random.Random) -> Iterator[GameState]:
         """:meth:`worlds` one at a time, each drawn when asked for: a search on a time budget takes
-        only the worlds it has time to search (a world costs a replay of the deal, on French Tarot
-        two thirds of a 30 ms budget for 30 worlds drawn up front)."""
+        only the worlds it has time to search (each world costs a replay of the deal: on French
+        Tarot, 30 worlds drawn up front took two thirds of a 30 ms budget)."""
         rs = state.ruleset
         ncards = rs.layout.size
         view = state.view(seat)
