@@ -12,7 +12,12 @@ The root is paired by default (``paired=1``): the iterations try the seat's acti
 each in every world (a round per world, at least one round), and the best total over the whole
 rounds wins, so the luck of the worlds cancels between the actions compared, as in PIMC, and
 so does the evidence a decision needs against greedy's choice (paired differences); below
-the root the search is ISMCTS's. Measured at 30 ms a decision against PIMC at 30 ms, the
+the root of a card the search is ISMCTS's. A decision that is not a card is valued as PIMC
+values it, each action played out straight after it: below the root the tree takes every
+seat's best child, so a root action's value carries the search's own optimism, unevenly
+between a take and a pass, which pairing does not cancel. (Measured on Kwajongen, the tree's
+decisions with greedy's cards lost 0.08 lines a hand to PIMC's, 32 pairs; without the tree
+they were level with PIMC's, and the whole agent won 67% of 64 pairs against greedy.) Measured at 30 ms a decision against PIMC at 30 ms, the
 paired root won 50-59% of the games on four rulesets where the bandit root (``paired=0``: the
 root chooses by UCB1 like every node, the most visited action wins, Cowling et al.'s
 algorithm) won 44-50% (docs/agents.md).
@@ -25,7 +30,7 @@ The budget is a number of iterations (a seeded run repeats exactly on any machin
 ``ms``, a time per decision; a decision that is not a card gets several times the budget
 (:data:`~couillon_dsl.agents.playout.DECISION_BUDGET`), its playouts lead as greedy does, and
 greedy's choice stands unless the search's beats it by ``evidence`` standard errors
-(:class:`~couillon_dsl.agents.playout.SearchAgent`; :data:`TREE_EVIDENCE` by default). A
+(:class:`~couillon_dsl.agents.playout.SearchAgent`). A
 node's first child is the playout policy's choice, so few visits already reflect sensible
 play. Each world is drawn when the iterations first reach it, ``worlds`` of them at most, and
 then the iterations cycle through them: on a time budget a decision draws only the worlds it
@@ -40,17 +45,12 @@ import time
 from typing import TYPE_CHECKING, Sequence
 
 from couillon_dsl.agents.greedy import GreedyAgent
-from couillon_dsl.agents.playout import SearchAgent, explore_share, outlook_of, paired_gain, playout, whole_count
+from couillon_dsl.agents.playout import (EVIDENCE, SearchAgent, explore_share, outlook_of, paired_gain, playout,
+                                         whole_count)
 from couillon_dsl.engine.hand import cards_table
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
-
-TREE_EVIDENCE = 2.0  # standard errors by which a decision that is not a card must beat greedy's: twice PIMC's
-# (playout.EVIDENCE). Below the root the tree takes, for each seat, the best of its children, so a root action's
-# value is biased up by the search's own choices, unevenly between the actions compared, which pairing does not
-# cancel. Measured at 30 ms, 64 pairs of Kwajongen (--seed 81): with 1, ISMCTS's trump decisions (greedy's cards)
-# lost 0.05 a hand to greedy's and the whole agent won 56%; with 2, 64% (+0.16 a hand), Ardennes and Tarot no worse
 
 
 class Node:
@@ -78,7 +78,7 @@ class IsmctsAgent(SearchAgent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7,
-                 evidence: float = TREE_EVIDENCE, paired: int = 1) -> None:
+                 evidence: float = EVIDENCE, paired: int = 1) -> None:
         whole_count("iterations", iterations)
         whole_count("worlds", worlds)
         if not isinstance(c, (int, float)) or c < 0:
@@ -110,6 +110,7 @@ class IsmctsAgent(SearchAgent):
         c = self.c * outlook.spread(state, team_of[seat])
         root = Node(team_of[seat])
         explore = explore_share(scale)
+        flat = self.paired and scale > 1  # no tree below a decision's root: its optimism is not paired away
         rounds: list[list[float]] = []  # paired: per world, the root team's value of each action in turn
         least = per_world  # a paired root plays at least one whole round
         iteration = 0
@@ -120,7 +121,11 @@ class IsmctsAgent(SearchAgent):
                 more = turn < len(worlds)
             world = worlds[turn % len(worlds)].clone()
             forced = legal[iteration % per_world] if self.paired else -1  # paired: each root action in turn
-            path = descend(root, world, team_of, c, rng, self._greedy, forced)
+            if flat:  # a decision: each action played out straight after it, as PIMC does
+                world.apply(forced)
+                path: list[Node] = []
+            else:
+                path = descend(root, world, team_of, c, rng, self._greedy, forced)
             values = playout(world, outlook, rng, self._greedy, explore)
             if self.paired:
                 if iteration % per_world == 0:

@@ -35,8 +35,7 @@ STANDARD_NORMAL = NormalDist()  # a game of fixed deals: the chance a lead holds
 STEPS = 30  # the scoresheet's distance to the goal is priced in at most this many steps
 EXPLORE = 0.25  # share of leads the playout makes at random
 DECISION_EXPLORE = 0.0  # ... when valuing a decision that is not a card: the play the table will see, not variety
-EVIDENCE = 1.0  # standard errors by which PIMC's choice must beat greedy's at a decision that is not a card
-# (ISMCTS asks for more: ismcts.TREE_EVIDENCE)
+EVIDENCE = 1.0  # standard errors by which a search's choice must beat greedy's at a decision that is not a card
 PRICED_LIMIT = 1 << 12  # scoresheet states an Outlook remembers the chances of
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
 DECISION_BUDGET = 2  # a decision that is not a card (trump, contract, announcement, declaration) gets this many times
