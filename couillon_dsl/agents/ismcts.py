@@ -15,12 +15,9 @@ so does the evidence a decision needs against greedy's choice (paired difference
 the root of a card the search is ISMCTS's. A decision that is not a card is valued as PIMC
 values it, each action played out straight after it: below the root the tree takes every
 seat's best child, so a root action's value carries the search's own optimism, unevenly
-between a take and a pass, which pairing does not cancel. (Measured on Kwajongen, the tree's
-decisions with greedy's cards lost 0.08 lines a hand to PIMC's, 32 pairs; without the tree
-they were level with PIMC's, and the whole agent won 67% of 64 pairs against greedy.) Measured at 30 ms a decision against PIMC at 30 ms, the
-paired root won 50-59% of the games on four rulesets where the bandit root (``paired=0``: the
-root chooses by UCB1 like every node, the most visited action wins, Cowling et al.'s
-algorithm) won 44-50% (docs/agents.md).
+between a take and a pass, which pairing does not cancel (measured in docs/agents.md, as is
+the paired root against the bandit root, ``paired=0``: the root chooses by UCB1 like every
+node and the most visited action wins, Cowling et al.'s algorithm).
 
 Moves with a single legal action are taken without a node. The search reads the game only
 through ``GameState``'s generic legal actions, so every decision kind a ruleset has is
@@ -30,9 +27,8 @@ The budget is a number of iterations (a seeded run repeats exactly on any machin
 ``ms``, a time per decision; a decision that is not a card gets several times the budget
 (:data:`~couillon_dsl.agents.playout.DECISION_BUDGET`), its playouts lead as greedy does, and
 greedy's choice stands unless the search's beats it by ``evidence`` standard errors
-(:class:`~couillon_dsl.agents.playout.SearchAgent`). A
-node's first child is the playout policy's choice, so few visits already reflect sensible
-play. Each world is drawn when the iterations first reach it, ``worlds`` of them at most, and
+(:class:`~couillon_dsl.agents.playout.SearchAgent`). A node's first child is the playout
+policy's choice, so few visits already reflect sensible play. Each world is drawn when the iterations first reach it, ``worlds`` of them at most, and
 then the iterations cycle through them: on a time budget a decision draws only the worlds it
 has time to search.
 """

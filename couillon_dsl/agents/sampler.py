@@ -353,8 +353,8 @@ class Sampler:
 
     def draw(self, state: GameState, seat: int, count: int, rng: random.Random) -> Iterator[GameState]:
         """:meth:`worlds` one at a time, each drawn when asked for: a search on a time budget takes
-        only the worlds it has time to search (each world costs a replay of the deal: on French
-        Tarot, 30 worlds drawn up front took two thirds of a 30 ms budget)."""
+        only the worlds it has time to search (each world costs a replay of the deal: in a long
+        hand, 30 worlds drawn up front took two thirds of a 30 ms budget)."""
         rs = state.ruleset
         ncards = rs.layout.size
         view = state.view(seat)
