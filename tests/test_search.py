@@ -130,6 +130,35 @@ def test_a_paired_root_tries_each_action_in_each_world() -> None:
         make_agent("ismcts:paired=2")
 
 
+def test_a_node_below_the_root_grows_children_only_once_it_has_expand_visits() -> None:
+    """Standard Couillon, the second card of a hand, each root action forced in turn: with
+    ``expand=4`` an action's node is walked past only from its fourth visit on, and each later
+    visit adds at most one node below it; with the default, from its first."""
+    rs = build_ruleset("couillon")
+    state = first_decision(rs, 4)
+    state.apply(state.legal_actions()[0])
+    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
+        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    legal, seat = state.legal_actions(), state.current_player()
+    team_of, rng = rs.tables.team_of, random.Random(2)
+    worlds = Sampler().worlds(state, seat, 6, rng)
+    grown = {}
+    for expand in (1, 4):
+        root = Node(team_of[seat])
+        for world in worlds:
+            for action in legal:
+                before = root.children[action].visits if action in root.children else 0
+                path = descend(root, world.clone(), team_of, 0.5, rng, GreedyAgent(), action, expand)
+                assert len(path) == 1 if before < expand else len(path) > 1
+                for node in path:
+                    node.visits += 1
+        grown[expand] = sum(len(child.children) for child in root.children.values())
+    assert grown[1] == len(legal) * (len(worlds) - 1)
+    assert grown[4] == len(legal) * (len(worlds) - 4)
+    with pytest.raises(ValueError, match="expand must be an integer >= 1"):
+        make_agent("ismcts:expand=0")
+
+
 @pytest.mark.parametrize("spec", ["ismcts:ms=0.001", "pimc:ms=0.001"])
 def test_a_search_on_a_time_budget_draws_only_the_worlds_it_reaches(spec: str) -> None:
     """With no time to spare, ISMCTS's paired root plays one whole round (each action once) in

@@ -19,6 +19,8 @@ between a take and a pass, which pairing does not cancel (measured in docs/agent
 the paired root against the bandit root, ``paired=0``: the root chooses by UCB1 like every
 node and the most visited action wins, Cowling et al.'s algorithm).
 
+A node below the root grows children once it has ``expand`` visits (1 by default, every
+visit; more, and a search with few iterations leaves the play below it to the playout policy).
 Moves with a single legal action are taken without a node. The search reads the game only
 through ``GameState``'s generic legal actions, so every decision kind a ruleset has is
 searched alike.
@@ -74,9 +76,10 @@ class IsmctsAgent(SearchAgent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7,
-                 evidence: float = EVIDENCE, paired: int = 1) -> None:
+                 evidence: float = EVIDENCE, paired: int = 1, expand: int = 1) -> None:
         whole_count("iterations", iterations)
         whole_count("worlds", worlds)
+        whole_count("expand", expand)
         if not isinstance(c, (int, float)) or c < 0:
             raise ValueError(f"c (the exploration constant) must be a number >= 0, got {c!r}")
         if paired not in (0, 1):
@@ -86,6 +89,7 @@ class IsmctsAgent(SearchAgent):
         self.worlds = worlds
         self.c = c
         self.paired = paired
+        self.expand = expand
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
@@ -121,7 +125,7 @@ class IsmctsAgent(SearchAgent):
                 world.apply(forced)
                 path: list[Node] = []
             else:
-                path = descend(root, world, team_of, c, rng, self._greedy, forced)
+                path = descend(root, world, team_of, c, rng, self._greedy, forced, self.expand)
             values = playout(world, outlook, rng, self._greedy, explore)
             if self.paired:
                 if iteration % per_world == 0:
@@ -154,10 +158,14 @@ def gain(children: dict[int, Node], best: int, base: int) -> tuple[float, float]
 
 
 def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng: random.Random,
-            policy: GreedyAgent, forced: int = -1) -> list[Node]:
+            policy: GreedyAgent, forced: int = -1, expand: int = 1) -> list[Node]:
     """Walk ``world`` down the tree to a new node or the end of the hand; the nodes passed.
 
-    With ``forced`` (an action legal at the root) the root takes it instead of choosing.
+    With ``forced`` (an action legal at the root) the root takes it instead of choosing. A node
+    below the root grows children only once it has ``expand`` visits (the expansion threshold
+    of MCTS programs): until then the walk stops there and the playout policy goes on, so a
+    search with few iterations does not value its moves against the tree's untried, random
+    replies.
 
     A node's first new child is the playout policy's choice, so while a node has few
     visits its value is that of sensible play rather than of a random action. Once every
@@ -173,7 +181,7 @@ def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng:
     expanded = False
     while not expanded and len(hands) < target:
         seat = world.current_player()
-        if seat < 0:
+        if seat < 0 or (node is not root and node.visits < expand):
             break
         legal = cards_of[world.legal_mask()] if world.plays_a_card() else world.legal_actions()
         if len(legal) == 1:
