@@ -159,6 +159,19 @@ def test_a_node_below_the_root_grows_children_only_once_it_has_expand_visits() -
         make_agent("ismcts:expand=0")
 
 
+def counting_draws(agent) -> list[GameState]:
+    """The worlds ``agent``'s sampler draws from now on, listed as they are drawn."""
+    draw, drawn = agent._sampler.draw, []
+
+    def counted(*args):
+        for world in draw(*args):
+            drawn.append(world)
+            yield world
+
+    agent._sampler.draw = counted
+    return drawn
+
+
 @pytest.mark.parametrize("spec", ["ismcts:ms=0.001", "pimc:ms=0.001"])
 def test_a_search_on_a_time_budget_draws_only_the_worlds_it_reaches(spec: str) -> None:
     """With no time to spare, ISMCTS's paired root plays one whole round (each action once) in
@@ -169,14 +182,7 @@ def test_a_search_on_a_time_budget_draws_only_the_worlds_it_reaches(spec: str) -
     while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
         state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
     agent = make_agent(spec)
-    draw, drawn = agent._sampler.draw, []
-
-    def counted(*args):
-        for world in draw(*args):
-            drawn.append(world)
-            yield world
-
-    agent._sampler.draw = counted
+    drawn = counting_draws(agent)
     assert agent.act(state, state.legal_actions(), random.Random(3)) in state.legal_actions()
     assert len(drawn) == 1
 
@@ -207,6 +213,22 @@ def test_a_decision_that_is_not_a_card_overrules_greedy_only_with_evidence(kind:
             disagreed += 1
             assert make_agent(f"{kind}:evidence=1").act(state, legal, random.Random(seed)) in (own, base)
     assert disagreed  # the search has a mind of its own: the rule is not vacuous here
+
+
+def test_ismcts_decides_a_decision_that_is_not_a_card_as_pimc_does_in_fresh_worlds() -> None:
+    """Standard Couillon, take or pass the turned-up card (two actions, twice a card's budget):
+    ISMCTS with 200 iterations plays each action out in 200 worlds, none of them a world played
+    before (its tree's cap of 8 worlds is for cards), and takes what PIMC takes with 100 samples
+    under the same seed: the same worlds, the same playouts, the same evidence rule."""
+    rs = build_ruleset("couillon")
+    for seed in range(6):
+        state = first_decision(rs, seed)
+        legal = state.legal_actions()
+        assert len(legal) == 2 and legal[0] >= state.actions.ncards
+        ismcts, pimc = make_agent("ismcts:iterations=200:worlds=8"), make_agent("pimc:samples=100")
+        drawn = counting_draws(ismcts)
+        assert ismcts.act(state, legal, random.Random(seed)) == pimc.act(state, legal, random.Random(seed))
+        assert len(drawn) == 200
 
 
 def test_a_discard_overrules_greedy_only_with_evidence() -> None:

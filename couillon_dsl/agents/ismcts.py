@@ -12,12 +12,13 @@ The root is paired by default (``paired=1``): the iterations try the seat's acti
 each in every world (a round per world, at least one round), and the best total over the whole
 rounds wins, so the luck of the worlds cancels between the actions compared, as in PIMC, and
 so does the evidence a decision needs against greedy's choice (paired differences); below
-the root of a card the search is ISMCTS's. A decision that is not a card is valued as PIMC
-values it, each action played out straight after it: below the root the tree takes every
-seat's best child, so a root action's value carries the search's own optimism, unevenly
-between a take and a pass, which pairing does not cancel (measured in docs/agents.md, as is
-the paired root against the bandit root, ``paired=0``: the root chooses by UCB1 like every
-node and the most visited action wins, Cowling et al.'s algorithm).
+the root of a card the search is ISMCTS's. A decision that is not a card is valued by PIMC's
+procedure (:meth:`~couillon_dsl.agents.playout.SearchAgent.played_out`), each action played out
+straight after it in fresh worlds: below the root the tree takes every seat's best child, so
+a root action's value carries the search's own optimism, unevenly between a take and a pass,
+which pairing does not cancel (measured in docs/agents.md, as is the paired root against the
+bandit root, ``paired=0``: the root chooses by UCB1 like every node and the most visited
+action wins, Cowling et al.'s algorithm).
 
 A node below the root grows children once it has ``expand`` visits (1 by default, every
 visit; more, and a search with few iterations leaves the play below it to the playout policy).
@@ -30,15 +31,17 @@ The budget is a number of iterations (a seeded run repeats exactly on any machin
 (:data:`~couillon_dsl.agents.playout.DECISION_BUDGET`), its playouts lead as greedy does, and
 greedy's choice stands unless the search's beats it by ``evidence`` standard errors
 (:class:`~couillon_dsl.agents.playout.SearchAgent`). A node's first child is the playout
-policy's choice, so few visits already reflect sensible play. Each world is drawn when the iterations first reach it, ``worlds`` of them at most, and
-then the iterations cycle through them: on a time budget a decision draws only the worlds it
-has time to search.
+policy's choice, so few visits already reflect sensible play. Each world is drawn when the
+iterations first reach it, ``worlds`` of them at most, and then the iterations cycle through
+them (the tree's statistics gather over them; the evidence rule, at a discard, counts each
+world once): on a time budget a card draws only the worlds it has time to search.
 """
 from __future__ import annotations
 
 import itertools
 import math
 import random
+import statistics
 import time
 from typing import TYPE_CHECKING, Sequence
 
@@ -96,6 +99,9 @@ class IsmctsAgent(SearchAgent):
             return legal[0]
         scale, deadline = self.deadline(state, legal)
         iterations = scale * self.iterations
+        if self.paired and scale > 1:  # a decision: each action played out straight after it in fresh worlds, as by PIMC
+            played = self.played_out(state, legal, rng, -(-iterations // len(legal)), deadline, explore_share(scale))
+            return self.best_played_out(state, legal, rng, scale, played)
         seat = state.current_player()
         per_world = len(legal) if self.paired else 1  # iterations that share a world in turn
         count = self.worlds if self.ms else min(self.worlds, -(-iterations // per_world))
@@ -110,7 +116,6 @@ class IsmctsAgent(SearchAgent):
         c = self.c * outlook.spread(state, team_of[seat])
         root = Node(team_of[seat])
         explore = explore_share(scale)
-        flat = self.paired and scale > 1  # no tree below a decision's root: its optimism is not paired away
         rounds: list[list[float]] = []  # paired: per world, the root team's value of each action in turn
         least = per_world  # a paired root plays at least one whole round
         iteration = 0
@@ -121,11 +126,7 @@ class IsmctsAgent(SearchAgent):
                 more = turn < len(worlds)
             world = worlds[turn % len(worlds)].clone()
             forced = legal[iteration % per_world] if self.paired else -1  # paired: each root action in turn
-            if flat:  # a decision: each action played out straight after it, as PIMC does
-                world.apply(forced)
-                path: list[Node] = []
-            else:
-                path = descend(root, world, team_of, c, rng, self._greedy, forced, self.expand)
+            path = descend(root, world, team_of, c, rng, self._greedy, forced, self.expand)
             values = playout(world, outlook, rng, self._greedy, explore)
             if self.paired:
                 if iteration % per_world == 0:
@@ -142,10 +143,20 @@ class IsmctsAgent(SearchAgent):
             totals = [sum(column) for column in zip(*whole)]
             index = max(range(per_world), key=totals.__getitem__)
             return self.settle(state, legal, rng, scale, legal[index],
-                               lambda base: paired_gain(whole, index, legal.index(base)))
+                               lambda base: paired_gain(world_means(whole, len(worlds)), index, legal.index(base)))
         children = root.children
         best = max(legal, key=lambda a: (children[a].visits, children[a].total) if a in children else (-1, 0.0))
         return self.settle(state, legal, rng, scale, best, lambda base: gain(children, best, base))
+
+
+def world_means(rounds: list[list[float]], count: int) -> list[list[float]]:
+    """The rounds that shared a world (round ``r`` was played in world ``r % count``) averaged into
+    one row: repeated rounds of a world are not independent evidence, so the evidence rule's
+    standard error counts worlds, not rounds."""
+    shared: dict[int, list[list[float]]] = {}
+    for number, row in enumerate(rounds):
+        shared.setdefault(number % count, []).append(row)
+    return [[statistics.fmean(column) for column in zip(*rows)] for rows in shared.values()]
 
 
 def gain(children: dict[int, Node], best: int, base: int) -> tuple[float, float]:

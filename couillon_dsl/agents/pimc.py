@@ -12,10 +12,9 @@ each world is drawn when its turn comes, so a time budget pays only for the worl
 from __future__ import annotations
 
 import random
-import time
 from typing import TYPE_CHECKING, Sequence
 
-from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, outlook_of, paired_gain, whole_count, worth
+from couillon_dsl.agents.playout import EVIDENCE, SearchAgent, explore_share, whole_count
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -36,24 +35,8 @@ class PimcAgent(SearchAgent):
         if len(legal) == 1:
             return legal[0]
         scale, deadline = self.deadline(state, legal)
-        seat = state.current_player()
-        outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
-        team = state.ruleset.tables.team_of[seat]
-        explore = explore_share(scale)
-        values: list[list[float]] = []  # per world searched, each action's value
-        while True:  # with ``ms``, batches of worlds until the time is up; each world drawn when reached
-            searched = len(values)
-            for world in self._sampler.draw(state, seat, scale * self.samples, rng):
-                values.append([worth(world, action, team, outlook, rng, self._greedy, explore) for action in legal])
-                if self.ms and time.perf_counter() > deadline:
-                    break
-            if len(values) == searched or not self.ms or time.perf_counter() > deadline:
-                break
-        if not values:
-            return self._greedy.act(state, legal, rng)
-        totals = [sum(column) for column in zip(*values)]
-        best = max(range(len(legal)), key=totals.__getitem__)
-        return self.settle(state, legal, rng, scale, legal[best], lambda base: paired_gain(values, best, legal.index(base)))
+        values = self.played_out(state, legal, rng, scale * self.samples, deadline, explore_share(scale))
+        return self.best_played_out(state, legal, rng, scale, values)
 
     def worlds(self, state: GameState, seat: int, rng: random.Random) -> list[GameState]:
         """Up to ``samples`` states that agree with ``seat``'s view, hidden cards drawn at random."""

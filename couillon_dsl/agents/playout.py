@@ -75,6 +75,35 @@ class SearchAgent:
         scale = budget_scale(legal, state.actions)
         return scale, time.perf_counter() + scale * self.ms / 1000
 
+    def played_out(self, state: GameState, legal: Sequence[int], rng: random.Random, count: int, deadline: float,
+                   explore: float) -> list[list[float]]:
+        """Per sampled world, the value of each of ``legal`` played out in it, for the seat to act: up
+        to ``count`` worlds, or with ``ms`` batches of ``count`` fresh worlds until ``deadline`` (at
+        least one world, if any fits). Each world is drawn when its turn comes and played once: the
+        rows are independent, as the evidence rule's standard error assumes."""
+        seat = state.current_player()
+        outlook = self._outlook = outlook_of(state.ruleset, self._outlook)
+        team = state.ruleset.tables.team_of[seat]
+        values: list[list[float]] = []
+        while True:
+            searched = len(values)
+            for world in self._sampler.draw(state, seat, count, rng):
+                values.append([worth(world, action, team, outlook, rng, self._greedy, explore) for action in legal])
+                if self.ms and time.perf_counter() > deadline:
+                    break
+            if len(values) == searched or not self.ms or time.perf_counter() > deadline:
+                return values
+
+    def best_played_out(self, state: GameState, legal: Sequence[int], rng: random.Random, scale: int,
+                        values: list[list[float]]) -> int:
+        """The action of the best total over the worlds ``values`` were played out in (greedy's
+        choice if none fitted), settled by the evidence rule."""
+        if not values:
+            return self._greedy.act(state, legal, rng)
+        totals = [sum(column) for column in zip(*values)]
+        best = max(range(len(legal)), key=totals.__getitem__)
+        return self.settle(state, legal, rng, scale, legal[best], lambda base: paired_gain(values, best, legal.index(base)))
+
     def overrules(self, gain: float, variance: float) -> bool:
         """Whether the search's estimated ``gain`` over greedy's choice (``variance``: that estimate's)
         is ``evidence`` standard errors clear of nothing."""
