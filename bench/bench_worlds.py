@@ -46,6 +46,10 @@ def check(ruleset: Ruleset, games: int, worlds: int, reading: float, seed: int) 
     team_of = ruleset.tables.team_of
     sampled, true = [], []  # per alternative: its gain over greedy's choice in the worlds, in the true deal
     unfinished = 0
+
+    def value(world: GameState, action: int, team: int) -> float:
+        return worth(world, action, team, outlook, rng, greedy, DECISION_EXPLORE)
+
     for game in range(games):
         state = GameState(ruleset, seed=game_seed(seed, game))
         for _ in range(MAX_STEPS):
@@ -60,13 +64,14 @@ def check(ruleset: Ruleset, games: int, worlds: int, reading: float, seed: int) 
             if len(legal) > 1 and legal[0] >= ncards:
                 team = team_of[seat]
                 drawn = sampler.worlds(state, seat, worlds, rng)
-                for alternative in legal:
-                    if alternative == base or not drawn:
-                        continue
-                    sampled.append(statistics.fmean(worth(w, alternative, team, outlook, rng, greedy, DECISION_EXPLORE)
-                                                    - worth(w, base, team, outlook, rng, greedy, DECISION_EXPLORE) for w in drawn))
-                    true.append(worth(state, alternative, team, outlook, rng, greedy, DECISION_EXPLORE)
-                                - worth(state, base, team, outlook, rng, greedy, DECISION_EXPLORE))
+                if drawn:  # greedy's choice played out once per world and in the true deal, then each alternative
+                    base_sampled = [value(w, base, team) for w in drawn]
+                    base_true = value(state, base, team)
+                    for alternative in legal:
+                        if alternative != base:
+                            sampled.append(statistics.fmean(value(w, alternative, team) - b
+                                                            for w, b in zip(drawn, base_sampled)))
+                            true.append(value(state, alternative, team) - base_true)
             state.apply(base)
         else:
             unfinished += 1

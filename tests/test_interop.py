@@ -146,6 +146,21 @@ def test_a_tarot_observation_holds_the_contract_sides_chien_and_discard_a_seat_k
         assert f"contract garde | declarer {taker}" in text and "kitty " in text
 
 
+@pytest.mark.parametrize("name", ["couillon", "schieber", "tarot"])
+def test_the_scores_in_an_observation_are_near_one_on_every_kind_of_scoresheet(name: str) -> None:
+    """A race to a goal (Couillon's lines, Schieber's 1000 points) and a game of four deals with
+    no goal (French Tarot, hundreds of points a hand) alike: a learner sees the scores in units
+    of what a game spans, not raw points."""
+    rs = build_ruleset(name)
+    encoder = ViewEncoder(rs)
+    start = sum(size for piece, size in encoder.pieces[:[p for p, _ in encoder.pieces].index("scores")])
+    state = GameState(rs, seed=3)
+    state.play_random(random.Random(3))
+    scores = encoder.encode(state.view(0))[start:start + len(rs.players.teams)]
+    assert scores == pytest.approx([value / encoder.span for value in state.scores])
+    assert 0.05 < max(map(abs, scores)) < 3
+
+
 def test_a_defenders_observation_cannot_tell_where_an_unseen_chien_card_is() -> None:
     """French Tarot, a Garde sans: trading a chien card for an unplayed card of another defender
     changes nothing in a third seat's observation (tensor and strings), while the changed

@@ -25,6 +25,7 @@ from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.kernel.driver import play_range as play_compiled
 from couillon_dsl.kernel.eligible import ruleset_reason
+from couillon_dsl.kernel.play import popcount
 from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.simulation import Job, figures, run
@@ -164,3 +165,23 @@ def test_a_changed_scoring_rule_reaches_the_kernel_table() -> None:
     records = kernel_records(rs, "random", 60)
     assert_replays(rs, records)
     assert any(h["all_tricks"] and min(h["deltas"]) <= -4 for r in records for h in r.outcome["hands"])
+
+
+def test_the_kernels_card_count_holds_inside_comparisons() -> None:
+    """A count compared with a small number, as the kernel's greedy does (at most one unseen card
+    beats this one; a hand's size capped as a table index). Counting with a multiply that
+    overflows let LLVM fold ``popcount(m) <= 1`` to false for masks of one card."""
+    from numba import njit
+
+    at_most = njit(lambda m, k: popcount(m) <= k)
+    at_most_one = njit(lambda m: popcount(m) <= 1)
+    capped = njit(lambda m: min(popcount(m), 4))
+    rng = random.Random(5)
+    masks = [0, (1 << 63) - 1] + [1 << bit for bit in range(63)]
+    masks += [sum(1 << rng.randrange(63) for _ in range(rng.randrange(2, 9))) for _ in range(500)]
+    for mask in masks:
+        count = mask.bit_count()
+        assert popcount(mask) == count
+        assert at_most_one(mask) == (count <= 1), hex(mask)
+        assert capped(mask) == min(count, 4), hex(mask)
+        assert all(at_most(mask, k) == (count <= k) for k in range(6)), hex(mask)

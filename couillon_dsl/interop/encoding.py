@@ -7,11 +7,18 @@ names the parts and sizes). Besides the cards, it holds what fixes a hand in the
 rulesets: the contract and its declarer, the seat's partners in this hand (sides that
 change with the contract), the kitty once the seat has seen it, the discards it saw, and
 the declarations made (a shown one's cards are among the face-up cards).
+
+The scores are in units of what a game spans, so a learner sees numbers near one on every
+ruleset: the distance from the start to the goal in a race, and in a game of a fixed number
+of deals (no goal) a whole game's typical spread, a hand's typical change times the square
+root of the deals (:func:`~couillon_dsl.agents.playout.hand_spread`).
 """
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
+from couillon_dsl.agents.playout import hand_spread
 from couillon_dsl.cards import iter_bits
 
 if TYPE_CHECKING:
@@ -30,7 +37,8 @@ class ViewEncoder:
         n = ruleset.players.count
         ncards = ruleset.layout.size
         nteams = len(ruleset.players.teams)
-        self.span = max(1, abs(ruleset.scoresheet.start - ruleset.scoresheet.goal))
+        sheet = ruleset.scoresheet
+        self.span = hand_spread(ruleset) * math.sqrt(sheet.deals) if sheet.deals else max(1, abs(sheet.start - sheet.goal))
         self.words = (*WORDS, *(c.id for c in ruleset.contracts))
         self.contract_ids = [c.id for c in ruleset.contracts]
         self.declaration_ids = [d.id for d in ruleset.declarations]

@@ -48,15 +48,20 @@ W_ACCEPT, W_PASS, W_NAME, W_SHOW, W_DEFER = range(5)
 _M1 = np.int64(0x5555555555555555)
 _M2 = np.int64(0x3333333333333333)
 _M4 = np.int64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.int64(0x0101010101010101)
 
 
 @njit(cache=True, inline="always")
 def popcount(x: int) -> int:
+    """The cards of a mask (bit 63 clear). The byte counts are summed by shifts, not by the usual
+    multiply: Numba's signed multiply may not overflow (LLVM's ``nsw``), and this one does, so
+    LLVM was free to fold a comparison such as ``popcount(m) <= 1`` wrongly."""
     x = x - ((x >> 1) & _M1)
     x = (x & _M2) + ((x >> 2) & _M2)
     x = (x + (x >> 4)) & _M4
-    return ((x * _H01) >> 56) & 0xFF
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 @njit(cache=True, inline="always")
@@ -164,7 +169,7 @@ def trick_value(weights, trump_mask, above, ctx: int, hand: int, unseen: int) ->
         if (trump_mask[ctx] >> c) & 1:
             value += weights[GREEDY_TRUMP]
         beaters = above[ctx, c] & unseen
-        if beaters & (beaters - 1) == 0:  # at most one (popcount(...) <= 1 was compiled to a wrong test)
+        if popcount(beaters) <= 1:
             value += weights[GREEDY_HIGH]
     return value
 
