@@ -79,7 +79,7 @@ class IsmctsAgent(SearchAgent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7,
-                 evidence: float = EVIDENCE, paired: int = 1, expand: int = 1) -> None:
+                 evidence: float = EVIDENCE, paired: int = 1, expand: int = 1, others: str = "search") -> None:
         whole_count("iterations", iterations)
         whole_count("worlds", worlds)
         whole_count("expand", expand)
@@ -87,12 +87,15 @@ class IsmctsAgent(SearchAgent):
             raise ValueError(f"c (the exploration constant) must be a number >= 0, got {c!r}")
         if paired not in (0, 1):
             raise ValueError(f"paired must be 1 (every root action in every world) or 0 (the root a bandit), got {paired!r}")
+        if others not in ("search", "policy"):
+            raise ValueError(f"others must be search (every seat's moves searched) or policy (only the searching seat's), got {others!r}")
         super().__init__(ms, evidence)
         self.iterations = iterations
         self.worlds = worlds
         self.c = c
         self.paired = paired
         self.expand = expand
+        self.others = others
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
@@ -126,7 +129,8 @@ class IsmctsAgent(SearchAgent):
                 more = turn < len(worlds)
             world = worlds[turn % len(worlds)].clone()
             forced = legal[iteration % per_world] if self.paired else -1  # paired: each root action in turn
-            path = descend(root, world, team_of, c, rng, self._greedy, forced, self.expand)
+            path = descend(root, world, team_of, c, rng, self._greedy, forced, self.expand,
+                           seat if self.others == "policy" else -1)
             values = playout(world, outlook, rng, self._greedy, explore)
             if self.paired:
                 if iteration % per_world == 0:
@@ -169,7 +173,7 @@ def gain(children: dict[int, Node], best: int, base: int) -> tuple[float, float]
 
 
 def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng: random.Random,
-            policy: GreedyAgent, forced: int = -1, expand: int = 1) -> list[Node]:
+            policy: GreedyAgent, forced: int = -1, expand: int = 1, searcher: int = -1) -> list[Node]:
     """Walk ``world`` down the tree to a new node or the end of the hand; the nodes passed.
 
     With ``forced`` (an action legal at the root) the root takes it instead of choosing. A node
@@ -177,6 +181,9 @@ def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng:
     of MCTS programs): until then the walk stops there and the playout policy goes on, so a
     search with few iterations does not value its moves against the tree's untried, random
     replies.
+
+    With ``searcher`` (a seat) only that seat's moves are searched: every other seat takes the
+    playout policy's move, read from its cards in ``world``, and its move still keys the tree.
 
     A node's first new child is the playout policy's choice, so while a node has few
     visits its value is that of sensible play rather than of a random action. Once every
@@ -197,11 +204,14 @@ def descend(root: Node, world: GameState, team_of: Sequence[int], c: float, rng:
         legal = cards_of[world.legal_mask()] if world.plays_a_card() else world.legal_actions()
         if len(legal) == 1:
             action = legal[0]
-        elif forced >= 0:
-            action, forced = forced, -1
-            child = root.children.get(action)
+        elif forced >= 0 or 0 <= searcher != seat:  # the root's forced action, or the policy's for another seat
+            if forced >= 0:
+                action, forced = forced, -1
+            else:
+                action = policy.act(world, legal, rng)
+            child = node.children.get(action)
             if child is None:
-                child = root.children[action] = Node(team_of[seat])
+                child = node.children[action] = Node(team_of[seat])
                 expanded = True
             child.available += 1
             node = child
