@@ -159,6 +159,47 @@ def test_a_node_below_the_root_grows_children_only_once_it_has_expand_visits() -
         make_agent("ismcts:expand=0")
 
 
+class Lowest:
+    """A playout policy that plays the lowest legal action: its moves are easy to recognise."""
+
+    def act(self, state: GameState, legal, rng: random.Random) -> int:
+        return min(legal)
+
+
+def test_with_others_policy_only_the_searching_seats_moves_are_searched() -> None:
+    """Standard Couillon, a card of the second trick, many walks down one tree: with
+    ``others=policy`` (the default) every other seat's move on every walk (one with a choice)
+    is the policy's; with ``others=search`` every seat is searched, so UCB1 also tries other
+    moves for them."""
+    rs = build_ruleset("couillon")
+    state = first_decision(rs, 4)
+    state.apply(state.legal_actions()[0])
+    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
+        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    legal, seat = state.legal_actions(), state.current_player()
+    team_of, rng = rs.tables.team_of, random.Random(2)
+    worlds = Sampler().worlds(state, seat, 6, rng)
+    for searcher in (seat, -1):
+        root, policy_moves = Node(team_of[seat]), []
+        for _ in range(10):
+            for world in worlds:
+                for action in legal:
+                    walked = world.clone()
+                    path = descend(root, walked, team_of, 0.5, rng, Lowest(), action, 1, searcher)
+                    for node in path:
+                        node.visits += 1
+                        node.total += rng.random()
+                    replay = world.clone()
+                    for move in walked.history()[len(world.history()):]:
+                        choices = replay.legal_actions()
+                        if replay.current_player() != seat and len(choices) > 1:
+                            policy_moves.append(move == min(choices))
+                        replay.apply(move)
+        assert policy_moves and all(policy_moves) == (searcher == seat)
+    with pytest.raises(ValueError, match="others must be policy"):
+        make_agent("ismcts:others=greedy")
+
+
 def counting_draws(agent) -> list[GameState]:
     """The worlds ``agent``'s sampler draws from now on, listed as they are drawn."""
     draw, drawn = agent._sampler.draw, []

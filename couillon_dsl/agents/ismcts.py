@@ -3,10 +3,10 @@
 One tree per decision, rooted at the seat's information set: its nodes are the actions
 taken from there, by every seat, to the end of the hand. Each iteration takes a world from
 the rule-derived sampler (:class:`~couillon_dsl.agents.sampler.Sampler`, the one PIMC uses),
-walks down the tree choosing among the actions legal *in that world* by UCB1 with
-availability counts, adds one node, plays the hand out with the playout policy and credits
-every node on the path with the session chance of the team that chose it
-(:class:`~couillon_dsl.agents.playout.Outlook`).
+walks down the tree (the seat's own moves chosen among the actions legal *in that world* by
+UCB1 with availability counts, the other seats' by the playout policy: see ``others``), adds
+one node, plays the hand out with the playout policy and credits every node on the path with
+the session chance of the team that chose it (:class:`~couillon_dsl.agents.playout.Outlook`).
 
 The root is paired by default (``paired=1``): the iterations try the seat's actions in turn,
 each in every world (a round per world, at least one round), and the best total over the whole
@@ -22,6 +22,14 @@ action wins, Cowling et al.'s algorithm).
 
 A node below the root grows children once it has ``expand`` visits (1 by default, every
 visit; more, and a search with few iterations leaves the play below it to the playout policy).
+``others`` says whose moves below the root are searched. With ``policy`` (the default) only
+the seat's own: every other seat plays the playout policy, which reads its cards in the
+world, as in PIMC's playouts, and its moves still key the tree, so the seat's later moves are
+searched knowing what was played before them. With ``search`` every seat's are, by UCB1 over
+statistics gathered in all the worlds (Cowling et al.'s single-observer search), so another
+seat chooses as if it did not know its own cards, and a few hundred iterations spread over
+its replies try many a poor one. Measured in docs/agents.md: level against PIMC either way,
+and ``policy`` the stronger against greedy.
 Moves with a single legal action are taken without a node. The search reads the game only
 through ``GameState``'s generic legal actions, so every decision kind a ruleset has is
 searched alike.
@@ -79,7 +87,7 @@ class IsmctsAgent(SearchAgent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7,
-                 evidence: float = EVIDENCE, paired: int = 1, expand: int = 1, others: str = "search") -> None:
+                 evidence: float = EVIDENCE, paired: int = 1, expand: int = 1, others: str = "policy") -> None:
         whole_count("iterations", iterations)
         whole_count("worlds", worlds)
         whole_count("expand", expand)
@@ -88,7 +96,8 @@ class IsmctsAgent(SearchAgent):
         if paired not in (0, 1):
             raise ValueError(f"paired must be 1 (every root action in every world) or 0 (the root a bandit), got {paired!r}")
         if others not in ("search", "policy"):
-            raise ValueError(f"others must be search (every seat's moves searched) or policy (only the searching seat's), got {others!r}")
+            raise ValueError(f"others must be policy (only the searching seat's moves searched) or search (every seat's), "
+                             f"got {others!r}")
         super().__init__(ms, evidence)
         self.iterations = iterations
         self.worlds = worlds
