@@ -14,6 +14,7 @@ and its CPU time (the process's), which a loaded machine disturbs less.
     .venv/bin/python bench/bench_agents.py --pairs 20 --matchup ismcts:ms=30,greedy
     .venv/bin/python bench/bench_agents.py --pairs 10 --rulesets couillon,mit --markdown
     .venv/bin/python bench/bench_agents.py --table cells.jsonl   # the table of saved cells
+    .venv/bin/python bench/bench_agents.py --table cells.jsonl --pooled   # and each matchup over its rulesets
 
 A spec ``trumps=SPEC`` plays A's decisions (trump, contract, announcements) with SPEC and
 its cards with greedy (the split test: whose trump decisions are better); ``cards=SPEC`` the
@@ -39,7 +40,7 @@ from couillon_dsl.compile import build_ruleset  # noqa: E402
 from couillon_dsl.engine import GameState  # noqa: E402
 from couillon_dsl.model import Ruleset  # noqa: E402
 from couillon_dsl.simulation import AGENTS_SALT, game_seed, play_game  # noqa: E402
-from couillon_dsl.stats import mean_t  # noqa: E402
+from couillon_dsl.stats import Z95, mean_t, t_quantile  # noqa: E402
 
 DEFAULT_MATCHUPS = "ismcts:ms=30,greedy;pimc:ms=30,greedy;ismcts:ms=30,pimc:ms=30;greedy,random"
 
@@ -137,6 +138,35 @@ def interval(e: dict[str, Any], percent: bool) -> str:
     return f"{e['value']:+.3f} [{e['low']:+.3f}, {e['high']:+.3f}]"
 
 
+def pooled(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per matchup played on two or more rulesets of two teams, one row of A's mean win rate over
+    those rulesets: the cells are independent, so the variance of the mean is the sum of their
+    variances (each read off its t interval) over the count squared. A cell of 32 pairs has an
+    interval of about 10 points either way; ten of them pooled, about 3. Gains per hand are in
+    each ruleset's own units and are not pooled."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        if r.get("fair_share", 0.5) == 0.5 and r["win"]["low"] is not None:
+            groups.setdefault((r["a"], r["b"]), []).append(r)
+    result = []
+    for (a, b), cells in groups.items():
+        if len({c["ruleset"] for c in cells}) < 2:
+            continue
+        k = len(cells)
+        mean = statistics.fmean(c["win"]["value"] for c in cells)
+        variance = sum(((c["win"]["high"] - c["win"]["low"]) / (2 * t_quantile(0.975, c["win"]["n"] - 1))) ** 2
+                       for c in cells) / k ** 2
+        half = Z95 * variance ** 0.5
+        n = sum(c["pairs"] for c in cells)
+        result.append({
+            "ruleset": f"{k} rulesets pooled", "a": a, "b": b, "pairs": n, "games": sum(c["games"] for c in cells),
+            "fair_share": 0.5, "win": {"value": mean, "low": mean - half, "high": mean + half, "n": n, "method": "pooled"},
+            "gain_per_hand": {"value": None, "low": None, "high": None, "n": n, "method": "pooled"},
+            "ms_mean": None, "ms_p99": None,
+        })
+    return result
+
+
 def markdown(rows: list[dict[str, Any]]) -> str:
     lines = ["| ruleset | A | B | A's game win rate (95% CI) | A's scoresheet gain per hand (95% CI) | pairs (games) "
              "| A ms/decision mean, p99 (wall; CPU) |", "|---|---|---|---|---|---|---|"]
@@ -162,9 +192,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="append one JSON line per cell to this file")
     parser.add_argument("--table", type=Path, nargs="+", metavar="FILE",
                         help="only print the Markdown table of cells saved with --out")
+    parser.add_argument("--pooled", action="store_true",
+                        help="with --table or --markdown: add per matchup A's win rate pooled over its two-team rulesets")
     args = parser.parse_args(argv)
     if args.table:
-        print(markdown([json.loads(line) for path in args.table for line in path.read_text().splitlines() if line]))
+        cells = [json.loads(line) for path in args.table for line in path.read_text().splitlines() if line]
+        print(markdown(cells + pooled(cells) if args.pooled else cells))
         return 0
     pairs_of = args.matchup or DEFAULT_MATCHUPS.split(";")
     rows = []
@@ -180,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                 with args.out.open("a") as f:
                     f.write(json.dumps(row) + "\n")
     if args.markdown:
-        print(markdown(rows))
+        print(markdown(rows + pooled(rows) if args.pooled else rows))
     return 0
 
 

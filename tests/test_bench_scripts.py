@@ -34,6 +34,24 @@ def test_strength_table_plays_a_cell_and_prints_its_table(tmp_path: Path) -> Non
     assert "| couillon | greedy | random |" in table
 
 
+def test_the_table_pools_a_matchups_two_team_rulesets(tmp_path: Path) -> None:
+    """Two cells of 32 pairs, 60% [50, 70] and 40% [30, 50]: pooled, 50% with the two cells'
+    standard errors (0.1 / t(0.975, 31) = 0.049 each) combined, 0.035, so 50% [43, 57]. A cell
+    of more teams (fair share 25%) and a matchup on one ruleset only are not pooled."""
+    def cell(ruleset: str, a: str, value: float, fair: float = 0.5) -> dict:
+        win = {"value": value, "low": value - 0.1, "high": value + 0.1, "n": 32, "method": "t"}
+        return {"ruleset": ruleset, "a": a, "b": "greedy", "pairs": 32, "games": 64, "fair_share": fair, "win": win,
+                "gain_per_hand": win, "ms_mean": 30.0, "ms_p99": 60.0}
+    cells = tmp_path / "cells.jsonl"
+    rows = [cell("couillon", "pimc", 0.6), cell("mit", "pimc", 0.4), cell("tarot", "pimc", 0.9, 0.25),
+            cell("couillon", "random", 0.1)]
+    cells.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    table = subprocess.run([sys.executable, str(BENCH / "bench_agents.py"), "--table", str(cells), "--pooled"],
+                           capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "| 2 rulesets pooled | pimc | greedy | 50% [43, 57] | n/a | 64 (128) | n/a |" in table
+    assert table.count("pooled") == 1
+
+
 def test_openspiel_yardstick_plays_a_pair() -> None:
     pytest.importorskip("pyspiel")
     *pairs, summary = run_script("bench_openspiel.py", "--pairs", "1", "--iterations", "2")
