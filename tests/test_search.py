@@ -22,6 +22,15 @@ def first_decision(rs, seed: int) -> GameState:
     return state
 
 
+def card_to_choose(rs) -> GameState:
+    """Seed 4's deal past its first decision, greedy playing on to the next card with a choice."""
+    state = first_decision(rs, 4)
+    state.apply(state.legal_actions()[0])
+    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
+        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    return state
+
+
 def test_an_even_scoresheet_is_an_even_chance_and_a_line_nearer_the_goal_is_better() -> None:
     rs = build_ruleset("couillon")  # 5 lines down to 0
     outlook = Outlook(rs)
@@ -108,10 +117,7 @@ def test_a_paired_root_tries_each_action_in_each_world() -> None:
     three worlds, the walk starts at that action's node, which every world offered; unforced,
     the root chooses for itself. Both root kinds decide legally, each repeating itself."""
     rs = build_ruleset("couillon")
-    state = first_decision(rs, 4)
-    state.apply(state.legal_actions()[0])
-    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
-        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    state = card_to_choose(rs)
     legal, seat = state.legal_actions(), state.current_player()
     team_of, rng = rs.tables.team_of, random.Random(2)
     worlds = Sampler().worlds(state, seat, 3, rng)
@@ -135,10 +141,7 @@ def test_a_node_below_the_root_grows_children_only_once_it_has_expand_visits() -
     ``expand=4`` an action's node is walked past only from its fourth visit on, and each later
     visit adds at most one node below it; with the default, from its first."""
     rs = build_ruleset("couillon")
-    state = first_decision(rs, 4)
-    state.apply(state.legal_actions()[0])
-    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
-        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    state = card_to_choose(rs)
     legal, seat = state.legal_actions(), state.current_player()
     team_of, rng = rs.tables.team_of, random.Random(2)
     worlds = Sampler().worlds(state, seat, 6, rng)
@@ -172,10 +175,7 @@ def test_with_others_policy_only_the_searching_seats_moves_are_searched() -> Non
     is the policy's; with ``others=search`` every seat is searched, so UCB1 also tries other
     moves for them."""
     rs = build_ruleset("couillon")
-    state = first_decision(rs, 4)
-    state.apply(state.legal_actions()[0])
-    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
-        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    state = card_to_choose(rs)
     legal, seat = state.legal_actions(), state.current_player()
     team_of, rng = rs.tables.team_of, random.Random(2)
     worlds = Sampler().worlds(state, seat, 6, rng)
@@ -218,10 +218,7 @@ def test_a_search_on_a_time_budget_draws_only_the_worlds_it_reaches(spec: str) -
     """With no time to spare, ISMCTS's paired root plays one whole round (each action once) in
     one world, and PIMC plays each action out in one world: one world drawn, not ``worlds``."""
     rs = build_ruleset("couillon")
-    state = first_decision(rs, 4)
-    state.apply(state.legal_actions()[0])
-    while len(state.legal_actions()) == 1 or state.legal_actions()[-1] >= state.actions.ncards:
-        state.apply(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+    state = card_to_choose(rs)
     agent = make_agent(spec)
     drawn = counting_draws(agent)
     assert agent.act(state, state.legal_actions(), random.Random(3)) in state.legal_actions()
