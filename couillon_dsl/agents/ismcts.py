@@ -22,6 +22,7 @@ action wins, Cowling et al.'s algorithm).
 
 A node below the root grows children once it has ``expand`` visits (1 by default, every
 visit; more, and a search with few iterations leaves the play below it to the playout policy).
+
 ``others`` says whose moves below the root are searched. With ``policy`` (the default) only
 the seat's own: every other seat plays the playout policy, which reads its cards in the
 world, as in PIMC's playouts, and its moves still key the tree, so the seat's later moves are
@@ -30,6 +31,7 @@ statistics gathered in all the worlds (Cowling et al.'s single-observer search),
 seat chooses as if it did not know its own cards, and a few hundred iterations spread over
 its replies try many a poor one. Measured in docs/agents.md: level against PIMC either way,
 and ``policy`` the stronger against greedy.
+
 Moves with a single legal action are taken without a node. The search reads the game only
 through ``GameState``'s generic legal actions, so every decision kind a ruleset has is
 searched alike.
