@@ -130,6 +130,7 @@ class IsmctsAgent(SearchAgent):
         c = self.c * outlook.spread(state, team_of[seat])
         root = Node(team_of[seat])
         explore = explore_share(scale)
+        searcher = seat if self.others == "policy" else -1  # the seat whose moves the tree searches (-1: every seat)
         rounds: list[list[float]] = []  # paired: per world, the root team's value of each action in turn
         least = per_world  # a paired root plays at least one whole round
         iteration = 0
@@ -140,8 +141,7 @@ class IsmctsAgent(SearchAgent):
                 more = turn < len(worlds)
             world = worlds[turn % len(worlds)].clone()
             forced = legal[iteration % per_world] if self.paired else -1  # paired: each root action in turn
-            path = descend(root, world, team_of, c, rng, self._greedy, forced, self.expand,
-                           seat if self.others == "policy" else -1)
+            path = descend(root, world, team_of, c, rng, self._greedy, forced, self.expand, searcher)
             values = playout(world, outlook, rng, self._greedy, explore)
             if self.paired:
                 if iteration % per_world == 0:
