@@ -18,7 +18,10 @@ and its CPU time (the process's), which a loaded machine disturbs less.
 
 A spec ``trumps=SPEC`` plays A's decisions (trump, contract, announcements) with SPEC and
 its cards with greedy (the split test: whose trump decisions are better); ``cards=SPEC`` the
-other way round.
+other way round. ``oracle=SPEC`` is the search SPEC shown every card: each world it searches
+is the true deal. No player can be that, so it is a ceiling, not an agent: how far ahead of B
+a search could get on a ruleset whose hidden cards it knew (on a ruleset of short hands, much
+of the outcome is the deal's, whoever plays).
 """
 from __future__ import annotations
 
@@ -29,12 +32,14 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from couillon_dsl.agents import Agent, make_agent  # noqa: E402
+from couillon_dsl.agents import Agent, AgentSpecError, make_agent  # noqa: E402
+from couillon_dsl.agents.playout import SearchAgent  # noqa: E402
+from couillon_dsl.agents.sampler import Sampler  # noqa: E402
 from couillon_dsl.builtin import builtin_names  # noqa: E402
 from couillon_dsl.compile import build_ruleset  # noqa: E402
 from couillon_dsl.engine import GameState  # noqa: E402
@@ -72,7 +77,21 @@ class SplitAgent:
         return agent.act(state, legal, rng)
 
 
+class TrueDeal(Sampler):
+    """A sampler whose every world is the true deal (``oracle=SPEC``): it reads every seat's cards."""
+
+    def draw(self, state: GameState, seat: int, count: int, rng: random.Random) -> Iterator[GameState]:
+        for _ in range(count):
+            yield state.clone()
+
+
 def agent_of(spec: str) -> Agent:
+    if spec.startswith("oracle="):
+        agent = make_agent(spec[len("oracle="):])
+        if not isinstance(agent, SearchAgent):
+            raise AgentSpecError(f"{spec!r}: only a search (pimc, ismcts) can be shown the true deal")
+        agent._sampler = TrueDeal()
+        return agent
     if spec.startswith("trumps="):
         return SplitAgent(make_agent(spec[len("trumps="):]), make_agent("greedy"))
     if spec.startswith("cards="):
@@ -199,13 +218,19 @@ def main(argv: list[str] | None = None) -> int:
         cells = [json.loads(line) for path in args.table for line in path.read_text().splitlines() if line]
         print(markdown(cells + pooled(cells) if args.pooled else cells))
         return 0
-    pairs_of = args.matchup or DEFAULT_MATCHUPS.split(";")
+    # a spec may hold commas only between the two agents; ':' separates settings
+    matchups = [tuple(s.strip() for s in pair.split(",", 1)) for pair in args.matchup or DEFAULT_MATCHUPS.split(";")]
+    try:
+        for spec in (spec for specs in matchups for spec in specs):
+            agent_of(spec)
+    except AgentSpecError as exc:
+        parser.error(str(exc))
+    if any(len(specs) != 2 for specs in matchups):
+        parser.error("a matchup is two agents, A,B")
     rows = []
     for name in args.rulesets.split(","):
         ruleset = build_ruleset(name)
-        for pair in pairs_of:
-            # a spec may hold commas only between the two agents; ':' separates settings
-            spec_a, spec_b = (s.strip() for s in pair.split(",", 1))
+        for spec_a, spec_b in matchups:
             row = matchup(ruleset, spec_a, spec_b, args.pairs, args.seed)
             rows.append(row)
             print(json.dumps(row), flush=True)

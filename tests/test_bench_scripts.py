@@ -7,6 +7,7 @@ them unnoticed (``bench_openspiel`` once called ``budget_scale`` with a removed 
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -65,3 +66,24 @@ def test_worlds_check_values_each_alternative_in_the_worlds_and_the_true_deal() 
     assert row["alternatives"] > 0 and row["bias"]["n"] == row["alternatives"]
     assert row["favoured_true_gain"]["n"] == row["favoured"] <= row["alternatives"]
     assert abs(row["bias"]["value"] - (row["sampled_gain"] - row["true_gain"])) < 1e-9
+
+
+def test_an_oracle_searches_the_true_deal_and_only_a_search_can_be_one() -> None:
+    """``oracle=SPEC`` (a ceiling for the strength table): every world it is given is the real
+    game, every seat's cards as dealt; greedy, which searches no worlds, is refused."""
+    sys.path.insert(0, str(BENCH))
+    import bench_agents
+
+    from couillon_dsl.compile import build_ruleset
+    from couillon_dsl.engine import GameState
+
+    state = GameState(build_ruleset("couillon"), seed=5)
+    state.deal_shuffled()
+    seat = state.current_player()
+    oracle = bench_agents.agent_of("oracle=pimc:samples=3")
+    worlds = list(oracle._sampler.draw(state, seat, 3, random.Random(1)))
+    assert len(worlds) == 3
+    assert all(w.hand_of(s) == state.hand_of(s) and w is not state for w in worlds for s in range(4))
+    done = subprocess.run([sys.executable, str(BENCH / "bench_agents.py"), "--matchup", "oracle=greedy,random"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "only a search (pimc, ismcts) can be shown the true deal" in done.stderr
