@@ -20,8 +20,7 @@ A spec ``trumps=SPEC`` plays A's decisions (trump, contract, announcements) with
 its cards with greedy (the split test: whose trump decisions are better); ``cards=SPEC`` the
 other way round. ``oracle=SPEC`` is the search SPEC shown every card: each world it searches
 is the true deal. No player can be that, so it is a ceiling, not an agent: how far ahead of B
-a search could get on a ruleset whose hidden cards it knew (on a ruleset of short hands, much
-of the outcome is the deal's, whoever plays).
+a search could get on a ruleset if it knew the hidden cards.
 """
 from __future__ import annotations
 

@@ -68,10 +68,10 @@ def test_worlds_check_values_each_alternative_in_the_worlds_and_the_true_deal() 
     assert abs(row["bias"]["value"] - (row["sampled_gain"] - row["true_gain"])) < 1e-9
 
 
-def test_an_oracle_searches_the_true_deal_and_only_a_search_can_be_one() -> None:
+def test_an_oracle_searches_the_true_deal_and_only_a_search_can_be_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """``oracle=SPEC`` (a ceiling for the strength table): every world it is given is the real
     game, every seat's cards as dealt; greedy, which searches no worlds, is refused."""
-    sys.path.insert(0, str(BENCH))
+    monkeypatch.syspath_prepend(str(BENCH))
     import bench_agents
 
     from couillon_dsl.compile import build_ruleset
