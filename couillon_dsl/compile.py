@@ -525,8 +525,8 @@ def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Pla
                 problem(f"{kind} {count} but only {left} cards are left", i)
                 break
             left -= count
-        elif kind == "decide" and trump.method == "offer" and not face_up_seen:
-            problem("the offer has no face-up card to propose: turn one up or deal one face up before `decide`", i)
+        elif kind == "decide" and trump.method in ("offer", "turned") and not face_up_seen:
+            problem(f"the {trump.method} method has no face-up card: turn one up or deal one face up before `decide`", i)
     if len(set(sizes)) > 1:
         problem(f"the deal gives hands of different sizes {sizes}; every player must hold as many cards")
     if trump.method != "none" and len(decides) != 1:

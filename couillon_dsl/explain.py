@@ -392,18 +392,25 @@ def _packet_sentence(rs: Ruleset, step: DealStep) -> str:
     return f"deal {cards} to each of {join(list(seats))}, in that order"
 
 
-def _offered_card(rs: Ruleset) -> str:
-    """The face-up card an offer proposes: the last one shown before the decide step."""
-    offered = "the face-up card"
+def _last_face_up(rs: Ruleset) -> DealStep | None:
+    """The step that shows the last card before the decide step: a turn-up or a face-up packet."""
+    shown = None
     for step in rs.deal:
         if step.kind == "decide":
             break
-        if step.kind == "turn_up":
-            offered = "the turned-up card"
-        elif step.kind == "packet" and step.face == "up":
-            seats = _selector_seats(rs, step.to or "all")
-            offered = f"the card dealt face up to {seats[-1]}"
-    return offered
+        if step.kind == "turn_up" or step.kind == "packet" and step.face == "up":
+            shown = step
+    return shown
+
+
+def _offered_card(rs: Ruleset) -> str:
+    """The face-up card an offer proposes (or that fixes a turned trump)."""
+    step = _last_face_up(rs)
+    if step is None:
+        return "the face-up card"
+    if step.kind == "turn_up":
+        return "the turned-up card"
+    return f"the card dealt face up to {_selector_seats(rs, step.to or 'all')[-1]}"
 
 
 def deal_step_sentences(rs: Ruleset) -> list[str]:
@@ -433,6 +440,8 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
                        f"(see Trump)")
         elif rs.trump.method == "choose" and rs.trump.choose is not None:
             out.append(f"{chooser(rs, rs.trump.choose.by)} chooses trump (see Trump)")
+        elif rs.trump.method == "turned":
+            out.append(f"the suit of {_offered_card(rs)} is trump (see Trump)")
         else:
             out.append("trump is decided (see Trump)")
     return out
@@ -455,7 +464,8 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
         return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
     if kind == "kitty":
         return f"{left if step.kitty == 'rest' else step.kitty} to the kitty"
-    return {"offer": "trump offered", "choose": "trump chosen"}.get(rs.trump.method, "trump decided")
+    return {"offer": "trump offered", "choose": "trump chosen", "turned": "its suit trump"}.get(rs.trump.method,
+                                                                                             "trump decided")
 
 
 def deal_outline(rs: Ruleset) -> str:
@@ -589,6 +599,13 @@ def trump_sentences(rs: Ruleset) -> list[str]:
             out.append(f"if they decline, the first card of their next packet is dealt face up: its suit is trump "
                        f"and the card stays in their hand; {_fallback_maker(rs)}")
         return out
+    if trump.method == "turned":
+        step = _last_face_up(rs)
+        maker = (f"the team of {elder(rs)} is the maker" if trump.maker_after_fallback == "elder_team"
+                 else "nobody is the maker")
+        held = step is not None and step.kind == "packet"
+        return ([f"the suit of {_offered_card(rs)} is trump: nobody decides, and {maker}"]
+                + (["the card stays in that hand and is played like any other"] if held else []))
     return ["there are no trumps"]
 
 

@@ -198,7 +198,7 @@ class _Checks:
             self.report("unknown-suit", f"trump_suit '{trump_suit}' is not a suit of this deck", "/deck/trump_suit",
                         did_you_mean(trump_suit, self.suits) or f"suits: {', '.join(self.suits)}")
         method = (self.data.get("trump") or {}).get("method", "none")
-        if trump_suit is not None and method in ("offer", "choose"):
+        if trump_suit is not None and method in ("offer", "choose", "turned"):
             self.report("trump-suit-and-method", f"the deck makes {trump_suit} trump in every hand, but trump.method "
                         f"is {method}", "/deck/trump_suit", "remove trump_suit, or set trump.method: none")
         for table in ("card_points", "card_sets"):
@@ -265,7 +265,8 @@ class _Checks:
                         "none fixes no contract", "/players/sides",
                         "use trump.method auction, choose or offer, or sides: teams with fixed partnerships")
             return
-        fallback = (method == "offer" and trump.get("offer", {}).get("on_all_pass", "bottom_card") == "bottom_card"
+        fallback = (method == "turned"
+                    or method == "offer" and trump.get("offer", {}).get("on_all_pass", "bottom_card") == "bottom_card"
                     or method == "choose" and "defer" in trump.get("choose", {}).get("ways", ["name"]))
         if fallback and trump.get("maker_after_fallback", "none") == "none":
             self.report("sides-without-declarer", f"sides: {sides} needs a declarer in every hand, but a trump fixed "
@@ -388,11 +389,11 @@ class _Checks:
             if section in trump and method != section:
                 self.report("unused-setting", f"trump.{section} is ignored with method '{method}'", f"/trump/{section}",
                             f"remove it (in a file that extends another: `{section}: null`)", key=True, severity="warning")
+        if method in ("offer", "turned") and decides and not face_up:
+            self.report("offer-without-turn-up", f"the {method} method needs a face-up card before {{decide: trump}}",
+                        f"/deal/{decides[0]}", "add {turn_up: stock_top} or a packet with face: up before it")
         if method == "offer":
             offer = trump.get("offer", {})
-            if decides and not face_up:
-                self.report("offer-without-turn-up", "the offer method needs a face-up card before {decide: trump}",
-                            f"/deal/{decides[0]}", "add {turn_up: stock_top} or a packet with face: up before it")
             fallback = offer.get("on_all_pass", "bottom_card")
             if fallback in ("bottom_card", "next_card") and not stock:
                 self.report("fallback-without-stock", f"on_all_pass: {fallback} needs a stock to take cards from",
@@ -443,9 +444,10 @@ class _Checks:
             self.report("leads-without-declarer", "leads: true gives the first lead to the announcer, but only a "
                         "declarer's announcement is made before the first lead", f"{base}/leads",
                         "add by: declarer (and leave out holder_of and after), or leave leads out", key=True)
-        if by_declarer and self.data["trump"]["method"] == "none":
-            self.report("announcement-without-declarer", "by: declarer is never offered: trump.method none fixes no "
-                        "contract, so no hand has a declarer", f"{base}/by",
+        method = self.data["trump"]["method"]
+        if by_declarer and method in ("none", "turned"):
+            self.report("announcement-without-declarer", f"by: declarer is never offered: trump.method {method} lets "
+                        "nobody decide, so no hand has a declarer", f"{base}/by",
                         "use trump.method auction, choose or offer, or drop the announcement")
 
     def check_deal_checks(self) -> None:
@@ -717,15 +719,23 @@ class _Checks:
             self.report("game-cannot-end", f"teams start at {start}, already at the goal {goal}: no hand would be played",
                         "/scoresheet/start", "start above the goal when counting down, below it when counting up")
             return
+        computed = False  # a rule whose change is an expression: it may bring a team to the goal, unproven
         for rule in self.data["scoring"].values():
             delta, team, when = rule["delta"], rule.get("team", ""), rule.get("when", True)
             if isinstance(delta, int) and (delta < 0 if down else delta > 0) and team.strip() == "winner" and when is not False:
                 return
-            # a side banking its card points every hand (counting up): each hand's points bring someone closer
-            if not down and when in (True, "true") and isinstance(delta, str) and self.total_points() > 0:
-                banked = "team" if rule.get("for_each") == "team" else team.strip()
-                if banked and _banks_points(delta, banked):
-                    return
+            # a side banking its card points every hand: each hand's points bring someone closer
+            banked = "team" if rule.get("for_each") == "team" else team.strip()
+            if when in (True, "true") and isinstance(delta, str) and self.total_points() > 0 and banked \
+                    and _banks_points(delta, banked, -1 if down else 1):
+                return
+            computed = computed or (isinstance(delta, str) and when is not False)
+        if computed:
+            self.report("game-may-not-end", f"no scoring rule is sure to move a team toward the goal ({goal}); "
+                        "only an expression might, which this check cannot follow", "/scoring",
+                        f"a game that never gets there is abandoned after limits.max_hands "
+                        f"({self.data.get('limits', {}).get('max_hands', 500)}) hands", key=True, severity="warning")
+            return
         toward = "negative" if down else "positive"
         self.report("game-cannot-end", f"no scoring rule moves the hand winner toward the goal ({goal}) by a constant, "
                     "nor banks a team's card points every hand", "/scoring",
@@ -749,12 +759,13 @@ def _side_count(players: dict[str, Any]) -> int:
     return len(players["teams"]) if players.get("sides", "teams") == "teams" and "teams" in players else 2
 
 
-def _banks_points(delta: str, team: str) -> bool:
-    """True when ``delta`` adds ``points(team)`` (times a positive factor) to whatever else it adds.
+def _banks_points(delta: str, team: str, sign: int = 1) -> bool:
+    """True when ``delta`` adds ``points(team)`` (times a positive factor) to whatever else it adds,
+    or with ``sign`` -1 (a scoresheet counting down) subtracts it: ``-points(team)``.
 
     Only the sum's own terms count (``points(team) + 5``, ``points(team) * multiplier``), so the
     banked points can never be cancelled inside the expression."""
-    from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Number, parse_expression
+    from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Number, Unary, parse_expression
 
     try:
         node: Any = parse_expression(delta)
@@ -773,6 +784,8 @@ def _banks_points(delta: str, team: str) -> bool:
             return (banks(term.left) and positive(term.right)) or (banks(term.right) and positive(term.left))
         return False
 
+    if sign < 0:
+        return isinstance(node, Unary) and node.op == "-" and banks(node.operand)
     return banks(node)
 
 

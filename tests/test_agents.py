@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,8 @@ from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.simulation import Job, play_range
 
-RULESETS = builtin_names()
+EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
+RULESETS = builtin_names() + EXAMPLES  # the examples: games nobody designed the language for
 SPECS = ["random", "greedy", "pimc:samples=3", "ismcts:iterations=20:worlds=4"]
 
 

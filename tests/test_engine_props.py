@@ -7,6 +7,7 @@ recomputed from the ruleset's own rules with facts rebuilt from the hand records
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,8 @@ from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, IllegalAction, explain_legal
 from couillon_dsl.model import Ruleset
 
-RULESETS = builtin_names()
+EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
+RULESETS = builtin_names() + EXAMPLES  # the examples: games nobody designed the language for
 _BUILT: dict[str, Ruleset] = {}
 
 
@@ -130,7 +132,8 @@ class Plain:
     def points(self, card: int) -> int:
         layout = self.rs.layout
         table = self.trump_points if self.is_trump(card) and card not in self.promoted else self.plain_points
-        return table[layout.ranks[layout.rank_of(card)]]
+        rank = layout.ranks[layout.rank_of(card)]
+        return table[rank] if rank in table else table.get("default", 0)  # `default`: every rank not listed
 
 
 # ---------------------------------------------------------------------- the game walker

@@ -31,7 +31,8 @@ from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.simulation import Job, figures, run
 from test_rollout import CHANGES, option_variants, patched
 
-SHIPPED = [name for name in builtin_names() if ruleset_reason(build_ruleset(name)) is None]
+EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
+SHIPPED = [name for name in builtin_names() + EXAMPLES if ruleset_reason(build_ruleset(name)) is None]
 EXTRA_CHANGES = {
     "exempt jack of trumps, undertrump ban": ("couillon-ardennes", {"play": {"follow": {
         "exempt": ["JT"], "undertrump": "only_when_forced", "head_when_trumped": True}}}),
@@ -65,6 +66,7 @@ def assert_replays(rs: Ruleset, records: list[GameRecord], greedy: bool = False)
 
 def test_every_shipped_ruleset_runs_on_the_kernel() -> None:
     assert {"couillon", "kujong", "mit", "troeven"} <= set(SHIPPED)
+    assert set(EXAMPLES) <= set(SHIPPED)  # Whist: a trump turned from a face-up packet, 52 cards
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -94,6 +96,7 @@ def test_the_variants_reach_their_branches() -> None:
     assert any(o["abandoned"] and sum(o["games_won"]) == 3 for o in seen["session abandoned after 3 games"])
     assert any(max(o["games_won"]) == 3 for o in seen["session of three games"])
     assert {"named", "shown"} <= paths("elder names or shows, maker leads")
+    assert paths("the turned-up card is trump") == {"turned"}
     assert len({o["hands"][0]["dealer"] for o in seen["dealer first random"]}) > 1
 
 

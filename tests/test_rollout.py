@@ -73,6 +73,9 @@ CHANGES: dict[str, tuple[str, dict[str, Any]]] = {  # label -> (built-in ruleset
                                                       "play": {"first_lead": "maker"}}),
     "the dealer names": ("troeven", {"trump": {"choose": {"by": "dealer"}}}),
     "shown or deferred, elder team makes": ("couillon-force", {"trump": {"maker_after_fallback": "elder_team"}}),
+    "the turned-up card is trump": ("couillon", {"trump": {"method": "turned", "offer": None}}),
+    "a turned trump, elder team makes": ("couillon", {"trump": {"method": "turned", "offer": None,
+                                                                "maker_after_fallback": "elder_team"}}),
 }
 
 
@@ -123,6 +126,7 @@ def test_the_variants_reach_every_branch() -> None:
     assert "games" in seen["session of three games"]
     assert {"named", "shown"} <= seen["elder names or shows, maker leads"]
     assert {"shown", "deferred"} <= seen["shown or deferred, elder team makes"]
+    assert seen["the turned-up card is trump"] == seen["a turned trump, elder team makes"] == {"turned"}
 
 
 @pytest.mark.parametrize("label, rs", VARIANTS, ids=[label for label, _ in VARIANTS])

@@ -71,6 +71,25 @@ def test_method_none_refuses_a_decide_step(tmp_path):
     assert d.code == "decide-step-count"
 
 
+def test_a_turned_trump_needs_a_face_up_card(tmp_path):
+    turned = "trump:\n  method: turned\n  offer: null\n"
+    assert [d for d in found(tmp_path, turned) if d.is_error] == []  # Couillon turns the stock's top card
+    d = only(tmp_path, turned + "deal:\n  - {packet: 4, to: all}\n  - {stock: rest}\n  - {decide: trump}\n")
+    assert d.code == "offer-without-turn-up" and "turned method" in d.message
+    d = only(tmp_path, turned + "deck:\n  trump_suit: H\n")
+    assert d.code == "trump-suit-and-method"
+
+
+def test_a_score_the_check_cannot_follow_is_a_warning(tmp_path):
+    counted = "scoresheet:\n  start: 0\n  goal: 10\n  direction: up\n"
+    d = only(tmp_path, counted)  # constant deltas away from the goal: certain
+    assert d.code == "game-cannot-end"
+    expression = found(tmp_path, counted + "scoring:\n  win: {delta: tricks(winner) - 2}\n")
+    assert [(d.code, d.severity) for d in expression if d.code.startswith("game-")] == [("game-may-not-end", "warning")]
+    banked_down = found(tmp_path, "scoring:\n  cards: {for_each: team, delta: -points(team)}\n")
+    assert [d.code for d in banked_down if d.code.startswith("game-")] == []
+
+
 def test_redeal_needs_a_bound(tmp_path):
     d = only(tmp_path, "trump:\n  offer:\n    on_all_pass: next_card\nlimits:\n  max_redeals_in_a_row: null\n")
     assert d.code == "unbounded-redeal" and "max_redeals_in_a_row" in d.hint

@@ -2,7 +2,8 @@
 
 `trump.method` says which: ``offer`` (speakers in turn, `on_all_pass` when all refuse),
 ``choose`` (one seat names a suit, shows a card, defers, picks one of the ruleset's
-`contracts`, or hands the choice on with `delegate`) or ``none``. The chooser is `by`
+`contracts`, or hands the choice on with `delegate`), ``auction``, ``turned`` (the last
+face-up card fixes trump, nobody decides) or ``none``. The chooser is `by`
 (elder or dealer), or on a game's first hand the holder of `first_hand.holder_of`.
 """
 from __future__ import annotations
@@ -46,6 +47,10 @@ class ContractPhase(StateFields):
             self._asked = self._chooser
             self._phase = CHOOSE
             return True
+        if method == "turned":  # no decision: the last face-up card is trump, the maker as after a fallback
+            self._trump = self._t.suit_of[self._last_up]
+            self._fallback_maker()
+            self._path = "turned"
         return False
 
     def _push(self) -> None:

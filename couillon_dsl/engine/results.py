@@ -12,7 +12,8 @@ class HandSummary(NamedTuple):
     """One finished or passed-out hand, for statistics and records.
 
     ``trump_path`` says how trump was fixed: accepted, next_card (accepted after a re-offer),
-    bottom_card, named, shown, deferred, none, or redeal (passed out). ``decisions`` are the
+    bottom_card, named, shown, deferred, turned (the last face-up card, nobody deciding), none,
+    or redeal (passed out). ``decisions`` are the
     trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``
     is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` (after the hand) are
     per team (per seat when the sides change with each hand: then ``maker``, ``winner``, ``points``

@@ -129,6 +129,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
     rotate = rs.dealer.rotation == "next"
     first_lead = rs.play.first_lead
     offer = trump.offer if trump.method == "offer" else None
+    turned = trump.method == "turned"
     on_all_pass = offer.on_all_pass if offer else ""
     reoffer_by_dealer = offer is not None and offer.reoffer_first_speaker == "dealer"
     no_points = (0,) * nteams
@@ -217,6 +218,10 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                     trump_suit = suit_of[card]
                     decisions = ((chooser, "show"),)
                     path = "shown"
+            elif turned:  # no decision: the last face-up card is trump
+                trump_suit = suit_of[pack[up]]
+                maker = fallback_maker(trump, team_of, elder)
+                path = "turned"
             if path == "redeal":  # passed out: scores nothing, may owe the next decided hand
                 passes = passes_after_pass_out(sheet, passes)
                 redeals += 1

@@ -33,13 +33,13 @@ from couillon_dsl.model import Ruleset
  C_OVERTRUMP, C_UNDERTRUMP_BAN, C_HONOURS, C_ACCEPT, C_PASS, C_DEFER, C_DECLINE, C_NAME0, C_SHOW0, C_ANNOUNCE0,
  C_DEALER0, C_FIXED_TRUMP, C_MAX_GAMES, C_SIZE) = range(48)
 
-METHODS = ("none", "offer", "choose")
+METHODS = ("none", "offer", "choose", "turned")
 ON_ALL_PASS = ("bottom_card", "next_card", "redeal")
 FIRST_LEAD = ("elder", "dealer", "maker")
 TIE_CARRY = ("none", "next_decided_double", "cumulative_double")
 PASS_CARRY = ("none", "single", "cumulative")
 # the trump path of a hand and the words of a trump decision, as the kernel numbers them
-PATHS = ("accepted", "next_card", "bottom_card", "named", "shown", "deferred", "none", "redeal")
+PATHS = ("accepted", "next_card", "bottom_card", "named", "shown", "deferred", "none", "redeal", "turned")
 WORDS = ("accept", "pass", "name", "show", "defer")
 OUTCOMES = ("winner", "tie", "no_score", "passed_out")
 GREEDY_TRUMP, GREEDY_HIGH, GREEDY_SHARE = range(3)  # greedy_weights indices

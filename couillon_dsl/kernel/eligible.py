@@ -52,7 +52,7 @@ KNOWN_VALUES: dict[tuple[str, str], set[Any]] = {
     ("DealStep", "face"): {"down", "up"},
     ("DealStep", "turn_up"): {None, "stock_top", "stock_bottom"},
     ("DealStep", "decide"): {None, "trump"},
-    ("Trump", "method"): {"offer", "choose", "none"},
+    ("Trump", "method"): {"offer", "choose", "turned", "none"},
     ("Trump", "maker_after_fallback"): {"none", "elder_team"},
     ("Offer", "on_all_pass"): {"bottom_card", "next_card", "redeal"},
     ("Offer", "reoffer_first_speaker"): {"elder", "dealer"},

@@ -31,8 +31,8 @@ from couillon_dsl.kernel.arrays import (
 GREEDY = 1  # agent code per seat; 0 is random
 
 # counts layout: paths, hand figures, announcements made, then decisions (seat after dealer, word) and times asked
-K_PLAYED, K_DECIDED, K_TIES, K_NO_SCORE, K_ALL_TRICKS, K_MAKER_HANDS, K_MAKER_WINS, K_ELDER_WINS = range(8, 16)
-K_ANN = 16
+K_PLAYED, K_DECIDED, K_TIES, K_NO_SCORE, K_ALL_TRICKS, K_MAKER_HANDS, K_MAKER_WINS, K_ELDER_WINS = range(9, 17)
+K_ANN = 17
 # per-game results
 G_HANDS, G_WINNER, G_ABANDONED, G_FIRST_DEALER, G_HIST, G_HROWS, G_DROWS, G_AROWS, G_TROWS, G_VALUES = range(10)
 # hand row layout, then points, tricks, deltas, scores per team
@@ -42,7 +42,7 @@ G_HANDS, G_WINNER, G_ABANDONED, G_FIRST_DEALER, G_HIST, G_HROWS, G_DROWS, G_AROW
 OK, FULL, BAD_SCORE = range(3)
 
 # paths and words as numbered in arrays.PATHS / arrays.WORDS
-P_ACCEPTED, P_NEXT_CARD, P_BOTTOM_CARD, P_NAMED, P_SHOWN, P_DEFERRED, P_NONE, P_REDEAL = range(8)
+P_ACCEPTED, P_NEXT_CARD, P_BOTTOM_CARD, P_NAMED, P_SHOWN, P_DEFERRED, P_NONE, P_REDEAL, P_TURNED = range(9)
 W_ACCEPT, W_PASS, W_NAME, W_SHOW, W_DEFER = range(5)
 
 _M1 = np.int64(0x5555555555555555)
@@ -401,6 +401,10 @@ def play_game(T, agent, seed_deal, seed_agents, record, hist, hrows, drows, arow
                         else:
                             passed_out = True
                         break
+                elif method == 3:  # turned: the last face-up card is trump, nobody decides
+                    trump = suit_of[last_up]
+                    maker = team_of[elder] if cfg[C_FALLBACK_ELDER] == 1 else -1
+                    path = P_TURNED
                 elif method == 2:  # choose
                     chooser = dealer if cfg[C_CHOOSE_DEALER] == 1 else elder
                     h = hands[chooser]
