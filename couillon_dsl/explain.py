@@ -312,7 +312,9 @@ def pack_points(rs: Ruleset) -> int | Fraction:
 def points_sentences(rs: Ruleset) -> list[str]:
     deck = rs.deck
     ranks = list(dict.fromkeys(r for s in deck.suits for r in (s.ranks or deck.ranks)))
-    out = ["cards count " + points_sentence(dict(deck.points), ranks)]
+    worthless = not any(deck.points.values())  # a game of tricks, or of a few named cards (Hearts)
+    out = [] if worthless and deck.card_points else [
+        "cards have no point value" if worthless else "cards count " + points_sentence(dict(deck.points), ranks)]
     if deck.trump_points is not None and dict(deck.trump_points) != dict(deck.points):
         order = deck.trump_ranks or deck.ranks
         out.append("trumps count differently: " + points_sentence(dict(deck.trump_points), order))
@@ -320,9 +322,11 @@ def points_sentences(rs: Ruleset) -> list[str]:
         by_value: dict[int | Fraction, list[str]] = {}
         for card, value in deck.card_points.items():
             by_value.setdefault(value, []).append(_card(rs, card))
-        out.append("but " + join([f"{join(cards)} {'count' if len(cards) > 1 else 'counts'} {_points_word(value)}"
-                                  for value, cards in by_value.items()]))
-    out.append(f"the pack holds {decimal_text(pack_points(rs))} points")
+        out.append(("only these cards count: " if worthless else "but ")
+                   + join([f"{join(cards)} {'count' if len(cards) > 1 else 'counts'} {_points_word(value)}"
+                           for value, cards in by_value.items()]))
+    if pack_points(rs):
+        out.append(f"the pack holds {decimal_text(pack_points(rs))} points")
     if rs.tables.point_unit > 1:
         out.append("points are counted exactly, halves included")
     bonus = rs.play.last_trick_points
@@ -1267,6 +1271,12 @@ def game_end_sentence(rs: Ruleset) -> str:
         reach = f"{verb} its last {unit}"
     else:
         reach = f"get down to {sheet.goal} or below"
+    if sheet.at_goal == "ends_game":
+        who = "player" if alone(rs) or all(len(team) == 1 for team in rs.players.teams) else "team"
+        up = sheet.direction == "up"
+        return (f"when a hand brings any {who} to {sheet.goal} or {'more' if up else 'below'}, the game ends: the "
+                f"{'lowest' if up else 'highest'} score, the furthest from {sheet.goal}, wins, and if two are equal, "
+                f"the lower-numbered {who}")
     if not both_can_reach(rs):  # only the hand's winner moves toward the goal: no tie-break to state
         return f"the first team to {reach} wins the game"
     if sheet.when_both_reach == "first_by_rule_order":

@@ -356,6 +356,7 @@ class Scoresheet:
     tie_next_dealer: str = "next"
     pass_carry: str = "none"
     when_both_reach: str = "furthest_past"  # or first_by_rule_order
+    at_goal: str = "wins"  # or ends_game: reaching the goal ends the game, the team furthest from it winning
     deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
 
 

@@ -712,6 +712,14 @@ class _Checks:
             self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
                         "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
+        ends = sheet.get("at_goal") == "ends_game"
+        for key, unused in (("at_goal", ends and "deals" in sheet),
+                            ("when_both_reach", ends and sheet.get("when_both_reach", "furthest_past") != "furthest_past")):
+            if unused:
+                self.report("unused-setting", f"scoresheet.{key} is ignored: "
+                            + ("a game of a fixed number of deals has no goal to reach" if key == "at_goal"
+                               else "with at_goal: ends_game the furthest from the goal wins, whoever got there first"),
+                            f"/scoresheet/{key}", f"remove scoresheet.{key}", key=True, severity="warning")
         if "deals" in sheet:  # a fixed number of deals always ends
             return
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"

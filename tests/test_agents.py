@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from couillon_dsl.agents import AGENTS, Agent, AgentSpecError, make_agent, seat_specs
-from couillon_dsl.agents.greedy import GreedyAgent, maker_stakes, trick_value
+from couillon_dsl.agents.greedy import GreedyAgent, avoids_tricks, maker_stakes, trick_value
 from couillon_dsl.agents.pimc import PimcAgent
 from couillon_dsl.agents.sampler import Sampler, voids
 from couillon_dsl.builtin import builtin_names
@@ -275,3 +275,36 @@ def test_one_world_asked_for_is_found_whoever_asks() -> None:
             for seat in range(rs.players.count):
                 assert Sampler().worlds(state, seat, 1, rng), (seed, seat, len(state.history()))
             state.apply(rng.choice(state.legal_actions()))
+
+
+HEARTS = str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml")
+HEARTS_DEAL = {1: "10H 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC AS",  # the dealer is seat 0: seat 1 leads
+               2: "AH 9H 2H QS 2S 3S 4S 5S 6S 7S 8S 9S 10S",
+               3: "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
+               0: "KH QH JH 8H 7H 6H 5H 4H 3H KC AC JS KS"}
+
+
+def hearts_after(*plays: str) -> GameState:
+    """Hearts (examples/hearts.yaml) dealt HEARTS_DEAL, then ``plays``."""
+    rs = build_ruleset(HEARTS)
+    state = GameState(rs)
+    for seat in (1, 2, 3, 0):  # 13 cards to each, from the elder round to the dealer
+        for card in HEARTS_DEAL[seat].split():
+            state.apply(rs.layout.parse(card))
+    for card in plays:
+        state.apply(rs.layout.parse(card))
+    return state
+
+
+def greedy_card(state: GameState) -> str:
+    return state.action_to_string(GreedyAgent().act(state, state.legal_actions(), random.Random(0)))
+
+
+def test_greedy_avoids_tricks_where_they_cost_their_taker() -> None:
+    """Hearts' scoring makes a trick cost its taker: greedy ducks under the winning card, sheds its
+    queen of spades on another's trick, and leads the card the most unseen cards beat."""
+    assert [name for name in RULESETS if avoids_tricks(build_ruleset(name))] == [HEARTS]
+    assert greedy_card(hearts_after()) == "10H"  # four unseen hearts beat it; two clubs beat the 2C
+    assert greedy_card(hearts_after("10H")) == "9H"  # the highest heart under the ten, not the ace
+    assert greedy_card(hearts_after("2C")) == "QS"  # void in clubs: the costliest card goes
+    assert greedy_card(hearts_after("2C", "QS", "AD")) == "AC"  # last, taking it anyway: the highest

@@ -47,6 +47,7 @@ class Plain:
         self.plain_order = list(chosen.ranks) if chosen and chosen.ranks else list(rs.deck.ranks)
         self.plain_points = {**rs.deck.points, **((chosen.points if chosen else None) or {})}
         self.trump_points = {**(rs.deck.trump_points or rs.deck.points), **((chosen.trump_points if chosen else None) or {})}
+        self.card_points = {layout.parse(card): value for card, value in (rs.deck.card_points or {}).items()}
         self.trump = trump
         self.promoted = {layout.parse(p.card): p.below for p in rs.deck.promotions
                          if trump is not None and (p.by_announcement is None or p.by_announcement in announced)}
@@ -132,6 +133,8 @@ class Plain:
     def points(self, card: int) -> int:
         layout = self.rs.layout
         table = self.trump_points if self.is_trump(card) and card not in self.promoted else self.plain_points
+        if card in self.card_points:  # deck.card_points: one card's own value (Hearts' queen of spades)
+            return self.card_points[card]
         rank = layout.ranks[layout.rank_of(card)]
         return table[rank] if rank in table else table.get("default", 0)  # `default`: every rank not listed
 

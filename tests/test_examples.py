@@ -22,7 +22,7 @@ GOLDEN = ROOT / "tests" / "golden" / "examples"
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["whist"]
+    assert [path.stem for path in EXAMPLES] == ["hearts", "whist"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
@@ -35,6 +35,11 @@ def test_example_validates_and_reads_as_its_golden_rulebook(path: Path, request:
         golden.write_text(text, encoding="utf-8")
         return
     assert text == golden.read_text(encoding="utf-8"), f"the rulebook of {path.name} changed; see the module docstring"
+
+
+def test_hearts_validates_cleanly() -> None:
+    """Each player banks the points taken (the moon adjusts them after): the game-end check sees it."""
+    assert check(load_ruleset(ROOT / "examples" / "hearts.yaml")) == []
 
 
 def test_whist_scores_only_what_the_check_cannot_follow() -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -322,3 +323,18 @@ def test_a_game_of_fixed_deals_prices_the_lead_against_the_deals_left() -> None:
     assert outlook.chances(last)[0] > leads[2]  # the same lead, fewer deals left
     chances = outlook.chances(state)
     assert state.result is not None and chances[state.result.winner] == 1.0 and sum(chances) == 1.0
+
+
+def test_where_the_goal_ends_the_game_the_furthest_from_it_is_favoured() -> None:
+    """Hearts (`at_goal: ends_game`): the game ends when someone reaches 100 and the lowest score
+    wins, so the chances run opposite to the scores, and taking points lowers a player's."""
+    rs = build_ruleset(str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml"))
+    outlook = Outlook(rs)
+    state = GameState(rs)
+    even = outlook.chances(state)
+    assert even == [pytest.approx(even[0])] * 4
+    state.set_scoresheet([90, 10, 50, 50])
+    chances = outlook.chances(state)
+    assert chances[1] > chances[2] == chances[3] > chances[0]
+    state.set_scoresheet([90, 10, 50, 60])
+    assert outlook.chances(state)[3] < chances[3]

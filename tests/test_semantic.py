@@ -187,3 +187,13 @@ def test_an_error_only_a_patched_form_has_names_the_option_and_points_into_the_c
     [d] = child_of_tarot(tmp_path, "readings:\n  - {setting: /deal_checks/petit_sec, note: x}\n")
     assert d.code == "reading-target-missing" and d.message.startswith("with option petit_sec = false: ")
     assert (Path(d.span.file).name, d.span.line) == ("child.yaml", 5)
+
+
+def test_a_goal_that_ends_the_game_ignores_what_only_a_race_uses(tmp_path):
+    ends = "scoresheet:\n  at_goal: ends_game\n"
+    assert [d.code for d in found(tmp_path, ends)] == []
+    unused = found(tmp_path, ends + "  when_both_reach: first_by_rule_order\n")
+    assert [(d.code, d.severity, d.pointer) for d in unused] == [("unused-setting", "warning",
+                                                                   "/scoresheet/when_both_reach")]
+    unused = found(tmp_path, ends + "  deals: 8\n")
+    assert [(d.code, d.pointer) for d in unused] == [("unused-setting", "/scoresheet/at_goal")]

@@ -2,7 +2,9 @@
 
 Cards: win the trick as cheaply as possible when the opponents hold it, shed the least
 valuable card otherwise, give points to a partner who is sure to win, and lead a master
-card (one no unseen card of its suit beats) when holding one. After taking a kitty, discard
+card (one no unseen card of its suit beats) when holding one. Where the scoring makes tricks
+and card points cost their taker (:func:`avoids_tricks`: Hearts), the reverse: duck under the
+winning card, shed the costliest card on another's trick, lead the card most likely to lose. After taking a kitty, discard
 by the same measure, from short suits first. A declarer's undertaking (`by: declarer`, a
 chelem) is announced only with a hand that cannot lose a trick: its payoff is the ruleset's
 scoring, which greedy does not weigh, so it takes on only what cannot fail.
@@ -105,6 +107,38 @@ def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, leader: int, ca
     return min(legal, key=orders.shed.__getitem__)
 
 
+def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, leader: int, cards: Sequence[int],
+         legal: Sequence[int]) -> int:
+    """``follow`` where tricks cost their taker: the costliest card that loses the trick (the most
+    points, then the highest: the top card under the winner, or the worst card to hold when it
+    cannot follow); when the seat's side takes the trick whatever it plays, the cheapest; when
+    every card wins, the lowest if a later seat may still overtake it, else the highest without
+    points."""
+    orders = orders_of(ctx)
+    led, best_card = led_and_winner(ctx, cards)
+    suit = ctx.card_suit[best_card] if led == OPEN_LEAD else led
+    strength = ctx.strength[suit]
+    last = len(cards) == len(side_of) - 1
+    if last and side_of[(leader + cards.index(best_card)) % len(side_of)] == side_of[seat]:
+        return min(legal, key=orders.shed.__getitem__)
+    best = strength[best_card]
+    losers = [c for c in legal if strength[c] <= best]
+    if losers:
+        return max(losers, key=orders.shed.__getitem__)
+    if not last:
+        return min(legal, key=orders.cheap_win[suit].__getitem__)
+    points = ctx.points
+    return max(legal, key=lambda c: (-points[c], strength[c]))
+
+
+def lead_low(ctx: TrumpContext, legal: Sequence[int], elsewhere: int) -> int:
+    """``lead`` where tricks cost their taker: the card most unseen cards beat (``elsewhere``), then
+    the fewest points, then the lowest."""
+    above, points = ctx.above, ctx.points
+    shed = orders_of(ctx).shed
+    return max(legal, key=lambda c: ((above[c] & elsewhere).bit_count(), -points[c], -shed[c]))
+
+
 def lead(ctx: TrumpContext, legal: Sequence[int], elsewhere: int) -> int:
     """The card to lead: a master (no card in ``elsewhere`` beats it), plain before trump, else the cheapest."""
     above = ctx.above
@@ -162,10 +196,11 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     ctx = state.context
     seat = state.current_player()
     leader, cards = state.current_trick()
+    avoid = avoids_tricks(state.ruleset)
     if cards:
-        return follow(ctx, state.sides, seat, leader, cards, legal)
+        return (duck if avoid else follow)(ctx, state.sides, seat, leader, cards, legal)
     gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
-    return lead(ctx, legal, ~gone)
+    return (lead_low if avoid else lead)(ctx, legal, ~gone)
 
 
 # A hand's trick value for making trump: one pair of weights for every ruleset, multiples of 1/8
@@ -193,22 +228,48 @@ def trick_value(ctx: TrumpContext, hand: int, unseen: int) -> float:
 
 def maker_stakes(rs: Ruleset) -> tuple[float, float]:
     """What making trump stands to gain and to lose, by the ruleset's compiled scoring: the
-    maker's side's scoresheet change against the other side's (towards the goal: positive)
+    maker's side's scoresheet change against the other sides' (towards winning: positive)
     in a hand it wins with two thirds of the tricks and the card points, and minus that in
-    a hand it loses with one third, scored from a fresh scoresheet."""
+    a hand it loses with one third (the other sides sharing the rest evenly), scored from a
+    fresh scoresheet. Towards winning is towards the goal, or away from it where reaching
+    the goal ends the game for the furthest from it to win (`at_goal: ends_game`)."""
     t = rs.tables
-    n, tricks = rs.players.count, hand_size(rs)
+    n, tricks, sides = rs.players.count, hand_size(rs), rs.players.nsides
     dealt = sum(t.contexts[0].points) * n * tricks // rs.layout.size  # card points in play, in the engine's units
-    sign = 1 if rs.scoresheet.direction == "down" else -1
-    values = (rs.scoresheet.start,) * len(rs.players.teams)
+    sheet = rs.scoresheet
+    sign = (1 if sheet.direction == "down" else -1) * (-1 if sheet.at_goal == "ends_game" and not sheet.deals else 1)
+    values = (sheet.start,) * len(rs.players.teams)
+    # sides fixed per hand: seat 0 declares against the others, each seat keeping its own score
+    side_of = None if rs.players.sides == "teams" else tuple(min(seat, 1) for seat in range(n))
     changes = []
     for share in (2 / 3, 1 / 3):
         won = min(max(round(tricks * share), 1), tricks - 1) if tricks > 1 else round(share)
         points = round(dealt * share)
-        deltas = t.score_hand((points, dealt - points), (won, tricks - won), 0, n - 1, tricks, 0, 0, values, ()).deltas
+        deltas = t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), 0, n - 1, tricks, 0, 0,
+                              values, (), side_of=side_of).deltas
         others = [d for team, d in enumerate(deltas) if team != 0]
         changes.append(sign * (sum(others) / len(others) - deltas[0]))
     return changes[0], -changes[1]
+
+
+def shared(first: int, total: int, sides: int) -> tuple[int, ...]:
+    """``first`` of ``total`` to the first side, the rest shared as evenly as whole numbers allow."""
+    rest, left = divmod(total - first, sides - 1)
+    return (first, *(rest + (side < left) for side in range(sides - 1)))
+
+
+_AVOIDS: dict[int, tuple[Ruleset, bool]] = {}  # id(ruleset) -> (the ruleset, kept alive; whether tricks cost)
+
+
+def avoids_tricks(rs: Ruleset) -> bool:
+    """Whether taking tricks and card points costs their taker (Hearts, Polignac): by the ruleset's
+    scoring, a side taking two thirds of them ends worse off than one taking a third. Greedy
+    then plays to lose tricks: it ducks, and sheds its most costly cards on others' tricks."""
+    known = _AVOIDS.get(id(rs))
+    if known is None or known[0] is not rs:
+        gain, loss = maker_stakes(rs)
+        known = _AVOIDS[id(rs)] = (rs, gain + loss < 0)
+    return known[1]
 
 
 @dataclass(frozen=True)

@@ -172,7 +172,10 @@ def hand_spread(ruleset: Ruleset) -> float:
 class Outlook:
     """Each team's chance to win the session from a scoresheet state: by the problem of points
     in a race to a goal; in a game of a fixed number of deals (the best total winning) by its
-    lead over the best other team, against the spread of the deals still to play."""
+    lead over the best other team, against the spread of the deals still to play; and so in a
+    game that ends when a team reaches the goal (`at_goal: ends_game`, the furthest from it
+    winning), its lead being its distance from the goal less the best other team's, with as many
+    deals to play as the hand's typical change takes the nearest team to the goal."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -185,7 +188,8 @@ class Outlook:
         self.games_to_win = ruleset.session.games_to_win
         self.table = _points_problem(self.limit)
         self.deals = sheet.deals or 0
-        self.unit = hand_spread(ruleset) if self.deals else 0.0  # with deals: a hand's typical change
+        self.ends = not self.deals and sheet.at_goal == "ends_game"
+        self.unit = hand_spread(ruleset) if self.deals or self.ends else 0.0  # a hand's typical change
         self._priced: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[float]] = {}  # see chances
 
     def steps(self, value: int) -> int:
@@ -193,9 +197,14 @@ class Outlook:
         return min(self.limit, max(0, -(-self.sign * (value - self.goal) // self.scale)))
 
     def _lead(self, state: GameState, team: int) -> tuple[float, float]:
-        """With a fixed number of deals: ``team``'s lead over the best other team (in the scoresheet's
-        good direction) and the spread of the deals still to play, this one included."""
+        """``team``'s lead over the best other team and the spread of the deals still to play, this
+        one included: with a fixed number of deals, in the scoresheet's good direction; in a game
+        the goal ends, in distance from the goal."""
         scores = state.scores
+        if self.ends:
+            away = [self.sign * (v - self.goal) for v in scores]
+            left = max(1.0, min(away) / self.unit)
+            return away[team] - max(a for t, a in enumerate(away) if t != team), self.unit * math.sqrt(left)
         best_other = max(-self.sign * v for t, v in enumerate(scores) if t != team)
         left = max(1, self.deals - state.hand_number + 1)
         return -self.sign * scores[team] - best_other, self.unit * math.sqrt(left)
@@ -203,7 +212,7 @@ class Outlook:
     def game_chances(self, state: GameState) -> list[float]:
         """Each team's chance to win the current game."""
         teams = range(len(state.scores))
-        if self.deals:
+        if self.deals or self.ends:
             return [STANDARD_NORMAL.cdf(lead / spread) for lead, spread in (self._lead(state, t) for t in teams)]
         steps = [self.steps(v) for v in state.scores]
         return [self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)] for team in teams]
@@ -233,7 +242,7 @@ class Outlook:
 
     def spread(self, state: GameState, team: int) -> float:
         """How much one step for or against ``team`` moves its chance now: the search's value scale."""
-        if self.deals:  # a step is a hand's typical change
+        if self.deals or self.ends:  # a step is a hand's typical change
             lead, spread = self._lead(state, team)
             return max(0.02, STANDARD_NORMAL.cdf((lead + self.unit) / spread) - STANDARD_NORMAL.cdf((lead - self.unit) / spread))
         steps = [self.steps(v) for v in state.scores]

@@ -355,7 +355,9 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`, or
     `limits.max_games` reached by a won game: then the game winner comes with it); a won game
     is counted in ``games_won``. When several teams pass the goal at once, the furthest past
-    it wins, then the hand's winner, then the lower team number.
+    it wins, then the hand's winner, then the lower team number. With `at_goal: ends_game` a
+    team at the goal ends the game instead, and the team furthest from it wins (then the lower
+    team number).
     """
     if sheet.deals:
         return _settle_after_deals(sheet, session, limits)
@@ -365,6 +367,7 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     max_hands = limits.max_hands
     max_games = limits.max_games
     games_to_win = session.games_to_win
+    ends_game = sheet.at_goal == "ends_game"
     goes_on = (NEXT_HAND, None)
     abandoned = (ABANDONED, None)
 
@@ -372,8 +375,11 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
                games_won: MutableSequence[int], first: Team | None = None) -> tuple[int, Team | None]:
         if first is None and (min(values) > goal if down else max(values) < goal):  # nobody there: the usual case
             return abandoned if game_hands >= max_hands else goes_on
-        winner = first if first is not None else max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
-                     key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
+        if ends_game:  # someone got there: the game is over, and the furthest from the goal wins
+            winner = max(range(len(values)), key=lambda t: ((values[t] - goal) * sign, -t))
+        else:
+            winner = first if first is not None else max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
+                         key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
         games_won[winner] += 1
         if games_won[winner] >= games_to_win:
             return SESSION_OVER, winner

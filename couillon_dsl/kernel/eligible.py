@@ -207,4 +207,8 @@ def agents_reason(specs: Sequence[str]) -> str | None:
 
 def reason(rs: Ruleset, specs: Sequence[str]) -> str | None:
     """Why this run cannot use the kernel (the ruleset first, then the agents), or None."""
+    from couillon_dsl.agents.greedy import avoids_tricks  # the agents import this module
+
+    if any(spec.strip().split(":")[0].lower() == "greedy" for spec in specs) and avoids_tricks(rs):
+        return ruleset_reason(rs) or "greedy's play where tricks cost their taker is not in the kernel yet"
     return ruleset_reason(rs) or agents_reason(specs)
