@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.declarations import build_declaration_tables
-from couillon_dsl.engine.kitty import build_kitty_tables
+from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import OP_KITTY, build_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
@@ -65,6 +65,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         follow=follow,
         trick_winner=play_data.get("trick_winner", "highest_trump"),
         last_trick_points=play_data.get("last_trick_points", 0),
+        lead_once_broken=_card_classes(play_data.get("lead_once_broken")),
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
     first_hand = trump.choose.first_hand if trump.choose else None
@@ -102,6 +103,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
         leading=tuple(i for i, a in enumerate(announcements) if a.leads))
+    if play.lead_once_broken:
+        tables = dataclasses.replace(tables, unbroken=class_mask(layout, deck, play.lead_once_broken))
     discard = _discard(data["discard"]) if data.get("discard") else None
     if any(step.kind == "kitty" for step in deal):
         tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,

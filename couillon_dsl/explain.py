@@ -1006,9 +1006,18 @@ def trick_sentence(rs: Ruleset) -> str:
     return "the highest trump wins the trick; if no trump was played, the highest card of the suit led wins"
 
 
+def lead_sentence(rs: Ruleset) -> str:
+    held = rs.play.lead_once_broken
+    if not held:
+        return "any card may be led"
+    words = _class_words(rs, held)
+    return (f"any card may be led, except {words}: they may be led only once one of them has been played to a trick "
+            f"of the hand (they are \"broken\"), or by a player who holds nothing else")
+
+
 def describe_play(rs: Ruleset) -> Section:
     return Section("Playing the tricks", (
-        Paragraph(sentence(first_lead_sentence(rs)) + " " + sentence("any card may be led")),
+        Paragraph(sentence(first_lead_sentence(rs)) + " " + sentence(lead_sentence(rs))),
         Paragraph("When you play to a trick that someone else led:"),
         Items(tuple(sentence(c) for c in follow_clauses(rs))),
         Paragraph(sentence(trick_sentence(rs))),
@@ -1684,6 +1693,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     for declaration in rs.declarations:
         out[f"Declaration {declaration.name}"] = tuple(declaration_sentences(rs, declaration))
     out["First lead"] = (first_lead_sentence(rs),)
+    out["Lead"] = (lead_sentence(rs),)
     out["Follow"] = (follow_sentence(rs),)
     out["Trick"] = (trick_sentence(rs),)
     for role in rs.card_roles:

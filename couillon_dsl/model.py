@@ -245,6 +245,7 @@ class Play:
     follow: Follow
     trick_winner: str = "highest_trump"
     last_trick_points: int = 0
+    lead_once_broken: tuple[tuple[str, str], ...] = ()  # card classes led only once one was played, or alone held
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +486,7 @@ class Tables:
     declarer_offers: tuple[int, ...] = ()  # announcements (`by: declarer`) put to the declarer before the first lead
     leading: tuple[int, ...] = ()  # announcements whose announcer leads the first trick (`leads`)
     kitty: Any = None  # engine.kitty.KittyTables (per contract shown/taken, discard masks), None without a kitty
+    unbroken: CardMask = 0  # play.lead_once_broken: led only once one of them was played in the hand, or alone held
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
         return self.contexts[contract_base + (((trump + 1) << len(self.promotion_cards)) | promoted_bits)]

@@ -278,10 +278,10 @@ def test_one_world_asked_for_is_found_whoever_asks() -> None:
 
 
 HEARTS = str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml")
-HEARTS_DEAL = {1: "10H 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC AS",  # the dealer is seat 0: seat 1 leads
-               2: "AH 9H 2H QS 2S 3S 4S 5S 6S 7S 8S 9S 10S",
-               3: "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
-               0: "KH QH JH 8H 7H 6H 5H 4H 3H KC AC JS KS"}
+HEARTS_DEAL = {1: "10C 3C 4C 5C 6C 7C 8C JC QC AS 2D 3D 2H",  # the dealer is seat 0: seat 1 leads
+               2: "AC 9C 2C QS 2S 3S 4S 5S 6S 7S 8S 9S 10S",
+               3: "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D AH KH",
+               0: "KC QH JH 10H 9H 8H 7H 6H 5H 4H 3H JS KS"}
 
 
 def hearts_after(*plays: str) -> GameState:
@@ -304,7 +304,7 @@ def test_greedy_avoids_tricks_where_they_cost_their_taker() -> None:
     """Hearts' scoring makes a trick cost its taker: greedy ducks under the winning card, sheds its
     queen of spades on another's trick, and leads the card the most unseen cards beat."""
     assert [name for name in RULESETS if avoids_tricks(build_ruleset(name))] == [HEARTS]
-    assert greedy_card(hearts_after()) == "10H"  # four unseen hearts beat it; two clubs beat the 2C
-    assert greedy_card(hearts_after("10H")) == "9H"  # the highest heart under the ten, not the ace
-    assert greedy_card(hearts_after("2C")) == "QS"  # void in clubs: the costliest card goes
-    assert greedy_card(hearts_after("2C", "QS", "AD")) == "AC"  # last, taking it anyway: the highest
+    assert greedy_card(hearts_after()) == "2D"  # not the 2H (unbroken): eleven unseen diamonds beat it
+    assert greedy_card(hearts_after("10C")) == "9C"  # the highest club under the ten, not the ace
+    assert greedy_card(hearts_after("2D")) == "QS"  # void in diamonds: the costliest card goes
+    assert greedy_card(hearts_after("2D", "QS")) == "4D"  # every diamond wins: the lowest, seat 0 may overtake

@@ -48,6 +48,11 @@ class Plain:
         self.plain_points = {**rs.deck.points, **((chosen.points if chosen else None) or {})}
         self.trump_points = {**(rs.deck.trump_points or rs.deck.points), **((chosen.trump_points if chosen else None) or {})}
         self.card_points = {layout.parse(card): value for card, value in (rs.deck.card_points or {}).items()}
+        self.held_back = {c for c in range(layout.size) for kind, key in rs.play.lead_once_broken
+                          if (kind == "suit" and layout.suits[layout.suit_of(c)] == key)
+                          or (kind == "rank" and layout.ranks[layout.rank_of(c)] == key)
+                          or (kind == "card" and layout.name(c) == key.upper())
+                          or (kind == "set" and layout.name(c) in rs.deck.card_sets[key])}
         self.trump = trump
         self.promoted = {layout.parse(p.card): p.below for p in rs.deck.promotions
                          if trump is not None and (p.by_announcement is None or p.by_announcement in announced)}
@@ -89,10 +94,13 @@ class Plain:
         pool = trumps or [c for c in trick if self.suit(c) == self.suit(trick[0])]
         return trick.index(self.best(pool))
 
-    def legal(self, trick: list[int], hand: list[int]) -> set[int]:
+    def legal(self, trick: list[int], hand: list[int], gone: set[int] = frozenset()) -> set[int]:
+        """``gone``: the cards played in the hand's finished tricks."""
         follow = self.rs.play.follow
         if not trick:
-            return set(hand)
+            if self.held_back & gone:  # broken: anything may be led
+                return set(hand)
+            return {c for c in hand if c not in self.held_back} or set(hand)
         led = self.suit(trick[0])
         trumps = [c for c in hand if self.is_trump(c)]
         raising = follow.overtrump == "when_able" or follow.head == "when_able"
@@ -224,7 +232,8 @@ class Walker:
             assert len({h.bit_count() for h in self.start_hands}) == 1, "hands of different sizes"
         _, trick = state.current_trick()
         if plain_rules(self.rs):
-            expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(seat)))
+            gone = {card for cards in self.played.values() for card in cards}
+            expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(seat)), gone)
             assert set(legal) == expected, f"engine {legal} != plain checker {sorted(expected)} after {trick}"
         verdicts = {c for c, ok, _ in explain_legal(state, seat) if ok}
         assert verdicts == set(legal), "explain_legal disagrees with the engine"

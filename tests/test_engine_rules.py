@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import CHANCE, TERMINAL, GameState, HandSummary, IllegalAction, explain_legal, explain_trick
@@ -662,3 +663,23 @@ def test_unknown_options_and_bad_values_are_diagnostics() -> None:
     with pytest.raises(RulesetError) as choice:
         ruleset("couillon", tie_carry="sometimes")
     assert choice.value.diagnostics[0].code == "bad-option-value"
+
+
+def test_a_lead_held_back_until_broken() -> None:
+    """`play.lead_once_broken` (Hearts' hearts): not led while none has been played to a trick,
+    unless the leader holds nothing else; the engine's refusal says why."""
+    rs = patched("couillon", {"play": {"lead_once_broken": [{"suit": "H"}]}})
+    state = GameState(rs)
+    deal(state, {1: "AH KH QH 9S", 2: "JH 10H 9H AS", 3: "KS QS JS 10S", 0: "AC KC QC JC"}, stock="AD KD QD JD")
+    say(state, "accept")  # the elder takes the turned-up ace of diamonds: trump
+    legal = [rs.layout.name(c) for c in iter_bits(state.legal_mask())]
+    assert legal == ["9S"]
+    with pytest.raises(IllegalAction, match="until one of its kind has been played"):
+        state.apply(rs.layout.parse("AH"))
+    for card in ("9S", "AS", "KS", "AC"):  # seat 2 wins with the ace of spades and holds only hearts
+        state.apply(rs.layout.parse(card))
+    assert state.current_player() == 2 and state.barred_leads() == rs.tables.unbroken
+    assert [rs.layout.name(c) for c in iter_bits(state.legal_mask())] == ["JH", "10H", "9H"]  # nothing else held
+    for card in ("JH", "10S", "KC", "AH"):  # the elder's ace takes it, and hearts are broken
+        state.apply(rs.layout.parse(card))
+    assert state.barred_leads() == 0 and state.legal_mask() == state.hand_of(1)

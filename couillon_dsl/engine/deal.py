@@ -70,6 +70,7 @@ class DealPhase(StateFields):
         self._points = [0] * nsides
         self._tricks = [0] * nsides
         self._log: list[tuple[int, tuple[Card, ...], int]] = []
+        self._broken = False
 
     def _draw(self, card: Card) -> None:
         self._pack.append(card)

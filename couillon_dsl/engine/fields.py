@@ -33,7 +33,7 @@ FIELDS = (
     "_melds", "_meld_first", "_meld_later", "_meld_watch", "_meld_offers",
     # play
     "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
-    "_trick_no", "_ntricks", "_points", "_tricks", "_log",
+    "_trick_no", "_ntricks", "_points", "_tricks", "_log", "_broken",
     # scoresheet and session
     "_values", "_ties", "_passes", "_redeals", "_game_hands", "_game", "_games_won", "_games",
     "_summaries", "_result",
@@ -115,6 +115,7 @@ class StateFields:
     _points: list[int]
     _tricks: list[int]
     _log: list[tuple[int, tuple[Card, ...], int]]
+    _broken: bool  # a card of `play.lead_once_broken` was played in this hand: they may be led
     # scoresheet and session
     _values: tuple[int, ...]
     _ties: int

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from couillon_dsl.cards import Card
+from couillon_dsl.cards import Card, CardMask
 from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
@@ -56,6 +56,10 @@ class PlayPhase(StateFields):
 
     def _set_context(self) -> None:
         self._ctx = self._t.contexts[self._cbase + (((self._trump + 1) << len(self._t.promotion_cards)) | self._promo)]
+
+    def barred_leads(self) -> CardMask:
+        """The cards `play.lead_once_broken` keeps from being led now (none once one was played)."""
+        return 0 if self._broken else self._t.unbroken
 
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
@@ -106,6 +110,8 @@ class PlayPhase(StateFields):
             self._points[self._side_of[winner]] += self._tpoints
         self._tricks[self._side_of[winner]] += 1
         self._log.append((self._leader, tuple(self._trick), winner))
+        if self._tmask & t.unbroken:
+            self._broken = True
         self._trick_no += 1
         self._trick = []
         self._tmask = self._tpoints = 0
@@ -137,6 +143,6 @@ class PlayPhase(StateFields):
         name = self._rs.layout.name(action)
         if not self._hands[seat] >> action & 1:
             return f"{name} is not in seat {seat}'s hand"
-        reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick))
-                      if c == action)
+        reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick),
+                                                      self.barred_leads()) if c == action)
         return f"{name} is illegal: {reason}"

@@ -148,7 +148,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         """The cards the player to move may play (play phase only), as a mask."""
         h = self._hands[self._turn]
         if not self._trick:
-            return h
+            return h & ~self.barred_leads() or h  # what may not be led yet, unless the hand holds nothing else
         return self._ctx.legal(h, self._led, self._win, self._tmask)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -314,6 +314,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         other._points = self._points.copy()
         other._tricks = self._tricks.copy()
         other._log = self._log.copy()
+        other._broken = self._broken
         # scoresheet and session
         other._values = self._values
         other._ties = self._ties
@@ -345,7 +346,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             self._adopt(self._rs.rollout(rnd, self._dealer, self._values, self._ties, self._passes))
             return
         announcing = self._t.first_trick_offers
-        whole_hands = self._t.roles is None  # engine.hand.random_tricks knows no card roles
+        whole_hands = self._t.roles is None and not self._t.unbroken  # random_tricks knows no roles, leads any card
         history = self._history
         while True:
             phase = self._phase

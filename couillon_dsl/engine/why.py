@@ -32,6 +32,8 @@ class PlayedPosition(Protocol):
 
     def finished_tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]: ...
 
+    def barred_leads(self) -> CardMask: ...
+
 
 def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     """``♥J``; a promoted card carries its name: ``♠Q (Mit)``."""
@@ -49,13 +51,19 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
     hand = state.hand_of(seat)
     if state.current_player() != seat or not state.is_playing():
         return [(c, False, f"it is not seat {seat}'s turn to play") for c in iter_bits(hand)]
-    return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1])
+    return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads())
 
 
-def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...]) -> list[tuple[Card, bool, str]]:
-    """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order)."""
+def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
+                  barred: CardMask = 0) -> list[tuple[Card, bool, str]]:
+    """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
+    ``barred``: the cards that may not be led yet (`play.lead_once_broken`)."""
     if not trick:
-        return [(c, True, "any card may be led") for c in iter_bits(hand)]
+        if not hand & barred or not hand & ~barred:
+            return [(c, True, "any card may be led" if not hand & barred else
+                     "may be led: the hand holds nothing else") for c in iter_bits(hand)]
+        return [(c, False, "may not be led until one of its kind has been played to a trick") if barred >> c & 1
+                else (c, True, "may be led") for c in iter_bits(hand)]
     led, win = led_and_winner(ctx, trick)
     if led == OPEN_LEAD:
         led_card = card_text(rs, ctx, trick[0])
