@@ -66,6 +66,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         trick_winner=play_data.get("trick_winner", "highest_trump"),
         last_trick_points=play_data.get("last_trick_points", 0),
         lead_once_broken=_card_classes(play_data.get("lead_once_broken")),
+        first_lead_card=play_data.get("first_lead_card"),
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
     first_hand = trump.choose.first_hand if trump.choose else None
@@ -105,6 +106,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         leading=tuple(i for i, a in enumerate(announcements) if a.leads))
     if play.lead_once_broken:
         tables = dataclasses.replace(tables, unbroken=class_mask(layout, deck, play.lead_once_broken))
+    if play.first_lead_card:
+        tables = dataclasses.replace(tables, first_lead_card=layout.parse(play.first_lead_card))
+    if play.lead_once_broken or play.first_lead_card:
+        tables = dataclasses.replace(tables, lead_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
     if any(step.kind == "kitty" for step in deal):
         tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,

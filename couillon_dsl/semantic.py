@@ -117,7 +117,7 @@ class _Checks:
         self.check_deal_checks()
         self.check_contracts()
         self.check_discard()
-        self.check_lead_once_broken()
+        self.check_leads()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
@@ -667,10 +667,13 @@ class _Checks:
             return {c.upper() for c in sets[key]}
         return {key.upper()} if self.card(f"{pointer}/card", key) else set()
 
-    def check_lead_once_broken(self) -> None:
-        """The card classes held back from the lead exist."""
-        for i, item in enumerate((self.data.get("play") or {}).get("lead_once_broken") or []):
+    def check_leads(self) -> None:
+        """The cards the lead rules name exist."""
+        play = self.data.get("play") or {}
+        for i, item in enumerate(play.get("lead_once_broken") or []):
             self.card_class(f"/play/lead_once_broken/{i}", item)
+        if play.get("first_lead_card") is not None:
+            self.card("/play/first_lead_card", str(play["first_lead_card"]))
 
     def check_discard(self) -> None:
         """The discard's card classes exist; a discard needs a kitty someone takes; it can always be made."""

@@ -53,6 +53,7 @@ class Plain:
                           or (kind == "rank" and layout.ranks[layout.rank_of(c)] == key)
                           or (kind == "card" and layout.name(c) == key.upper())
                           or (kind == "set" and layout.name(c) in rs.deck.card_sets[key])}
+        self.opening = layout.parse(rs.play.first_lead_card) if rs.play.first_lead_card else None
         self.trump = trump
         self.promoted = {layout.parse(p.card): p.below for p in rs.deck.promotions
                          if trump is not None and (p.by_announcement is None or p.by_announcement in announced)}
@@ -98,6 +99,8 @@ class Plain:
         """``gone``: the cards played in the hand's finished tricks."""
         follow = self.rs.play.follow
         if not trick:
+            if not gone and self.opening in hand:  # the first lead: its holder opens with the opening card
+                return {self.opening}
             if self.held_back & gone:  # broken: anything may be led
                 return set(hand)
             return {c for c in hand if c not in self.held_back} or set(hand)

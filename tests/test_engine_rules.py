@@ -683,3 +683,25 @@ def test_a_lead_held_back_until_broken() -> None:
     for card in ("JH", "10S", "KC", "AH"):  # the elder's ace takes it, and hearts are broken
         state.apply(rs.layout.parse(card))
     assert state.barred_leads() == 0 and state.legal_mask() == state.hand_of(1)
+
+
+def test_the_holder_of_the_opening_card_leads_it() -> None:
+    """`play.first_lead_card`: its holder leads the first trick with it, whoever `first_lead` names;
+    when it is in the stock, `first_lead` leads, any card."""
+    rs = patched("couillon", {"play": {"first_lead_card": "KS"}})
+    for where, leader, legal in (("held by seat 3", 3, ["KS"]), ("in the stock", 1, ["9S", "AH", "KH", "QH"])):
+        state = GameState(rs)
+        hands = {1: "AH KH QH 9S", 2: "JH 10H 9H AS", 0: "AC KC QC JC"}
+        hands[3] = "KS QS JS 10S" if leader == 3 else "10D 9D QS JS"
+        deal(state, hands, stock="AD KD QD JD" + ("" if leader == 3 else " KS"))
+        say(state, "accept")
+        assert state.current_player() == leader, where
+        assert [rs.layout.name(c) for c in iter_bits(state.legal_mask())] == legal, where
+    state = GameState(rs)
+    deal(state, {1: "AH KH QH 9S", 2: "JH 10H 9H AS", 3: "KS QS JS 10S", 0: "AC KC QC JC"}, stock="AD KD QD JD")
+    say(state, "accept")
+    with pytest.raises(IllegalAction, match="leads it to the first trick"):
+        state.apply(rs.layout.parse("QS"))
+    for card in ("KS", "AC", "9S", "AS"):  # seat 2's ace of spades takes it; then any card may be led
+        state.apply(rs.layout.parse(card))
+    assert state.legal_mask() == state.hand_of(2)

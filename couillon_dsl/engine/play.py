@@ -43,6 +43,8 @@ class PlayPhase(StateFields):
         rs = self._rs
         t = self._t
         leader = next((seat for a, seat in self._made if a in t.leading), -1) if t.leading else -1
+        if leader < 0 and t.first_lead_card >= 0:  # the holder of the opening card leads it
+            leader = next((seat for seat, hand in enumerate(self._hands) if hand >> t.first_lead_card & 1), -1)
         if leader < 0:
             leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker,
                                   self._decider, self._asked)
@@ -60,6 +62,18 @@ class PlayPhase(StateFields):
     def barred_leads(self) -> CardMask:
         """The cards `play.lead_once_broken` keeps from being led now (none once one was played)."""
         return 0 if self._broken else self._t.unbroken
+
+    def opening_card(self) -> Card:
+        """The card the first trick must be opened with (`play.first_lead_card`, held by the leader), else -1."""
+        card = self._t.first_lead_card
+        return card if card >= 0 and self._trick_no == 0 and not self._trick and self._hands[self._turn] >> card & 1 else -1
+
+    def _lead_mask(self, hand: CardMask) -> CardMask:
+        """The cards of ``hand`` that may be led now: the opening card, or what is not held back."""
+        card = self.opening_card()
+        if card >= 0:
+            return 1 << card
+        return hand & ~self.barred_leads() or hand  # unless the hand holds nothing else
 
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
@@ -144,5 +158,5 @@ class PlayPhase(StateFields):
         if not self._hands[seat] >> action & 1:
             return f"{name} is not in seat {seat}'s hand"
         reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick),
-                                                      self.barred_leads()) if c == action)
+                                                      self.barred_leads(), self.opening_card()) if c == action)
         return f"{name} is illegal: {reason}"

@@ -71,13 +71,13 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     """False when the ruleset uses a concept the rollout does not play: contracts, handing the
     choice on, a first-hand chooser, the chooser leading, last-trick points, goals counted
     in rule order, card roles, deal checks, sides fixed per hand, an outcome expression, a
-    kitty or leads held back until broken (those games step through GameState)."""
+    kitty or rules for leads (those games step through GameState)."""
     choose = rs.trump.choose
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or rs.players.sides != "teams" or rs.outcome.maker_wins is not None
                 or rs.play.first_lead == "chooser" or rs.play.last_trick_points
                 or rs.scoresheet.when_both_reach != "furthest_past"
-                or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.unbroken
+                or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.lead_rules
                 or rs.tables.kitty is not None)
 
 

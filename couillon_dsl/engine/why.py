@@ -34,6 +34,8 @@ class PlayedPosition(Protocol):
 
     def barred_leads(self) -> CardMask: ...
 
+    def opening_card(self) -> Card: ...
+
 
 def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     """``♥J``; a promoted card carries its name: ``♠Q (Mit)``."""
@@ -51,13 +53,18 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
     hand = state.hand_of(seat)
     if state.current_player() != seat or not state.is_playing():
         return [(c, False, f"it is not seat {seat}'s turn to play") for c in iter_bits(hand)]
-    return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads())
+    return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
+                         state.opening_card())
 
 
 def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
-                  barred: CardMask = 0) -> list[tuple[Card, bool, str]]:
+                  barred: CardMask = 0, opening: Card = -1) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
-    ``barred``: the cards that may not be led yet (`play.lead_once_broken`)."""
+    ``barred``: the cards that may not be led yet (`play.lead_once_broken`); ``opening``: the card
+    the first trick must be opened with (`play.first_lead_card`), or -1."""
+    if opening >= 0:
+        opener = card_text(rs, ctx, opening)
+        return [(c, c == opening, f"the holder of {opener} leads it to the first trick") for c in iter_bits(hand)]
     if not trick:
         if not hand & barred or not hand & ~barred:
             return [(c, True, "any card may be led" if not hand & barred else
