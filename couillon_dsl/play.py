@@ -144,6 +144,9 @@ class Table:
         parts = [f"{self.team(t)} {v}" for t, v in enumerate(scores)]
         if sheet.deals is not None:
             goal = f"{sheet.deals} deal{'s' if sheet.deals > 1 else ''}, the {'lowest' if sheet.direction == 'down' else 'best'} total wins"
+        elif sheet.at_goal == "ends_game":
+            goal = (f"the game ends at {sheet.goal}, the {'highest' if sheet.direction == 'down' else 'lowest'} "
+                    "score winning")
         else:
             goal = f"first to {sheet.goal} {'or below' if sheet.direction == 'down' else 'or more'}"
         return "Scoresheet: " + " | ".join(parts) + f"   ({goal})"
@@ -422,6 +425,8 @@ class Table:
             else:
                 maker = f", maker {self.team(v.maker)}" if v.maker is not None else ""
             self.say(f"Trump: {trump}{self.contract_words(v.contract)}{maker}.")
+        elif self.rs.trump.method == "none":
+            self.say("Trump: none in this game.")
         else:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.offered is not None:

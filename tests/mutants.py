@@ -17,7 +17,7 @@ WORDS = ["all", "elder", "dealer", "rest", "stock_top", "trump", "offer", "choos
          "winner", "maker", "decided", "A", "K", "10", "QS", "XX", "S", "/scoresheet/start", "/nowhere",
          "decided and", "points(winner) > 20", "announced(\"mit\")", "option(\"lines\")", "", "mit", "lines",
          "named", "partner", "next", "chooser", "first_by_rule_order", "JT", "7D", "multiplier", "contract",
-         "points(team) * multiplier", "trumps", "top_down"]
+         "points(team) * multiplier", "trumps", "top_down", "turned", "ends_game", "wins", "2C", "H"]
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.integers(-10**30, 10**30),
                     st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(WORDS), st.text(max_size=5))
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),

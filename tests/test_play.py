@@ -178,3 +178,13 @@ def test_a_push_says_who_chooses_and_a_shown_meld_its_cards() -> None:
     assert "Face up: ♦7 (seat 3).\nSeat 3 pushes the choice on to seat 1.\nSeat 1 names ♦ diamonds as trump." in out
     assert "Seat 2 declares Weis (run of 4, 50): ♠Q ♠J ♠10 ♠9." in out
     assert "Declarations kept: Weis: team 0 (you, seat 2) 50." in out  # what the scoring adds to the card points
+
+
+def test_a_game_beyond_the_family_says_how_it_ends_and_that_nothing_is_trump() -> None:
+    """Hearts (examples/hearts.yaml): no trumps, the game ends at 100 with the lowest score winning,
+    and a heart may not be led before one is played: the answer is refused with that reason."""
+    hearts = str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml")
+    out = play_cli(hearts, "--seed", "3", "--seat", "1", input="1\n1\n2H\nquit\n").output
+    assert "Trump: none in this game." in out and "(the game ends at 100, the lowest score winning)" in out
+    assert "may not be led until one of its kind has been played" in out
+    assert "Traceback" not in out
