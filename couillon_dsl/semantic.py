@@ -98,6 +98,7 @@ class _Checks:
         self.announcements: dict[str, Any] = data.get("announcements", {})
         self.kitty_size: int | None = None  # cards of the deal's kitty step (None: no kitty)
         self.hand_at_decide = 0  # cards a hand holds when the contract is fixed
+        self.tricks = 0  # tricks in a hand
         players = data["players"]
         self.nsides = _side_count(players)
 
@@ -362,6 +363,7 @@ class _Checks:
         if not overdealt:  # otherwise missing stock or face-up cards are consequences, not causes
             self.check_trump(decides, face_up_before_decide, stock, hand_at_decide, after_decide)
         self.hand_at_decide = max(hand_at_decide or hand)
+        self.tricks = max(hand)  # tricks in a hand: the cards each player holds once dealt
 
     def check_kitty_step(self, pointer: str, decides: list[int]) -> None:
         """One kitty, dealt before the contract that says what happens to it."""
@@ -737,9 +739,16 @@ class _Checks:
                         "/scoresheet/start", "start above the goal when counting down, below it when counting up")
             return
         computed = False  # a rule whose change is an expression: it may bring a team to the goal, unproven
+        compare = self.data.get("outcome", {}).get("compare", "points")
         for rule in self.data["scoring"].values():
             delta, team, when = rule["delta"], rule.get("team", ""), rule.get("when", True)
-            if isinstance(delta, int) and (delta < 0 if down else delta > 0) and team.strip() == "winner" and when is not False:
+            moves: tuple[float, float] | None = (delta, delta) if isinstance(delta, int) else None
+            if isinstance(delta, str):
+                # the winner of a hand compared by tricks, one of two sides, took more than half of them
+                won = self.tricks // 2 + 1 if compare == "tricks" and self.nsides == 2 and _requires_decided(when) else 0
+                moves = _delta_range(delta, self.tricks, self.total_points(), won)
+            if moves is not None and (moves[1] < 0 if down else moves[0] > 0) and team.strip() == "winner" \
+                    and when is not False:
                 return
             # a side banking its card points every hand: each hand's points bring someone closer
             banked = "team" if rule.get("for_each") == "team" else team.strip()
@@ -774,6 +783,64 @@ class _Checks:
 def _side_count(players: dict[str, Any]) -> int:
     """How many sides play a hand: the teams, or two with sides per hand (or teams missing: reported apart)."""
     return len(players["teams"]) if players.get("sides", "teams") == "teams" and "teams" in players else 2
+
+
+def _requires_decided(when: Any) -> bool:
+    """Whether a rule's ``when`` holds only in a decided hand: ``decided``, or ``decided and ...``."""
+    from couillon_dsl.expr.parse import Binary, ExpressionError, Name, parse_expression
+
+    try:
+        node: Any = parse_expression(str(when))
+    except ExpressionError:
+        return False
+    while isinstance(node, Binary) and node.op == "and":
+        if isinstance(node.left, Name) and node.left.name == "decided":
+            return True
+        node = node.right
+    return isinstance(node, Name) and node.name == "decided"
+
+
+def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int) -> tuple[float, float] | None:
+    """The least and the most ``delta`` can be in any hand, where each side takes 0 to ``tricks``
+    tricks (the winner at least ``winner_tricks``) and 0 to ``points`` card points; None when it
+    reads something else. Enough to see that Whist's odd tricks, ``tricks(winner) - 6``, are positive."""
+    from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Number, Unary, parse_expression
+
+    try:
+        root: Any = parse_expression(delta)
+    except ExpressionError:
+        return None
+
+    def span(node: Any) -> tuple[float, float] | None:
+        if isinstance(node, Number):
+            return float(node.value), float(node.value)
+        if isinstance(node, Unary) and node.op == "-":
+            inner = span(node.operand)
+            return None if inner is None else (-inner[1], -inner[0])
+        if isinstance(node, Binary) and node.op in ("+", "-", "*"):
+            left, right = span(node.left), span(node.right)
+            if left is None or right is None:
+                return None
+            if node.op == "+":
+                return left[0] + right[0], left[1] + right[1]
+            if node.op == "-":
+                return left[0] - right[1], left[1] - right[0]
+            products = [a * b for a in left for b in right]
+            return min(products), max(products)
+        if isinstance(node, Call) and len(node.args) == 1 and isinstance(node.args[0], Name) \
+                and node.func in ("tricks", "points"):
+            if node.func == "points":
+                return 0.0, points
+            return float(winner_tricks if node.args[0].name == "winner" else 0), float(tricks)
+        if isinstance(node, Call) and node.func in ("min", "max") and node.args:
+            spans = [span(arg) for arg in node.args]
+            if any(s is None for s in spans):
+                return None
+            pick = min if node.func == "min" else max
+            return pick(s[0] for s in spans if s), pick(s[1] for s in spans if s)
+        return None
+
+    return span(root)
 
 
 def _banks_points(delta: str, team: str, sign: int = 1) -> bool:

@@ -86,6 +86,9 @@ def test_a_score_the_check_cannot_follow_is_a_warning(tmp_path):
     assert d.code == "game-cannot-end"
     expression = found(tmp_path, counted + "scoring:\n  win: {delta: tricks(winner) - 2}\n")
     assert [(d.code, d.severity) for d in expression if d.code.startswith("game-")] == [("game-may-not-end", "warning")]
+    # compared by tricks, the winner of a decided hand took at least 3 of the 4: the change is at least 1
+    by_tricks = found(tmp_path, counted + "outcome:\n  compare: tricks\nscoring:\n  win: {delta: tricks(winner) - 2}\n")
+    assert [d.code for d in by_tricks if d.code.startswith("game-")] == []
     banked_down = found(tmp_path, "scoring:\n  cards: {for_each: team, delta: -points(team)}\n")
     assert [d.code for d in banked_down if d.code.startswith("game-")] == []
 
