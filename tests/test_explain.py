@@ -1,4 +1,5 @@
-"""`couillon explain`: golden rulebooks per shipped ruleset, and the sentences they are made of.
+"""`couillon explain`: golden rulebooks per shipped ruleset and per example (examples/), and the
+sentences they are made of.
 
 A golden difference means the prose changed. If that is intended, regenerate with
 ``python3 -m pytest tests/test_explain.py --regen`` and commit tests/golden/explain/ with it.
@@ -24,6 +25,9 @@ from couillon_dsl.model import Follow, Offer, ScoringRule
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "explain"
 RULESETS = builtin_names()
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+GOLDENS = [(name, GOLDEN / f"{name}.md") for name in RULESETS] + \
+    [(str(path), ROOT / "tests" / "golden" / "examples" / f"{path.stem}.md") for path in EXAMPLES]
 
 
 @pytest.fixture(scope="module")
@@ -31,10 +35,9 @@ def couillon():
     return build_ruleset("couillon")
 
 
-@pytest.mark.parametrize("name", RULESETS)
-def test_explain_matches_golden(name: str, request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize("name, path", GOLDENS, ids=[path.stem for _, path in GOLDENS])
+def test_explain_matches_golden(name: str, path: Path, request: pytest.FixtureRequest) -> None:
     text = explain(build_ruleset(name))
-    path = GOLDEN / f"{name}.md"
     if request.config.getoption("--regen"):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
