@@ -101,7 +101,7 @@ def agent_of(spec: str) -> Agent:
 def gain_per_hand(ruleset: Ruleset, state: GameState, team: int) -> float:
     """A team's mean scoresheet gain per hand against the other teams (positive: towards winning)."""
     hands = state.hands
-    sign = 1 if ruleset.scoresheet.direction == "down" else -1
+    sign = 1 if ruleset.scoresheet.lower_is_better() else -1
     total = 0.0
     for hand in hands:
         others = [d for t, d in enumerate(hand.deltas) if t != team]

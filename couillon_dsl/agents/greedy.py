@@ -237,7 +237,7 @@ def maker_stakes(rs: Ruleset) -> tuple[float, float]:
     n, tricks, sides = rs.players.count, hand_size(rs), rs.players.nsides
     dealt = sum(t.contexts[0].points) * n * tricks // rs.layout.size  # card points in play, in the engine's units
     sheet = rs.scoresheet
-    sign = (1 if sheet.direction == "down" else -1) * (-1 if sheet.at_goal == "ends_game" and not sheet.deals else 1)
+    sign = 1 if sheet.lower_is_better() else -1
     values = (sheet.start,) * len(rs.players.teams)
     # sides fixed per hand: seat 0 declares against the others, each seat keeping its own score
     side_of = None if rs.players.sides == "teams" else tuple(min(seat, 1) for seat in range(n))
