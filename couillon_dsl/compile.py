@@ -67,6 +67,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         last_trick_points=play_data.get("last_trick_points", 0),
         lead_once_broken=_card_classes(play_data.get("lead_once_broken")),
         first_lead_card=play_data.get("first_lead_card"),
+        not_on_first_trick=_card_classes(play_data.get("not_on_first_trick")),
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
     first_hand = trump.choose.first_hand if trump.choose else None
@@ -108,8 +109,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables = dataclasses.replace(tables, unbroken=class_mask(layout, deck, play.lead_once_broken))
     if play.first_lead_card:
         tables = dataclasses.replace(tables, first_lead_card=layout.parse(play.first_lead_card))
-    if play.lead_once_broken or play.first_lead_card:
-        tables = dataclasses.replace(tables, lead_rules=True)
+    if play.not_on_first_trick:
+        tables = dataclasses.replace(tables, first_trick_barred=class_mask(layout, deck, play.not_on_first_trick))
+    if play.lead_once_broken or play.first_lead_card or play.not_on_first_trick:
+        tables = dataclasses.replace(tables, play_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
     if any(step.kind == "kitty" for step in deal):
         tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,

@@ -1012,12 +1012,15 @@ def trick_sentence(rs: Ruleset) -> str:
 
 
 def lead_sentence(rs: Ruleset) -> str:
-    held = rs.play.lead_once_broken
-    if not held:
-        return "any card may be led"
-    words = _class_words(rs, held)
-    return (f"any card may be led, except {words}: they may be led only once one of them has been played to a trick "
-            f"of the hand (they are \"broken\"), or by a player who holds nothing else")
+    held, kept_off = rs.play.lead_once_broken, rs.play.not_on_first_trick
+    text = "any card may be led"
+    if held:
+        text += (f", except {_class_words(rs, held)}: they may be led only once one of them has been played to a "
+                 "trick of the hand (they are \"broken\"), or by a player who holds nothing else")
+    if kept_off:
+        text += (f"; {_class_words(rs, kept_off)} may not be played to the first trick, led or discarded, by a player "
+                 "who may play another card")
+    return text
 
 
 def describe_play(rs: Ruleset) -> Section:

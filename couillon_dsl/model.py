@@ -247,6 +247,7 @@ class Play:
     last_trick_points: int = 0
     lead_once_broken: tuple[tuple[str, str], ...] = ()  # card classes led only once one was played, or alone held
     first_lead_card: str | None = None  # its holder leads it to the first trick
+    not_on_first_trick: tuple[tuple[str, str], ...] = ()  # card classes kept off the first trick while others may go
 
 
 @dataclass(frozen=True, slots=True)
@@ -494,7 +495,8 @@ class Tables:
     kitty: Any = None  # engine.kitty.KittyTables (per contract shown/taken, discard masks), None without a kitty
     unbroken: CardMask = 0  # play.lead_once_broken: led only once one of them was played in the hand, or alone held
     first_lead_card: Card = -1  # play.first_lead_card: its holder leads it to the first trick
-    lead_rules: bool = False  # either of the two above: a lead is not any card of the hand
+    first_trick_barred: CardMask = 0  # play.not_on_first_trick: not played to the first trick while another card may be
+    play_rules: bool = False  # any of the three above: the legal cards are not the follow obligations' alone
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
         return self.contexts[contract_base + (((trump + 1) << len(self.promotion_cards)) | promoted_bits)]

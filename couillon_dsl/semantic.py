@@ -672,8 +672,9 @@ class _Checks:
     def check_leads(self) -> None:
         """The cards the lead rules name exist."""
         play = self.data.get("play") or {}
-        for i, item in enumerate(play.get("lead_once_broken") or []):
-            self.card_class(f"/play/lead_once_broken/{i}", item)
+        for key in ("lead_once_broken", "not_on_first_trick"):
+            for i, item in enumerate(play.get(key) or []):
+                self.card_class(f"/play/{key}/{i}", item)
         if play.get("first_lead_card") is not None:
             self.card("/play/first_lead_card", str(play["first_lead_card"]))
 

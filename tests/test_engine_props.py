@@ -48,11 +48,8 @@ class Plain:
         self.plain_points = {**rs.deck.points, **((chosen.points if chosen else None) or {})}
         self.trump_points = {**(rs.deck.trump_points or rs.deck.points), **((chosen.trump_points if chosen else None) or {})}
         self.card_points = {layout.parse(card): value for card, value in (rs.deck.card_points or {}).items()}
-        self.held_back = {c for c in range(layout.size) for kind, key in rs.play.lead_once_broken
-                          if (kind == "suit" and layout.suits[layout.suit_of(c)] == key)
-                          or (kind == "rank" and layout.ranks[layout.rank_of(c)] == key)
-                          or (kind == "card" and layout.name(c) == key.upper())
-                          or (kind == "set" and layout.name(c) in rs.deck.card_sets[key])}
+        self.held_back = self.classes(rs.play.lead_once_broken)
+        self.kept_off = self.classes(rs.play.not_on_first_trick)
         self.opening = layout.parse(rs.play.first_lead_card) if rs.play.first_lead_card else None
         self.trump = trump
         self.promoted = {layout.parse(p.card): p.below for p in rs.deck.promotions
@@ -95,7 +92,23 @@ class Plain:
         pool = trumps or [c for c in trick if self.suit(c) == self.suit(trick[0])]
         return trick.index(self.best(pool))
 
+    def classes(self, classes: tuple[tuple[str, str], ...]) -> set[int]:
+        """The cards of a list of card classes, read from the deck's names."""
+        layout, sets = self.rs.layout, self.rs.deck.card_sets
+        return {c for c in range(layout.size) for kind, key in classes
+                if (kind == "suit" and layout.suits[layout.suit_of(c)] == key)
+                or (kind == "rank" and layout.ranks[layout.rank_of(c)] == key)
+                or (kind == "card" and layout.name(c) == key.upper())
+                or (kind == "set" and layout.name(c) in sets[key])}
+
     def legal(self, trick: list[int], hand: list[int], gone: set[int] = frozenset()) -> set[int]:
+        """``gone``: the cards played in the hand so far, the trick's included."""
+        legal = self.by_the_follow_rules(trick, hand, gone - set(trick))
+        if self.kept_off and not gone - set(trick):  # the first trick: no points while another card may go
+            return (legal - self.kept_off) or legal
+        return legal
+
+    def by_the_follow_rules(self, trick: list[int], hand: list[int], gone: set[int]) -> set[int]:
         """``gone``: the cards played in the hand's finished tricks."""
         follow = self.rs.play.follow
         if not trick:

@@ -73,7 +73,15 @@ class PlayPhase(StateFields):
         card = self.opening_card()
         if card >= 0:
             return 1 << card
-        return hand & ~self.barred_leads() or hand  # unless the hand holds nothing else
+        return self._keep_off_first_trick(hand & ~self.barred_leads() or hand)  # unless the hand holds nothing else
+
+    def first_trick_barred(self) -> CardMask:
+        """The cards `play.not_on_first_trick` keeps off the trick now (none after the first trick)."""
+        return 0 if self._trick_no else self._t.first_trick_barred
+
+    def _keep_off_first_trick(self, legal: CardMask) -> CardMask:
+        """``legal`` without the cards kept off the first trick, unless nothing else is legal."""
+        return legal & ~self.first_trick_barred() or legal
 
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
@@ -158,5 +166,6 @@ class PlayPhase(StateFields):
         if not self._hands[seat] >> action & 1:
             return f"{name} is not in seat {seat}'s hand"
         reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick),
-                                                      self.barred_leads(), self.opening_card()) if c == action)
+                                                      self.barred_leads(), self.opening_card(),
+                                                      self.first_trick_barred()) if c == action)
         return f"{name} is illegal: {reason}"

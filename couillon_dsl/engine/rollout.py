@@ -77,7 +77,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
                 or rs.players.sides != "teams" or rs.outcome.maker_wins is not None
                 or rs.play.first_lead == "chooser" or rs.play.last_trick_points
                 or rs.scoresheet.when_both_reach != "furthest_past"
-                or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.lead_rules
+                or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.play_rules
                 or rs.tables.kitty is not None)
 
 

@@ -148,8 +148,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         """The cards the player to move may play (play phase only), as a mask."""
         h = self._hands[self._turn]
         if not self._trick:
-            return self._lead_mask(h) if self._t.lead_rules else h
-        return self._ctx.legal(h, self._led, self._win, self._tmask)
+            return self._lead_mask(h) if self._t.play_rules else h
+        legal = self._ctx.legal(h, self._led, self._win, self._tmask)
+        return self._keep_off_first_trick(legal) if self._t.play_rules else legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability) pairs at a chance node: every undrawn card is equally likely."""
@@ -346,7 +347,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             self._adopt(self._rs.rollout(rnd, self._dealer, self._values, self._ties, self._passes))
             return
         announcing = self._t.first_trick_offers
-        whole_hands = self._t.roles is None and not self._t.lead_rules  # random_tricks knows no roles, leads any card
+        whole_hands = self._t.roles is None and not self._t.play_rules  # random_tricks knows no roles, leads any card
         history = self._history
         while True:
             phase = self._phase

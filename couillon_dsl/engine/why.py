@@ -36,6 +36,8 @@ class PlayedPosition(Protocol):
 
     def opening_card(self) -> Card: ...
 
+    def first_trick_barred(self) -> CardMask: ...
+
 
 def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     """``♥J``; a promoted card carries its name: ``♠Q (Mit)``."""
@@ -54,14 +56,26 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
     if state.current_player() != seat or not state.is_playing():
         return [(c, False, f"it is not seat {seat}'s turn to play") for c in iter_bits(hand)]
     return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
-                         state.opening_card())
+                         state.opening_card(), state.first_trick_barred())
 
 
 def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
-                  barred: CardMask = 0, opening: Card = -1) -> list[tuple[Card, bool, str]]:
+                  barred: CardMask = 0, opening: Card = -1, first_trick: CardMask = 0) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
     ``barred``: the cards that may not be led yet (`play.lead_once_broken`); ``opening``: the card
-    the first trick must be opened with (`play.first_lead_card`), or -1."""
+    the first trick must be opened with (`play.first_lead_card`), or -1; ``first_trick``: the cards
+    kept off this trick while another card may be played (`play.not_on_first_trick`)."""
+    verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening)
+    allowed = [c for c, ok, _ in verdicts if ok]
+    if not any(first_trick >> c & 1 for c in allowed) or all(first_trick >> c & 1 for c in allowed):
+        return verdicts
+    return [(c, False, "may not be played to the first trick while another card may be")
+            if ok and first_trick >> c & 1 else (c, ok, reason) for c, ok, reason in verdicts]
+
+
+def _lead_or_follow_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...], barred: CardMask,
+                            opening: Card) -> list[tuple[Card, bool, str]]:
+    """:func:`legal_reasons` before the first trick's bar."""
     if opening >= 0:
         opener = card_text(rs, ctx, opening)
         return [(c, c == opening, f"the holder of {opener} leads it to the first trick") for c in iter_bits(hand)]
