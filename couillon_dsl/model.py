@@ -360,12 +360,12 @@ class Scoresheet:
     pass_carry: str = "none"
     when_both_reach: str = "furthest_past"  # or first_by_rule_order
     at_goal: str = "wins"  # or ends_game: reaching the goal ends the game, the team furthest from it winning
+    deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
 
     def lower_is_better(self) -> bool:
         """Whether a team is better off with a lower value: counting down (to a goal, or the best total
         of a number of deals), or counting up to a goal that ends the game for the furthest from it."""
         return (self.direction == "down") != (self.at_goal == "ends_game" and not self.deals)
-    deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
 
 
 @dataclass(frozen=True, slots=True)

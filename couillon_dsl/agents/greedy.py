@@ -4,8 +4,8 @@ Cards: win the trick as cheaply as possible when the opponents hold it, shed the
 valuable card otherwise, give points to a partner who is sure to win, and lead a master
 card (one no unseen card of its suit beats) when holding one. Where the scoring makes tricks
 and card points cost their taker (:func:`avoids_tricks`: Hearts), the reverse: duck under the
-winning card, shed the costliest card on another's trick, lead the card most likely to lose. After taking a kitty, discard
-by the same measure, from short suits first. A declarer's undertaking (`by: declarer`, a
+winning card, shed the costliest card on another's trick, lead the card most likely to lose.
+After taking a kitty, discard by the same measure, from short suits first. A declarer's undertaking (`by: declarer`, a
 chelem) is announced only with a hand that cannot lose a trick: its payoff is the ruleset's
 scoring, which greedy does not weigh, so it takes on only what cannot fail.
 
