@@ -931,11 +931,8 @@ def first_lead_sentence(rs: Ruleset) -> str:
     leading = [a.name for a in rs.announcements if a.leads]
     if leading:
         text += f", except that a declarer who announced {join(leading, 'or')} leads to it"
-    card = rs.play.first_lead_card
-    if card:
-        undealt = any(step.kind in ("stock", "set_aside", "kitty") for step in rs.deal)
-        opening = f"the player holding {_card(rs, card)} leads it to the first trick"
-        text = f"{opening} (when no player holds it, {text})" if undealt else opening
+    if rs.play.first_lead_card:
+        text = f"the player holding {_card(rs, rs.play.first_lead_card)} leads it to the first trick"
     return text + "; the winner of each trick leads to the next"
 
 

@@ -675,8 +675,13 @@ class _Checks:
         for key in ("lead_once_broken", "not_on_first_trick"):
             for i, item in enumerate(play.get(key) or []):
                 self.card_class(f"/play/{key}/{i}", item)
-        if play.get("first_lead_card") is not None:
-            self.card("/play/first_lead_card", str(play["first_lead_card"]))
+        if play.get("first_lead_card") is not None and self.card("/play/first_lead_card", str(play["first_lead_card"])):
+            undealt = [step for step in self.data["deal"] if isinstance(step, dict) and
+                       any(key in step for key in ("stock", "set_aside", "kitty"))]
+            if undealt:
+                self.report("first-lead-card-undealt", "play.first_lead_card needs every card dealt to the players, but "
+                            "the deal keeps some back: who leads would tell the table whether the card was dealt",
+                            "/play/first_lead_card", "leave first_lead_card out, or deal every card")
 
     def check_discard(self) -> None:
         """The discard's card classes exist; a discard needs a kitty someone takes; it can always be made."""

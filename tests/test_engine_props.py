@@ -6,6 +6,7 @@ recomputed from the ruleset's own rules with facts rebuilt from the hand records
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -14,9 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.builtin import builtin_names
-from couillon_dsl.compile import build_ruleset
+from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, IllegalAction, explain_legal
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Ruleset
+from couillon_dsl.validate import check
 
 EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
 RULESETS = builtin_names() + EXAMPLES  # the examples: games nobody designed the language for
@@ -410,3 +413,34 @@ def test_fast_random_games_replay_through_apply(name: str, seed: int) -> None:
     for action in fast.history():
         replay.apply(action)
     assert replay.is_terminal() and replay.hands == fast.hands and replay.result == fast.result
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(builtin_names()), seed=st.integers(min_value=0, max_value=2**32 - 1), data=st.data())
+def test_rules_for_leads_keep_every_invariant(name: str, seed: int, data: st.DataObject) -> None:
+    """Any shipped ruleset with any of the lead rules Hearts uses (cards held back until broken,
+    an opening card, cards kept off the first trick), drawn from its own pack: it validates,
+    and its games keep every invariant, the legal cards the plain checker's and explain_legal's."""
+    document = load_ruleset(name)
+    layout = ruleset(name).layout
+    cards = [layout.name(c) for c in range(layout.size)]
+    classes = st.one_of(st.sampled_from(layout.suits).map(lambda suit: {"suit": suit}),
+                        st.sampled_from(list(document.data["deck"]["ranks"])).map(lambda rank: {"rank": str(rank)}),
+                        st.sampled_from(cards).map(lambda card: {"card": card}))
+    play = dict(document.data.get("play") or {})
+    for key in ("lead_once_broken", "not_on_first_trick"):
+        if data.draw(st.booleans(), label=key):
+            play[key] = data.draw(st.lists(classes, min_size=1, max_size=2), label=key)
+    if data.draw(st.booleans(), label="first_lead_card"):
+        play["first_lead_card"] = data.draw(st.sampled_from(cards), label="first_lead_card")
+    changed = dataclasses.replace(document, data={**document.data, "play": play})
+    errors = {d.code for d in check(changed) if d.is_error}
+    if errors == {"first-lead-card-undealt"}:  # a deal (or an option's) keeps cards back: its holder could hide
+        del play["first_lead_card"]
+        errors = {d.code for d in check(changed) if d.is_error}
+    assert errors == set()
+    rs = compile_ruleset(changed)
+    walker = Walker(rs, seed)
+    walker.run()
+    check_scoresheet(rs, walker.state.hands)
+    check_limits(rs, walker.state)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 import pytest
 
@@ -685,23 +686,20 @@ def test_a_lead_held_back_until_broken() -> None:
     assert state.barred_leads() == 0 and state.legal_mask() == state.hand_of(1)
 
 
-def test_the_holder_of_the_opening_card_leads_it() -> None:
-    """`play.first_lead_card`: its holder leads the first trick with it, whoever `first_lead` names;
-    when it is in the stock, `first_lead` leads, any card."""
-    rs = patched("couillon", {"play": {"first_lead_card": "KS"}})
-    for where, leader, legal in (("held by seat 3", 3, ["KS"]), ("in the stock", 1, ["9S", "AH", "KH", "QH"])):
-        state = GameState(rs)
-        hands = {1: "AH KH QH 9S", 2: "JH 10H 9H AS", 0: "AC KC QC JC"}
-        hands[3] = "KS QS JS 10S" if leader == 3 else "10D 9D QS JS"
-        deal(state, hands, stock="AD KD QD JD" + ("" if leader == 3 else " KS"))
-        say(state, "accept")
-        assert state.current_player() == leader, where
-        assert [rs.layout.name(c) for c in iter_bits(state.legal_mask())] == legal, where
+def test_the_holder_of_the_opening_card_leads_it_and_the_table_knows() -> None:
+    """`play.first_lead_card` (Hearts' two of clubs): its holder leads the first trick with it, whoever
+    `first_lead` names, and from then on every seat's view shows where the card was (being asked to
+    lead says so); the engine's refusal of another card says why."""
+    rs = build_ruleset(str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml"))
     state = GameState(rs)
-    deal(state, {1: "AH KH QH 9S", 2: "JH 10H 9H AS", 3: "KS QS JS 10S", 0: "AC KC QC JC"}, stock="AD KD QD JD")
-    say(state, "accept")
+    parse = rs.layout.parse
+    pack = [parse(c) for c in ("AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S "  # seat 1, the elder, then 2, 3, 0
+                               "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H "
+                               "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2C "
+                               "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2D").split()]
+    for card in pack:
+        state.apply(card)
+    assert state.current_player() == 3 and [rs.layout.name(c) for c in iter_bits(state.legal_mask())] == ["2C"]
+    assert (parse("2C"), 3) in state.view(0).face_up
     with pytest.raises(IllegalAction, match="leads it to the first trick"):
-        state.apply(rs.layout.parse("QS"))
-    for card in ("KS", "AC", "9S", "AS"):  # seat 2's ace of spades takes it; then any card may be led
-        state.apply(rs.layout.parse(card))
-    assert state.legal_mask() == state.hand_of(2)
+        state.apply(parse("AD"))

@@ -43,8 +43,9 @@ class PlayPhase(StateFields):
         rs = self._rs
         t = self._t
         leader = next((seat for a, seat in self._made if a in t.leading), -1) if t.leading else -1
-        if leader < 0 and t.first_lead_card >= 0:  # the holder of the opening card leads it
-            leader = next((seat for seat, hand in enumerate(self._hands) if hand >> t.first_lead_card & 1), -1)
+        if leader < 0 and t.first_lead_card >= 0:  # the holder of the opening card (every card is dealt) leads it
+            leader = next(seat for seat, hand in enumerate(self._hands) if hand >> t.first_lead_card & 1)
+            self._face_up[t.first_lead_card] = leader  # being asked to lead tells the table: public from now on
         if leader < 0:
             leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker,
                                   self._decider, self._asked)
@@ -64,7 +65,7 @@ class PlayPhase(StateFields):
         return 0 if self._broken else self._t.unbroken
 
     def opening_card(self) -> Card:
-        """The card the first trick must be opened with (`play.first_lead_card`, held by the leader), else -1."""
+        """The card the first trick must be opened with (`play.first_lead_card`), else -1."""
         card = self._t.first_lead_card
         return card if card >= 0 and self._trick_no == 0 and not self._trick and self._hands[self._turn] >> card & 1 else -1
 
