@@ -387,6 +387,19 @@ def check_limits(rs: Ruleset, state: GameState) -> None:
         assert result.winner is None
     else:
         assert result.games_won[result.winner] == rs.session.games_to_win  # type: ignore[index]
+    sheet = rs.scoresheet
+    if sheet.deals:
+        return
+    sign = 1 if sheet.direction == "down" else -1  # (value - goal) * sign: how far a team still is from the goal
+    for game in result.games:
+        if game.winner is None:
+            continue
+        away = [(value - sheet.goal) * sign for value in game.scores]
+        assert min(away) <= 0, "a game ended with nobody at the goal"
+        if sheet.at_goal == "ends_game":  # the furthest from the goal wins, the lower team of equals
+            assert game.winner == away.index(max(away))
+        else:
+            assert away[game.winner] <= 0, "the winner never reached the goal"
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -439,6 +452,23 @@ def test_rules_for_leads_keep_every_invariant(name: str, seed: int, data: st.Dat
         del play["first_lead_card"]
         errors = {d.code for d in check(changed) if d.is_error}
     assert errors == set()
+    rs = compile_ruleset(changed)
+    walker = Walker(rs, seed)
+    walker.run()
+    check_scoresheet(rs, walker.state.hands)
+    check_limits(rs, walker.state)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from([n for n in builtin_names() if not ruleset(n).scoresheet.deals]),
+       seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_a_goal_that_ends_the_game_keeps_every_invariant(name: str, seed: int) -> None:
+    """Any shipped race to a goal made a game the goal ends (`at_goal: ends_game`, Hearts' way): it
+    validates, its games keep every invariant, and each is won by the team furthest from the goal."""
+    document = load_ruleset(name)
+    sheet = {key: value for key, value in document.data["scoresheet"].items() if key != "when_both_reach"}
+    changed = dataclasses.replace(document, data={**document.data, "scoresheet": {**sheet, "at_goal": "ends_game"}})
+    assert [d.code for d in check(changed) if d.is_error] == []
     rs = compile_ruleset(changed)
     walker = Walker(rs, seed)
     walker.run()
