@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,8 @@ import couillon_dsl.interop.openspiel  # noqa: E402,F401  (registers the game)
 from couillon_dsl.interop.encoding import ViewEncoder  # noqa: E402
 from couillon_dsl.interop.pettingzoo import env  # noqa: E402
 
+EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
+
 
 def dealt(game, seed: int):
     state = game.new_initial_state()
@@ -29,7 +32,7 @@ def dealt(game, seed: int):
     return state
 
 
-@pytest.mark.parametrize("name", ["couillon", "mit", "schieber", "tarot"])
+@pytest.mark.parametrize("name", ["couillon", "mit", "schieber", "tarot", *EXAMPLES])
 def test_openspiel_consistency_checks_pass_on_one_hand(name: str) -> None:
     game = pyspiel.load_game("python_couillon_dsl", {"ruleset": name, "hands": 1})
     assert game.num_players() == 4
@@ -70,7 +73,7 @@ def test_openspiel_ismcts_bot_plays_the_game() -> None:
 
 
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # dict observations with masks, as PettingZoo's classic games
-@pytest.mark.parametrize("name", ["couillon", "kwajongen", "couillon-force", "schieber", "tarot"])
+@pytest.mark.parametrize("name", ["couillon", "kwajongen", "couillon-force", "schieber", "tarot", *EXAMPLES])
 def test_pettingzoo_api_test_passes(name: str) -> None:
     api_test(env(name), num_cycles=200, verbose_progress=False)
 
