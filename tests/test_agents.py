@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,8 @@ from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.simulation import Job, play_range
+from example_games import EXAMPLES, HEARTS
 
-EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
 RULESETS = builtin_names() + EXAMPLES  # the examples: games nobody designed the language for
 SPECS = ["random", "greedy", "pimc:samples=3", "ismcts:iterations=20:worlds=4"]
 
@@ -277,7 +276,6 @@ def test_one_world_asked_for_is_found_whoever_asks() -> None:
             state.apply(rng.choice(state.legal_actions()))
 
 
-HEARTS = str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml")
 HEARTS_DEAL = {1: "10C 3C 4C 5C 6C 7C 8C JC QC AS 2D 3D 2H",  # the dealer is seat 0: seat 1 leads
                2: "AC 9C 2C QS 2S 3S 4S 5S 6S 7S 8S 9S 10S",
                3: "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D AH KH",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,8 +19,8 @@ from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, Illeg
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Ruleset
 from couillon_dsl.validate import check
+from example_games import EXAMPLES
 
-EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
 RULESETS = builtin_names() + EXAMPLES  # the examples: games nobody designed the language for
 _BUILT: dict[str, Ruleset] = {}
 

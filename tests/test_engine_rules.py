@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from pathlib import Path
 
 import pytest
 
@@ -19,6 +18,7 @@ from couillon_dsl.engine.fields import FIELDS
 from couillon_dsl.engine.tables import OP_PACKET, OP_SET_ASIDE, OP_STOCK
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Choose, Offer, Ruleset
+from example_games import HEARTS
 
 D, L, P, R = 0, 1, 2, 3
 DP, LR = 0, 1  # teams of a hand dealt by seat 0
@@ -690,7 +690,7 @@ def test_the_holder_of_the_opening_card_leads_it_and_the_table_knows() -> None:
     """`play.first_lead_card` (Hearts' two of clubs): its holder leads the first trick with it, whoever
     `first_lead` names, and from then on every seat's view shows where the card was (being asked to
     lead says so); the engine's refusal of another card says why."""
-    rs = build_ruleset(str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml"))
+    rs = build_ruleset(HEARTS)
     state = GameState(rs)
     parse = rs.layout.parse
     pack = [parse(c) for c in ("AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S "  # seat 1, the elder, then 2, 3, 0

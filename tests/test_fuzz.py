@@ -42,13 +42,13 @@ from couillon_dsl.model import Ruleset
 from couillon_dsl.records import RecordError, replay_file
 from couillon_dsl.scenario import run_scenario
 from couillon_dsl.validate import check
+from example_games import EXAMPLES
 from mutants import mutate, pointers
 
 HERE = Path(__file__).parent
 LONG = int(os.environ.get("COUILLON_FUZZ_EXAMPLES", "0"))
 CASE_SECONDS = int(os.environ.get("COUILLON_FUZZ_CASE_SECONDS", "60"))
 LOG = os.environ.get("COUILLON_FUZZ_LOG")
-EXAMPLES = sorted(str(path) for path in (Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))
 DOCUMENTS = {name: load_ruleset(name) for name in builtin_names() + EXAMPLES}  # the examples: games beyond the family
 SCENARIOS = sorted((HERE / "scenarios").glob("*.yaml"))
 RECORDS = sorted((HERE / "golden" / "playthroughs").glob("*.jsonl"))

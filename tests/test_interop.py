@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +19,7 @@ from pettingzoo.test import api_test  # noqa: E402
 import couillon_dsl.interop.openspiel  # noqa: E402,F401  (registers the game)
 from couillon_dsl.interop.encoding import ViewEncoder  # noqa: E402
 from couillon_dsl.interop.pettingzoo import env  # noqa: E402
-
-EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
+from example_games import EXAMPLES  # noqa: E402
 
 
 def dealt(game, seed: int):

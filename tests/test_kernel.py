@@ -29,9 +29,9 @@ from couillon_dsl.kernel.play import popcount
 from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.simulation import Job, figures, run
+from example_games import EXAMPLES
 from test_rollout import CHANGES, option_variants, patched
 
-EXAMPLES = [str(path) for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))]
 SHIPPED = [name for name in builtin_names() + EXAMPLES if ruleset_reason(build_ruleset(name)) is None]
 EXTRA_CHANGES = {
     "exempt jack of trumps, undertrump ban": ("couillon-ardennes", {"play": {"follow": {

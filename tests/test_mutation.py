@@ -3,7 +3,6 @@ and the schema fast path agrees with jsonschema on every mutant."""
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,9 +16,9 @@ from couillon_dsl.diagnostics import CODES, RulesetError
 from couillon_dsl.loader import Document, load_ruleset, parse_text
 from couillon_dsl.schema import _validator, fast_valid, load_schema
 from couillon_dsl.validate import check
+from example_games import EXAMPLES
 from mutants import WORDS, mutate, mutate_keys, pointers
 
-EXAMPLES = sorted(str(path) for path in (Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))
 DOCUMENTS = {name: load_ruleset(name) for name in builtin_names() + EXAMPLES}  # the examples: games beyond the family
 
 def assert_sound(document: Document) -> None:

@@ -13,6 +13,7 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import explain_legal
 from couillon_dsl.play import Quit, Table
+from example_games import HEARTS
 
 ALWAYS_FIRST = "1\n" * 3000  # far more answers than any game needs
 
@@ -183,8 +184,7 @@ def test_a_push_says_who_chooses_and_a_shown_meld_its_cards() -> None:
 def test_a_game_beyond_the_family_says_how_it_ends_and_that_nothing_is_trump() -> None:
     """Hearts (examples/hearts.yaml): no trumps, the game ends at 100 with the lowest score winning,
     and a heart may not be led before one is played: the answer is refused with that reason."""
-    hearts = str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml")
-    out = play_cli(hearts, "--seed", "3", "--seat", "1", input="1\n1\n2H\nquit\n").output
+    out = play_cli(HEARTS, "--seed", "3", "--seat", "1", input="1\n1\n2H\nquit\n").output
     assert "Trump: none in this game." in out and "(the game ends at 100, the lowest score winning)" in out
     assert "may not be led until one of its kind has been played" in out
     assert "Traceback" not in out

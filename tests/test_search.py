@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -13,6 +12,7 @@ from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
+from example_games import HEARTS
 
 
 def first_decision(rs, seed: int) -> GameState:
@@ -328,7 +328,7 @@ def test_a_game_of_fixed_deals_prices_the_lead_against_the_deals_left() -> None:
 def test_where_the_goal_ends_the_game_the_furthest_from_it_is_favoured() -> None:
     """Hearts (`at_goal: ends_game`): the game ends when someone reaches 100 and the lowest score
     wins, so the chances run opposite to the scores, and taking points lowers a player's."""
-    rs = build_ruleset(str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml"))
+    rs = build_ruleset(HEARTS)
     outlook = Outlook(rs)
     state = GameState(rs)
     even = outlook.chances(state)
