@@ -3,7 +3,7 @@
 Cards: win the trick as cheaply as possible when the opponents hold it, shed the least
 valuable card otherwise, give points to a partner who is sure to win, and lead a master
 card (one no unseen card of its suit beats) when holding one. Where the scoring makes tricks
-and card points cost their taker (:func:`avoids_tricks`: Hearts), the reverse: duck under the
+and card points cost their taker (:func:`avoids_tricks`: penalty cards), the reverse: duck under the
 winning card, shed the costliest card on another's trick, lead the card most likely to lose.
 After taking a kitty, discard by the same measure, from short suits first. A declarer's undertaking (`by: declarer`, a
 chelem) is announced only with a hand that cannot lose a trick: its payoff is the ruleset's
@@ -262,7 +262,7 @@ _AVOIDS: dict[int, tuple[Ruleset, bool]] = {}  # id(ruleset) -> (the ruleset, ke
 
 
 def avoids_tricks(rs: Ruleset) -> bool:
-    """Whether taking tricks and card points costs their taker (Hearts, Polignac): by the ruleset's
+    """Whether taking tricks and card points costs their taker (games of penalty cards): by the ruleset's
     scoring, a side taking two thirds of them ends worse off than one taking a third. Greedy
     then plays to lose tricks: it ducks, and sheds its most costly cards on others' tricks."""
     known = _AVOIDS.get(id(rs))
