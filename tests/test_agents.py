@@ -158,7 +158,7 @@ def hidden_permuted(state: GameState, seat: int, rng: random.Random) -> GameStat
     return None
 
 
-@pytest.mark.parametrize("name", ["couillon", "couillon-force", "kwajongen", "mit", "troeven", "schieber"])
+@pytest.mark.parametrize("name", ["couillon", "couillon-force", "kwajongen", "mit", "troeven", "schieber", *EXAMPLES])
 def test_searching_agents_decide_the_same_when_hidden_cards_are_permuted(rulesets: dict, name: str) -> None:
     rs = rulesets[name]
     checked = 0
