@@ -105,14 +105,11 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
         leading=tuple(i for i, a in enumerate(announcements) if a.leads))
-    if play.lead_once_broken:
-        tables = dataclasses.replace(tables, unbroken=class_mask(layout, deck, play.lead_once_broken))
-    if play.first_lead_card:
-        tables = dataclasses.replace(tables, first_lead_card=layout.parse(play.first_lead_card))
-    if play.not_on_first_trick:
-        tables = dataclasses.replace(tables, first_trick_barred=class_mask(layout, deck, play.not_on_first_trick))
     if play.lead_once_broken or play.first_lead_card or play.not_on_first_trick:
-        tables = dataclasses.replace(tables, play_rules=True)
+        tables = dataclasses.replace(
+            tables, unbroken=class_mask(layout, deck, play.lead_once_broken),
+            first_lead_card=layout.parse(play.first_lead_card) if play.first_lead_card else -1,
+            first_trick_barred=class_mask(layout, deck, play.not_on_first_trick), play_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
     if any(step.kind == "kitty" for step in deal):
         tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,

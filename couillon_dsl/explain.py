@@ -920,7 +920,9 @@ def describe_declarations(rs: Ruleset) -> Section | None:
 
 def first_lead_sentence(rs: Ruleset) -> str:
     lead = rs.play.first_lead
-    if lead == "dealer":
+    if rs.play.first_lead_card:  # its holder, whoever first_lead names
+        text = f"the player holding {_card(rs, rs.play.first_lead_card)} leads it to the first trick"
+    elif lead == "dealer":
         text = "the dealer leads to the first trick"
     elif lead == "maker" and rs.trump.method != "none":
         text = f"the player who accepted or chose trump leads to the first trick ({elder(rs)} if nobody did)"
@@ -931,8 +933,6 @@ def first_lead_sentence(rs: Ruleset) -> str:
     leading = [a.name for a in rs.announcements if a.leads]
     if leading:
         text += f", except that a declarer who announced {join(leading, 'or')} leads to it"
-    if rs.play.first_lead_card:
-        text = f"the player holding {_card(rs, rs.play.first_lead_card)} leads it to the first trick"
     return text + "; the winner of each trick leads to the next"
 
 

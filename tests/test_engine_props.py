@@ -401,15 +401,20 @@ def check_limits(rs: Ruleset, state: GameState) -> None:
             assert away[game.winner] <= 0, "the winner never reached the goal"
 
 
+def play_and_check(rs: Ruleset, seed: int) -> None:
+    """A whole random game of ``rs``, every step checked, then its scoresheet and its limits."""
+    walker = Walker(rs, seed)
+    walker.run()
+    check_scoresheet(rs, walker.state.hands)
+    check_limits(rs, walker.state)
+
+
 @pytest.mark.parametrize("name", RULESETS)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_games_keep_every_invariant(name: str, seed: int) -> None:
     rs = ruleset(name)
-    walker = Walker(rs, seed)
-    walker.run()
-    check_scoresheet(rs, walker.state.hands)
-    check_limits(rs, walker.state)
+    play_and_check(rs, seed)
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -452,10 +457,7 @@ def test_rules_for_leads_keep_every_invariant(name: str, seed: int, data: st.Dat
         errors = {d.code for d in check(changed) if d.is_error}
     assert errors == set()
     rs = compile_ruleset(changed)
-    walker = Walker(rs, seed)
-    walker.run()
-    check_scoresheet(rs, walker.state.hands)
-    check_limits(rs, walker.state)
+    play_and_check(rs, seed)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -469,7 +471,4 @@ def test_a_goal_that_ends_the_game_keeps_every_invariant(name: str, seed: int) -
     changed = dataclasses.replace(document, data={**document.data, "scoresheet": {**sheet, "at_goal": "ends_game"}})
     assert [d.code for d in check(changed) if d.is_error] == []
     rs = compile_ruleset(changed)
-    walker = Walker(rs, seed)
-    walker.run()
-    check_scoresheet(rs, walker.state.hands)
-    check_limits(rs, walker.state)
+    play_and_check(rs, seed)
