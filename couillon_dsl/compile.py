@@ -24,7 +24,7 @@ from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
-    Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
+    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
     Scoresheet, Session, Source, Suit, Trump,
 )
 from couillon_dsl.schema import with_defaults
@@ -93,7 +93,11 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
-    _check_playable(document, deal, players, layout, trump)
+    hand_size = _check_playable(document, deal, players, layout, trump)
+    bids_data = data.get("bids")
+    bids = None if bids_data is None else Bids(
+        lowest=bids_data.get("lowest", 0), highest=bids_data.get("highest", hand_size),
+        may_total_tricks=bids_data.get("may_total_tricks", True))
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
                           contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
@@ -146,6 +150,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         declarations=declarations,
         readings=tuple(Reading(r["setting"], _value_at(data, r["setting"]), r["note"]) for r in data["readings"]),
         discard=discard,
+        bids=bids,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -494,8 +499,9 @@ def _maker_wins(outcome: Outcome, document: Document, names: Any,
 
 
 def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,
-                    trump: Trump) -> None:
-    """Engine preconditions on the deal script that no later stage can recover from."""
+                    trump: Trump) -> int:
+    """Engine preconditions on the deal script that no later stage can recover from; the
+    number of cards each seat is dealt."""
     n = players.count
     problems: list[Diagnostic] = []
 
@@ -549,3 +555,4 @@ def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Pla
             problem("`defer` needs a packet to the chooser after the decide step")
     if problems:
         raise RulesetError(problems)
+    return sizes[0]

@@ -99,6 +99,8 @@ CODES: dict[str, str] = {
     "maker-needs-unreachable": "maker_needs exceeds the points in the pack",
     "game-cannot-end": "no scoring rule brings a team to the goal, teams start there, or a session outlasts limits.max_games",
     "first-lead-card-undealt": "play.first_lead_card in a deal that keeps cards back (a stock, cards set aside, a kitty)",
+    "bids-out-of-range": "bids whose lowest is above their highest, or whose highest is more than the tricks of a hand",
+    "bid-without-bids": "an expression reads bid() in a ruleset without a `bids` section",
     "game-may-not-end": "only a scoring expression might bring a team to the goal, which the check cannot follow (warning)",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",
     "unused-setting": "a setting the chosen method ignores (warning)",

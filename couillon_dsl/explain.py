@@ -483,8 +483,9 @@ def hand_sentence(rs: Ruleset) -> str:
     text = f"each player now holds {count(totals.hand, 'card')}, so a hand has {count(totals.hand, 'trick')}"
     unplayed = totals.stock + totals.aside
     if unplayed:
-        text += (f"; {unplayed} of the {rs.layout.size} cards are not played, so fewer than "
-                 f"{pack_points(rs)} card points may be in play")
+        text += f"; {unplayed} of the {rs.layout.size} cards are not played"
+        if pack_points(rs):  # a pack without card points has none to lose
+            text += f", so fewer than {pack_points(rs)} card points may be in play"
     return text
 
 
@@ -748,36 +749,77 @@ def describe_trump(rs: Ruleset) -> Section:
     return Section("Trump", tuple(paragraphs))
 
 
+# ---------------------------------------------------------------------- bids
+
+
+def bid_sentences(rs: Ruleset) -> list[str]:
+    """The bids of a number of tricks: when and in what order, the range and the hook, and who hears them."""
+    bids = rs.bids
+    assert bids is not None
+    fixed = "the contract is fixed" if rs.contracts else "trump is fixed" if rs.trump.method != "none" \
+        else "the cards are dealt"
+    if takes_kitty(rs):
+        fixed += " and any kitty exchanged"
+    _, totals = _deal_count(rs)
+    out = [f"once {fixed}, before the first lead, each player in turn bids how many tricks they will take, "
+           f"starting with {elder(rs)} and going round to the dealer, who bids last"]
+    out.append(f"a bid is a number of tricks from {bids.lowest} to {bids.highest}")
+    total = f"all the bids add up to {totals.hand}, the number of tricks in a hand"
+    out.append(f"the dealer may bid any of these numbers, even one that makes {total}" if bids.may_total_tricks
+               else f"the dealer may not bid the number that would make {total}, unless it is the only bid allowed")
+    heard = "bids are made aloud, so everyone knows every bid"
+    if any(len(team) > 1 for team in rs.players.teams) or alone(rs):
+        unit = "side" if alone(rs) else "team"
+        heard += f"; a {unit}'s bid is the sum of its players' bids"
+    out.append(heard)
+    places = _counted_in(rs, lambda n: isinstance(n, Call) and n.func == "bid")
+    if places:
+        out.append(f"the bids count in {places}")
+    return out
+
+
+def describe_bids(rs: Ruleset) -> Section | None:
+    if rs.bids is None:
+        return None
+    return Section("Bids", (Paragraph(" ".join(sentence(s) for s in bid_sentences(rs))),))
+
+
 # ---------------------------------------------------------------------- announcements
+
+
+def _nodes(node: Node) -> Iterable[Node]:
+    """An expression's nodes, the node itself first."""
+    yield node
+    if isinstance(node, Call):
+        for arg in node.args:
+            yield from _nodes(arg)
+    elif isinstance(node, Unary):
+        yield from _nodes(node.operand)
+    elif isinstance(node, Binary):
+        yield from _nodes(node.left)
+        yield from _nodes(node.right)
+
+
+def _counted_in(rs: Ruleset, asks: Callable[[Node], bool]) -> str | None:
+    """The definitions and scoring rules with a node that ``asks`` picks out, as words; None when none has."""
+    def reads(text: object) -> bool:
+        return isinstance(text, str) and bool(text.strip()) and any(asks(n) for n in _nodes(parse_expression(text)))
+
+    defined = [f"`{d.name}`" for d in rs.definitions if reads(d.text)]
+    rules = [rule.name for rule in rs.scoring if any(reads(text) for text in (rule.when, rule.team, rule.delta))]
+    places = [f"the value{'s' if len(defined) > 1 else ''} {join(defined)}"] if defined else []
+    if rules:
+        places.append(f"the scoring rule{'s' if len(rules) > 1 else ''} {join(rules)}")
+    return join(places) if places else None
 
 
 def _mentions(rs: Ruleset, announcement_id: str, functions: tuple[str, ...] = ("announced", "announcer"),
               arg: int = 0) -> str | None:
     """"counts in" the definitions and scoring rules whose expressions ask about an announcement (or,
     with ``functions`` and ``arg``, another quoted id: a declaration); None when none does."""
-    def walk(node: Node) -> Iterable[Node]:
-        yield node
-        if isinstance(node, Call):
-            for arg in node.args:
-                yield from walk(arg)
-        elif isinstance(node, Unary):
-            yield from walk(node.operand)
-        elif isinstance(node, Binary):
-            yield from walk(node.left)
-            yield from walk(node.right)
-
-    def asks(text: object) -> bool:
-        return isinstance(text, str) and bool(text.strip()) and any(
-            isinstance(n, Call) and n.func in functions and len(n.args) > arg
-            and isinstance(quoted := n.args[arg], String) and quoted.value == announcement_id
-            for n in walk(parse_expression(text)))
-
-    defined = [f"`{d.name}`" for d in rs.definitions if asks(d.text)]
-    rules = [rule.name for rule in rs.scoring if any(asks(text) for text in (rule.when, rule.team, rule.delta))]
-    places = [f"the value{'s' if len(defined) > 1 else ''} {join(defined)}"] if defined else []
-    if rules:
-        places.append(f"the scoring rule{'s' if len(rules) > 1 else ''} {join(rules)}")
-    return f"counts in {join(places)}" if places else None
+    places = _counted_in(rs, lambda n: isinstance(n, Call) and n.func in functions and len(n.args) > arg
+                         and isinstance(quoted := n.args[arg], String) and quoted.value == announcement_id)
+    return f"counts in {places}" if places else None
 
 
 def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
@@ -794,8 +836,9 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
                 f"they are asked in turn from the announcer's {_left(rs)}, and the first to announce it ends "
                 f"the asking")
     elif announcement.by == "declarer":
-        exchanged = " and any kitty exchanged" if takes_kitty(rs) else ""
-        text = (f"once the contract is fixed{exchanged}, before the first lead, the declarer may announce "
+        done = ["the contract is fixed", *(["any kitty exchanged"] if takes_kitty(rs) else []),
+                *(["the tricks bid"] if rs.bids is not None else [])]  # as the engine orders them
+        text = (f"once {join(done)}, before the first lead, the declarer may announce "
                 f"{announcement.name}; everyone hears whether they do")
         if announcement.leads:
             text += ", and if they do they lead to the first trick"
@@ -1087,32 +1130,39 @@ def scoresheet_sentence(rs: Ruleset) -> str:
     return text
 
 
-def _toward(rs: Ruleset, amount: str, plural: bool) -> str:
-    """Moving ``amount`` units towards the goal, as the scoresheet shows it."""
+def _noun(rs: Ruleset, plural: bool, toward: bool) -> str:
+    """The unit a score moves by, as the scoresheet shows it: a looped line is erased, a loop drawn."""
     sheet = rs.scoresheet
     unit, units = _UNITS.get(sheet.display, ("point", "points"))
-    noun = units if plural else unit
+    if sheet.display == "loops" and sheet.direction != "up":
+        return ("lines or loops" if plural else "line or loop") if toward else ("loops" if plural else "loop")
+    return units if plural else unit
+
+
+def _toward(rs: Ruleset, amount: str, plural: bool, more: str = "") -> str:
+    """Moving ``amount`` units (and ``more``) towards the goal, as the scoresheet shows it."""
+    sheet = rs.scoresheet
+    quantity = f"{amount} {_noun(rs, plural, True)}{more}"
     if sheet.direction == "up":
-        return f"scores {amount} {noun}"
+        return f"scores {quantity}"
     if sheet.display == "numbers":
-        return f"takes {amount} {noun} off {_its(rs)} score"
+        return f"takes {quantity} off {_its(rs)} score"
     if sheet.display in ("lines", "loops"):
-        return f"erases {amount} {noun}" + (" or loop" + ("s" if plural else "") if sheet.display == "loops" else "")
-    return f"cancels {amount} {noun}"
+        return f"erases {quantity}"
+    return f"cancels {quantity}"
 
 
-def _away(rs: Ruleset, amount: str, plural: bool) -> str:
-    """Moving ``amount`` units away from the goal."""
+def _away(rs: Ruleset, amount: str, plural: bool, more: str = "") -> str:
+    """Moving ``amount`` units (and ``more``) away from the goal."""
     sheet = rs.scoresheet
-    unit, units = _UNITS.get(sheet.display, ("point", "points"))
-    noun = units if plural else unit
+    quantity = f"{amount} {_noun(rs, plural, False)}{more}"
     if sheet.direction == "up":
-        return f"loses {amount} {noun}"
+        return f"loses {quantity}"
     if sheet.display == "numbers":
-        return f"adds {amount} {noun} to {_its(rs)} score"
+        return f"adds {quantity} to {_its(rs)} score"
     if sheet.display == "loops":
-        return f"draws {amount} {'loops' if plural else 'loop'}"
-    return f"adds {amount} {noun}"
+        return f"draws {quantity}"
+    return f"adds {quantity}"
 
 
 def _amount_word(n: int) -> str:
@@ -1133,6 +1183,9 @@ def _per_phrase(rs: Ruleset, node: Node) -> str | None:
         team = team_phrase(rs, node.args[0])
         what = "card point" if node.func == "points" else "trick"
         return f"for each {what} of {team}" if team else None
+    if isinstance(node, Call) and node.func == "bid" and len(node.args) == 1:
+        team = team_phrase(rs, node.args[0])
+        return f"for each trick bid by {team}" if team else None
     return None
 
 
@@ -1157,6 +1210,9 @@ def delta_phrase(rs: Ruleset, delta: int | str) -> str:
     shape = (delta, None) if isinstance(delta, int) else _linear(parse_expression(delta))
     per = _per_phrase(rs, shape[1]) if shape and shape[1] is not None else None
     if shape is None or (shape[1] is not None and per is None):
+        summed = _sum_phrase(rs, parse_expression(str(delta)))
+        if summed is not None:
+            return summed
         worded = value_phrase(rs, parse_expression(str(delta)))
         return f"changes {_its(rs)} score by {worded or f'`{delta}`'}"
     amount = shape[0]
@@ -1166,6 +1222,36 @@ def delta_phrase(rs: Ruleset, delta: int | str) -> str:
     move = _toward if amount * forward > 0 else _away
     text = move(rs, _amount_word(abs(amount)), abs(amount) != 1)
     return f"{text} {per}" if per else text
+
+
+def _sum_phrase(rs: Ruleset, node: Node) -> str | None:
+    """``10 + bid(team)`` as ``scores ten points plus one point for each trick bid by that team``: a sum of
+    whole amounts, each alone or per something, all moving the score the same way; None for other shapes."""
+    terms = _flatten(node, "+")
+    shapes = [_linear(term) for term in terms]
+    if len(terms) < 2 or any(shape is None or shape[0] == 0 for shape in shapes):
+        return None
+    fixed = 0
+    parts: list[tuple[int, str | None]] = []  # the fixed amount first, then the amounts per something
+    for shape in shapes:
+        assert shape is not None
+        per = None if shape[1] is None else _per_phrase(rs, shape[1])
+        if shape[1] is not None and per is None:
+            return None
+        if per is None:
+            fixed += shape[0]
+        else:
+            parts.append((shape[0], per))
+    parts = [(fixed, None), *parts] if fixed else parts
+    if not parts or len({amount > 0 for amount, _ in parts}) > 1:
+        return None  # a bonus less a penalty: quoted
+    forward = -1 if rs.scoresheet.direction == "down" else 1
+    toward = parts[0][0] * forward > 0
+    (first, per), rest = parts[0], parts[1:]
+    more = (f" {per}" if per else "") + "".join(
+        f" plus {_amount_word(abs(amount))} {_noun(rs, abs(amount) != 1, toward)}" + (f" {each}" if each else "")
+        for amount, each in rest)
+    return (_toward if toward else _away)(rs, _amount_word(abs(first)), abs(first) != 1, more)
 
 
 def _scaled(rs: Ruleset, rule: ScoringRule) -> str:
@@ -1193,6 +1279,10 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
     clause = condition_phrase(rs, condition)
     if clause is None:
         return f"when `{to_text(condition)}`, {action}"
+    subject = "that team "  # the team of `for_each`, named by the condition before the rule names it
+    if rule.for_each and clause.startswith(subject) and isinstance(condition, Binary) \
+            and condition.op not in ("and", "or"):
+        return f"{team} that {clause[len(subject):]} {action[len(team) + 1:]}"
     return f"if {clause}, {action}"
 
 
@@ -1484,6 +1574,9 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             team = team_phrase(rs, arg)
             what = "card points" if node.func == "points" else "tricks"
             return f"the number of {what} won by {team}" if team else None  # a number: "... is 9" agrees
+        if node.func == "bid":
+            team = team_phrase(rs, arg)
+            return f"the number of tricks bid by {team}" if team else None
         if node.func == "option" and isinstance(arg, String):
             return f"the value of option {arg.value}"
     if isinstance(node, Call) and node.func == "count" and len(node.args) == 2 and isinstance(node.args[0], String):
@@ -1504,6 +1597,8 @@ _MORE = {">": "more {what} than", "<": "fewer {what} than", ">=": "at least as m
          "<=": "at most as many {what} as", "==": "as many {what} as", "!=": "not as many {what} as"}
 _THAN_NUMBER = {">": "more than {n} {what}", "<": "fewer than {n} {what}", ">=": "at least {n} {what}",
                 "<=": "at most {n} {what}", "==": "exactly {n} {what}", "!=": "other than {n} {what}"}
+_BID_MORE = {">": "more tricks than", "<": "fewer tricks than", ">=": "at least as many tricks as",
+             "<=": "at most as many tricks as", "==": "exactly as many tricks as", "!=": "more or fewer tricks than"}
 _IS = {">": "is more than", "<": "is less than", ">=": "is at least", "<=": "is at most", "==": "is", "!=": "is not"}
 _OWED = {"passes_pending": "a passed-out deal is owed to this hand", "ties_pending": "a tie is owed to this hand"}
 _FLIP = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
@@ -1618,6 +1713,9 @@ def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
         return _team_comparison(rs, op, left, right)
     if isinstance(left, Number) and not isinstance(right, Number):
         op, left, right = _FLIP[op], right, left
+    bids = _bid_comparison(rs, op, left, right)
+    if bids is not None:
+        return bids
     counted = {"points": "card points", "tricks": "tricks"}
     if isinstance(left, Call) and left.func in counted and len(left.args) == 1:
         who = team_phrase(rs, left.args[0])
@@ -1635,6 +1733,27 @@ def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
     if a is None or b is None:
         return None
     return f"{a} {_IS[op]} {b}"
+
+
+def _bid_comparison(rs: Ruleset, op: str, left: Node, right: Node) -> str | None:
+    """``that team took exactly as many tricks as it bid``, ``the maker bid at least 3 tricks``; None for other shapes."""
+    def team_of(node: Node, func: str) -> Node | None:
+        return node.args[0] if isinstance(node, Call) and node.func == func and len(node.args) == 1 else None
+
+    if team_of(left, "bid") is not None and team_of(right, "tricks") is not None:
+        op, left, right = _FLIP[op], right, left  # the tricks taken are the subject
+    taken, bid = team_of(left, "tricks"), team_of(right, "bid")
+    if taken is not None and bid is not None:
+        who, whose = team_phrase(rs, taken), team_phrase(rs, bid)
+        if who is None or whose is None:
+            return None
+        pronoun = "they" if alone(rs) else "it"
+        return f"{who} took {_BID_MORE[op]} {pronoun if taken == bid else whose} bid"
+    bidder = team_of(left, "bid")
+    if bidder is not None and isinstance(right, Number):
+        who = team_phrase(rs, bidder)
+        return f"{who} bid {_THAN_NUMBER[op].format(n=right.value, what='tricks')}" if who else None
+    return None
 
 
 def _team_comparison(rs: Ruleset, op: str, left: Node, right: Node) -> str | None:
@@ -1693,6 +1812,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["Trump"] = tuple(trump_sentences(rs))
     if takes_kitty(rs):
         out["Discard"] = tuple(discard_sentences(rs))
+    if rs.bids is not None:
+        out["Bids"] = tuple(bid_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
     for declaration in rs.declarations:
@@ -1730,7 +1851,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
 
 
 DESCRIBERS: tuple[Callable[[Ruleset], Section | None], ...] = (
-    describe_players, describe_cards, describe_deal, describe_trump, describe_announcements,
+    describe_players, describe_cards, describe_deal, describe_trump, describe_bids, describe_announcements,
     describe_declarations, describe_play, describe_hand, describe_scoring, describe_game_end, describe_readings, describe_options, describe_sources,
 )
 

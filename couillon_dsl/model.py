@@ -251,6 +251,16 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class Bids:
+    """Bids of a number of tricks (the `bids` section): each seat in turn from the elder, once
+    trump is fixed and before the first lead; ``highest`` None is the tricks of a hand."""
+
+    lowest: int = 0
+    highest: int | None = None
+    may_total_tricks: bool = True  # False: the last bidder may not make the bids add up to the tricks
+
+
+@dataclass(frozen=True, slots=True)
 class DealCheck:
     """A dealt hand that annuls the deal: holding all of ``holds``, none of ``lacks``, and per
     ``counts`` entry (a suit id or a card-set name, min, max) that many of those cards."""
@@ -533,6 +543,7 @@ class Ruleset:
     deal_checks: tuple[DealCheck, ...] = ()
     readings: tuple[Reading, ...] = ()
     discard: Discard | None = None  # the `discard` section (rulesets with a kitty)
+    bids: Bids | None = None  # the `bids` section: each seat bids a number of tricks before play
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

@@ -9,7 +9,9 @@ with the engine's reason (:func:`~couillon_dsl.engine.why.explain_legal`). After
 it says who won and why, after each hand the points, the outcome and the scoresheet. With
 sides fixed per hand (`players.sides`) it names each hand's sides, the declarer's and the
 defence, while the scoresheet stays per seat; it says only what the person's seat may know
-(the kitty once shown, a discard only when shown or the person's own).
+(the kitty once shown, a discard only when shown or the person's own). With bids of tricks
+(`bids`) the person's bid is asked as a number, and every bid stays in sight beside the
+tricks taken, since a bid is made or broken by that count.
 
 Nothing here knows a variant: every word comes from the compiled ruleset and the engine.
 """
@@ -64,6 +66,8 @@ class Table:
         self.per_hand = ruleset.players.sides != "teams"  # sides fixed per hand: the declarer's (0) and the rest
         self.hidden_discards = 0  # another seat's discards so far, which the person does not see
         self.games_won = (0,) * len(ruleset.players.teams)  # the games won when the last hand ended
+        # card points count in this game: else the points lines (always 0) give way to the tricks
+        self.card_points = bool(ruleset.play.last_trick_points) or any(any(c.points) for c in ruleset.tables.contexts)
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "") -> None:
@@ -115,6 +119,27 @@ class Table:
     def points(self, units: int) -> str:
         """Card points as the game counts them (the engine counts in 1/point_unit of a point)."""
         return decimal_text(exact(Fraction(units, self.rs.tables.point_unit)))
+
+    def tricks(self, count: int) -> str:
+        return f"{count} trick{'' if count == 1 else 's'}"
+
+    def bids_text(self, view: SeatView) -> str:
+        """``seat 1 3, seat 2 0, you 2``: the bids made, in the bidding's order (from the elder)."""
+        order = self.rs.tables.rounds[self.rs.tables.next_seat[view.dealer]]
+        return ", ".join(f"{self.who(s)} {view.bids[s]}" for s in order if view.bids[s] >= 0) or "none yet"
+
+    def bids_and_tricks(self, bids: Sequence[int], tricks: Sequence[int], sides: Sequence[int] | None) -> str:
+        """``you bid 2, took 1 | seat 1 bid 3, took 0``, per side; a side of several seats adds its
+        seats' bids (``bid 5 (you 2, seat 2 3)``), as its scoring does."""
+        of = sides or self.team_of
+        parts = []
+        for side, taken in enumerate(tricks):
+            seats = [s for s in range(len(bids)) if of[s] == side and bids[s] >= 0]
+            if not seats:
+                continue
+            each = f" ({', '.join(f'{self.who(s)} {bids[s]}' for s in seats)})" if len(seats) > 1 else ""
+            parts.append(f"{self.side(side, sides)} bid {sum(bids[s] for s in seats)}{each}, took {taken}")
+        return " | ".join(parts)
 
     def contract(self, contract_id: str | None) -> Contract | None:
         return next((c for c in self.rs.contracts if c.id == contract_id), None)
@@ -209,6 +234,8 @@ class Table:
             return f"{who} push{'es' if s else ''} the choice on to {self.who(self.state.current_player())}."
         if kind == "discard":
             return f"{who} discard{s} {self.card(arg)}."
+        if kind == "bid":
+            return f"{who} bid{s} {self.tricks(arg)}."
         return f"{who}: {self.state.action_to_string(action)}."
 
     # ------------------------------------------------------------------ the game
@@ -313,6 +340,9 @@ class Table:
             shown = f"; shown: {self.cards_text(after.discarded)}" if after.discarded else ""
             self.say(f"{self.subject(before.current_player)} discards {count} card{'s' if count != 1 else ''} "
                      f"face down{shown}.")
+        if before.phase == "bid" and after.phase != "bid":
+            total = sum(b for b in after.bids if b >= 0)
+            self.say(f"Bids: {self.bids_text(after)}; {total} bid for {self.tricks(after.hand.bit_count())}.")
         names = {d.id: d.name for d in self.rs.declarations}
         for meld in after.melds[len(before.melds):]:
             kind, pattern, seat, value, cards = meld
@@ -359,10 +389,15 @@ class Table:
             self.say(f"Hand {h.number}: {nobody}; the deal is thrown in.")
         else:
             trump = self.suit(self.layout.suits.index(h.trump)) if h.trump else "none"
-            maker = f"; {self.sides_text(sides)}" if sides else f", maker {self.team(h.maker)}"
+            maker = f"; {self.sides_text(sides)}" if sides else f", maker {self.team(h.maker)}" if h.maker is not None else ""
             self.say(f"Hand {h.number} over. Trump {trump}{self.contract_words(h.contract)}{maker}.")
-            self.say("Points: " + " | ".join(f"{self.side(t, sides)} {self.points(p)} ({h.tricks[t]} trick"
-                                             f"{'' if h.tricks[t] == 1 else 's'})" for t, p in enumerate(h.points)))
+            if h.bids:
+                self.say(f"Bids: {self.bids_and_tricks(h.bids, h.tricks, sides)}.")
+            elif not self.card_points:
+                self.say("Tricks: " + " | ".join(f"{self.side(t, sides)} {n}" for t, n in enumerate(h.tricks)) + ".")
+            if self.card_points:
+                self.say("Points: " + " | ".join(f"{self.side(t, sides)} {self.points(p)} ({self.tricks(h.tricks[t])})"
+                                                 for t, p in enumerate(h.points)))
             kept = [f"{d.name}: " + ", ".join(f"{self.side(t, sides)} {v}" for t, v in enumerate(values) if v)
                     for d, values in zip(self.rs.declarations, h.declared) if any(values)]
             if kept:
@@ -372,7 +407,8 @@ class Table:
                 made = ""
                 if h.maker is not None and not sides:  # with sides per hand, the side's name says it
                     made = "; the maker made it" if h.maker == h.winner else "; the maker is beaten"
-                self.say(f"Outcome: {self.side(h.winner, sides)} wins the hand{extra}{made}.")
+                side = self.side(h.winner, sides)
+                self.say(f"Outcome: {side} win{'' if side == 'you' else 's'} the hand{extra}{made}.")
             elif h.outcome == "tie":
                 self.say("Outcome: a tie.")
             else:
@@ -444,6 +480,10 @@ class Table:
         if v.announcements:
             names = {a.id: a.name for a in self.rs.announcements}
             self.say("Announced: " + ", ".join(f"{names[a]} by {self.who(s)}" for a, s in v.announcements) + ".")
+        if v.phase == "bid":
+            self.say(f"Bids so far: {self.bids_text(v)}.")
+        elif v.bids:
+            self.say(f"Bids and tricks taken: {self.bids_and_tricks(v.bids, v.tricks, v.sides)}.")
         if v.phase in ("play", "announce"):
             if v.trick:
                 self.say("Trick: " + ", ".join(f"{self.who(s)} {self.card(c)}" for s, c in v.trick) + ".")
@@ -451,10 +491,46 @@ class Table:
                 self.say("Trick: nobody has led yet.")
             else:
                 self.say("Trick: you lead." if v.current_player == self.seat else "Trick: (empty).")
-            self.say("Points so far: " + " | ".join(f"{self.side(t, v.sides)} {self.points(p)}"
-                                                    for t, p in enumerate(v.points)) + ".")
+            if self.card_points:
+                self.say("Points so far: " + " | ".join(f"{self.side(t, v.sides)} {self.points(p)}"
+                                                        for t, p in enumerate(v.points)) + ".")
+            elif not v.bids:
+                self.say("Tricks so far: " + " | ".join(f"{self.side(t, v.sides)} {n}" for t, n in enumerate(v.tricks)) + ".")
         self.say(f"Your hand: {self.hand_text(v.hand)}")
+        if self.bidding(legal):
+            self.say(f"Your bid: how many tricks will you take? {self.bid_choices(legal)}. Type the number.")
+            return
         self.say("Choices: " + "  ".join(f"{i}) {self.choice_label(a, legal)}" for i, a in enumerate(legal, 1)))
+
+    def bidding(self, legal: Sequence[int]) -> bool:
+        """The person's decision is a bid of tricks: a number typed is the bid, not a choice's position."""
+        return all(self.state.actions.decode(a)[0] == "bid" for a in legal)
+
+    def bid_choices(self, legal: Sequence[int]) -> str:
+        """``0 to 10, not 3 (why)``: the numbers the person may bid, with the engine's reason for the
+        numbers of the ruleset's range left out (the hook)."""
+        acts = self.state.actions
+        numbers = [a - acts.bid0 for a in legal]
+        low, high = (self.rs.bids.lowest, self.rs.bids.highest) if self.rs.bids else (min(numbers), max(numbers))
+        missing = [n for n in range(low, (high or 0) + 1) if n not in numbers]
+        if len(numbers) == 1:
+            text = str(numbers[0])
+        elif len(missing) > 2:
+            return ", ".join(map(str, numbers))
+        else:
+            text = f"{low} to {high}" + (f", not {' or '.join(map(str, missing))}" if missing else "")
+        if missing:
+            reason = self.refusal(acts.bid0 + missing[0])
+            text += f" ({reason.removeprefix(f'bid {missing[0]} is not allowed: ')})"
+        return text
+
+    def refusal(self, action: int) -> str:
+        """Why the engine refuses ``action`` now."""
+        try:
+            self.state.clone().apply(action)
+        except IllegalAction as exc:
+            return str(exc)
+        return "it is not one of your choices now"
 
     def ask(self, legal: Sequence[int]) -> int:
         self.show_status(legal)
@@ -474,7 +550,8 @@ class Table:
                 raise Quit("quit")
             if answer.lower() in HELP_WORDS:
                 self.say("Type the number of a choice, or its name: a card like AS, 10h or A♠; accept, pass, "
-                         "name H, announce ID, no, contract ID, discard CARD, declare ID. 'why' explains which cards you may play; 'quit' stops.")
+                         "name H, announce ID, no, contract ID, discard CARD, declare ID; when bidding tricks, "
+                         "the number of tricks (or bid N). 'why' explains which cards you may play; 'quit' stops.")
                 self.show_status(legal)
                 continue
             if answer.lower() == "why":
@@ -486,7 +563,14 @@ class Table:
 
     def parse(self, answer: str, legal: Sequence[int]) -> int | None:
         """The legal action ``answer`` names, or None after saying why it is refused."""
-        if answer.isascii() and answer.isdigit():  # "²" is a digit to str.isdigit, not to int()
+        bidding = self.bidding(legal)
+        if answer.isascii() and answer.isdigit() and bidding:  # a number of tricks, not a choice's position
+            acts, bids = self.state.actions, self.rs.bids
+            if acts.bid0 + int(answer) >= acts.dealer0 and bids is not None:
+                self.say(f"There is no bid {int(answer)}: bids go from {bids.lowest} to {bids.highest}. Choose again.")
+                return None
+            answer = f"bid {int(answer)}"
+        elif answer.isascii() and answer.isdigit():  # "²" is a digit to str.isdigit, not to int()
             number = int(answer)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
@@ -500,7 +584,8 @@ class Table:
         try:
             action = state.string_to_action(self.seat, text)
         except (ValueError, CardNotationError) as exc:
-            self.say(f"Cannot read {answer!r}: {exc}. Type a number from 1 to {len(legal)}, or 'help'.")
+            numbers = "a number of tricks" if bidding else f"a number from 1 to {len(legal)}"
+            self.say(f"Cannot read {answer!r}: {exc}. Type {numbers}, or 'help'.")
             return None
         if action in legal:
             return action
@@ -512,12 +597,7 @@ class Table:
             if not state.hand_of(self.seat) >> action & 1:
                 self.say(f"You do not hold {self.card(action)}. Choose again.")
                 return None
-        try:
-            state.clone().apply(action)
-            reason = "it is not one of your choices now"
-        except IllegalAction as exc:
-            reason = str(exc)
-        self.say(f"Not allowed: {reason}. Choose again.")
+        self.say(f"Not allowed: {self.refusal(action)}. Choose again.")
         return None
 
     def explain_cards(self) -> None:

@@ -28,6 +28,7 @@ GROUPS = {
     "maker points": "The maker's card points per played hand",
     "card sets": "Card sets in the maker's tricks (share of played hands)",
     "declarations": "Declarations (share of played hands with at least one)",
+    "bids": "Bids (share of each side's played hands)",
 }
 
 

@@ -759,6 +759,23 @@ def _expect_declared_points(r: _Runner, value: Any) -> None:
         r._team_table(table, kept.get(kind, (0,) * nteams), f"{kind} points", by_side=True)
 
 
+def _expect_bids(r: _Runner, value: Any) -> None:
+    """The tricks bid so far (or in the last hand), per seat: ``{L: 3, P: 0, D: none}`` (none: not bid yet)."""
+    if r.rs.bids is None:
+        raise ScenarioError("`bids:` is for rulesets with a `bids` section")
+    if not isinstance(value, dict):
+        raise ScenarioError("`bids:` maps seats to the tricks they bid, e.g. {L: 3, P: 0, D: none}")
+    dealer = r._hand_dealer()
+    count = r.rs.players.count
+    actual = r._hand_value(lambda: r.state.view(0).bids, lambda h: h.bids) or (-1,) * count
+    for ref, want in value.items():
+        seat = seat_of(ref, dealer, count)
+        number = -1 if want in (None, "none") else whole(want, "a bid in `bids:`")
+        got = actual[seat]
+        r._check(got == number, f"{seat_label(seat, dealer, count)} bid {'nothing yet' if got < 0 else got}, "
+                                f"expected {'nothing yet' if number < 0 else number}")
+
+
 def _expect_tricks(r: _Runner, value: Any) -> None:
     actual = [t.winner for t in r.tricks]
     dealer = r._hand_dealer()
@@ -843,6 +860,7 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "announced": _expect_announced,
     "declared": _expect_declared,
     "declared_points": _expect_declared_points,
+    "bids": _expect_bids,
     "tricks": _expect_tricks,
     "points": _expect_points,
     "result": _expect_result,

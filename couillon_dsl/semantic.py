@@ -119,6 +119,7 @@ class _Checks:
         self.check_contracts()
         self.check_discard()
         self.check_leads()
+        self.check_bids()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
@@ -683,6 +684,19 @@ class _Checks:
                             "the deal keeps some back: who leads would tell the table whether the card was dealt",
                             "/play/first_lead_card", "leave first_lead_card out, or deal every card")
 
+    def check_bids(self) -> None:
+        """Some bid is possible, and none above the tricks of a hand."""
+        bids = self.data.get("bids")
+        if bids is None:
+            return
+        lowest, highest = bids.get("lowest", 0), bids.get("highest", self.tricks)
+        if highest > self.tricks:
+            self.report("bids-out-of-range", f"bids.highest is {highest}, but a hand has only {self.tricks} tricks",
+                        "/bids/highest", f"bid at most {self.tricks}, or leave highest out (the tricks of a hand)")
+        elif lowest > highest:
+            self.report("bids-out-of-range", f"bids.lowest ({lowest}) is above the highest bid ({highest}): "
+                        "nobody could bid", "/bids/lowest", "make lowest at most highest")
+
     def check_discard(self) -> None:
         """The discard's card classes exist; a discard needs a kitty someone takes; it can always be made."""
         discard = self.data.get("discard")
@@ -1042,6 +1056,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
         card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
+        bids="bids" in data,
     )
 
 

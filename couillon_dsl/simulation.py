@@ -89,6 +89,7 @@ class Tally:
     maker_sets: Counter[tuple[str, int]] = field(default_factory=Counter)
     maker_set_wins: Counter[tuple[str, int]] = field(default_factory=Counter)  # the same, hands the maker won
     melds: Counter[tuple[str, str]] = field(default_factory=Counter)  # hands with (declaration id, pattern) declared
+    bids: Counter[str] = field(default_factory=Counter)  # with `bids`: sides' hands by under / exact / over their bid
     hands_per_game: list[int] = field(default_factory=list)
     trajectories: list[list[tuple[int, ...]]] = field(default_factory=list)
     records: list[GameRecord] = field(default_factory=list)
@@ -98,7 +99,7 @@ class Tally:
                      "maker_wins", "elder_team_wins", "first_dealer_team_wins", "abandoned"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("team_wins", "paths", "decisions", "asked", "announcements", "contracts", "melds",
-                     "contract_wins", "maker_sets", "maker_set_wins"):
+                     "contract_wins", "maker_sets", "maker_set_wins", "bids"):
             getattr(self, name).update(getattr(other, name))
         for team, scores in other.hand_scores.items():
             self.hand_scores.setdefault(team, []).extend(scores)
@@ -121,6 +122,8 @@ class Tally:
             kinds.update(map(HAND_KIND, summaries))
         if ruleset.contracts:
             self.add_contracts(ruleset, summaries)
+        if ruleset.bids is not None:
+            self.add_bids(ruleset, summaries)
         result = state.result
         assert result is not None, "add_game needs a finished game"
         self.games += 1
@@ -153,6 +156,15 @@ class Tally:
                         key = name, (hand.won[maker] & mask).bit_count()
                         self.maker_sets[key] += 1
                         self.maker_set_wins[key] += hand.winner == maker
+
+    def add_bids(self, ruleset: Ruleset, summaries: Sequence[HandSummary]) -> None:
+        """Per played hand and side: whether it took fewer tricks than its seats bid, as many, or more."""
+        team_of = ruleset.tables.team_of
+        for hand in summaries:
+            if hand.bids:
+                for team, tricks in enumerate(hand.tricks):
+                    bid = sum(b for seat, b in enumerate(hand.bids) if team_of[seat] == team)
+                    self.bids["under" if tricks < bid else "exact" if tricks == bid else "over"] += 1
 
     def add_hands(self, ruleset: Ruleset, kinds: Counter[tuple[Any, ...]]) -> None:
         """Fold hands counted by kind (:data:`HAND_KIND` of each summary) into the hand figures."""
@@ -459,6 +471,11 @@ def figures(sim: Simulation) -> list[Figure]:
             out.append(Figure(f"contract.{contract.id}", f"{contract.name} picked", "contracts",
                               wilson(t.contracts[contract.id], sum(t.contracts.values()))))
     out += contract_figures(rs, t)
+    if rs.bids is not None:
+        sides = sum(t.bids.values())
+        for key, words in (("exact", "exactly its bid"), ("under", "fewer tricks than it bid"),
+                           ("over", "more tricks than it bid")):
+            out.append(Figure(f"bid.{key}", f"a side takes {words}", "bids", wilson(t.bids[key], sides)))
     for team, scores in sorted(t.hand_scores.items()):
         seats = "+".join(str(s) for s in rs.players.teams[team])
         out.append(Figure(f"hand_score.{team}.mean", f"team {team} (seats {seats}) scores per hand, mean", "points",

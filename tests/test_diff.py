@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -68,6 +69,29 @@ def test_a_reading_of_silent_sources_is_a_difference() -> None:
     [reading] = [line for line in lines if line.startswith("Readings:")]
     assert "`trump.offer.when_stock_exhausted: redeal`" in reading and "not from a source" in reading
     assert reading.endswith("(new)")
+
+
+def test_bids_read_as_rules() -> None:
+    """The hook, the range and the whole `bids` section each read as the rulebook states them."""
+    path = str(Path(__file__).resolve().parents[1] / "examples" / "oh-hell.yaml")
+    oh_hell = build_ruleset(path)
+    assert differences(oh_hell, build_ruleset(path, {"hook": "false"})) == [
+        "Bids: the dealer may bid any of these numbers, even one that makes all the bids add up to 10, the number of "
+        "tricks in a hand (was: the dealer may not bid the number that would make all the bids add up to 10, the "
+        "number of tricks in a hand, unless it is the only bid allowed)",
+        "Option hook: false (default true); allowed: true, false (was: true; allowed: true, false)"]
+    assert oh_hell.bids is not None
+    narrower = replace(oh_hell, bids=replace(oh_hell.bids, lowest=1, highest=5))
+    assert differences(oh_hell, narrower) == [
+        "Bids: a bid is a number of tricks from 1 to 5 (was: a bid is a number of tricks from 0 to 10)"]
+    without = replace(oh_hell, bids=None)
+    removed, added = differences(oh_hell, without), differences(without, oh_hell)
+    assert len(removed) == len(added) == 5
+    assert all(line.startswith("Bids: removed (was: ") for line in removed)
+    assert added[0] == ("Bids: once trump is fixed, before the first lead, each player in turn bids how many tricks "
+                        "they will take, starting with the player on the dealer's left and going round to the dealer, "
+                        "who bids last (new)")
+    assert added[-1] == "Bids: the bids count in the scoring rule exact (new)"
 
 
 def test_cli_diff() -> None:

@@ -355,6 +355,8 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
             contract=hand.contract,
             multiplier=next((c.multiplier_for(hand.trump) for c in rs.contracts if c.id == hand.contract), 1),
             declared=hand.declared,
+            bids=tuple(sum(bid for seat, bid in enumerate(hand.bids) if team_of[seat] == team)
+                       for team in range(len(before))) if hand.bids else (),
         )
         defined: list[object] = []
         facts = facts._replace(defined=defined)

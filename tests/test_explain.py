@@ -16,11 +16,11 @@ from couillon_dsl.builtin import builtin_names
 from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.explain import (
-    condition_phrase, deal_step_sentences, delta_phrase, describe, explain, follow_clauses,
+    bid_sentences, condition_phrase, deal_step_sentences, delta_phrase, describe, explain, follow_clauses,
     promotion_sentences, scoring_rule_sentence, trump_sentences,
 )
 from couillon_dsl.expr.parse import parse_expression
-from couillon_dsl.model import Follow, Offer, ScoringRule
+from couillon_dsl.model import Bids, Follow, Offer, ScoringRule
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "explain"
@@ -28,6 +28,7 @@ RULESETS = builtin_names()
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 GOLDENS = [(name, GOLDEN / f"{name}.md") for name in RULESETS] + \
     [(str(path), ROOT / "tests" / "golden" / "examples" / f"{path.stem}.md") for path in EXAMPLES]
+OH_HELL = str(ROOT / "examples" / "oh-hell.yaml")  # bids of a number of tricks
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +153,12 @@ def test_follow_clauses_compose_the_primitives(couillon, follow: Follow, clauses
     ("tricks(winner) * 2 > tricks_per_hand", None),
     # a count compared with a number: the verb agrees with "the number", not with "tricks"
     ("tricks(maker) == tricks_per_hand", "the number of tricks won by the maker is the number of tricks in a hand"),
+    # bids: the tricks taken are the subject, whichever side of the comparison they are on
+    ("tricks(maker) == bid(maker)", "the maker took exactly as many tricks as it bid"),
+    ("bid(maker) > tricks(maker)", "the maker took fewer tricks than it bid"),
+    ("tricks(winner) >= bid(loser)", "the winning team took at least as many tricks as the losing team bid"),
+    ("bid(maker) == 0", "the maker bid exactly 0 tricks"),
+    ("bid(maker) == tricks_per_hand", "the number of tricks bid by the maker is the number of tricks in a hand"),
 ])
 def test_conditions_in_words(expression: str, words: str | None) -> None:
     assert condition_phrase(build_ruleset("mit"), parse_expression(expression)) == words
@@ -173,9 +180,46 @@ def test_unusual_expressions_are_quoted(couillon) -> None:
     ("kwajongen", -1, "takes one point off its score"),
     ("kwajongen", "-passes_pending", "takes one point off its score for each passed-out deal owed to this hand"),
     ("kwajongen", "2 * passes_pending", "adds two points to its score for each passed-out deal owed to this hand"),
+    # a sum moving the score one way: the fixed amount, then each amount per something
+    ("kwajongen", "bid(maker) + 2", "adds two points plus one point for each trick bid by the maker to its score"),
+    ("couillon", "1 + tricks(maker) + 2 * bid(maker)",
+     "draws one loop plus one loop for each trick of the maker plus two loops for each trick bid by the maker"),
+    ("kujong", "2 + 3", "adds five strokes"),
+    ("kwajongen", "10 - bid(maker)", "changes its score by `10 - bid(maker)`"),  # a bonus less a penalty
+    ("kwajongen", "10 + -bid(maker)", "changes its score by `10 + -bid(maker)`"),
 ])
 def test_score_changes_in_the_scoresheet_words(name: str, delta: int | str, words: str) -> None:
     assert delta_phrase(build_ruleset(name), delta) == words
+
+
+def test_bids_come_after_trump_and_before_the_first_lead() -> None:
+    oh_hell = build_ruleset(OH_HELL)
+    titles = [s.title for s in describe(oh_hell)]
+    assert titles[titles.index("Trump"):titles.index("Trump") + 3] == ["Trump", "Bids", "Playing the tricks"]
+    assert bid_sentences(oh_hell) == [
+        "once trump is fixed, before the first lead, each player in turn bids how many tricks they will take, "
+        "starting with the player on the dealer's left and going round to the dealer, who bids last",
+        "a bid is a number of tricks from 0 to 10",
+        "the dealer may not bid the number that would make all the bids add up to 10, the number of tricks in a hand, "
+        "unless it is the only bid allowed",
+        "bids are made aloud, so everyone knows every bid",
+        "the bids count in the scoring rule exact",
+    ]
+    assert "Each team that took exactly as many tricks as it bid scores ten points plus one point for each trick " \
+        "bid by that team." in explain(oh_hell)
+    assert bid_sentences(build_ruleset(OH_HELL, {"hook": "false", "cards": "7"}))[1:3] == [
+        "a bid is a number of tricks from 0 to 7",
+        "the dealer may bid any of these numbers, even one that makes all the bids add up to 7, the number of tricks "
+        "in a hand"]
+    partners = replace(oh_hell, players=replace(oh_hell.players, teams=((0, 2), (1, 3))))
+    assert bid_sentences(partners)[3] == "bids are made aloud, so everyone knows every bid; a team's bid is the sum " \
+        "of its players' bids"
+    tarot = build_ruleset("tarot")  # a contract, a kitty and the declarer's own announcements: bids come between
+    bidding = replace(tarot, bids=Bids(highest=18))
+    assert bid_sentences(bidding)[0].startswith("once the contract is fixed and any kitty exchanged, before the first lead")
+    assert bid_sentences(bidding)[3].endswith("; a side's bid is the sum of its players' bids")
+    assert "Once the contract is fixed, any kitty exchanged and the tricks bid, before the first lead, the declarer " \
+        "may announce Chelem" in explain(bidding)
 
 
 def test_scoring_rule_sentence(couillon) -> None:

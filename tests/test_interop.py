@@ -19,7 +19,9 @@ from pettingzoo.test import api_test  # noqa: E402
 import couillon_dsl.interop.openspiel  # noqa: E402,F401  (registers the game)
 from couillon_dsl.interop.encoding import ViewEncoder  # noqa: E402
 from couillon_dsl.interop.pettingzoo import env  # noqa: E402
-from example_games import EXAMPLES  # noqa: E402
+from example_games import EXAMPLES, FOLDER  # noqa: E402
+
+OH_HELL = str(FOLDER / "oh-hell.yaml")
 
 
 def dealt(game, seed: int):
@@ -192,3 +194,52 @@ def test_a_defenders_observation_cannot_tell_where_an_unseen_chien_card_is() -> 
             assert check(states[0], 1) != check(states[1], 1)  # the elder's own hand changed
         return
     raise AssertionError("every deal was thrown in")
+
+
+def test_an_oh_hell_observation_holds_every_bid_made_and_the_tricks_taken() -> None:
+    """Oh Hell: the bids are public as they are made (every seat's tensor and strings hold them,
+    the phase is named), a resampled deal behind the same bids looks the same to the seat, and
+    once play starts the tricks each seat took are in the tensor beside its bid."""
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": OH_HELL, "hands": 1})
+    rs = game.setup().ruleset
+    encoder = ViewEncoder(rs)
+    pieces = dict(encoder.pieces)
+    start = {name: sum(size for _, size in encoder.pieces[:i]) for i, (name, _) in enumerate(encoder.pieces)}
+    assert pieces["bids"] == 4 * 11 and pieces["tricks"] == 4
+    state = dealt(game, 3)
+    assert state.engine.view(0).phase == "bid" and state.current_player() == 1  # the dealer's left bids first
+    for text in ("bid 2", "bid 0"):
+        state.apply_action(state.engine.string_to_action(None, text))
+    for seat in range(4):
+        tensor = state.observation_tensor(seat)
+        bids = tensor[start["bids"]:start["bids"] + pieces["bids"]]
+        assert [i for i, x in enumerate(bids) if x] == [1 * 11 + 2, 2 * 11 + 0]
+        assert "phase bid" in state.observation_string(seat)
+        assert "bids 0:- 1:2 2:0 3:-" in state.information_state_string(seat)
+    seat = state.current_player()
+    other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.engine.view(seat).bids == (-1, 2, 0, -1)
+    assert other.information_state_string(seat) == state.information_state_string(seat)
+    assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+    for text in ("bid 5", "bid 1"):
+        state.apply_action(state.engine.string_to_action(None, text))
+    for _ in range(4):  # the first trick
+        state.apply_action(state.legal_actions()[0])
+    taken = state.engine.view(0).tricks
+    assert sum(taken) == 1
+    for seat in range(4):
+        tensor = state.observation_tensor(seat)
+        assert tensor[start["tricks"]:start["tricks"] + 4] == pytest.approx([t / 13 for t in taken])
+        assert "bids 0:1 1:2 2:0 3:5" in state.observation_string(seat)
+
+
+def test_past_hands_bids_are_in_the_information_state_string() -> None:
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": OH_HELL, "hands": 2})
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    while not state.engine.hands:
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    bids = list(state.engine.hands[0].bids)
+    assert all(b >= 0 for b in bids) and sum(bids) != 10  # the hook
+    assert all(f"bid {bids} tricks" in state.information_state_string(s) for s in range(4))

@@ -13,7 +13,9 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import explain_legal
 from couillon_dsl.play import Quit, Table
-from example_games import HEARTS
+from example_games import FOLDER, HEARTS
+
+OH_HELL = str(FOLDER / "oh-hell.yaml")
 
 ALWAYS_FIRST = "1\n" * 3000  # far more answers than any game needs
 
@@ -188,3 +190,65 @@ def test_a_game_beyond_the_family_says_how_it_ends_and_that_nothing_is_trump() -
     assert "Trump: none in this game." in out and "(the game ends at 100, the lowest score winning)" in out
     assert "may not be led until one of its kind has been played" in out
     assert "Traceback" not in out
+
+
+class Bidder:
+    """A bot that bids its planned number of tricks (the lowest allowed, if that one is not) and plays its first card."""
+
+    def __init__(self, bid: int) -> None:
+        self.bid = bid
+
+    def act(self, state, legal, rng) -> int:
+        planned = state.actions.bid0 + self.bid
+        return planned if planned in legal else legal[0]
+
+
+def test_a_bid_is_asked_with_the_numbers_allowed_and_every_bid_stays_in_sight() -> None:
+    """Oh Hell (examples/oh-hell.yaml): the person, dealing, bids last; the bids so far are shown,
+    the number that would make the bids add up to the ten tricks is left out with the engine's
+    reason, a bare number is read as the bid, and during play and after each hand every bid
+    stands beside the tricks taken (no card points: no points line)."""
+    rs = build_ruleset(OH_HELL)
+    out = io.StringIO()
+    answers = "2\n11\nbid 0\n" + "1\n" * 400  # later bids are 1, never the last bid: the hook is only the dealer's
+    table = Table(rs, seat=0, agents=[None, Bidder(3), Bidder(2), Bidder(3)], seed=3, inp=io.StringIO(answers),
+                  out=out, echo_input=True)
+    state = table.run()
+    text = out.getvalue()
+    assert "Seat 1 bids 3 tricks.\nSeat 2 bids 2 tricks.\nSeat 3 bids 3 tricks." in text
+    assert "Bids so far: seat 1 3, seat 2 2, seat 3 3." in text
+    hook = "the last bidder may not make the bids add up to the 10 tricks of the hand"
+    assert f"Your bid: how many tricks will you take? 0 to 10, not 2 ({hook}). Type the number.\n> 2\n" in text
+    assert f"Not allowed: bid 2 is not allowed: {hook}. Choose again.\n> 11\n" in text
+    assert "There is no bid 11: bids go from 0 to 10. Choose again.\n> bid 0\nYou bid 0 tricks." in text
+    assert "Bids: seat 1 3, seat 2 2, seat 3 3, you 0; 8 bid for 10 tricks." in text
+    assert "Bids and tricks taken: you bid 0, took 0 | seat 1 bid 3, took 0 | seat 2 bid 2, took 0 | seat 3 bid 3, took 0." in text
+    assert "Your bid: how many tricks will you take? 0 to 10. Type the number.\n> 1\nYou bid 1 trick." in text
+    assert "Points" not in text
+    assert len(state.hands) == 4
+    for h in state.hands:
+        line = " | ".join(f"{'you' if s == 0 else f'seat {s}'} bid {b}, took {h.tricks[s]}" for s, b in enumerate(h.bids))
+        assert f"Hand {h.number} over. Trump {table.suit(rs.layout.suits.index(h.trump))}.\nBids: {line}.\n" in text
+        assert h.deltas == tuple(10 + b if h.tricks[s] == b else 0 for s, b in enumerate(h.bids))
+    assert h.bids[0] == 1 and "Winner: seat " in text
+
+
+def test_bids_through_the_command_line_and_the_record_replays(tmp_path: Path) -> None:
+    """A bare number is a bid at the command line too; "1", or "0" when 1 is the hook's number,
+    bids through a whole game against random bots, and its record replays."""
+    path = tmp_path / "game.jsonl"
+    result = play_cli(OH_HELL, "--seed", "5", "--agents", "random", "--record", str(path), input="1\n0\n" * 400)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.count("You bid ") == 4 and "Your bid: how many tricks will you take? 0 to 10" in out
+    assert "Recorded to " in out and "Traceback" not in out
+    replayed = CliRunner().invoke(main, ["replay", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_a_game_without_card_points_counts_tricks_instead() -> None:
+    """Whist (examples/whist.yaml) scores odd tricks: the table counts tricks where card points would be 0."""
+    out = play_cli(str(FOLDER / "whist.yaml"), "--seed", "3", input=ALWAYS_FIRST).output
+    assert "Tricks so far: team 0 (you, seat 2) 0 | team 1 (seats 1, 3) 0." in out
+    assert re.search(r"^Tricks: team 0 \(you, seat 2\) \d+ \| team 1 \(seats 1, 3\) \d+\.$", out, re.M)
+    assert "Points" not in out and "Traceback" not in out

@@ -136,3 +136,37 @@ def test_an_empty_file_is_not_a_clean_replay(tmp_path: Path) -> None:
     path.write_text("")
     result = replay_cli(path)
     assert result.exit_code == 1 and "holds no game records" in result.output
+
+
+def test_a_game_with_bids_records_and_replays_exactly(tmp_path: Path) -> None:
+    """Oh Hell: each hand's record holds the bids per seat (a ruleset without bids has no such
+    key), the game replays identically, and a bid changed in the outcome or in the actions is the
+    first mismatch."""
+    name = str(Path(__file__).resolve().parents[1] / "examples" / "oh-hell.yaml")
+    ruleset = build_ruleset(name)
+    state = GameState(ruleset, seed=11)
+    play_game(state, [make_agent("random")] * 4, random.Random(11))
+    record = GameRecord.from_state(state, ruleset=name, seed=11, agents=["random"] * 4)
+    assert sum(a.startswith("bid ") for a in record.actions) == 16  # four bids in each of four deals
+    for hand, summary in zip(record.outcome["hands"], state.hands):
+        assert hand["bids"] == list(summary.bids) and len(hand["bids"]) == 4 and sum(hand["bids"]) != 10
+    path = tmp_path / "games.jsonl"
+    write_records(path, [record])
+    assert list(read_records(path)) == [record]
+    assert replay(record, ruleset) is None
+    assert replay_cli(path).exit_code == 0
+    rows = lines_of(path)
+    rows[0]["outcome"]["hands"][0]["bids"][1] += 1
+    write_lines(path, rows)
+    result = replay_cli(path)
+    assert result.exit_code == 1 and "outcome: hands[0].bids[1]: recorded" in result.output
+    rows[0]["outcome"]["hands"][0]["bids"][1] -= 1
+    first = next(i for i, a in enumerate(rows[0]["actions"]) if a.startswith("bid "))
+    rows[0]["actions"][first] = "bid 11"  # ten cards each: no such bid
+    write_lines(path, rows)
+    result = replay_cli(path)
+    assert result.exit_code == 1 and f"action {first}: 'bid 11' by seat 1 is not legal" in result.output
+
+
+def test_a_record_without_bids_has_no_bids_key(records: list[GameRecord]) -> None:
+    assert all("bids" not in hand for hand in records[0].outcome["hands"])

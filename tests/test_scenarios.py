@@ -86,6 +86,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     ("ruleset: couillon\ndeal: {L: [AS, KS, QS, JS], P: [AS, 9H, 9D, 9C]}\n", "AS is placed twice"),
     ("ruleset: couillon\ndeal: {}\nscript: [{expect: {trumps: H}}]\n", "did you mean 'trump'"),
     ("ruleset: couillon\ndeal: {}\nscript: [{Q: pass}]\n", "'Q' is not a seat"),
+    ("ruleset: couillon\ndeal: {}\nscript: [{expect: {bids: {L: 1}}}]\n", "`bids:` is for rulesets with a `bids` section"),
 ])
 def test_a_bad_scenario_file_is_one_clear_message(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "bad.yaml"
@@ -130,3 +131,21 @@ def test_a_wrong_kitty_expectation_fails_with_the_engines_reason() -> None:
     assert "the engine accepts discard 9T from L (seat 1); expected a refusal" in text
     assert "discarded shown to everyone: 9T; expected (none)" in text
     assert "the engine refuses discard KS from L (seat 1): KS may never be discarded" in text
+
+
+def test_a_wrong_bid_expectation_fails_with_the_engines_reason(tmp_path: Path) -> None:
+    """Oh Hell's exact-bid scenario with a bid that the hook does not forbid, a bid and a score
+    misremembered: each is reported, the engine's scoring against the hand-checked one."""
+    text = (HERE / "scenarios" / "oh-hell-exact.yaml").read_text(encoding="utf-8")
+    wrong = (text.replace("ruleset: ../../examples/", f"ruleset: {HERE.parent / 'examples'}/")
+             .replace("refuse: D bid 2", "refuse: D bid 3")
+             .replace("bids: {L: 7, P: 1, R: 0, D: 1}", "bids: {L: 7, P: 2, R: 0, D: 1}")
+             .replace("scores: {L: 17, P: 0,", "scores: {L: 17, P: 11,"))
+    path = tmp_path / "wrong.yaml"
+    path.write_text(wrong, encoding="utf-8")
+    result = run_scenario(path)
+    assert not result.ok and result.error is None, result.render()
+    rendered = result.render()
+    assert "the engine accepts bid 3 from D (seat 0); expected a refusal (add up to the 10 tricks)" in rendered
+    assert "P (seat 2) bid 1, expected 2" in rendered
+    assert "score of P: 0, expected 11" in rendered

@@ -3,11 +3,15 @@
 Cards: win the trick as cheaply as possible when the opponents hold it, shed the least
 valuable card otherwise, give points to a partner who is sure to win, and lead a master
 card (one no unseen card of its suit beats) when holding one. Where the scoring makes tricks
-and card points cost their taker (:func:`avoids_tricks`: penalty cards), the reverse: duck under the
-winning card, shed the costliest card on another's trick, lead the card most likely to lose.
-After taking a kitty, discard by the same measure, from short suits first. A declarer's undertaking (`by: declarer`, a
-chelem) is announced only with a hand that cannot lose a trick: its payoff is the ruleset's
-scoring, which greedy does not weigh, so it takes on only what cannot fail.
+and card points cost their taker (:func:`avoids_tricks`: penalty cards), the reverse: duck
+under the winning card, shed the costliest card on another's trick, lead the card most likely
+to lose. Where the seats bid tricks (`bids`), greedy bids what its hand's trick value makes
+best for its side by the scoring (:func:`bid_for`) and plays to win tricks until its side has
+its bid, then to lose them if the scoring makes a trick over the bid cost (:func:`wants_tricks`).
+After taking a kitty, discard by the same measure, from short suits first. A declarer's
+undertaking (`by: declarer`, a chelem) is announced only with a hand that cannot lose a trick:
+its payoff is the ruleset's scoring, which greedy does not weigh, so it takes on only what
+cannot fail.
 
 Trump: a turned-up card is taken when the side's chance of making the hand clears the
 break-even the ruleset's own scoring sets (:class:`MakerBar`: a made hand's gain against a
@@ -196,7 +200,7 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     ctx = state.context
     seat = state.current_player()
     leader, cards = state.current_trick()
-    avoid = avoids_tricks(state.ruleset)
+    avoid = avoids_tricks(state.ruleset) if not state.bids else not wants_tricks(state, seat)
     if cards:
         return (duck if avoid else follow)(ctx, state.sides, seat, leader, cards, legal)
     gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
@@ -259,6 +263,91 @@ def shared(first: int, total: int, sides: int) -> tuple[int, ...]:
 
 
 _AVOIDS: dict[int, tuple[Ruleset, bool]] = {}  # id(ruleset) -> (the ruleset, kept alive; whether tricks cost)
+_CHANGE: dict[tuple[int, tuple[int, ...], int, int], tuple[Ruleset, float]] = {}  # see side_change
+_OVER: dict[tuple[int, tuple[int, ...], int], tuple[Ruleset, bool]] = {}  # (id(ruleset), bids, side) -> over_bid_costs
+
+
+def wants_tricks(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` plays to win tricks in a game of bids: while its side has fewer than it
+    bid, and after that only if the scoring pays for a trick over the bid (public facts only)."""
+    sides = state.sides
+    side = sides[seat]
+    bids = state.bids
+    per_side = tuple(sum(bid for s, bid in enumerate(bids) if sides[s] == team) for team in range(max(sides) + 1))
+    if state.trick_counts[side] < per_side[side]:
+        return True
+    return not over_bid_costs(state.ruleset, per_side, side)
+
+
+def over_bid_costs(rs: Ruleset, bids: tuple[int, ...], side: int) -> bool:
+    """Whether, by the compiled scoring, ``side`` ends a hand worse off taking one trick more than
+    its bid than taking its bid (the other sides sharing the rest), from a fresh scoresheet."""
+    key = (id(rs), bids, side)
+    known = _OVER.get(key)
+    if known is None or known[0] is not rs:
+        if bids[side] >= hand_size(rs):
+            return False
+        if len(_OVER) > 4096:
+            _OVER.clear()
+        known = _OVER[key] = (rs, side_change(rs, bids, side, bids[side] + 1) < side_change(rs, bids, side, bids[side]))
+    return known[1]
+
+
+def side_change(rs: Ruleset, bids: tuple[int, ...], side: int, won: int) -> float:
+    """``side``'s scoresheet change towards winning, from a fresh scoresheet, in a hand it ends
+    with ``won`` tricks (the other sides sharing the rest) and the sides' ``bids`` (remembered:
+    a bid weighs a dozen numbers by a dozen outcomes, and the sampler asks for greedy's bids in
+    every world it reads)."""
+    key = (id(rs), bids, side, won)
+    known = _CHANGE.get(key)
+    if known is not None and known[0] is rs:
+        return known[1]
+    tricks, n, nsides = hand_size(rs), rs.players.count, len(bids)
+    share = list(shared(won, tricks, nsides))
+    share.insert(side, share.pop(0))
+    side_of = None if rs.players.sides == "teams" else tuple(min(seat, 1) for seat in range(n))
+    deltas = rs.tables.score_hand((0,) * nsides, tuple(share), None, n - 1, tricks, 0, 0,
+                                  (rs.scoresheet.start,) * len(rs.players.teams), (), side_of=side_of, bids=bids).deltas
+    change = (-1 if rs.scoresheet.lower_is_better() else 1) * deltas[side]
+    if len(_CHANGE) > 65536:
+        _CHANGE.clear()
+    _CHANGE[key] = (rs, change)
+    return change
+
+
+_FAIR: dict[tuple[int, int], tuple[Ruleset, float]] = {}  # (id(ruleset), id(context)) -> tricks per unit of value
+
+
+def bid_for(state: GameState, hand: int, legal: Sequence[int]) -> int:
+    """The bid of the best expected scoresheet change for the side, by the compiled scoring, when
+    the seat's tricks follow a binomial law whose mean is its hand's trick value, scaled so that
+    a dealt hand's mean value is a seat's fair share of the tricks; its partners count as taking
+    what they bid (those still to bid, nothing either way)."""
+    acts = state.actions
+    rs, ctx = state.ruleset, state.context
+    full = rs.layout.full_mask
+    key = (id(rs), id(ctx))
+    known = _FAIR.get(key)
+    if known is None or known[0] is not rs:  # the mean value of 256 hands dealt from a shuffled pack (seeded: repeatable)
+        size, cards, draw = hand_size(rs), list(iter_bits(full)), random.Random(0)
+        mean = sum(trick_value(ctx, sum(1 << c for c in hand_cards), full & ~sum(1 << c for c in hand_cards))
+                   for hand_cards in (draw.sample(cards, size) for _ in range(256))) / 256
+        if len(_FAIR) > 256:
+            _FAIR.clear()
+        known = _FAIR[key] = (rs, size / rs.players.count / mean if mean else 0.0)
+    size = hand_size(rs)
+    chance = min(1.0, trick_value(ctx, hand, full & ~hand) * known[1] / size)
+    seat, sides = state.current_player(), state.sides
+    side = sides[seat]
+    told = tuple(sum(b for s, b in enumerate(state.bids) if sides[s] == team and b > 0 and s != seat)
+                 for team in range(max(sides) + 1))
+    laws = [math.comb(size, k) * chance ** k * (1 - chance) ** (size - k) for k in range(size + 1)]
+
+    def expected(action: int) -> float:
+        bids = tuple(bid + (action - acts.bid0 if team == side else 0) for team, bid in enumerate(told))
+        return sum(p * side_change(rs, bids, side, min(size, k + told[side])) for k, p in enumerate(laws) if p > 1e-6)
+
+    return max(legal, key=lambda a: (expected(a), -a))
 
 
 def avoids_tricks(rs: Ruleset) -> bool:
@@ -382,8 +471,10 @@ class GreedyAgent:
         """The decision of ``seat`` holding ``hand`` among ``legal`` (no card among them)."""
         acts = state.actions
         rs = state.ruleset
-        if legal[0] >= acts.discard0 >= 0:  # after taking the kitty
+        if legal[0] >= acts.discard0 >= 0 and not legal[0] >= acts.bid0 >= 0:  # after taking the kitty
             return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
+        if legal[0] >= acts.bid0 >= 0:
+            return bid_for(state, hand, legal)
         if acts.accept in legal:
             bar = self.maker_bar(rs)
             t = rs.tables

@@ -37,6 +37,9 @@ EXPLORE = 0.25  # share of leads the playout makes at random
 DECISION_EXPLORE = 0.0  # ... when valuing a decision that is not a card: the play the table will see, not variety
 EVIDENCE = 1.0  # standard errors by which a search's choice must beat greedy's at a decision that is not a card
 PRICED_LIMIT = 1 << 12  # scoresheet states an Outlook remembers the chances of
+# the fewest worlds whose spread the evidence rule trusts: from two or three worlds (a long hand with a dozen
+# bids to play out in each) the sample variance can come out near nothing and let chance overrule greedy
+EVIDENCE_WORLDS = 8
 POINTS_WEIGHT = 1e-3  # card points break ties between lines of equal worth
 DECISION_BUDGET = 2  # a decision that is not a card (trump, contract, announcement, declaration) gets this many times
 # the search: it decides the most; but where every seat is offered the turned-up card in turn, decisions are
@@ -106,8 +109,8 @@ class SearchAgent:
 
     def overrules(self, gain: float, variance: float) -> bool:
         """Whether the search's estimated ``gain`` over greedy's choice (``variance``: that estimate's)
-        is ``evidence`` standard errors clear of nothing."""
-        return gain > self.evidence * math.sqrt(variance)
+        is ``evidence`` standard errors clear of nothing (``evidence`` 0: any gain, however few the worlds)."""
+        return gain > self.evidence * math.sqrt(variance) if self.evidence else gain > 0
 
     def settle(self, state: GameState, legal: Sequence[int], rng: random.Random, scale: int, best: int,
                gain_over: Callable[[int], tuple[float, float]]) -> int:
@@ -309,7 +312,8 @@ def playout(state: GameState, outlook: Outlook, rng: random.Random, greedy: Gree
 
 def paired_gain(values: Sequence[Sequence[float]], best: int, base: int) -> tuple[float, float]:
     """Action ``best``'s mean gain over ``base`` and its variance, from the worlds in which both
-    were played out (pairing cancels the luck of each world)."""
+    were played out (pairing cancels the luck of each world); from fewer than
+    :data:`EVIDENCE_WORLDS` worlds the variance is infinite, so greedy's choice stands."""
     gains = [row[best] - row[base] for row in values]
     mean = statistics.fmean(gains)
-    return mean, statistics.variance(gains, mean) / len(gains) if len(gains) > 1 else math.inf
+    return mean, statistics.variance(gains, mean) / len(gains) if len(gains) >= EVIDENCE_WORLDS else math.inf

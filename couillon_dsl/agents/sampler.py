@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 MAX_TRIES = 8  # attempts per wanted world before giving up on it
 MIN_ATTEMPTS = 64  # ... but at least this many in all: one world asked for (OpenSpiel's resampling) got 4 strict
 # and 4 relaxed attempts, too few once voids and the reading rule out most deals (a random game's seat, late in a hand)
+BID_SLACK = 1  # a bid of tricks is read as the model's estimate give or take this many (see Reading.believes)
 READING = 0.9  # the chance a world is dropped when the greedy model would have decided otherwise than a seat did
 POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
 DISCARDED = -2  # the declarer's positions that may hold the cards he discarded unseen (see _Layout.pack)
@@ -109,14 +110,20 @@ class Reading:
 
     def believes(self, world: GameState, action: int) -> bool:
         """False (with a chance of ``strength``) when another seat's decision ``action`` is not the
-        one the model takes with the cards it holds in ``world``; cards and discards are not read."""
+        one the model takes with the cards it holds in ``world``; cards and discards are not read.
+        A bid of tricks is a count the model only estimates: it believes one within
+        :data:`BID_SLACK` of its own (read exactly, three bids before a seat's own left a world in
+        hundreds, and a card of a thirteen-trick game got under three worlds in its time)."""
         acts = world.actions
         if world.current_player() == self.seat or 0 <= acts.discard0 <= action < acts.discard0 + acts.ncards:
             return True
         legal = world.legal_actions()
         if len(legal) < 2 or action not in legal:  # no choice, or an illegal action the replay refuses
             return True
-        return self.model.act(world, legal, self.rng) == action or self.rng.random() >= self.strength
+        model = self.model.act(world, legal, self.rng)
+        if 0 <= acts.bid0 <= action < acts.dealer0:  # a number of tricks: the model's estimate, read within one
+            return abs(model - action) <= BID_SLACK or self.rng.random() >= self.strength
+        return model == action or self.rng.random() >= self.strength
 
 
 def shown_melds_rule_out(state: GameState, view: SeatView) -> dict[int, int]:

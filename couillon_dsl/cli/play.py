@@ -70,7 +70,8 @@ def play(ruleset: str, seat: int, agents: str, seed: int | None, option_pairs: t
     """Play one whole game of RULESET at --seat against bots, in the terminal.
 
     Answer each decision with the number of a choice or its name (AS, 10h, accept, pass,
-    name H, announce ID, no); 'why' explains which cards you may play, 'quit' stops.
+    name H, announce ID, no); a bid of tricks with the number of tricks. 'why' explains
+    which cards you may play, 'quit' stops.
     """
     import random
 

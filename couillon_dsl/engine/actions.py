@@ -13,8 +13,8 @@ CHANCE = -1
 TERMINAL = -2
 
 # phases; PHASE_NAMES gives the name a SeatView shows
-DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION, DISCARD = range(9)
-PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over", "auction", "discard")
+DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION, DISCARD, BID = range(10)
+PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over", "auction", "discard", "bid")
 
 
 class IllegalAction(ValueError):
@@ -29,9 +29,10 @@ class Actions(NamedTuple):
     (the j-th contract whose trump is not named) ``contract0 + j``, DISCARD card c (after
     taking the kitty) ``discard0 + c`` when the ruleset has a kitty (else -1), DECLARE k (an
     optional declaration of kind k, offered on the holder's first turn) ``declare0 + k`` when
-    the ruleset has optional declarations (else -1), and the chance
-    choice of a random first dealer s is ``dealer0 + s``. Rulesets without pushes, contracts
-    a kitty or optional declarations keep the numbering they always had.
+    the ruleset has optional declarations (else -1), BID n (tricks, with `bids`) ``bid0 + n``
+    (else -1), and the chance choice of a random first dealer s is ``dealer0 + s``. Rulesets
+    without pushes, contracts, a kitty, optional declarations or bids keep the numbering they
+    always had.
     """
 
     ncards: int
@@ -49,11 +50,12 @@ class Actions(NamedTuple):
     contract0: int = -1
     discard0: int = -1
     declare0: int = -1
+    bid0: int = -1
 
     @classmethod
     @functools.cache  # immutable and asked for by every new game: build each numbering once
     def build(cls, ncards: int, nsuits: int, nannouncements: int, ncontracts: int = 0,
-              pushes: bool = False, discards: bool = False, ndeclarations: int = 0) -> "Actions":
+              pushes: bool = False, discards: bool = False, ndeclarations: int = 0, nbids: int = 0) -> "Actions":
         name0 = ncards + 4
         show0 = name0 + nsuits
         announce0 = show0 + ncards
@@ -61,19 +63,20 @@ class Actions(NamedTuple):
         contract0 = announce0 + nannouncements + pushes
         discard0 = contract0 + ncontracts
         declare0 = discard0 + ncards * discards
+        bid0 = declare0 + ndeclarations
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
-                   name0, show0, announce0, declare0 + ndeclarations, push, contract0 if ncontracts else -1,
-                   discard0 if discards else -1, declare0 if ndeclarations else -1)
+                   name0, show0, announce0, bid0 + nbids, push, contract0 if ncontracts else -1,
+                   discard0 if discards else -1, declare0 if ndeclarations else -1, bid0 if nbids else -1)
 
     @property
     def contract_end(self) -> int:
         """One past the last CONTRACT action."""
-        return min(x for x in (self.discard0, self.declare0, self.dealer0) if x >= 0)
+        return min(x for x in (self.discard0, self.declare0, self.bid0, self.dealer0) if x >= 0)
 
     def decode(self, action: int) -> tuple[str, int]:
         """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", -1), ("name", suit),
-        ("show", c), ("announce", index), ("push", -1), ("contract", j), ("discard", c), ("declare", k), ("dealer", seat); one place
-        that knows the numbering."""
+        ("show", c), ("announce", index), ("push", -1), ("contract", j), ("discard", c),
+        ("declare", k), ("bid", n), ("dealer", seat); one place that knows the numbering."""
         if 0 <= action < self.ncards:
             return "card", action
         if self.ncards <= action < self.name0:
@@ -86,6 +89,8 @@ class Actions(NamedTuple):
             return "push", -1
         if self.contract0 >= 0 and self.contract0 <= action < self.contract_end:
             return "contract", action - self.contract0
+        if self.bid0 >= 0 and self.bid0 <= action < self.dealer0:
+            return "bid", action - self.bid0
         if self.declare0 >= 0 and self.declare0 <= action < self.dealer0:
             return "declare", action - self.declare0
         if self.discard0 >= 0 and self.discard0 <= action < self.dealer0:

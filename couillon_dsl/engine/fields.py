@@ -2,7 +2,7 @@
 
 :class:`~couillon_dsl.engine.state.GameState` is assembled from one class per phase of a
 hand, each in its own module: ``deal`` (the deal script), ``contract`` (the decision that
-fixes trump: offer or choice), ``announce`` (announcements in trick 1), ``play`` (tricks)
+fixes trump: offer or choice), ``bidding`` (bids of a number of tricks), ``announce`` (announcements in trick 1), ``play`` (tricks)
 and ``scoring`` (the end of a hand and of a game). They all read and write the slots
 declared here; the hand's flow between phases goes through the hooks declared at the
 end of :class:`StateFields`, so each phase module imports none of the others.
@@ -25,6 +25,8 @@ FIELDS = (
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
     "_bid", "_bidder", "_side_of",
+    # bids
+    "_trick_bids",
     # kitty
     "_kitty", "_discards", "_to_discard",
     # announcements
@@ -85,6 +87,8 @@ class StateFields:
     _bid: int  # the auction's highest bid so far, as a ladder position (-1: none)
     _bidder: int  # the seat that made it (-1: none)
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
+    # bids (engine.bidding)
+    _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
     # kitty (engine.kitty)
     _kitty: CardMask  # the cards the deal's kitty step put aside this hand
     _discards: CardMask  # the declarer's discards so far this hand
@@ -141,6 +145,9 @@ class StateFields:
         raise NotImplementedError
 
     def _begin_play(self) -> None:  # play: trump fixed, the first trick starts
+        raise NotImplementedError
+
+    def _begin_bids(self) -> None:  # bidding: trump fixed, each seat bids its tricks before the first lead
         raise NotImplementedError
 
     def _begin_exchange(self) -> bool:  # kitty: the contract is fixed; True when the declarer must discard

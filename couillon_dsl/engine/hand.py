@@ -185,7 +185,8 @@ def make_score_hand(
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]],
               declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
               contract_multiplier: int = 1, won: tuple[int, ...] = (),
-              last_trick: tuple[Any, ...] = (None, 0, ()), side_of: Sequence[Team] | None = None) -> HandScore:
+              last_trick: tuple[Any, ...] = (None, 0, ()), side_of: Sequence[Team] | None = None,
+              bids: tuple[int, ...] = ()) -> HandScore:
         sides = team_of if side_of is None else side_of
         in_play = sum(points)
         if decide is None:
@@ -194,13 +195,13 @@ def make_score_hand(
             winner, tie, no_score = decide((None, None, maker, sides[dealer], sides[next_seat[dealer]], False, False,
                                             False, False, ntricks, in_play, passes, ties, points, tricks, tuple(made),
                                             options, None, None, declared, contract, contract_multiplier, won,
-                                            *last_trick), sides)
+                                            *last_trick, bids), sides)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         row = (winner, (1 - winner if nsides == 2 else None) if decided else None,
                maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
-               contract_multiplier, won, *last_trick)
+               contract_multiplier, won, *last_trick, bids)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)
@@ -251,7 +252,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]], declared: Any = (),
               contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0, ()),
-              side_of: Any = None) -> HandScore:
+              side_of: Any = None, bids: Any = ()) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks

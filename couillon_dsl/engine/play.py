@@ -31,6 +31,9 @@ class PlayPhase(StateFields):
         if self._contract >= 0:
             self._mult = t.contract_multipliers[self._contract][self._trump + 1]
         self._set_context()
+        if rs.bids is not None and not self._trick_bids:  # the tricks are bid before the first lead
+            self._begin_bids()
+            return
         if t.declarer_offers and self._decider is not None and self._maker is not None:
             # the declarer's announcements (and their answers) come before the first lead
             self._offers = [(a, self._decider) for a in t.declarer_offers]

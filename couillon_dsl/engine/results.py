@@ -47,6 +47,7 @@ class HandSummary(NamedTuple):
     # per side, the mask of the cards it took (card roles and the cards dealt to nobody applied), in rulesets
     # whose scoring reads the cards won; else empty
     won: tuple[CardMask, ...] = ()
+    bids: tuple[int, ...] = ()  # seat -> the tricks it bid, in rulesets with `bids`
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,4 +103,5 @@ class SeatView:
     sides: tuple[int, ...] | None = None  # seat -> its side in this hand (points, tricks, maker are by side)
     kitty: CardMask = 0  # the kitty's cards, once shown (to the declarer: once taken)
     discarded: CardMask = 0  # the declarer's discards this seat sees: all (the declarer), the shown ones (the others)
+    bids: tuple[int, ...] = ()  # seat -> the tricks it bid this hand (-1: not yet), in rulesets with `bids`
 

@@ -30,9 +30,14 @@ class ScoringPhase(StateFields):
                      else ((), (None, 0, ())))
         if self._contract >= 0:
             won = self._count_aside(self._rs.contracts[self._contract].aside_counts_for, won)
+        bids = self._trick_bids
+        if bids:  # per side, the tricks its seats bid
+            side_of = self._side_of
+            bids = tuple(sum(bid for seat, bid in enumerate(bids) if side_of[seat] == side)
+                         for side in range(len(self._points)))
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
-                             won, last, self._side_of)
+                             won, last, self._side_of, bids)
         self._values = score.values
         self._ties = score.ties
         self._passes = score.passes
@@ -87,6 +92,7 @@ class ScoringPhase(StateFields):
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
             declared, self._side_of if self._t.declarer_sides and self._maker is not None else (), won,
+            self._trick_bids,
         )))
 
     def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:

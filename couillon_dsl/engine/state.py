@@ -16,10 +16,11 @@ from typing import Any
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
-    ANNOUNCE, AUCTION, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, OFFER, OVER, PHASE_NAMES, PLAY, TERMINAL, Actions,
+    ANNOUNCE, AUCTION, BID, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, OFFER, OVER, PHASE_NAMES, PLAY, TERMINAL, Actions,
     IllegalAction,
 )
 from couillon_dsl.engine.announce import AnnouncePhase
+from couillon_dsl.engine.bidding import BidPhase
 from couillon_dsl.engine.contract import ContractPhase
 from couillon_dsl.engine.deal import DealPhase
 from couillon_dsl.engine.declarations import DeclarePhase
@@ -34,11 +35,11 @@ __all__ = ["CHANCE", "TERMINAL", "Actions", "FinishedGame", "GameResult", "GameS
            "IllegalAction", "SeatView", "play_random_game"]
 
 
-class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhase, PlayPhase, ScoringPhase):
+class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, DeclarePhase, PlayPhase, ScoringPhase):
     """A whole game, or a session of games, of one compiled ruleset (design §3).
 
     The façade agents and tools use: the public methods below. Each phase of a hand is a
-    base class in its own module (``deal``, ``contract``, ``kitty``, ``announce``,
+    base class in its own module (``deal``, ``contract``, ``kitty``, ``bidding``, ``announce``,
     ``declarations``, ``play``, ``scoring``) working on the slots of :class:`~couillon_dsl.engine.fields.StateFields`.
     """
 
@@ -78,7 +79,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             return self._turn
         if phase <= DRAW:
             return CHANCE
-        if phase == OFFER or phase == AUCTION:
+        if phase == OFFER or phase == AUCTION or phase == BID:
             return self._speakers[self._spk]
         if phase == CHOOSE:
             return self._chooser
@@ -135,6 +136,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             return [acts.decline, acts.announce0 + self._offers[0][0]]
         if phase == DEALER:
             return [acts.dealer0 + s for s in range(self._n)]
+        if phase == BID:
+            return [acts.bid0 + n for n in self.bids_allowed()]
         if phase == DISCARD:
             return [acts.discard0 + c for c in iter_bits(self.discard_mask())]
         return []
@@ -177,6 +180,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             self._play(action)
             return
         if not self._allows(action):
+            if phase == BID and self._acts.bid0 <= action < self._acts.dealer0:
+                raise IllegalAction(self._bid_refusal(action))
             raise IllegalAction(self._discard_refusal(action) if phase == DISCARD else self._refusal(action))
         self._history.append(action)
         if phase == DRAW:
@@ -188,6 +193,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             self._start_deal()
         elif phase == DISCARD:
             self._discard(action - self._acts.discard0)
+        elif phase == BID:
+            self._bid_tricks(action)
         else:
             self._decide(action)
 
@@ -285,6 +292,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
         other._bid = self._bid
         other._bidder = self._bidder
         other._side_of = self._side_of
+        # bids
+        other._trick_bids = self._trick_bids
         # kitty
         other._kitty = self._kitty
         other._discards = self._discards
@@ -385,6 +394,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
                     self._announce(action)
                 elif phase == DISCARD:
                     self._discard(action - self._acts.discard0)
+                elif phase == BID:
+                    self._bid_tricks(action)
                 else:
                     self._decide(action)
 
@@ -441,6 +452,17 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
     def trump(self) -> int | None:
         """The trump suit index, or None when not (yet) fixed or the ruleset has no trump."""
         return self._trump if self._trump >= 0 else None
+
+    @property
+    def bids(self) -> tuple[int, ...]:
+        """Seat -> the tricks it bid this hand, -1 before its bid (public; the seat view's ``bids``);
+        () in rulesets without bids and before the bidding."""
+        return self._trick_bids
+
+    @property
+    def trick_counts(self) -> tuple[int, ...]:
+        """Side -> the tricks it took so far this hand (public; the seat view's ``tricks``)."""
+        return tuple(self._tricks)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -509,6 +531,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             return f"discard {layout.name(arg)}"
         if kind == "declare":
             return f"declare {self._rs.declarations[arg].id}"
+        if kind == "bid":
+            return f"bid {arg}"
         return kind
 
     def string_to_action(self, seat: int | None, text: str) -> int:
@@ -555,6 +579,10 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
                     return acts.contract0 + ids.index(arg)
                 raise ValueError(f"{arg!r} is not a contract to pick (contracts whose trump is named are picked "
                                  f"with `name SUIT`)")
+            if head == "bid" and acts.bid0 >= 0:
+                if arg.isdigit() and acts.bid0 + int(arg) < acts.dealer0:
+                    return acts.bid0 + int(arg)
+                raise ValueError(f"{arg!r} is not a number of tricks one may bid")
             if head == "dealer" and arg.isdigit() and int(arg) < self._n:
                 return acts.dealer0 + int(arg)
         if len(words) == 1:
@@ -599,6 +627,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, AnnouncePhase, DeclarePhas
             sides=self._side_of if hand_phase and (self._maker is not None or not self._t.declarer_sides) else None,
             kitty=kitty,
             discarded=discarded,
+            bids=self._trick_bids if hand_phase else (),
         )
 
     # ------------------------------------------------------------------ refusals
@@ -639,7 +668,8 @@ def _game_start(rs: Ruleset) -> _GameStart:
     t = rs.tables
     acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements), len(t.fixed_contracts),
                          rs.trump.choose is not None and rs.trump.choose.delegate is not None, t.kitty is not None,
-                         len(rs.declarations) if t.first_trick_offers else 0)
+                         len(rs.declarations) if t.first_trick_offers else 0,
+                         rs.bids.highest + 1 if rs.bids is not None and rs.bids.highest is not None else 0)
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start

@@ -67,6 +67,7 @@ class HandFacts(NamedTuple):
     last_trick_cards: int = 0  # the mask of the last trick's cards
     # per trick in play order: (its cards' mask, the team that took it, the card that took it)
     trick_log: tuple[tuple[int, int | None, int], ...] = ()
+    bids: tuple[int, ...] = ()  # team -> the tricks its seats bid (rulesets with `bids`)
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class ExprNames:
     declarations: tuple[str, ...] = ()  # declaration ids, in the order of HandFacts.declared
     whole_points: bool = True  # False when the pack has half points: points() is then a `number`
     card_sets: Mapping[str, int] = field(default_factory=dict)  # deck.card_sets: name -> mask (0 when checking)
+    bids: bool = True  # the ruleset has a `bids` section: bid() has something to read
 
 
 # name -> type; every variable is an attribute of HandFacts of the same name.
@@ -99,6 +101,7 @@ CONSTANTS: dict[str, tuple[str, Any]] = {"none": ("team", None), "true": ("bool"
 FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "points": (("team",), "int"),
     "tricks": (("team",), "int"),
+    "bid": (("team",), "int"),
     "announced": (("announcement",), "bool"),
     "announcer": (("announcement",), "team"),
     "opponents": (("team",), "team"),
@@ -140,7 +143,7 @@ def reserved_names() -> frozenset[str]:
 
 
 # the HandFacts field each function reads
-_FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "announced": "announcers", "announcer": "announcers",
+_FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "announced": "announcers", "announcer": "announcers",
                    "option": "options", "declared": "declared", "count": "won",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log"}
@@ -300,6 +303,9 @@ class _Checker:
         arg, param = node.args[0], params[0]
         if param in ("announcement", "option"):
             return self.keyed(node, arg, param, result)
+        if node.func == "bid" and not self.names.bids:
+            return self.fail("bid-without-bids", "bid() reads the tricks a team bid, but this ruleset has no bids",
+                             node, "add a `bids` section, or read tricks() instead")
         if node.func == "opponents" and self.names.team_count != 2:
             return self.fail("expr-type", "opponents() needs a game with exactly two teams", node)
         team = self.expect(arg, "team", f"{node.func}()")
@@ -307,7 +313,9 @@ class _Checker:
             return result, None
         if node.func == "opponents":
             return result, lambda facts: None if (t := team(facts)) is None else 1 - t
-        table = operator.attrgetter(node.func)  # points / tricks: a tuple per team; none has none
+        table = operator.attrgetter(_FUNCTION_FACTS[node.func])  # points / tricks / bids: a tuple per team; none has none
+        if node.func == "bid":  # a hand valued before anyone bid (an agent's estimate) reads no bids: 0
+            return result, lambda facts: 0 if (t := team(facts)) is None or not facts.bids else facts.bids[t]
         return result, lambda facts: 0 if (t := team(facts)) is None else table(facts)[t]
 
     def operation(self, node: Call) -> tuple[str, Evaluator | None]:

@@ -5,8 +5,11 @@ out by the ruleset's sizes: seats, cards, suits, teams, announcements, contracts
 declarations. The tensor is a list of floats in a fixed order (:attr:`ViewEncoder.pieces`
 names the parts and sizes). Besides the cards, it holds what fixes a hand in the newer
 rulesets: the contract and its declarer, the seat's partners in this hand (sides that
-change with the contract), the kitty once the seat has seen it, the discards it saw, and
-the declarations made (a shown one's cards are among the face-up cards).
+change with the contract), the kitty once the seat has seen it, the discards it saw, the
+declarations made (a shown one's cards are among the face-up cards) and the tricks each
+seat bid. With bids the tricks taken so far are there too: the cards played by seat, in no
+order, do not tell who took them, and a bid is made or broken by exactly that count (other
+rulesets keep the tensor they always had).
 
 The scores are in units of what a game spans, so a learner sees numbers near one on every
 ruleset: the distance from the start to the goal in a race, and in a game of a fixed number
@@ -42,6 +45,10 @@ class ViewEncoder:
         self.words = (*WORDS, *(c.id for c in ruleset.contracts))
         self.contract_ids = [c.id for c in ruleset.contracts]
         self.declaration_ids = [d.id for d in ruleset.declarations]
+        bids = ruleset.bids
+        self.nbids = 0 if bids is None or bids.highest is None else bids.highest + 1  # bids 0 .. highest
+        self.most_tricks = max(1, ncards // n)  # the tricks piece's unit: no hand has more tricks
+        self.nsides = ruleset.tables.nsides if self.nbids else 0  # the tricks piece: with bids only
         self.pieces: tuple[tuple[str, int], ...] = (
             ("seat", n), ("current_player", n), ("dealer", n),
             ("hand", ncards), ("played_by_seat", n * ncards), ("trick", ncards), ("face_up", ncards),
@@ -49,7 +56,8 @@ class ViewEncoder:
             ("decisions", n * (len(self.words) + 1)), ("announcements", len(ruleset.announcements) * n),
             ("contract", len(self.contract_ids) + 1), ("declarer", n + 1), ("partners", n),
             ("kitty", ncards), ("discarded", ncards), ("declared", len(self.declaration_ids) * n),
-            ("scores", nteams), ("games_won", nteams), ("pending", 2),
+            ("bids", n * self.nbids), ("tricks", self.nsides), ("scores", nteams), ("games_won", nteams),
+            ("pending", 2),
         )
         self.size = sum(size for _, size in self.pieces)
         self.announcement_ids = [a.id for a in ruleset.announcements]
@@ -111,6 +119,14 @@ class ViewEncoder:
             if kind in self.declaration_ids:
                 out[at + self.declaration_ids.index(kind) * n + seat] += value / MELD_SCALE
         at += len(self.declaration_ids) * n
+        for seat, bid in enumerate(view.bids):  # -1: not bid yet, all zeros
+            if 0 <= bid < self.nbids:
+                out[at + seat * self.nbids + bid] = 1.0
+        at += n * self.nbids
+        if self.nsides:
+            for side, taken in enumerate(view.tricks):  # by side: teams, or the hand's sides
+                out[at + side] = taken / self.most_tricks
+        at += self.nsides
         for team, value in enumerate(view.scores):
             out[at + team] = value / self.span
         at += nteams
@@ -148,6 +164,8 @@ class ViewEncoder:
             parts.append("discarded " + " ".join(name(c) for c in iter_bits(view.discarded)))
         if view.melds:
             parts.append("declared " + " ".join(f"{kind}:{label}:{seat}" for kind, label, seat, _, _ in view.melds))
+        if view.bids:
+            parts.append("bids " + " ".join(f"{s}:{'-' if b < 0 else b}" for s, b in enumerate(view.bids)))
         if view.announcements:
             parts.append("announced " + " ".join(f"{a}:{s}" for a, s in view.announcements))
         if view.played:

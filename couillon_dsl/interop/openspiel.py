@@ -109,8 +109,9 @@ class CouillonGame(pyspiel.Game):
         acts = GameState(rs).actions  # the ruleset's numbering: contracts, pushes, discards, declarations
         hands = setup.hands or rs.limits.max_hands * rs.limits.max_games
         # a hand: the pack drawn, every card played or discarded, offer rounds over the pack, bids and pushes,
-        # announcements and declarations
-        per_hand = rs.layout.size * (3 + n) + n * (len(rs.announcements) + len(rs.declarations) + len(rs.contracts) + 2)
+        # announcements and declarations, the tricks bid
+        per_hand = rs.layout.size * (3 + n) + n * (len(rs.announcements) + len(rs.declarations) + len(rs.contracts) + 2
+                                                   + (rs.bids is not None))
         info = pyspiel.GameInfo(
             num_distinct_actions=acts.dealer0 + n,
             max_chance_outcomes=acts.dealer0 + n,
@@ -225,7 +226,8 @@ class ViewObserver:
         if not self.perfect_recall:
             return now
         past = [f"hand {h.number} of game {h.game}: dealer {h.dealer} said {list(h.decisions)} "
-                f"tricks {[list(cards) for _, cards, _ in h.played_tricks]} scores {list(h.scores)}"
+                + (f"bid {list(h.bids)} " if h.bids else "")
+                + f"tricks {[list(cards) for _, cards, _ in h.played_tricks]} scores {list(h.scores)}"
                 for h in state.engine.hands]
         return " || ".join([*past, now])
 

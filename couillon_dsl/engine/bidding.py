@@ -1,0 +1,54 @@
+"""Bids of a number of tricks (the `bids` section): once trump is fixed, before the first lead.
+
+Each seat in turn from the elder says how many tricks it will take, from `lowest` to
+`highest`. With `may_total_tricks: false` the last bidder may not say the number that
+would make the bids add up to the tricks of the hand (the hook), unless it is the
+only bid left. The bids are public; the scoring reads them as ``bid(team)``.
+"""
+from __future__ import annotations
+
+from couillon_dsl.engine.actions import BID
+from couillon_dsl.engine.fields import StateFields
+
+
+class BidPhase(StateFields):
+    """Bidding tricks, seat by seat."""
+
+    __slots__ = ()
+
+    def _begin_bids(self) -> None:
+        self._speakers = self._t.rounds[self._t.next_seat[self._dealer]]
+        self._spk = 0
+        self._trick_bids = (-1,) * self._n
+        self._phase = BID
+
+    def bids_allowed(self) -> list[int]:
+        """The numbers of tricks the seat to bid may bid."""
+        bids = self._rs.bids
+        assert bids is not None and bids.highest is not None
+        allowed = list(range(bids.lowest, bids.highest + 1))
+        if not bids.may_total_tricks and self._spk == len(self._speakers) - 1 and len(allowed) > 1:
+            hook = self._hands[self._speakers[self._spk]].bit_count() - sum(b for b in self._trick_bids if b > 0)
+            if hook in allowed:
+                allowed.remove(hook)
+        return allowed
+
+    def _bid_tricks(self, action: int) -> None:
+        """The seat to bid bids ``action - bid0`` tricks; after the last, play begins."""
+        seat = self._speakers[self._spk]
+        bids = list(self._trick_bids)
+        bids[seat] = action - self._acts.bid0
+        self._trick_bids = tuple(bids)
+        self._spk += 1
+        if self._spk == len(self._speakers):
+            self._begin_play()
+
+    def _bid_refusal(self, action: int) -> str:
+        """Why a bid is refused: out of range, or the last bid that would make the bids add up to the tricks."""
+        bids = self._rs.bids
+        assert bids is not None
+        number = action - self._acts.bid0
+        if bids.lowest <= number <= (bids.highest or 0):
+            return (f"bid {number} is not allowed: the last bidder may not make the bids add up to the "
+                    f"{self._hands[self._speakers[self._spk]].bit_count()} tricks of the hand")
+        return f"bid {number} is not allowed: bids go from {bids.lowest} to {bids.highest}"

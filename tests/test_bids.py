@@ -1,0 +1,192 @@
+"""Bids of a number of tricks (the `bids` section; examples/oh-hell.yaml and examples/spades.yaml).
+
+Who bids when, which bids are allowed (the hook), what every seat sees of them, how the
+scoring reads them (``bid(team)``, a partnership's two bids added), and greedy's bids and
+play: it bids what its hand is worth to its side and, once its side has its bid, stops
+taking tricks where the scoring makes one too many cost.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from couillon_dsl import api
+from couillon_dsl.agents import make_agent
+from couillon_dsl.agents.greedy import over_bid_costs, wants_tricks
+from couillon_dsl.engine import GameState, IllegalAction
+from couillon_dsl.kernel.eligible import ruleset_reason
+from tests.example_games import FOLDER
+
+OH_HELL = api.load(FOLDER / "oh-hell.yaml")
+SPADES = api.load(FOLDER / "spades.yaml")
+
+
+def bidding(rs, seed: int = 1) -> GameState:
+    """A game of ``rs`` dealt at random and waiting for the first bid."""
+    state = api.new_game(rs, seed=seed)
+    state.deal_shuffled(random.Random(seed))
+    assert state.view(0).phase == "bid"
+    return state
+
+
+def bid(state: GameState, number: int) -> None:
+    state.apply(state.string_to_action(None, f"bid {number}"))
+
+
+def test_every_seat_bids_once_from_the_elder_before_the_first_lead():
+    state = bidding(OH_HELL)
+    elder = (state.dealer + 1) % 4
+    order = []
+    for number in (2, 3, 1, 0):
+        order.append(state.current_player())
+        bid(state, number)
+    assert order == [elder, (elder + 1) % 4, (elder + 2) % 4, state.dealer]
+    view = state.view(2)
+    assert view.phase == "play" and view.current_player == elder
+    expected = [0] * 4
+    for seat, number in zip(order, (2, 3, 1, 0)):
+        expected[seat] = number
+    assert view.bids == tuple(expected) == state.bids
+
+
+def test_the_hook_bars_only_the_last_bid_that_makes_the_total():
+    state = bidding(OH_HELL)
+    for number in (2, 3, 1):
+        assert [state.action_to_string(a) for a in state.legal_actions()] == [f"bid {n}" for n in range(11)]
+        bid(state, number)
+    legal = [state.action_to_string(a) for a in state.legal_actions()]
+    assert "bid 4" not in legal and len(legal) == 10  # 2 + 3 + 1 + 4 would be the ten tricks
+    with pytest.raises(IllegalAction, match="may not make the bids add up to the 10 tricks"):
+        bid(state, 4)
+    bid(state, 5)
+    assert state.view(0).phase == "play"
+
+
+def test_without_the_hook_the_last_bidder_may_bid_anything():
+    state = bidding(api.load(FOLDER / "oh-hell.yaml", {"hook": False}))
+    for number in (2, 3, 1):
+        bid(state, number)
+    assert len(state.legal_actions()) == 11
+    bid(state, 4)
+
+
+def test_bids_outside_the_range_are_refused_with_the_range():
+    state = bidding(SPADES)
+    assert [state.action_to_string(a) for a in state.legal_actions()] == [f"bid {n}" for n in range(1, 14)]
+    with pytest.raises(IllegalAction, match="bids go from 1 to 13"):
+        bid(state, 0)
+
+
+def test_bids_are_public_as_they_are_made():
+    state = bidding(OH_HELL)
+    first = state.current_player()
+    bid(state, 3)
+    for seat in range(4):
+        view = state.view(seat)
+        assert view.bids[first] == 3 and view.bids.count(-1) == 3
+        assert view.current_player == (first + 1) % 4
+
+
+def test_a_partnership_scores_on_the_sum_of_its_two_bids():
+    """Spades: a side that takes at least its two bids added scores ten a bid and one an overtrick."""
+    state = bidding(SPADES, seed=3)
+    numbers = {}
+    for number in (4, 2, 3, 1):  # the elder's side bids 4 + 3 = 7, the dealer's 2 + 1 = 3
+        numbers[state.current_player()] = number
+        bid(state, number)
+    rng = random.Random(3)
+    while len(state.hands) < 1:
+        state.apply(rng.choice(state.legal_actions()))
+    hand = state.hands[0]
+    team_of = SPADES.tables.team_of
+    for team in (0, 1):
+        side_bid = sum(n for seat, n in numbers.items() if team_of[seat] == team)
+        taken = hand.tricks[team]
+        assert hand.deltas[team] == (10 * side_bid + taken - side_bid if taken >= side_bid else -10 * side_bid)
+    assert hand.bids == tuple(numbers[seat] for seat in range(4))
+
+
+def test_bids_are_actions_a_record_replays():
+    rng = random.Random(5)
+    state = api.new_game(OH_HELL, seed=5)
+    agent = make_agent("greedy")
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.deal_shuffled(rng)
+        else:
+            state.apply(agent.act(state, state.legal_actions(), rng))
+    replay = GameState(OH_HELL)
+    for action in state.history():
+        replay.apply(action)
+    assert replay.hands == state.hands and replay.result == state.result
+
+
+def test_rulesets_with_bids_are_not_in_the_kernel_and_have_no_rollout():
+    assert "bids" in (ruleset_reason(OH_HELL) or "")
+    assert OH_HELL.rollout is None and SPADES.rollout is None
+
+
+def test_greedy_bids_more_on_a_stronger_hand():
+    """The same seat, the same trump and bids before it: a hand of the top cards bids more than a
+    hand of low cards, and never outside the legal bids."""
+    agent = make_agent("greedy")
+    state = bidding(OH_HELL, seed=7)
+    seat = state.current_player()
+    trump = state.context.trump_mask
+    layout = OH_HELL.layout
+    high = sorted(range(layout.size), key=lambda c: layout.rank_of(c))[:10]  # aces, kings, queens ...
+    low = sorted(range(layout.size), key=lambda c: -layout.rank_of(c))
+    low = [c for c in low if not trump >> c & 1][:10]
+    bids = []
+    for cards in (high, low):
+        world = state.clone()
+        world._hands[seat] = sum(1 << c for c in cards)  # a test's own deal of the seat's cards
+        legal = world.legal_actions()
+        bids.append(agent.act(world, legal, random.Random(0)) - world.actions.bid0)
+    assert bids[0] > bids[1] >= 0
+
+
+def test_greedy_stops_taking_tricks_once_an_exact_bid_is_made_but_not_where_overtricks_pay():
+    """Oh Hell pays only an exact bid: a trick over it costs. Spades pays one point a trick over."""
+    assert over_bid_costs(OH_HELL, (2, 3, 1, 5), 0)
+    assert not over_bid_costs(SPADES, (7, 3), 0)
+    state = bidding(OH_HELL, seed=2)
+    for number in (0, 0, 0, 0):
+        bid(state, number)
+    assert not any(wants_tricks(state, seat) for seat in range(4))  # each has its 0 tricks already
+
+
+@pytest.mark.parametrize("rs", [OH_HELL, SPADES], ids=["oh-hell", "spades"])
+def test_greedy_beats_random_players(rs):
+    """Greedy's bids and play against random ones: far more than a fair share of the games."""
+    seats = "greedy,random,random,random" if rs is OH_HELL else "greedy,random"
+    sim = api.simulate(rs, games=60, seed=4, agents=seats)
+    assert sim.tally.team_wins[0] >= 40
+
+
+def test_a_search_overrules_greedy_only_on_enough_worlds():
+    """Three worlds that agree exactly are no evidence: a dozen bids played out over a long hand
+    get that few in a decision's time, and chance then overruled greedy's bid."""
+    from couillon_dsl.agents.playout import EVIDENCE_WORLDS, paired_gain
+
+    agreeing = [[0.5, 0.6]] * 3
+    assert paired_gain(agreeing, 1, 0) == (pytest.approx(0.1), float("inf"))
+    enough = [[0.5, 0.6 + 0.01 * (i % 2)] for i in range(EVIDENCE_WORLDS)]
+    gain, variance = paired_gain(enough, 1, 0)
+    assert gain == pytest.approx(0.105) and 0 < variance < 1e-4
+    assert not make_agent("pimc").overrules(*paired_gain(agreeing, 1, 0))
+
+
+def test_the_sampler_reads_a_bid_as_an_estimate_within_one_trick():
+    """A world is kept when greedy, holding its cards, would have bid within one trick of the bid
+    made (strength 1: a world further off is always dropped)."""
+    from couillon_dsl.agents.sampler import BID_SLACK, Reading
+
+    state = bidding(OH_HELL, seed=9)
+    bidder = state.current_player()
+    reading = Reading((bidder + 1) % 4, 1.0, random.Random(0))
+    legal = state.legal_actions()
+    model = make_agent("greedy").act(state, legal, random.Random(0))
+    for action in legal:
+        assert reading.believes(state, action) == (abs(action - model) <= BID_SLACK)
