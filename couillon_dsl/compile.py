@@ -464,12 +464,12 @@ def _definitions(data: Mapping[str, Any], document: Document, names: Any) -> tup
 
 def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,
                   definitions: Mapping[str, Any]) -> ScoringRule:
-    from couillon_dsl.expr import EACH_TEAM, compile_expression, facts_read
+    from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, compile_expression, facts_read
 
     base = f"/scoring/{escape(name)}"
     for_each = raw.get("for_each", "")
     if for_each:
-        names = dataclasses.replace(names, bound=frozenset({EACH_TEAM}))
+        names = dataclasses.replace(names, bound=frozenset({EACH_SEAT if for_each == "seat" else EACH_TEAM}))
 
     def compiled(key: str, kind: str, default: Any) -> tuple[Any, Callable[[Any], object]]:
         value = raw.get(key, default)
@@ -479,9 +479,14 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
         return value, compile_expression(str(value), kind, names, span)  # type: ignore[arg-type]
 
     when, when_fn = compiled("when", "bool", "true")
-    team, team_fn = ("", operator.attrgetter("each_team")) if for_each else compiled("team", "team", "winner")
+    if for_each == "seat":  # the change goes to the seat's team (its side in this hand)
+        team, team_fn = "", (lambda facts: facts.seat_sides[facts.each_seat])
+    else:
+        team, team_fn = ("", operator.attrgetter("each_team")) if for_each else compiled("team", "team", "winner")
     delta, delta_fn = compiled("delta", "int", 0)
     reads = frozenset().union(*(facts_read(v, definitions) for v in (when, team, delta) if isinstance(v, str) and v))
+    if for_each == "seat":
+        reads |= {"seat_sides"}
     return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
                        when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads,
                        for_each=for_each)

@@ -114,13 +114,14 @@ def _children(path: str, node: dict[str, Any], level: int) -> Iterator[str]:
 
 
 def _expression_names() -> Iterator[str]:
-    from couillon_dsl.expr.compile import CONSTANTS, EACH_TEAM, FUNCTIONS, OPERATIONS, VARIABLES
+    from couillon_dsl.expr.compile import CONSTANTS, EACH_SEAT, EACH_TEAM, FUNCTIONS, OPERATIONS, VARIABLES
 
     yield "## Expression names"
     yield ""
     yield ("Scoring expressions (`when`, `team`, `delta`) and definitions (`define`) are evaluated on a "
            "finished hand and may use these names, the ruleset's definitions, and, inside a rule with "
-           f"`for_each: team`, the name `{EACH_TEAM}`; docs/design.md §2.3 says what each one means. "
+           f"`for_each: team`, the name `{EACH_TEAM}` (with `for_each: seat`, `{EACH_SEAT}`); docs/design.md §2.3 "
+           "says what each one means. "
            "Numbers are exact (`4.5`, `points(maker) / 2`): `int` is a whole number, `number` any.")
     yield ""
     yield "| name | gives |"

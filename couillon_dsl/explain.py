@@ -772,7 +772,7 @@ def bid_sentences(rs: Ruleset) -> list[str]:
         unit = "side" if alone(rs) else "team"
         heard += f"; a {unit}'s bid is the sum of its players' bids"
     out.append(heard)
-    places = _counted_in(rs, lambda n: isinstance(n, Call) and n.func == "bid")
+    places = _counted_in(rs, lambda n: isinstance(n, Call) and n.func in ("bid", "seat_bid"))
     if places:
         out.append(f"the bids count in {places}")
     return out
@@ -1265,13 +1265,20 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
     """``if the maker loses the hand, the maker draws one loop``; unusual expressions are quoted."""
     when = str(rule.when).lower() if isinstance(rule.when, bool) else rule.when  # `when: true` in YAML
     condition = parse_expression(when)
-    if rule.for_each:
+    if rule.for_each == "seat":
+        team = "that player's team"
+    elif rule.for_each:
         team = "each team"
     else:
         team = team_phrase(rs, parse_expression(rule.team)) or f"the team `{rule.team}`"
         if alone(rs) and team == "the defence":  # the change is made to each defender's own score
             team = "each defender"
     action = f"{team} {delta_phrase(rs, rule.delta)}{_scaled(rs, rule)}"
+    if rule.for_each == "seat":  # the player is named by the rule, the condition read about him
+        phrase = condition_phrase(rs, condition)
+        whom = "" if condition == Name("true") else \
+            f" for whom {phrase if phrase is not None else f'`{to_text(condition)}` holds'}"
+        return f"for each player{whom}, {action}"
     if condition == Name("true"):
         return f"after every hand, {action}"
     if condition == Name("false"):

@@ -391,7 +391,7 @@ class ScoringRule:
     team_fn: Callable[[Any], object] = field(compare=False, repr=False)
     delta_fn: Callable[[Any], object] = field(compare=False, repr=False)
     reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields the expressions read
-    for_each: str = ""  # "team": the rule is applied to every team in turn (its expressions name it `team`)
+    for_each: str = ""  # "team" / "seat": applied to every team / seat in turn (its expressions name it `team` / `seat`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,6 +476,7 @@ class Tables:
     card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
     roles: Any  # engine.roles.RoleTables, or None without card roles
     reads_tricks: bool  # scoring reads the cards won or the tricks (count, in_last_trick, last_trick_winner, in_trick...)
+    reads_seats: bool  # scoring reads a seat (`for_each: seat`, seat_tricks, seat_bid, team_of)
     # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
     deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)

@@ -1064,14 +1064,15 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
                                 options: dict[str, Any] | None = None) -> Iterator[Diagnostic]:
     """Syntax, name and type diagnostics of the definitions and of every scoring expression,
     placed inside the YAML scalar."""
-    from couillon_dsl.expr import EACH_TEAM, check_definitions, check_expression
+    from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, check_definitions, check_expression
 
     items = [(name, text, place.content(f"/define/{escape(name)}"), f"/define/{escape(name)}")
              for name, text in (data.get("define") or {}).items()]
     checked = check_definitions(items, expression_names(data, options))
     found = list(checked.diagnostics)
     for name, rule in data["scoring"].items():
-        names = replace(checked.names, bound=frozenset({EACH_TEAM})) if rule.get("for_each") else checked.names
+        bound = {"team": EACH_TEAM, "seat": EACH_SEAT}.get(rule.get("for_each", ""))
+        names = replace(checked.names, bound=frozenset({bound})) if bound else checked.names
         for field, kind in (("when", "bool"), ("team", "team"), ("delta", "int")):
             pointer = f"/scoring/{escape(name)}/{field}"
             if isinstance(text := rule.get(field), str):

@@ -8,6 +8,7 @@ taking tricks where the scoring makes one too many cost.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -71,11 +72,15 @@ def test_without_the_hook_the_last_bidder_may_bid_anything():
     bid(state, 4)
 
 
-def test_bids_outside_the_range_are_refused_with_the_range():
-    state = bidding(SPADES)
-    assert [state.action_to_string(a) for a in state.legal_actions()] == [f"bid {n}" for n in range(1, 14)]
-    with pytest.raises(IllegalAction, match="bids go from 1 to 13"):
+def test_bids_outside_the_range_are_refused_with_the_range(tmp_path):
+    variant = tmp_path / "from-one.yaml"
+    variant.write_text(f"extends: {FOLDER / 'oh-hell.yaml'}\nid: from-one\nname: From one\nbids: {{lowest: 1}}\n")
+    state = bidding(api.load(variant))
+    assert [state.action_to_string(a) for a in state.legal_actions()] == [f"bid {n}" for n in range(1, 11)]
+    with pytest.raises(IllegalAction, match="bids go from 1 to 10"):
         bid(state, 0)
+    with pytest.raises(ValueError, match="'11' is not a number of tricks one may bid"):
+        bid(state, 11)
 
 
 def test_bids_are_public_as_they_are_made():
@@ -190,3 +195,45 @@ def test_the_sampler_reads_a_bid_as_an_estimate_within_one_trick():
     model = make_agent("greedy").act(state, legal, random.Random(0))
     for action in legal:
         assert reading.believes(state, action) == (abs(action - model) <= BID_SLACK)
+
+
+def test_seat_names_each_player_only_in_a_rule_for_each_seat():
+    """`seat` is bound by `for_each: seat`; the seat functions take a seat, not a team."""
+    from couillon_dsl.expr import EACH_SEAT, ExprNames, check_expression
+
+    inside = ExprNames(bound=frozenset({EACH_SEAT}))
+    assert check_expression("seat_bid(seat) == 0 and seat_tricks(seat) > 0", "bool", inside) == []
+    assert check_expression("team_of(seat) == winner", "bool", inside) == []
+    outside = check_expression("seat_tricks(seat) == 0", "bool", ExprNames())
+    assert [d.code for d in outside] == ["expr-unknown-name"] and "for_each: seat" in (outside[0].hint or "")
+    assert [d.code for d in check_expression("seat_tricks(winner) == 0", "bool", inside)] == ["expr-type"]
+    assert [d.code for d in check_expression("seat_bid(seat) == 0", "bool", replace(inside, bids=False))] \
+        == ["bid-without-bids"]
+
+
+def test_a_nil_is_its_bidders_own_within_the_partnership():
+    """Spades' nil rule, per seat: +100 to the team of a nil bidder who took nothing, -100 if he took any."""
+    state = bidding(SPADES, seed=11)
+    for number in (0, 3, 4, 0):
+        bid(state, number)
+    rng = random.Random(11)
+    while len(state.hands) < 1:
+        state.apply(rng.choice(state.legal_actions()))
+    hand = state.hands[0]
+    team_of = SPADES.tables.team_of
+    taken = [sum(winner == seat for _, _, winner in hand.played_tricks) for seat in range(4)]
+    for team in (0, 1):
+        side_bid = sum(b for seat, b in enumerate(hand.bids) if team_of[seat] == team)
+        contract = (10 * side_bid + hand.tricks[team] - side_bid if hand.tricks[team] >= side_bid else -10 * side_bid)
+        nil = sum((100 if taken[seat] == 0 else -100) for seat in range(4) if team_of[seat] == team and hand.bids[seat] == 0)
+        assert hand.deltas[team] == contract + nil
+
+
+def test_greedy_never_plays_to_take_a_trick_after_bidding_nothing_scored_apart():
+    """Spades' nil is the bidder's own: greedy ducks with it even while its partner is short."""
+    state = bidding(SPADES, seed=12)
+    first = state.current_player()
+    for number in (0, 3, 4, 2):
+        bid(state, number)
+    partner = (first + 2) % 4
+    assert not wants_tricks(state, first) and wants_tricks(state, partner)

@@ -357,6 +357,9 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
             declared=hand.declared,
             bids=tuple(sum(bid for seat, bid in enumerate(hand.bids) if team_of[seat] == team)
                        for team in range(len(before))) if hand.bids else (),
+            seat_tricks=tuple(sum(winner == seat for _, _, winner in hand.played_tricks)
+                              for seat in range(rs.players.count)),
+            seat_bids=hand.bids, seat_sides=tuple(team_of),
         )
         defined: list[object] = []
         facts = facts._replace(defined=defined)
@@ -364,7 +367,8 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
             defined.append(definition.fn(facts))
         deltas = [0] * len(before)
         for rule in rs.scoring:
-            for each in ([facts._replace(each_team=t) for t in range(len(before))] if rule.for_each else [facts]):
+            for each in ([facts._replace(each_team=t) for t in range(len(before))] if rule.for_each == "team" else
+                         [facts._replace(each_seat=s) for s in range(rs.players.count)] if rule.for_each else [facts]):
                 if rule.when_fn(each) and rule.team_fn(each) is not None:
                     deltas[rule.team_fn(each)] += rule.delta_fn(each) * (k if rule.tie_scaled else 1)  # type: ignore[index, operator]
         assert hand.deltas == tuple(deltas) and hand.multiplier == k

@@ -263,17 +263,26 @@ def shared(first: int, total: int, sides: int) -> tuple[int, ...]:
 
 
 _AVOIDS: dict[int, tuple[Ruleset, bool]] = {}  # id(ruleset) -> (the ruleset, kept alive; whether tricks cost)
-_CHANGE: dict[tuple[int, tuple[int, ...], int, int], tuple[Ruleset, float]] = {}  # see side_change
+_CHANGE: dict[tuple[Any, ...], tuple[Ruleset, float]] = {}  # see side_change
 _OVER: dict[tuple[int, tuple[int, ...], int], tuple[Ruleset, bool]] = {}  # (id(ruleset), bids, side) -> over_bid_costs
 
 
 def wants_tricks(state: GameState, seat: int) -> bool:
-    """Whether ``seat`` plays to win tricks in a game of bids: while its side has fewer than it
-    bid, and after that only if the scoring pays for a trick over the bid (public facts only)."""
+    """Whether ``seat`` plays to win tricks in a game of bids: never where the scoring makes a
+    trick of its own cost it whatever its side takes (a bid of nothing scored apart); else while
+    its side has fewer than it bid, and after that only if the scoring pays for a trick over the
+    bid (public facts only)."""
     sides = state.sides
     side = sides[seat]
     bids = state.bids
     per_side = tuple(sum(bid for s, bid in enumerate(bids) if sides[s] == team) for team in range(max(sides) + 1))
+    rs = state.ruleset
+    if rs.tables.reads_seats:
+        mine = sum(winner == seat for _, _, winner in state.finished_tricks())
+        made = max(per_side[side], state.trick_counts[side])
+        if side_change(rs, per_side, side, min(made + 1, hand_size(rs)), seat, bids[seat], mine + 1) \
+                < side_change(rs, per_side, side, made, seat, bids[seat], mine):
+            return False
     if state.trick_counts[side] < per_side[side]:
         return True
     return not over_bid_costs(state.ruleset, per_side, side)
@@ -293,21 +302,26 @@ def over_bid_costs(rs: Ruleset, bids: tuple[int, ...], side: int) -> bool:
     return known[1]
 
 
-def side_change(rs: Ruleset, bids: tuple[int, ...], side: int, won: int) -> float:
+def side_change(rs: Ruleset, bids: tuple[int, ...], side: int, won: int, seat: int = -1, seat_bid: int = -1,
+                seat_won: int = 0) -> float:
     """``side``'s scoresheet change towards winning, from a fresh scoresheet, in a hand it ends
-    with ``won`` tricks (the other sides sharing the rest) and the sides' ``bids`` (remembered:
-    a bid weighs a dozen numbers by a dozen outcomes, and the sampler asks for greedy's bids in
-    every world it reads)."""
-    key = (id(rs), bids, side, won)
+    with ``won`` tricks (the other sides sharing the rest) and the sides' ``bids``; with ``seat``
+    (one of the side's, fixed teams), that seat bid ``seat_bid`` and took ``seat_won`` of them,
+    for scoring that reads a seat. Remembered: a bid weighs a dozen numbers by a dozen outcomes,
+    and the sampler asks for greedy's bids in every world it reads."""
+    key = (id(rs), bids, side, won, seat, seat_bid, seat_won)
     known = _CHANGE.get(key)
     if known is not None and known[0] is rs:
         return known[1]
     tricks, n, nsides = hand_size(rs), rs.players.count, len(bids)
     share = list(shared(won, tricks, nsides))
     share.insert(side, share.pop(0))
-    side_of = None if rs.players.sides == "teams" else tuple(min(seat, 1) for seat in range(n))
+    side_of = None if rs.players.sides == "teams" else tuple(min(s, 1) for s in range(n))
+    seats = range(n) if seat >= 0 and side_of is None else range(0)
     deltas = rs.tables.score_hand((0,) * nsides, tuple(share), None, n - 1, tricks, 0, 0,
-                                  (rs.scoresheet.start,) * len(rs.players.teams), (), side_of=side_of, bids=bids).deltas
+                                  (rs.scoresheet.start,) * len(rs.players.teams), (), side_of=side_of, bids=bids,
+                                  seat_tricks=tuple(seat_won if s == seat else 0 for s in seats),
+                                  seat_bids=tuple(seat_bid if s == seat else -1 for s in seats)).deltas
     change = (-1 if rs.scoresheet.lower_is_better() else 1) * deltas[side]
     if len(_CHANGE) > 65536:
         _CHANGE.clear()
@@ -345,7 +359,8 @@ def bid_for(state: GameState, hand: int, legal: Sequence[int]) -> int:
 
     def expected(action: int) -> float:
         bids = tuple(bid + (action - acts.bid0 if team == side else 0) for team, bid in enumerate(told))
-        return sum(p * side_change(rs, bids, side, min(size, k + told[side])) for k, p in enumerate(laws) if p > 1e-6)
+        return sum(p * side_change(rs, bids, side, min(size, k + told[side]), seat, action - acts.bid0, k)
+                   for k, p in enumerate(laws) if p > 1e-6)
 
     return max(legal, key=lambda a: (expected(a), -a))
 

@@ -65,7 +65,7 @@ def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
             continue
         plan.append((None if rule.when is True else rule.when_fn, rule.team_fn,
                      rule.delta if type(rule.delta) is int else None, rule.delta_fn, rule.tie_scaled,
-                     bool(rule.for_each)))
+                     rule.for_each))
     return tuple(plan)
 
 
@@ -75,7 +75,8 @@ def rule_deltas(plan: Sequence[tuple[Any, ...]], define: Sequence[Callable[[Hand
     changes rule by rule (each a tuple per team), in rule order; tie-scaled rules count ``k`` times.
 
     The `define` functions are evaluated first, in order, into ``facts.defined`` (a fresh list
-    the caller put there). A `for_each: team` rule runs once per team with ``each_team`` set.
+    the caller put there). A `for_each: team` rule runs once per team with ``each_team`` set, a
+    `for_each: seat` rule once per seat with ``each_seat`` set (its change to the seat's team).
     """
     deltas = [0] * nteams
     steps = []
@@ -85,7 +86,8 @@ def rule_deltas(plan: Sequence[tuple[Any, ...]], define: Sequence[Callable[[Hand
             defined.append(fn(facts))
     for when, team_fn, delta, delta_fn, scaled, for_each in plan:  # constants are not called (scoring_plan)
         step = [0] * nteams
-        for each in (facts._replace(each_team=t) for t in range(nteams)) if for_each else (facts,):
+        for each in ((facts._replace(each_team=t) for t in range(nteams)) if for_each == "team" else
+                     (facts._replace(each_seat=s) for s in range(len(facts.seat_sides))) if for_each else (facts,)):
             if when is None or when(each):
                 team = team_fn(each)
                 if team is not None:
@@ -186,7 +188,8 @@ def make_score_hand(
               declared: tuple[tuple[int, ...], ...] = (), contract: str | None = None,
               contract_multiplier: int = 1, won: tuple[int, ...] = (),
               last_trick: tuple[Any, ...] = (None, 0, ()), side_of: Sequence[Team] | None = None,
-              bids: tuple[int, ...] = ()) -> HandScore:
+              bids: tuple[int, ...] = (), seat_tricks: tuple[int, ...] = (),
+              seat_bids: tuple[int, ...] = ()) -> HandScore:
         sides = team_of if side_of is None else side_of
         in_play = sum(points)
         if decide is None:
@@ -195,13 +198,14 @@ def make_score_hand(
             winner, tie, no_score = decide((None, None, maker, sides[dealer], sides[next_seat[dealer]], False, False,
                                             False, False, ntricks, in_play, passes, ties, points, tricks, tuple(made),
                                             options, None, None, declared, contract, contract_multiplier, won,
-                                            *last_trick, bids), sides)
+                                            *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None),
+                                           sides)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         row = (winner, (1 - winner if nsides == 2 else None) if decided else None,
                maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
-               contract_multiplier, won, *last_trick, bids)
+               contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)
@@ -252,7 +256,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]], declared: Any = (),
               contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0, ()),
-              side_of: Any = None, bids: Any = ()) -> HandScore:
+              side_of: Any = None, bids: Any = (), seat_tricks: Any = (), seat_bids: Any = ()) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks

@@ -35,9 +35,15 @@ class ScoringPhase(StateFields):
             side_of = self._side_of
             bids = tuple(sum(bid for seat, bid in enumerate(bids) if side_of[seat] == side)
                          for side in range(len(self._points)))
+        seat_tricks: tuple[int, ...] = ()
+        if t.reads_seats:  # per seat, the tricks it took
+            taken = [0] * self._n
+            for _, _, winner in self._log:
+                taken[winner] += 1
+            seat_tricks = tuple(taken)
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
-                             won, last, self._side_of, bids)
+                             won, last, self._side_of, bids, seat_tricks, self._trick_bids)
         self._values = score.values
         self._ties = score.ties
         self._passes = score.passes

@@ -417,6 +417,7 @@ def build_tables(
         card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},
         roles=roles,
         reads_tricks=any(rule.reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"} for rule in scoring),
+        reads_seats=any(rule.reads & {"seat_tricks", "seat_bids", "seat_sides"} for rule in scoring),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
     )
 

@@ -7,6 +7,7 @@ a hand and passes to the compiled closures.
 """
 from couillon_dsl.expr.compile import (
     CONSTANTS,
+    EACH_SEAT,
     EACH_TEAM,
     FUNCTIONS,
     OPERATIONS,
@@ -25,6 +26,7 @@ from couillon_dsl.expr.parse import ExpressionError, parse_expression, to_text
 
 __all__ = [
     "CONSTANTS",
+    "EACH_SEAT",
     "EACH_TEAM",
     "FUNCTIONS",
     "OPERATIONS",

@@ -68,6 +68,10 @@ class HandFacts(NamedTuple):
     # per trick in play order: (its cards' mask, the team that took it, the card that took it)
     trick_log: tuple[tuple[int, int | None, int], ...] = ()
     bids: tuple[int, ...] = ()  # team -> the tricks its seats bid (rulesets with `bids`)
+    seat_tricks: tuple[int, ...] = ()  # seat -> the tricks it took (scoring that reads a seat)
+    seat_bids: tuple[int, ...] = ()  # seat -> the tricks it bid
+    seat_sides: tuple[int, ...] = ()  # seat -> its team (its side in this hand)
+    each_seat: int | None = None  # the seat a `for_each: seat` rule is being applied to
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,9 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "points": (("team",), "int"),
     "tricks": (("team",), "int"),
     "bid": (("team",), "int"),
+    "seat_tricks": (("seat",), "int"),
+    "seat_bid": (("seat",), "int"),
+    "team_of": (("seat",), "team"),
     "announced": (("announcement",), "bool"),
     "announcer": (("announcement",), "team"),
     "opponents": (("team",), "team"),
@@ -126,9 +133,10 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
 }
 # The facts a hand's outcome decides: what `outcome.maker_wins` may not read.
 OUTCOME_FACTS = frozenset({"winner", "loser", "decided", "tie", "no_score", "all_tricks"})
-# The name a `for_each: team` rule binds to each team in turn.
+# The name a `for_each: team` rule binds to each team in turn, and a `for_each: seat` rule to each seat.
 EACH_TEAM = "team"
-_TYPE_WORDS = {"bool": "a true/false value", "int": "a whole number", "number": "a number", "team": "a team",
+EACH_SEAT = "seat"
+_TYPE_WORDS = {"bool": "a true/false value", "int": "a whole number", "number": "a number", "team": "a team", "seat": "a seat",
                "str": "a string", "any": "a value"}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -139,11 +147,12 @@ _ROUNDING: dict[str, Callable[[Any], int]] = {
 
 def reserved_names() -> frozenset[str]:
     """Names a definition may not take: the language's own."""
-    return frozenset([*VARIABLES, *CONSTANTS, *FUNCTIONS, *OPERATIONS, EACH_TEAM])
+    return frozenset([*VARIABLES, *CONSTANTS, *FUNCTIONS, *OPERATIONS, EACH_TEAM, EACH_SEAT])
 
 
 # the HandFacts field each function reads
-_FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "announced": "announcers", "announcer": "announcers",
+_FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "seat_tricks": "seat_tricks",
+                   "seat_bid": "seat_bids", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
                    "option": "options", "declared": "declared", "count": "won",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log"}
@@ -272,12 +281,15 @@ class _Checker:
             index, kind = self.names.definitions[node.name]
             return kind, lambda facts: facts.defined[index]
         if node.name in self.names.bound:
-            return "team", operator.attrgetter("each_team")
+            return ("seat", operator.attrgetter("each_seat")) if node.name == EACH_SEAT \
+                else ("team", operator.attrgetter("each_team"))
         if node.name in FUNCTIONS or node.name in OPERATIONS:
             return self.fail("expr-type", f"{node.name} is a function; call it: {node.name}(...)", node)
         known = [*VARIABLES, *CONSTANTS, *self.names.definitions, *self.names.bound, *FUNCTIONS, *OPERATIONS]
         hint = did_you_mean(node.name, known) or f"names: {', '.join(known)}"
-        if node.name == EACH_TEAM and not hint.startswith("did"):
+        if node.name == EACH_SEAT:  # not a near name (seat_bid, team_of): the binding it lacks
+            hint = "`seat` names each player in turn inside a rule with `for_each: seat`"
+        if node.name == EACH_TEAM:
             hint = "`team` names each team in turn inside a rule with `for_each: team`"
         return self.fail("expr-unknown-name", f"unknown name '{node.name}'", node, hint)
 
@@ -303,9 +315,16 @@ class _Checker:
         arg, param = node.args[0], params[0]
         if param in ("announcement", "option"):
             return self.keyed(node, arg, param, result)
-        if node.func == "bid" and not self.names.bids:
+        if node.func in ("bid", "seat_bid") and not self.names.bids:
             return self.fail("bid-without-bids", "bid() reads the tricks a team bid, but this ruleset has no bids",
                              node, "add a `bids` section, or read tricks() instead")
+        if param == "seat":  # seat_tricks / seat_bid / team_of: a tuple per seat
+            seat = self.expect(arg, "seat", f"{node.func}()")
+            if seat is None:
+                return result, None
+            table = operator.attrgetter(_FUNCTION_FACTS[node.func])
+            unknown = {"seat_bid": -1, "team_of": None}.get(node.func, 0)  # a hand valued without seats (an estimate)
+            return result, lambda facts: table(facts)[seat(facts)] if table(facts) else unknown
         if node.func == "opponents" and self.names.team_count != 2:
             return self.fail("expr-type", "opponents() needs a game with exactly two teams", node)
         team = self.expect(arg, "team", f"{node.func}()")
