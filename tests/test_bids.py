@@ -93,23 +93,31 @@ def test_bids_are_public_as_they_are_made():
         assert view.current_player == (first + 1) % 4
 
 
-def test_a_partnership_scores_on_the_sum_of_its_two_bids():
-    """Spades: a side that takes at least its two bids added scores ten a bid and one an overtrick."""
-    state = bidding(SPADES, seed=3)
-    numbers = {}
-    for number in (4, 2, 3, 1):  # the elder's side bids 4 + 3 = 7, the dealer's 2 + 1 = 3
-        numbers[state.current_player()] = number
+def spades_hand(seed: int, numbers: tuple[int, ...]):
+    """The summary of a Spades hand whose seats bid ``numbers`` in turn from the elder and then
+    play random legal cards."""
+    state = bidding(SPADES, seed=seed)
+    for number in numbers:
         bid(state, number)
-    rng = random.Random(3)
+    rng = random.Random(seed)
     while len(state.hands) < 1:
         state.apply(rng.choice(state.legal_actions()))
-    hand = state.hands[0]
-    team_of = SPADES.tables.team_of
-    for team in (0, 1):
-        side_bid = sum(n for seat, n in numbers.items() if team_of[seat] == team)
-        taken = hand.tricks[team]
-        assert hand.deltas[team] == (10 * side_bid + taken - side_bid if taken >= side_bid else -10 * side_bid)
-    assert hand.bids == tuple(numbers[seat] for seat in range(4))
+    return state.hands[0]
+
+
+def contract_score(hand, team: int) -> int:
+    """The partnership contract as the rule text scores it: ten a trick bid and one an overtrick, or ten a trick bid lost."""
+    side_bid = sum(b for seat, b in enumerate(hand.bids) if SPADES.tables.team_of[seat] == team)
+    taken = hand.tricks[team]
+    return 10 * side_bid + taken - side_bid if taken >= side_bid else -10 * side_bid
+
+
+def test_a_partnership_scores_on_the_sum_of_its_two_bids():
+    """Spades: a side that takes at least its two bids added scores ten a bid and one an overtrick."""
+    hand = spades_hand(3, (4, 2, 3, 1))  # the elder's side bids 4 + 3 = 7, the dealer's 2 + 1 = 3
+    elder = (hand.dealer + 1) % 4
+    assert [hand.bids[(elder + i) % 4] for i in range(4)] == [4, 2, 3, 1]
+    assert hand.deltas == (contract_score(hand, 0), contract_score(hand, 1))
 
 
 def test_bids_are_actions_a_record_replays():
@@ -213,20 +221,12 @@ def test_seat_names_each_player_only_in_a_rule_for_each_seat():
 
 def test_a_nil_is_its_bidders_own_within_the_partnership():
     """Spades' nil rule, per seat: +100 to the team of a nil bidder who took nothing, -100 if he took any."""
-    state = bidding(SPADES, seed=11)
-    for number in (0, 3, 4, 0):
-        bid(state, number)
-    rng = random.Random(11)
-    while len(state.hands) < 1:
-        state.apply(rng.choice(state.legal_actions()))
-    hand = state.hands[0]
+    hand = spades_hand(11, (0, 3, 4, 0))
     team_of = SPADES.tables.team_of
     taken = [sum(winner == seat for _, _, winner in hand.played_tricks) for seat in range(4)]
     for team in (0, 1):
-        side_bid = sum(b for seat, b in enumerate(hand.bids) if team_of[seat] == team)
-        contract = (10 * side_bid + hand.tricks[team] - side_bid if hand.tricks[team] >= side_bid else -10 * side_bid)
-        nil = sum((100 if taken[seat] == 0 else -100) for seat in range(4) if team_of[seat] == team and hand.bids[seat] == 0)
-        assert hand.deltas[team] == contract + nil
+        nil = sum(100 if taken[seat] == 0 else -100 for seat in range(4) if team_of[seat] == team and hand.bids[seat] == 0)
+        assert hand.deltas[team] == contract_score(hand, team) + nil
 
 
 def test_greedy_never_plays_to_take_a_trick_after_bidding_nothing_scored_apart():
