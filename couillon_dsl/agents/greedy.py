@@ -285,7 +285,7 @@ def wants_tricks(state: GameState, seat: int) -> bool:
             return False
     if state.trick_counts[side] < per_side[side]:
         return True
-    return not over_bid_costs(state.ruleset, per_side, side)
+    return not over_bid_costs(rs, per_side, side)
 
 
 def over_bid_costs(rs: Ruleset, bids: tuple[int, ...], side: int) -> bool:
@@ -339,17 +339,16 @@ def bid_for(state: GameState, hand: int, legal: Sequence[int]) -> int:
     what they bid (those still to bid, nothing either way)."""
     acts = state.actions
     rs, ctx = state.ruleset, state.context
-    full = rs.layout.full_mask
+    full, size = rs.layout.full_mask, hand_size(rs)
     key = (id(rs), id(ctx))
     known = _FAIR.get(key)
     if known is None or known[0] is not rs:  # the mean value of 256 hands dealt from a shuffled pack (seeded: repeatable)
-        size, cards, draw = hand_size(rs), list(iter_bits(full)), random.Random(0)
+        cards, draw = list(iter_bits(full)), random.Random(0)
         mean = sum(trick_value(ctx, sum(1 << c for c in hand_cards), full & ~sum(1 << c for c in hand_cards))
                    for hand_cards in (draw.sample(cards, size) for _ in range(256))) / 256
         if len(_FAIR) > 256:
             _FAIR.clear()
         known = _FAIR[key] = (rs, size / rs.players.count / mean if mean else 0.0)
-    size = hand_size(rs)
     chance = min(1.0, trick_value(ctx, hand, full & ~hand) * known[1] / size)
     seat, sides = state.current_player(), state.sides
     side = sides[seat]
