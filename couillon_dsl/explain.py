@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
@@ -20,7 +20,7 @@ from couillon_dsl.model import (
     Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Reading, Ruleset,
     ScoringRule, Suit,
 )
-from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition
+from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition, walk
 from couillon_dsl.schema import where
 
 # ---------------------------------------------------------------------- document blocks
@@ -787,23 +787,10 @@ def describe_bids(rs: Ruleset) -> Section | None:
 # ---------------------------------------------------------------------- announcements
 
 
-def _nodes(node: Node) -> Iterable[Node]:
-    """An expression's nodes, the node itself first."""
-    yield node
-    if isinstance(node, Call):
-        for arg in node.args:
-            yield from _nodes(arg)
-    elif isinstance(node, Unary):
-        yield from _nodes(node.operand)
-    elif isinstance(node, Binary):
-        yield from _nodes(node.left)
-        yield from _nodes(node.right)
-
-
 def _counted_in(rs: Ruleset, asks: Callable[[Node], bool]) -> str | None:
     """The definitions and scoring rules with a node that ``asks`` picks out, as words; None when none has."""
     def reads(text: object) -> bool:
-        return isinstance(text, str) and bool(text.strip()) and any(asks(n) for n in _nodes(parse_expression(text)))
+        return isinstance(text, str) and bool(text.strip()) and any(asks(n) for n in walk(parse_expression(text)))
 
     defined = [f"`{d.name}`" for d in rs.definitions if reads(d.text)]
     rules = [rule.name for rule in rs.scoring if any(reads(text) for text in (rule.when, rule.team, rule.delta))]

@@ -253,10 +253,11 @@ class Play:
 @dataclass(frozen=True, slots=True)
 class Bids:
     """Bids of a number of tricks (the `bids` section): each seat in turn from the elder, once
-    trump is fixed and before the first lead; ``highest`` None is the tricks of a hand."""
+    trump is fixed and before the first lead; ``highest`` left out in the YAML is resolved at
+    compile time to the tricks of a hand."""
 
+    highest: int
     lowest: int = 0
-    highest: int | None = None
     may_total_tricks: bool = True  # False: the last bidder may not make the bids add up to the tricks
 
 

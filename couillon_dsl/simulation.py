@@ -28,6 +28,7 @@ from typing import Any, Callable, Sequence
 from couillon_dsl.agents import Agent, make_agent
 from couillon_dsl.builtin import is_file
 from couillon_dsl.engine import CHANCE, GameState, HandSummary
+from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord
 from couillon_dsl.stats import Estimate, mean_t, quantile_ci, wilson
@@ -159,11 +160,9 @@ class Tally:
 
     def add_bids(self, ruleset: Ruleset, summaries: Sequence[HandSummary]) -> None:
         """Per played hand and side: whether it took fewer tricks than its seats bid, as many, or more."""
-        team_of = ruleset.tables.team_of
         for hand in summaries:
             if hand.bids:
-                for team, tricks in enumerate(hand.tricks):
-                    bid = sum(b for seat, b in enumerate(hand.bids) if team_of[seat] == team)
+                for tricks, bid in zip(hand.tricks, side_bids(hand.bids, ruleset.tables.team_of, len(hand.tricks))):
                     self.bids["under" if tricks < bid else "exact" if tricks == bid else "over"] += 1
 
     def add_hands(self, ruleset: Ruleset, kinds: Counter[tuple[Any, ...]]) -> None:

@@ -32,6 +32,7 @@ from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from couillon_dsl.cards import iter_bits
+from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
 from couillon_dsl.kernel.eligible import hand_size
 
@@ -275,7 +276,7 @@ def wants_tricks(state: GameState, seat: int) -> bool:
     sides = state.sides
     side = sides[seat]
     bids = state.bids
-    per_side = tuple(sum(bid for s, bid in enumerate(bids) if sides[s] == team) for team in range(max(sides) + 1))
+    per_side = side_bids(bids, sides, max(sides) + 1)
     rs = state.ruleset
     if rs.tables.reads_seats:
         mine = sum(winner == seat for _, _, winner in state.finished_tricks())
@@ -352,8 +353,7 @@ def bid_for(state: GameState, hand: int, legal: Sequence[int]) -> int:
     chance = min(1.0, trick_value(ctx, hand, full & ~hand) * known[1] / size)
     seat, sides = state.current_player(), state.sides
     side = sides[seat]
-    told = tuple(sum(b for s, b in enumerate(state.bids) if sides[s] == team and b > 0 and s != seat)
-                 for team in range(max(sides) + 1))
+    told = side_bids([-1 if s == seat else b for s, b in enumerate(state.bids)], sides, max(sides) + 1)
     laws = [math.comb(size, k) * chance ** k * (1 - chance) ** (size - k) for k in range(size + 1)]
 
     def expected(action: int) -> float:
@@ -485,10 +485,10 @@ class GreedyAgent:
         """The decision of ``seat`` holding ``hand`` among ``legal`` (no card among them)."""
         acts = state.actions
         rs = state.ruleset
-        if legal[0] >= acts.discard0 >= 0 and not legal[0] >= acts.bid0 >= 0:  # after taking the kitty
-            return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
-        if legal[0] >= acts.bid0 >= 0:
+        if legal[0] >= acts.bid0 >= 0:  # bids come after every other decision's actions
             return bid_for(state, hand, legal)
+        if legal[0] >= acts.discard0 >= 0:  # after taking the kitty
+            return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
         if acts.accept in legal:
             bar = self.maker_bar(rs)
             t = rs.tables

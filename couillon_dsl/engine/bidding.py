@@ -7,8 +7,15 @@ only bid left. The bids are public; the scoring reads them as ``bid(team)``.
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from couillon_dsl.engine.actions import BID
 from couillon_dsl.engine.fields import StateFields
+
+
+def side_bids(bids: Sequence[int], side_of: Sequence[int], nsides: int) -> tuple[int, ...]:
+    """Side -> the tricks its seats bid (``bids`` per seat, -1 not yet): what ``bid(team)`` reads."""
+    return tuple(sum(bid for seat, bid in enumerate(bids) if side_of[seat] == side and bid > 0) for side in range(nsides))
 
 
 class BidPhase(StateFields):
@@ -25,7 +32,7 @@ class BidPhase(StateFields):
     def bids_allowed(self) -> list[int]:
         """The numbers of tricks the seat to bid may bid."""
         bids = self._rs.bids
-        assert bids is not None and bids.highest is not None
+        assert bids is not None
         allowed = list(range(bids.lowest, bids.highest + 1))
         if not bids.may_total_tricks and self._spk == len(self._speakers) - 1 and len(allowed) > 1:
             hook = self._hands[self._speakers[self._spk]].bit_count() - sum(b for b in self._trick_bids if b > 0)
@@ -48,7 +55,7 @@ class BidPhase(StateFields):
         bids = self._rs.bids
         assert bids is not None
         number = action - self._acts.bid0
-        if bids.lowest <= number <= (bids.highest or 0):
+        if bids.lowest <= number <= bids.highest:
             return (f"bid {number} is not allowed: the last bidder may not make the bids add up to the "
                     f"{self._hands[self._speakers[self._spk]].bit_count()} tricks of the hand")
         return f"bid {number} is not allowed: bids go from {bids.lowest} to {bids.highest}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.actions import OVER
+from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, passes_after_pass_out
 from couillon_dsl.engine.roles import won_cards
@@ -30,11 +31,7 @@ class ScoringPhase(StateFields):
                      else ((), (None, 0, ())))
         if self._contract >= 0:
             won = self._count_aside(self._rs.contracts[self._contract].aside_counts_for, won)
-        bids = self._trick_bids
-        if bids:  # per side, the tricks its seats bid
-            side_of = self._side_of
-            bids = tuple(sum(bid for seat, bid in enumerate(bids) if side_of[seat] == side)
-                         for side in range(len(self._points)))
+        bids = side_bids(self._trick_bids, self._side_of, len(self._points)) if self._trick_bids else ()
         seat_tricks: tuple[int, ...] = ()
         if t.reads_seats:  # per seat, the tricks it took
             taken = [0] * self._n

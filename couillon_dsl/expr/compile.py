@@ -158,7 +158,8 @@ _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "seat_
                    "taken_with": "trick_log"}
 
 
-def _walk(node: Node) -> Iterable[Node]:
+def walk(node: Node) -> Iterable[Node]:
+    """Every node of an expression, the node itself included (in no particular order)."""
     stack: list[Node] = [node]
     while stack:
         node = stack.pop()
@@ -181,7 +182,7 @@ def facts_read(text: str, definitions: Mapping[str, str | int | bool] | None = N
     found: set[str] = set()
     pending, seen = [text], set()
     while pending:
-        for node in _walk(parse_expression(pending.pop())):
+        for node in walk(parse_expression(pending.pop())):
             if isinstance(node, Name):
                 if node.name in VARIABLES:
                     found.add(node.name)
@@ -560,7 +561,7 @@ def _references(text: str | int | bool, among: Mapping[str, Any]) -> list[Name]:
         tree = parse_expression(text)
     except ExpressionError:
         return []
-    found = [node for node in _walk(tree) if isinstance(node, Name) and node.name in among]
+    found = [node for node in walk(tree) if isinstance(node, Name) and node.name in among]
     return sorted(found, key=lambda n: (n.pos.line, n.pos.column) if n.pos else (0, 0))
 
 

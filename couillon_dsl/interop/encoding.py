@@ -46,7 +46,7 @@ class ViewEncoder:
         self.contract_ids = [c.id for c in ruleset.contracts]
         self.declaration_ids = [d.id for d in ruleset.declarations]
         bids = ruleset.bids
-        self.nbids = 0 if bids is None or bids.highest is None else bids.highest + 1  # bids 0 .. highest
+        self.nbids = 0 if bids is None else bids.highest + 1  # bids 0 .. highest
         self.most_tricks = max(1, ncards // n)  # the tricks piece's unit: no hand has more tricks
         self.nsides = ruleset.tables.nsides if self.nbids else 0  # the tricks piece: with bids only
         self.pieces: tuple[tuple[str, int], ...] = (
