@@ -24,7 +24,7 @@ from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
-    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule,
+    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule, Tally,
     Scoresheet, Session, Source, Suit, Trump,
 )
 from couillon_dsl.schema import with_defaults
@@ -91,6 +91,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
+    tallies = tuple(_tally(name, raw, document, names, texts) for name, raw in (data.get("tallies") or {}).items())
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
     hand_size = _check_playable(document, deal, players, layout, trump)
@@ -102,7 +103,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
                           contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
                           card_roles=roles, deal_checks=deal_checks,
-                          maker_wins=_maker_wins(outcome, document, names, texts))
+                          maker_wins=_maker_wins(outcome, document, names, texts), tallies=tallies)
     if declarations:
         tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
     tables = dataclasses.replace(
@@ -151,6 +152,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         readings=tuple(Reading(r["setting"], _value_at(data, r["setting"]), r["note"]) for r in data["readings"]),
         discard=discard,
         bids=bids,
+        tallies=tallies,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 
@@ -462,11 +464,20 @@ def _definitions(data: Mapping[str, Any], document: Document, names: Any) -> tup
     return checked.order, checked.names
 
 
+def _tally(name: str, raw: Mapping[str, Any], document: Document, names: Any,
+           definitions: Mapping[str, Any]) -> Tally:
+    """A tally, its `adds` compiled as the delta of a `for_each: team` rule."""
+    rule = _scoring_rule(name, {"for_each": "team", "adds": raw["adds"]}, document, names, definitions,
+                         base=f"/tallies/{escape(name)}", delta_key="adds")
+    return Tally(name=name, description=raw.get("description", ""), adds=rule.delta, every=raw["every"],
+                 delta=raw["delta"], adds_fn=rule.delta_fn, reads=rule.reads)
+
+
 def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,
-                  definitions: Mapping[str, Any]) -> ScoringRule:
+                  definitions: Mapping[str, Any], base: str = "", delta_key: str = "delta") -> ScoringRule:
     from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, compile_expression, facts_read
 
-    base = f"/scoring/{escape(name)}"
+    base = base or f"/scoring/{escape(name)}"
     for_each = raw.get("for_each", "")
     if for_each:
         names = dataclasses.replace(names, bound=frozenset({EACH_SEAT if for_each == "seat" else EACH_TEAM}))
@@ -483,7 +494,7 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
         team, team_fn = "", (lambda facts: facts.seat_sides[facts.each_seat])
     else:
         team, team_fn = ("", operator.attrgetter("each_team")) if for_each else compiled("team", "team", "winner")
-    delta, delta_fn = compiled("delta", "int", 0)
+    delta, delta_fn = compiled(delta_key, "int", 0)
     reads = frozenset().union(*(facts_read(v, definitions) for v in (when, team, delta) if isinstance(v, str) and v))
     if for_each == "seat":
         reads |= {"seat_sides"}

@@ -101,6 +101,7 @@ CODES: dict[str, str] = {
     "first-lead-card-undealt": "play.first_lead_card in a deal that keeps cards back (a stock, cards set aside, a kitty)",
     "bids-out-of-range": "bids whose lowest is above their highest, or whose highest is more than the tricks of a hand",
     "bid-without-bids": "an expression reads bid() in a ruleset without a `bids` section",
+    "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
     "game-may-not-end": "only a scoring expression might bring a team to the goal, which the check cannot follow (warning)",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",
     "unused-setting": "a setting the chosen method ignores (warning)",

@@ -18,7 +18,7 @@ from couillon_dsl.expr.parse import (
 )
 from couillon_dsl.model import (
     Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Reading, Ruleset,
-    ScoringRule, Suit,
+    ScoringRule, Suit, Tally,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition, walk
 from couillon_dsl.schema import where
@@ -1339,6 +1339,29 @@ def describe_scoring(rs: Ruleset) -> Section:
     ))
 
 
+def tally_sentence(rs: Ruleset, tally: Tally) -> str:
+    """One tally: what it counts, how it grows after a hand and what it pays each time it is full."""
+    adds = tally.adds if isinstance(tally.adds, int) else (
+        value_phrase(rs, parse_expression(tally.adds)) or f"`{tally.adds}`")
+    name = tally.name.replace("_", " ")
+    what = f"{sentence(tally.description)} " if tally.description else ""
+    return (f"{what}After every hand each team adds {adds} to its {name}; each time the count "
+            f"reaches {tally.every}, it drops by {tally.every} and the team {delta_phrase(rs, tally.delta)}.")
+
+
+def describe_tallies(rs: Ruleset) -> Section | None:
+    if not rs.tallies:
+        return None
+    return Section("Tallies", (
+        Paragraph(sentence("besides its score each team keeps " + (
+            "a tally, starting at 0 with every game and counted after the scoring rules of every hand"
+            if len(rs.tallies) == 1 else
+            "tallies, each starting at 0 with every game and counted after the scoring rules of every hand, "
+            "in this order"))),
+        Items(tuple(f"{tally.name}: {tally_sentence(rs, tally)}" for tally in rs.tallies)),
+    ))
+
+
 # ---------------------------------------------------------------------- the end
 
 
@@ -1602,11 +1625,15 @@ _ROUNDED = {"floor": "rounded down", "ceil": "rounded up", "round": "rounded to 
 
 
 def value_phrase(rs: Ruleset, node: Node) -> str | None:
-    """A number in words: the common names and calls and ``if``/``min``/``max``/``abs``/rounding
-    around them (arithmetic inside is quoted); None for other shapes (the caller quotes them)."""
+    """A number in words: the common names and calls, a sum or difference of two of them, and
+    ``if``/``min``/``max``/``abs``/rounding around them (other arithmetic inside is quoted);
+    None for other shapes (the caller quotes them)."""
     simple = int_phrase(rs, node)
     if simple is not None:
         return simple
+    if isinstance(node, Binary) and node.op in ("+", "-"):
+        left, right = int_phrase(rs, node.left), int_phrase(rs, node.right)
+        return f"{left} {'plus' if node.op == '+' else 'less'} {right}" if left and right else None
     if isinstance(node, Unary) and node.op == "-":
         inner = value_phrase(rs, node.operand)
         return f"minus {inner}" if inner else None
@@ -1824,6 +1851,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
         out[f"Definition {definition.name}"] = (definition_sentence(rs, definition),)
     for rule in rs.scoring:
         out[f"Scoring rule {rule.name}"] = (scoring_rule_sentence(rs, rule),)
+    for tally in rs.tallies:
+        out[f"Tally {tally.name}"] = (tally_sentence(rs, tally),)
     out["Ties"] = tuple(tie_sentences(rs))
     passes = pass_sentence(rs)
     if passes:
@@ -1846,7 +1875,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
 
 DESCRIBERS: tuple[Callable[[Ruleset], Section | None], ...] = (
     describe_players, describe_cards, describe_deal, describe_trump, describe_bids, describe_announcements,
-    describe_declarations, describe_play, describe_hand, describe_scoring, describe_game_end, describe_readings, describe_options, describe_sources,
+    describe_declarations, describe_play, describe_hand, describe_scoring, describe_tallies, describe_game_end,
+    describe_readings, describe_options, describe_sources,
 )
 
 

@@ -395,6 +395,21 @@ class ScoringRule:
     for_each: str = ""  # "team" / "seat": applied to every team / seat in turn (its expressions name it `team` / `seat`)
 
 
+@dataclass(frozen=True)
+class Tally:
+    """A running count each team keeps beside its score (the `tallies` section): after a hand's
+    scoring rules every team's tally grows by ``adds`` (a `for_each: team` expression), and
+    each time it reaches ``every`` it drops by ``every`` and ``delta`` goes to the team's score."""
+
+    name: str
+    description: str
+    adds: int | str
+    every: int
+    delta: int
+    adds_fn: Callable[[Any], object] = field(compare=False, repr=False)
+    reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields `adds` reads
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
     games_to_win: int = 1
@@ -546,6 +561,7 @@ class Ruleset:
     readings: tuple[Reading, ...] = ()
     discard: Discard | None = None  # the `discard` section (rulesets with a kitty)
     bids: Bids | None = None  # the `bids` section: each seat bids a number of tricks before play
+    tallies: tuple[Tally, ...] = ()  # the `tallies` section: running counts paying out every so many
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

@@ -164,7 +164,8 @@ class Table:
             groups.append(" ".join(extras))
         return "   ".join(groups) if groups else "(no cards)"
 
-    def scoresheet(self, scores: Sequence[int]) -> str:
+    def scoresheet(self, scores: Sequence[int], tallies: Sequence[Sequence[int]] = ()) -> str:
+        """The scores, with the goal, and each tally's counts (`Bags: you 3 | them 7`)."""
         sheet = self.rs.scoresheet
         parts = [f"{self.team(t)} {v}" for t, v in enumerate(scores)]
         if sheet.deals is not None:
@@ -174,7 +175,9 @@ class Table:
                     "score winning")
         else:
             goal = f"first to {sheet.goal} {'or below' if sheet.direction == 'down' else 'or more'}"
-        return "Scoresheet: " + " | ".join(parts) + f"   ({goal})"
+        counted = "".join(f"\n{tally.name.capitalize()}: " + " | ".join(f"{self.team(t)} {n}" for t, n in enumerate(counts))
+                          + f"   ({tally.delta:+d} every {tally.every})" for tally, counts in zip(self.rs.tallies, tallies))
+        return "Scoresheet: " + " | ".join(parts) + f"   ({goal})" + counted
 
     def choice_label(self, action: int, legal: Sequence[int]) -> str:
         kind, arg = self.state.actions.decode(action)
@@ -416,7 +419,7 @@ class Table:
         changes = [f"{self.team(t)} {d:+d}" for t, d in enumerate(h.deltas) if d]
         if changes:
             self.say("Scoring: " + ", ".join(changes) + (f" (x{h.multiplier})" if h.multiplier != 1 else "") + ".")
-        self.say(self.scoresheet(h.scores))
+        self.say(self.scoresheet(h.scores, h.tallies))
         result = state.result
         if self.rs.session.games_to_win > 1 and (result is None or not result.abandoned):
             games, before = state.view(self.seat).games_won, self.games_won
@@ -446,7 +449,7 @@ class Table:
         deals = self.rs.scoresheet.deals
         of = f" of {deals}" if deals else ""
         self.say(f"--- Your turn (seat {self.seat}) · hand {v.hand_number}{of} · dealer: {self.who(v.dealer)} ---")
-        self.say(self.scoresheet(v.scores))
+        self.say(self.scoresheet(v.scores, v.tallies))
         pending = []
         if v.ties_pending:
             pending.append(f"{v.ties_pending} tie{'s' if v.ties_pending > 1 else ''}")

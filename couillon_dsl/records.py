@@ -85,9 +85,10 @@ def outcome_json(winner: int | None, scores: Sequence[int], games_won: Sequence[
 def _hand_record(hand: Any) -> dict[str, Any]:
     """A hand summary as a mapping; `melds` and `declared` only in rulesets with declarations, `contract` only
     where the ruleset has contracts, `sides` only where they change with each hand, `won` only where the
-    scoring reads the cards won, `bids` only where the seats bid tricks (older records stay as they were)."""
+    scoring reads the cards won, `bids` only where the seats bid tricks, `tallies` only where the ruleset
+    keeps them (older records stay as they were)."""
     record = hand._asdict()
-    for key in ("melds", "declared", "sides", "won", "bids"):
+    for key in ("melds", "declared", "sides", "won", "bids", "tallies"):
         if not record[key]:
             del record[key]
     if record["contract"] is None:

@@ -16,7 +16,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from couillon_dsl.builtin import is_file
 from couillon_dsl.cards import Card, CardNotationError
@@ -80,7 +80,7 @@ def load_scenario(path: str | Path) -> Scenario:
     before = data.get("before") or {}
     if not isinstance(options, dict) or not isinstance(before, dict):
         raise ScenarioError(f"{path}: `options:` and `before:` are mappings")
-    _check_keys(before, {"scores", "pending"}, f"{path}: before")
+    _check_keys(before, {"scores", "pending", "tallies"}, f"{path}: before")
     dealer = data.get("dealer")
     if dealer is not None and (type(dealer) is not int or dealer < 0):
         raise ScenarioError(f"{path}: `dealer:` is the seat number of the first dealer")
@@ -101,7 +101,8 @@ def _check_keys(mapping: dict[Any, Any], allowed: set[str], where: str) -> None:
     for key in mapping:
         if key not in allowed:
             close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(allowed))})"
+            hint = (f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(allowed))})"
+                    if allowed else " (there are none here)")
             raise ScenarioError(f"{where}: unknown key {key!r}{hint}")
 
 
@@ -386,20 +387,37 @@ class _Runner:
             raise ScenarioError(f"ruleset {sc.ruleset!r}: " + "; ".join(lines)) from None
 
     def _set_before(self, before: dict[str, Any]) -> None:
-        """Put the scoresheet as it stood before the first hand (digest §2.4: both at 10, a pass owed)."""
+        """Put the scoresheet as it stood before the first hand (digest §2.4: both at 10, a pass owed),
+        with the counts of the ruleset's tallies (`tallies: {bags: {L+R: 9}}`)."""
         scores = before.get("scores") or {}
         pending = before.get("pending") or {}
-        if not isinstance(scores, dict) or not isinstance(pending, dict):
-            raise ScenarioError("`before:` holds `scores: {TEAM: N}` and `pending: {ties: N, passes: N}`")
+        tallies = before.get("tallies") or {}
+        if not isinstance(scores, dict) or not isinstance(pending, dict) or not isinstance(tallies, dict):
+            raise ScenarioError("`before:` holds `scores: {TEAM: N}`, `pending: {ties: N, passes: N}` and "
+                                "`tallies: {TALLY: {TEAM: N}}`")
         _check_keys(pending, {"ties", "passes"}, "before: pending")
+        _check_keys(tallies, set(self.state.tallies), "before: tallies")
+        counts = {}
+        for name, table in tallies.items():
+            row = list(self.state.tallies[name])
+            for team, value in self._team_values(table, f"before: tallies: {name}"):
+                row[team] = whole(value, f"a count in `before: tallies: {name}`")
+            counts[name] = row
         values = list(self.state.scores)
-        for ref, value in scores.items():
-            team = self._team(ref)
-            if team is None:
-                raise ScenarioError("`before: scores` names a team for every value")
+        for team, value in self._team_values(scores, "before: scores"):
             values[team] = whole(value, "a score in `before: scores`")
         self.state.set_scoresheet(values, ties=whole(pending.get("ties", 0), "`before: pending: ties`"),
-                                  passes=whole(pending.get("passes", 0), "`before: pending: passes`"))
+                                  passes=whole(pending.get("passes", 0), "`before: pending: passes`"), tallies=counts)
+
+    def _team_values(self, table: Any, what: str) -> Iterator[tuple[int, Any]]:
+        """The (team, value) pairs of ``{TEAM: N}`` in `before:`."""
+        if not isinstance(table, dict):
+            raise ScenarioError(f"`{what}` maps teams (e.g. L+R) to numbers")
+        for ref, value in table.items():
+            team = self._team(ref)
+            if team is None:
+                raise ScenarioError(f"`{what}` names a team for every value")
+            yield team, value
 
     # -- helpers
     @property
@@ -811,6 +829,15 @@ def _expect_scores(r: _Runner, value: Any) -> None:
     r._team_table(value, r.state.scores, "score")
 
 
+def _expect_tallies(r: _Runner, value: Any) -> None:
+    """Each named tally's counts per team: ``{bags: {L+R: 3, P+D: 0}}``."""
+    if not isinstance(value, dict):
+        raise ScenarioError("`tallies:` maps a tally to its counts per team, e.g. {bags: {L+R: 3}}")
+    _check_keys(value, set(r.state.tallies), "tallies")
+    for name, table in value.items():
+        r._team_table(table, r.state.tallies[name], f"{name} tally")
+
+
 def _expect_pending(r: _Runner, value: Any) -> None:
     if not isinstance(value, dict):
         raise ScenarioError("`pending:` maps ties and/or passes to counts")
@@ -866,6 +893,7 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "result": _expect_result,
     "winner": _expect_winner,
     "scores": _expect_scores,
+    "tallies": _expect_tallies,
     "pending": _expect_pending,
     "games_won": _expect_games_won,
     "game_winner": _expect_game_winner,

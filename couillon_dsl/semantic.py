@@ -120,6 +120,7 @@ class _Checks:
         self.check_discard()
         self.check_leads()
         self.check_bids()
+        self.check_tallies()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
@@ -697,6 +698,13 @@ class _Checks:
             self.report("bids-out-of-range", f"bids.lowest ({lowest}) is above the highest bid ({highest}): "
                         "nobody could bid", "/bids/lowest", "make lowest at most highest")
 
+    def check_tallies(self) -> None:
+        """A tally is a team's count: the teams must stay the same from hand to hand."""
+        sides = self.data["players"].get("sides", "teams")
+        if self.data.get("tallies") and sides != "teams":
+            self.report("tallies-need-teams", f"tallies are counted per team, but with sides: {sides} the sides "
+                        "change from hand to hand", "/tallies", "use tallies with fixed teams (players.teams)")
+
     def check_discard(self) -> None:
         """The discard's card classes exist; a discard needs a kitty someone takes; it can always be made."""
         discard = self.data.get("discard")
@@ -1077,6 +1085,11 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
             pointer = f"/scoring/{escape(name)}/{field}"
             if isinstance(text := rule.get(field), str):
                 found += check_expression(text, kind, names, place.content(pointer), pointer)  # type: ignore[arg-type]
+    each_team = replace(checked.names, bound=frozenset({EACH_TEAM}))
+    for name, tally in (data.get("tallies") or {}).items():
+        pointer = f"/tallies/{escape(name)}/adds"
+        if isinstance(text := tally.get("adds"), str):
+            found += check_expression(text, "int", each_team, place.content(pointer), pointer)
     found += _maker_wins_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,

@@ -317,8 +317,9 @@ class Walker:
 
 
 def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
-    """Every score change is the rules' deltas, recomputed from facts rebuilt here (rulesets the
-    plain checker models)."""
+    """Every score change is the rules' deltas and the tallies' payouts, recomputed from facts
+    rebuilt here (rulesets the plain checker models), and every tally's count its adds less
+    what it paid out."""
     if not plain_rules(rs):
         return
     start = (rs.scoresheet.start,) * len(rs.players.teams)
@@ -326,11 +327,14 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
     ties = passes = 0
     team_of = rs.tables.team_of
     game = 0
+    fresh = [[0] * len(start) for _ in rs.tallies]
+    counts = fresh
     for hand in hands:
         if hand.game != game:
-            game, before, ties, passes = hand.game, start, 0, 0
+            game, before, ties, passes, counts = hand.game, start, 0, 0, [row.copy() for row in fresh]
         if hand.outcome == "passed_out":
             assert hand.deltas == (0,) * len(before) and hand.scores == before
+            assert hand.tallies == tuple(map(tuple, counts))
             passes = {"none": 0, "single": 1, "cumulative": passes + 1}[rs.scoresheet.pass_carry]
             continue
         values = hand.points if rs.outcome.compare == "points" else hand.tricks
@@ -371,6 +375,13 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
                          [facts._replace(each_seat=s) for s in range(rs.players.count)] if rule.for_each else [facts]):
                 if rule.when_fn(each) and rule.team_fn(each) is not None:
                     deltas[rule.team_fn(each)] += rule.delta_fn(each) * (k if rule.tie_scaled else 1)  # type: ignore[index, operator]
+        for tally, row in zip(rs.tallies, counts):
+            for team in range(len(before)):
+                row[team] += tally.adds_fn(facts._replace(each_team=team))  # type: ignore[operator]
+                while row[team] >= tally.every:
+                    row[team] -= tally.every
+                    deltas[team] += tally.delta
+        assert hand.tallies == tuple(map(tuple, counts))
         assert hand.deltas == tuple(deltas) and hand.multiplier == k
         assert hand.scores == tuple(b + d for b, d in zip(before, deltas))
         before = hand.scores

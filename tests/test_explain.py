@@ -165,10 +165,16 @@ def test_conditions_in_words(expression: str, words: str | None) -> None:
 
 
 def test_unusual_expressions_are_quoted(couillon) -> None:
-    rule = replace(couillon.scoring[0], when="tricks(winner) * 2 > tricks_per_hand", delta="tricks(loser) - 1")
+    rule = replace(couillon.scoring[0], when="tricks(winner) * 2 > tricks_per_hand", delta="tricks(loser) - 1 - 1")
     assert scoring_rule_sentence(couillon, rule) == (
-        "when `tricks(winner) * 2 > tricks_per_hand`, the winning team changes its score by `tricks(loser) - 1`; "
+        "when `tricks(winner) * 2 > tricks_per_hand`, the winning team changes its score by `tricks(loser) - 1 - 1`; "
         "this counts double after a tie")
+
+
+def test_a_difference_of_two_numbers_reads_in_words(couillon) -> None:
+    rule = replace(couillon.scoring[0], delta="tricks(loser) - 1")
+    assert "changes its score by the number of tricks won by the losing team less 1" in \
+        scoring_rule_sentence(couillon, rule)
 
 
 @pytest.mark.parametrize(("name", "delta", "words"), [
@@ -185,7 +191,7 @@ def test_unusual_expressions_are_quoted(couillon) -> None:
     ("couillon", "1 + tricks(maker) + 2 * bid(maker)",
      "draws one loop plus one loop for each trick of the maker plus two loops for each trick bid by the maker"),
     ("kujong", "2 + 3", "adds five strokes"),
-    ("kwajongen", "10 - bid(maker)", "changes its score by `10 - bid(maker)`"),  # a bonus less a penalty
+    ("kwajongen", "10 - bid(maker)", "changes its score by 10 less the number of tricks bid by the maker"),
     ("kwajongen", "10 + -bid(maker)", "changes its score by `10 + -bid(maker)`"),
 ])
 def test_score_changes_in_the_scoresheet_words(name: str, delta: int | str, words: str) -> None:

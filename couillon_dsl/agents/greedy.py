@@ -270,7 +270,7 @@ _OVER: dict[tuple[int, tuple[int, ...], int], tuple[Ruleset, bool]] = {}  # (id(
 
 def wants_tricks(state: GameState, seat: int) -> bool:
     """Whether ``seat`` plays to win tricks in a game of bids: never where the scoring makes a
-    trick of its own cost it whatever its side takes (a bid of nothing scored apart); else while
+    trick of its own cost more than its partner's (a bid of nothing scored apart); else while
     its side has fewer than it bid, and after that only if the scoring pays for a trick over the
     bid (public facts only)."""
     sides = state.sides
@@ -281,8 +281,9 @@ def wants_tricks(state: GameState, seat: int) -> bool:
     if rs.tables.reads_seats:
         mine = sum(winner == seat for _, _, winner in state.finished_tricks())
         made = max(per_side[side], state.trick_counts[side])
-        if side_change(rs, per_side, side, min(made + 1, hand_size(rs)), seat, bids[seat], mine + 1) \
-                < side_change(rs, per_side, side, made, seat, bids[seat], mine):
+        won = min(made + 1, hand_size(rs))  # the side's next trick: taken by this seat, or by a partner
+        if side_change(rs, per_side, side, won, seat, bids[seat], mine + 1) \
+                < side_change(rs, per_side, side, won, seat, bids[seat], mine):
             return False
     if state.trick_counts[side] < per_side[side]:
         return True
@@ -309,7 +310,8 @@ def side_change(rs: Ruleset, bids: tuple[int, ...], side: int, won: int, seat: i
     with ``won`` tricks (the other sides sharing the rest) and the sides' ``bids``; with ``seat``
     (one of the side's, fixed teams), that seat bid ``seat_bid`` and took ``seat_won`` of them,
     for scoring that reads a seat. Remembered: a bid weighs a dozen numbers by a dozen outcomes,
-    and the sampler asks for greedy's bids in every world it reads."""
+    and the sampler asks for greedy's bids in every world it reads. A tally's count is priced at
+    its payout's share (Spades' bag at -100 / 10), whatever the count already stands at."""
     key = (id(rs), bids, side, won, seat, seat_bid, seat_won)
     known = _CHANGE.get(key)
     if known is not None and known[0] is rs:
@@ -319,11 +321,12 @@ def side_change(rs: Ruleset, bids: tuple[int, ...], side: int, won: int, seat: i
     share.insert(side, share.pop(0))
     side_of = None if rs.players.sides == "teams" else tuple(min(s, 1) for s in range(n))
     seats = range(n) if seat >= 0 and side_of is None else range(0)
-    deltas = rs.tables.score_hand((0,) * nsides, tuple(share), None, n - 1, tricks, 0, 0,
-                                  (rs.scoresheet.start,) * len(rs.players.teams), (), side_of=side_of, bids=bids,
-                                  seat_tricks=tuple(seat_won if s == seat else 0 for s in seats),
-                                  seat_bids=tuple(seat_bid if s == seat else -1 for s in seats)).deltas
-    change = (-1 if rs.scoresheet.lower_is_better() else 1) * deltas[side]
+    score = rs.tables.score_hand((0,) * nsides, tuple(share), None, n - 1, tricks, 0, 0,
+                                 (rs.scoresheet.start,) * len(rs.players.teams), (), side_of=side_of, bids=bids,
+                                 seat_tricks=tuple(seat_won if s == seat else 0 for s in seats),
+                                 seat_bids=tuple(seat_bid if s == seat else -1 for s in seats))
+    counted = sum(counts[side] * tally.delta / tally.every for tally, counts in zip(rs.tallies, score.tallies))
+    change = (-1 if rs.scoresheet.lower_is_better() else 1) * (score.deltas[side] + counted)
     if len(_CHANGE) > 65536:
         _CHANGE.clear()
     _CHANGE[key] = (rs, change)

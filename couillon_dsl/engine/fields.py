@@ -37,7 +37,7 @@ FIELDS = (
     "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
     "_trick_no", "_ntricks", "_points", "_tricks", "_log", "_broken",
     # scoresheet and session
-    "_values", "_ties", "_passes", "_redeals", "_game_hands", "_game", "_games_won", "_games",
+    "_values", "_counts", "_ties", "_passes", "_redeals", "_game_hands", "_game", "_games_won", "_games",
     "_summaries", "_result",
 )
 
@@ -122,6 +122,7 @@ class StateFields:
     _broken: bool  # a card of `play.lead_once_broken` was played in this hand: they may be led
     # scoresheet and session
     _values: tuple[int, ...]
+    _counts: tuple[tuple[int, ...], ...]  # per tally, each team's count; () without tallies
     _ties: int
     _passes: int
     _redeals: int

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.expr.compile import Definition, HandFacts
 from couillon_dsl.expr.parse import exact
-from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Team, Trump, TrumpContext
+from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables, Tally, Team, Trump, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
@@ -42,6 +42,7 @@ class HandScore(NamedTuple):
     ties: int  # ties pending after the hand
     passes: int  # passed-out deals pending after the hand
     first_to_goal: Team | None = None  # with when_both_reach: first_by_rule_order, the team that got there first
+    tallies: tuple[tuple[int, ...], ...] = ()  # per tally (the `tallies` section), each team's count after the hand
 
 
 ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntricks, passes, ties, values, made,
@@ -113,6 +114,7 @@ def make_score_hand(
     unit: int = 1,
     nsides: int = 0,
     maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]] | None = None,
+    tallies: Sequence[Tally] = (),
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
     passes, ties, values, made, declared, ..., side_of) -> HandScore``.
@@ -135,6 +137,12 @@ def make_score_hand(
     compiled `outcome.maker_wins` and the facts it reads) decides who wins instead of
     ``outcome``: the maker's side when it holds, else the other side.
 
+    ``tallies`` (fixed teams only) come after the rules: each team's count grows by the
+    tally's `adds` (remembered with the rules' deltas), and every `every` it reaches pays the
+    tally's `delta` into the hand's change, as one more step of the race to the goal. The
+    closure then takes the counts before the hand (``tallies``, per tally per team) and
+    returns them after it.
+
     A ruleset with fixed teams, an `outcome` without `maker_wins`, rules that read only
     :data:`LANGUAGE_V1_FACTS` and a goal not counted rule by rule (most of them) gets a
     closure that builds the short row, remembers the deltas alone and ignores the later
@@ -148,10 +156,11 @@ def make_score_hand(
     per_seat = nsides > 0
     nsides = nsides or nteams
     options = MappingProxyType(dict(options))
-    reads = set().union(*(rule.reads for rule in rules)) - {"options"}  # options are fixed for the ruleset
+    reads = set().union(*(rule.reads for rule in rules), *(tally.reads for tally in tallies)) - {"options"}
     if any(rule.tie_scaled for rule in rules):
         reads.add("ties_pending")  # the tie multiplier
-    memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+    # a row's (deltas, steps rule by rule, each tally's adds per team)
+    memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = {}
     race = sheet.when_both_reach == "first_by_rule_order"
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1
@@ -179,7 +188,9 @@ def make_score_hand(
     key_of = _row_key(reads)
     decide = None if maker_wins is None else _make_decide(maker_wins, facts_of, define)
     teams = range(nteams)
-    if not (race or per_seat or decide is not None) and reads <= LANGUAGE_V1_FACTS:
+    counted = tuple(tally.adds_fn for tally in tallies)
+    payouts = tuple((tally.every, tally.delta) for tally in tallies)
+    if not (race or per_seat or decide is not None or tallies) and reads <= LANGUAGE_V1_FACTS:
         return _score_language_v1(outcome, plan, define, team_of, next_seat, carries_ties, multiplier, key_of,
                                   lambda row: facts_of(row, team_of), options)
 
@@ -189,7 +200,7 @@ def make_score_hand(
               contract_multiplier: int = 1, won: tuple[int, ...] = (),
               last_trick: tuple[Any, ...] = (None, 0, ()), side_of: Sequence[Team] | None = None,
               bids: tuple[int, ...] = (), seat_tricks: tuple[int, ...] = (),
-              seat_bids: tuple[int, ...] = ()) -> HandScore:
+              seat_bids: tuple[int, ...] = (), counts: tuple[tuple[int, ...], ...] = ()) -> HandScore:
         sides = team_of if side_of is None else side_of
         in_play = sum(points)
         if decide is None:
@@ -210,11 +221,20 @@ def make_score_hand(
         key = key_of(row)
         scored = memo.get(key)
         if scored is None:
-            scored = rule_deltas(plan, define, nsides, facts_of(row, sides), k)
+            facts = facts_of(row, sides)
+            deltas, steps = rule_deltas(plan, define, nsides, facts, k)
+            adds = tuple(tuple(int(fn(facts._replace(each_team=t))) for t in teams)  # type: ignore[call-overload]
+                         for fn in counted)  # facts.defined is filled by now
+            scored = deltas, steps, adds
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
-        deltas, steps = scored
+        deltas, steps, adds = scored
+        if counted:
+            counts, paid = tally_payouts(payouts, counts or ((0,) * nteams,) * len(counted), adds)
+            if any(paid):
+                deltas = tuple(map(add, deltas, paid))
+                steps = (*steps, paid)
         if per_seat:  # a side's change is paid to each of its seats
             deltas = tuple(map(deltas.__getitem__, sides))
             steps = tuple(tuple(map(step.__getitem__, sides)) for step in steps)
@@ -233,10 +253,27 @@ def make_score_hand(
             ties += 1
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-            deltas, tuple(map(add, values, deltas)), ties, passes, first,
+            deltas, tuple(map(add, values, deltas)), ties, passes, first, counts,
         ))
 
     return score
+
+
+def tally_payouts(payouts: Sequence[tuple[int, int]], counts: Sequence[tuple[int, ...]],
+                  adds: Sequence[tuple[int, ...]]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Each tally's counts after a hand that ``adds`` to them, and what their payouts add to each
+    team's score: a count that reaches ``every`` drops by it (as many times as it holds it) and
+    pays ``delta`` each time."""
+    paid = [0] * len(counts[0]) if counts else []
+    after = []
+    for (every, delta), before, more in zip(payouts, counts, adds):
+        row = []
+        for team, count in enumerate(map(add, before, more)):
+            times = count // every if count >= every else 0
+            paid[team] += times * delta
+            row.append(count - times * every)
+        after.append(tuple(row))
+    return tuple(after), tuple(paid)
 
 
 def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]], plan: Sequence[tuple[Any, ...]],
@@ -256,7 +293,8 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
     def score(points: tuple[int, ...], tricks: tuple[int, ...], maker: Team | None, dealer: int, ntricks: int,
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]], declared: Any = (),
               contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0, ()),
-              side_of: Any = None, bids: Any = (), seat_tricks: Any = (), seat_bids: Any = ()) -> HandScore:
+              side_of: Any = None, bids: Any = (), seat_tricks: Any = (), seat_bids: Any = (),
+              counts: Any = ()) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
@@ -279,7 +317,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
             deltas, (values[0] + deltas[0], values[1] + deltas[1]) if two_teams else tuple(map(add, values, deltas)),
-            ties, passes, None,
+            ties, passes, None, (),
         ))
 
     return score

@@ -48,6 +48,7 @@ class HandSummary(NamedTuple):
     # whose scoring reads the cards won; else empty
     won: tuple[CardMask, ...] = ()
     bids: tuple[int, ...] = ()  # seat -> the tricks it bid, in rulesets with `bids`
+    tallies: tuple[tuple[int, ...], ...] = ()  # per tally (`tallies`), each team's count after the hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,4 +105,5 @@ class SeatView:
     kitty: CardMask = 0  # the kitty's cards, once shown (to the declarer: once taken)
     discarded: CardMask = 0  # the declarer's discards this seat sees: all (the declarer), the shown ones (the others)
     bids: tuple[int, ...] = ()  # seat -> the tricks it bid this hand (-1: not yet), in rulesets with `bids`
+    tallies: tuple[tuple[int, ...], ...] = ()  # per tally (`tallies`), each team's count (public, as the scores)
 

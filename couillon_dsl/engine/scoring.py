@@ -12,9 +12,14 @@ from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, passes_after_pass_out
 from couillon_dsl.engine.roles import won_cards
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
-from couillon_dsl.model import Team
+from couillon_dsl.model import Ruleset, Team
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
+
+
+def fresh_counts(rs: Ruleset) -> tuple[tuple[int, ...], ...]:
+    """Every tally at nothing for every team: a new game's counts."""
+    return ((0,) * len(rs.players.teams),) * len(rs.tallies)
 
 
 class ScoringPhase(StateFields):
@@ -40,8 +45,9 @@ class ScoringPhase(StateFields):
             seat_tricks = tuple(taken)
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
-                             won, last, self._side_of, bids, seat_tricks, self._trick_bids)
+                             won, last, self._side_of, bids, seat_tricks, self._trick_bids, self._counts)
         self._values = score.values
+        self._counts = score.tallies
         self._ties = score.ties
         self._passes = score.passes
         self._redeals = 0
@@ -95,7 +101,7 @@ class ScoringPhase(StateFields):
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
             declared, self._side_of if self._t.declarer_sides and self._maker is not None else (), won,
-            self._trick_bids,
+            self._trick_bids, self._counts,
         )))
 
     def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:
@@ -122,6 +128,7 @@ class ScoringPhase(StateFields):
             self._game += 1
             self._game_hands = self._ties = self._passes = self._redeals = 0
             self._values = (rs.scoresheet.start,) * len(self._values)
+            self._counts = fresh_counts(rs)
         if not same_dealer and rs.dealer.rotation == "next":
             self._dealer = self._t.next_seat[self._dealer]
         self._start_deal()

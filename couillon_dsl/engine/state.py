@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from math import floor
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
@@ -28,7 +28,7 @@ from couillon_dsl.engine.hand import cards_table
 from couillon_dsl.engine.kitty import KittyPhase
 from couillon_dsl.engine.play import PlayPhase
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary, SeatView
-from couillon_dsl.engine.scoring import ScoringPhase
+from couillon_dsl.engine.scoring import ScoringPhase, fresh_counts
 from couillon_dsl.model import Ruleset, TrumpContext
 
 __all__ = ["CHANCE", "TERMINAL", "Actions", "FinishedGame", "GameResult", "GameState", "HandSummary",
@@ -51,6 +51,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
         self._t = rs.tables
         self._n = rs.players.count
         _, self._acts, self._full, self._values, self._dealer = _game_start(rs)
+        self._counts = fresh_counts(rs)
         self._seed = seed
         self._rng: random.Random | None = None  # made on first use: seeding costs more than a hand
         self._history: list[int] = []
@@ -327,6 +328,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
         other._broken = self._broken
         # scoresheet and session
         other._values = self._values
+        other._counts = self._counts
         other._ties = self._ties
         other._passes = self._passes
         other._redeals = self._redeals
@@ -469,6 +471,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
         return tuple(self._values)
 
     @property
+    def tallies(self) -> dict[str, tuple[int, ...]]:
+        """Per tally (the `tallies` section), each team's count now (public, as the scores are)."""
+        return {tally.name: counts for tally, counts in zip(self._rs.tallies, self._counts)}
+
+    @property
     def sides(self) -> tuple[int, ...]:
         """Seat -> the side it plays on in this hand (public): the fixed teams, or with sides
         fixed per hand (`players.sides`) the declarer's side 0 against side 1, from the contract on
@@ -501,12 +508,23 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
         """(leader, cards in play order, winning seat) of this hand's finished tricks."""
         return tuple(self._log)
 
-    def set_scoresheet(self, values: list[int] | tuple[int, ...], *, ties: int = 0, passes: int = 0) -> None:
+    def set_scoresheet(self, values: list[int] | tuple[int, ...], *, ties: int = 0, passes: int = 0,
+                       tallies: Mapping[str, Sequence[int]] | None = None) -> None:
         """Start from a given scoresheet (scenarios that begin mid-game): values per team,
-        ties and passed-out deals pending."""
+        ties and passed-out deals pending, and the counts of the tallies named (per team)."""
         if len(values) != len(self._values):
             raise ValueError(f"this ruleset has {len(self._values)} teams, not {len(values)}")
+        names = [tally.name for tally in self._rs.tallies]
+        counts = [list(row) for row in self._counts]
+        for name, row in (tallies or {}).items():
+            if name not in names:
+                raise ValueError(f"this ruleset has no tally {name!r}" + (f" (its tallies: {', '.join(names)})"
+                                                                         if names else ""))
+            if len(row) != len(self._values):
+                raise ValueError(f"tally {name!r} needs a count for each of the {len(self._values)} teams")
+            counts[names.index(name)] = list(row)
         self._values = tuple(values)
+        self._counts = tuple(map(tuple, counts))
         self._ties = ties
         self._passes = passes
 
@@ -628,6 +646,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
             kitty=kitty,
             discarded=discarded,
             bids=self._trick_bids if hand_phase else (),
+            tallies=self._counts,
         )
 
     # ------------------------------------------------------------------ refusals

@@ -21,7 +21,7 @@ from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
 from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
     NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
-    Tables, Team, TrumpContext,
+    Tables, Tally, Team, TrumpContext,
 )
 
 # deal op codes; see deal_plan
@@ -341,6 +341,7 @@ def build_tables(
     card_roles: Sequence[CardRole] = (),
     deal_checks: Sequence[DealCheck] = (),
     maker_wins: tuple[Callable[[Any], object], frozenset[str]] | None = None,
+    tallies: Sequence[Tally] = (),
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
@@ -399,7 +400,7 @@ def build_tables(
                          for p, q, plan in zip(prefixes, suffixes, plans)),
         score_hand=make_score_hand(make_outcome(outcome, players.nsides, unit), scoring, tuple(team_of),
                                    next_seat, scoresheet, ids, options, definitions, unit,
-                                   players.nsides if declarer_sides else 0, maker_wins),
+                                   players.nsides if declarer_sides else 0, maker_wins, tallies),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
         contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump == "none" else
@@ -416,7 +417,8 @@ def build_tables(
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
         card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},
         roles=roles,
-        reads_tricks=any(rule.reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"} for rule in scoring),
+        reads_tricks=any(reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"}
+                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_seats=any(rule.reads & {"seat_tricks", "seat_bids", "seat_sides"} for rule in scoring),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
     )

@@ -9,7 +9,8 @@ change with the contract), the kitty once the seat has seen it, the discards it 
 declarations made (a shown one's cards are among the face-up cards) and the tricks each
 seat bid. With bids the tricks taken so far are there too: the cards played by seat, in no
 order, do not tell who took them, and a bid is made or broken by exactly that count (other
-rulesets keep the tensor they always had).
+rulesets keep the tensor they always had). With tallies (Spades' bags) each team's count is
+there too, in units of the count that pays out.
 
 The scores are in units of what a game spans, so a learner sees numbers near one on every
 ruleset: the distance from the start to the goal in a race, and in a game of a fixed number
@@ -57,7 +58,7 @@ class ViewEncoder:
             ("contract", len(self.contract_ids) + 1), ("declarer", n + 1), ("partners", n),
             ("kitty", ncards), ("discarded", ncards), ("declared", len(self.declaration_ids) * n),
             ("bids", n * self.nbids), ("tricks", self.nsides), ("scores", nteams), ("games_won", nteams),
-            ("pending", 2),
+            ("pending", 2), ("tallies", len(ruleset.tallies) * nteams),
         )
         self.size = sum(size for _, size in self.pieces)
         self.announcement_ids = [a.id for a in ruleset.announcements]
@@ -134,6 +135,11 @@ class ViewEncoder:
             out[at + team] = float(won)
         at += nteams
         out[at], out[at + 1] = float(view.ties_pending), float(view.passes_pending)
+        at += 2
+        for tally, counts in zip(self.ruleset.tallies, view.tallies):
+            for team, count in enumerate(counts):
+                out[at + team] = count / tally.every
+            at += nteams
         return out
 
     def text(self, view: SeatView) -> str:
@@ -171,6 +177,8 @@ class ViewEncoder:
         if view.played:
             parts.append("played " + " ".join(f"{s}:{name(c)}" for s, c in view.played))
         parts.append("scores " + " ".join(map(str, view.scores)))
+        for tally, counts in zip(self.ruleset.tallies, view.tallies):
+            parts.append(f"{tally.name} " + " ".join(map(str, counts)))
         if view.ties_pending or view.passes_pending:
             parts.append(f"pending {view.ties_pending}/{view.passes_pending}")
         if any(view.games_won):
