@@ -24,7 +24,7 @@ from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
-    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Promotion, Reading, Ruleset, ScoringRule, Tally,
+    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
     Scoresheet, Session, Source, Suit, Trump,
 )
 from couillon_dsl.schema import with_defaults
@@ -99,6 +99,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     bids = None if bids_data is None else Bids(
         lowest=bids_data.get("lowest", 0), highest=bids_data.get("highest", hand_size),
         may_total_tricks=bids_data.get("may_total_tricks", True))
+    passing_data = data.get("passing")
+    passing = None if passing_data is None else Passing(cards=passing_data["cards"],
+                                                        to=tuple(passing_data.get("to", ("next",))))
     tables = build_tables(deck, layout, follow, players, deal, announcements, outcome, scoring, scoresheet,
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
                           contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
@@ -153,6 +156,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         discard=discard,
         bids=bids,
         tallies=tallies,
+        passing=passing,
     )
     return dataclasses.replace(ruleset, rollout=make_rollout(ruleset))
 

@@ -102,6 +102,7 @@ CODES: dict[str, str] = {
     "bids-out-of-range": "bids whose lowest is above their highest, or whose highest is more than the tricks of a hand",
     "bid-without-bids": "an expression reads bid() in a ruleset without a `bids` section",
     "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
+    "passing-out-of-range": "more cards passed than a player holds, or `across` with an odd number of players",
     "game-may-not-end": "only a scoring expression might bring a team to the goal, which the check cannot follow (warning)",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",
     "unused-setting": "a setting the chosen method ignores (warning)",

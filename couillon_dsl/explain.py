@@ -84,6 +84,14 @@ def join(words: Sequence[str], last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def ordinal(n: int) -> str:
+    """``2`` -> ``second``; past ten, ``11th``."""
+    return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
+
+
 def sentence(text: str) -> str:
     """Capitalise the first letter and end with a full stop."""
     text = text.strip()
@@ -749,6 +757,63 @@ def describe_trump(rs: Ruleset) -> Section:
     return Section("Trump", tuple(paragraphs))
 
 
+def settled_before_play(rs: Ruleset) -> list[str]:
+    """What is done when the steps before the first lead (passing, bids, the declarer's
+    announcements) begin, in the engine's order."""
+    fixed = "the contract is fixed" if rs.contracts else "trump is fixed" if rs.trump.method != "none" \
+        else "the cards are dealt"
+    return [fixed, *(["any kitty exchanged"] if takes_kitty(rs) else [])]
+
+
+# ---------------------------------------------------------------------- passing
+
+
+def _pass_receiver(rs: Ruleset, way: str) -> str:
+    """Whom a player passes to, seen from the passer's chair (`way` is not none)."""
+    n = rs.players.count
+    if n == 2:
+        return "the other player"
+    if way == "across":
+        team_of = {s: t for t, seats in enumerate(rs.players.teams) for s in seats}
+        partnered = n == 4 and all(team_of[s] == team_of[(s + 2) % n] for s in range(n))
+        return "their partner" if partnered else "the player opposite"
+    return f"the player on their {_left(rs) if way == 'next' else _right(rs)}"
+
+
+def _pass_way(rs: Ruleset, way: str) -> str:
+    return "nobody passes" if way == "none" else f"to {_pass_receiver(rs, way)}"
+
+
+def passing_sentences(rs: Ruleset) -> list[str]:
+    """The cards passed before play: how many, to whom hand by hand, in what order, and who sees them."""
+    passing = rs.passing
+    assert passing is not None
+    if all(way == "none" for way in passing.to):
+        return ["no cards are passed: every entry of `passing.to` is none"]
+    cards = count(passing.cards, "card")
+    before = "any bids and the first lead" if rs.bids is not None else "the first lead"
+    chooses = (f"once {join(settled_before_play(rs))}, before {before}, each player chooses {cards} from their "
+               f"hand and passes {'it' if passing.cards == 1 else 'them'} face down")
+    if len(passing.to) == 1:
+        out = [f"{chooses} {_pass_way(rs, passing.to[0])}"]
+    else:
+        ways = [f"in the {ordinal(k + 1)}{' hand of a game' if k == 0 else ''} {_pass_way(rs, way)}"
+                for k, way in enumerate(passing.to)]
+        out = [f"{chooses}: {', '.join(ways[:-1])}, and {ways[-1]}; from the {ordinal(len(passing.to) + 1)} hand "
+               f"the same order starts again"]
+    out.append(f"the players choose in turn, starting with {elder(rs)} and going round to the dealer, but a player "
+               f"takes up the cards passed to them only once everyone has passed, so nobody knows what they will "
+               f"receive when they choose")
+    out.append("everyone knows who passes to whom, but only the giver and the receiver see the cards passed")
+    return out
+
+
+def describe_passing(rs: Ruleset) -> Section | None:
+    if rs.passing is None:
+        return None
+    return Section("Passing", (Paragraph(" ".join(sentence(s) for s in passing_sentences(rs))),))
+
+
 # ---------------------------------------------------------------------- bids
 
 
@@ -756,12 +821,9 @@ def bid_sentences(rs: Ruleset) -> list[str]:
     """The bids of a number of tricks: when and in what order, the range and the hook, and who hears them."""
     bids = rs.bids
     assert bids is not None
-    fixed = "the contract is fixed" if rs.contracts else "trump is fixed" if rs.trump.method != "none" \
-        else "the cards are dealt"
-    if takes_kitty(rs):
-        fixed += " and any kitty exchanged"
+    done = [*settled_before_play(rs), *(["any cards passed"] if rs.passing is not None else [])]
     _, totals = _deal_count(rs)
-    out = [f"once {fixed}, before the first lead, each player in turn bids how many tricks they will take, "
+    out = [f"once {join(done)}, before the first lead, each player in turn bids how many tricks they will take, "
            f"starting with {elder(rs)} and going round to the dealer, who bids last"]
     out.append(f"a bid is a number of tricks from {bids.lowest} to {bids.highest}")
     total = f"all the bids add up to {totals.hand}, the number of tricks in a hand"
@@ -823,7 +885,7 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
                 f"they are asked in turn from the announcer's {_left(rs)}, and the first to announce it ends "
                 f"the asking")
     elif announcement.by == "declarer":
-        done = ["the contract is fixed", *(["any kitty exchanged"] if takes_kitty(rs) else []),
+        done = [*settled_before_play(rs), *(["any cards passed"] if rs.passing is not None else []),
                 *(["the tricks bid"] if rs.bids is not None else [])]  # as the engine orders them
         text = (f"once {join(done)}, before the first lead, the declarer may announce "
                 f"{announcement.name}; everyone hears whether they do")
@@ -1553,9 +1615,6 @@ def _announcement_name(rs: Ruleset, key: str) -> str:
     return announcement.name if announcement else key
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-
-
 def trick_phrase(rs: Ruleset, node: Node) -> str:
     """Trick n of `in_trick`/`trick_winner`/`taken_with` in words: "the first trick", "the last
     trick", "the second-to-last trick"; a computed number is named as it is written."""
@@ -1564,7 +1623,7 @@ def trick_phrase(rs: Ruleset, node: Node) -> str:
         n = -number.value if number is not node else number.value
         if n == -1:
             return "the last trick"
-        word = _ORDINALS[abs(n) - 1] if abs(n) <= len(_ORDINALS) else f"{abs(n)}th"
+        word = ordinal(abs(n))
         return f"the {word} trick" if n > 0 else f"the {word}-to-last trick"
     return f"trick {value_phrase(rs, node) or _quoted(node)} (counted back from the last when negative)"
 
@@ -1833,6 +1892,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     out["Trump"] = tuple(trump_sentences(rs))
     if takes_kitty(rs):
         out["Discard"] = tuple(discard_sentences(rs))
+    if rs.passing is not None:
+        out["Passing"] = tuple(passing_sentences(rs))
     if rs.bids is not None:
         out["Bids"] = tuple(bid_sentences(rs))
     for announcement in rs.announcements:
@@ -1874,9 +1935,9 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
 
 
 DESCRIBERS: tuple[Callable[[Ruleset], Section | None], ...] = (
-    describe_players, describe_cards, describe_deal, describe_trump, describe_bids, describe_announcements,
-    describe_declarations, describe_play, describe_hand, describe_scoring, describe_tallies, describe_game_end,
-    describe_readings, describe_options, describe_sources,
+    describe_players, describe_cards, describe_deal, describe_trump, describe_passing, describe_bids,
+    describe_announcements, describe_declarations, describe_play, describe_hand, describe_scoring, describe_tallies,
+    describe_game_end, describe_readings, describe_options, describe_sources,
 )
 
 

@@ -262,6 +262,21 @@ class Bids:
 
 
 @dataclass(frozen=True, slots=True)
+class Passing:
+    """Cards passed before play (the `passing` section): each seat gives ``cards`` cards to the
+    seat ``to`` names for the hand (``to[hand % len(to)]``: next, previous, across or none)."""
+
+    cards: int
+    to: tuple[str, ...] = ("next",)
+
+    def offset(self, hand: int, nseats: int) -> int:
+        """How many seats on, in the order of play, each seat passes to in the game's ``hand``-th
+        hand (counted from 0); 0: nobody passes."""
+        way = self.to[hand % len(self.to)]
+        return {"next": 1, "previous": nseats - 1, "across": nseats // 2, "none": 0}[way]
+
+
+@dataclass(frozen=True, slots=True)
 class DealCheck:
     """A dealt hand that annuls the deal: holding all of ``holds``, none of ``lacks``, and per
     ``counts`` entry (a suit id or a card-set name, min, max) that many of those cards."""
@@ -562,6 +577,7 @@ class Ruleset:
     discard: Discard | None = None  # the `discard` section (rulesets with a kitty)
     bids: Bids | None = None  # the `bids` section: each seat bids a number of tricks before play
     tallies: tuple[Tally, ...] = ()  # the `tallies` section: running counts paying out every so many
+    passing: Passing | None = None  # the `passing` section: cards passed before play
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

@@ -11,7 +11,10 @@ sides fixed per hand (`players.sides`) it names each hand's sides, the declarer'
 defence, while the scoresheet stays per seat; it says only what the person's seat may know
 (the kitty once shown, a discard only when shown or the person's own). With bids of tricks
 (`bids`) the person's bid is asked as a number, and every bid stays in sight beside the
-tricks taken, since a bid is made or broken by that count.
+tricks taken, since a bid is made or broken by that count. With cards passed before play
+(`passing`) the person names the cards to pass; a bot's passes are told only as a count, since
+nobody but giver and receiver sees them, and the person learns what it received once every
+seat has passed.
 
 Nothing here knows a variant: every word comes from the compiled ruleset and the engine.
 """
@@ -123,6 +126,11 @@ class Table:
     def tricks(self, count: int) -> str:
         return f"{count} trick{'' if count == 1 else 's'}"
 
+    def cards_passed(self) -> str:
+        """``3 cards``: what each seat passes in a hand where cards are passed."""
+        count = self.rs.passing.cards if self.rs.passing is not None else 0
+        return f"{count} card{'' if count == 1 else 's'}"
+
     def bids_text(self, view: SeatView) -> str:
         """``seat 1 3, seat 2 0, you 2``: the bids made, in the bidding's order (from the elder)."""
         order = self.rs.tables.rounds[self.rs.tables.next_seat[view.dealer]]
@@ -195,6 +203,8 @@ class Table:
             return f"{self.state.action_to_string(action)} ({self.contract_name(arg)})"
         if kind == "discard":
             return f"discard {self.card(arg)}"
+        if kind == "give":  # a card to pass is named as a card played is
+            return self.card(arg)
         if kind == "declare":
             return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
         return self.state.action_to_string(action)
@@ -239,6 +249,8 @@ class Table:
             return f"{who} discard{s} {self.card(arg)}."
         if kind == "bid":
             return f"{who} bid{s} {self.tricks(arg)}."
+        if kind == "give":  # only the person's own: another seat's passes are told as a count (pass_news)
+            return f"{who} pass{'es' if s else ''} {self.card(arg)} to {self.who(self.receiver(seat))}."
         return f"{who}: {self.state.action_to_string(action)}."
 
     # ------------------------------------------------------------------ the game
@@ -287,6 +299,8 @@ class Table:
             self.say(self.face_up_text(view))
         if view.trump is not None:
             self.say(f"Trump is {self.suit(view.trump)}.")
+        if self.rs.passing is not None and not state.passing_offset():
+            self.say("Nobody passes cards this hand.")
 
     def face_up_text(self, view: SeatView) -> str:
         return "Face up: " + ", ".join(f"{self.card(c)} ({'table' if s is None else self.who(s)})"
@@ -302,6 +316,8 @@ class Table:
         kind, _ = state.actions.decode(action)
         if kind == "discard" and seat != self.seat:
             self.hidden_discards += 1  # face down: counted, told once the discard is over
+        elif kind == "give" and seat != self.seat:
+            self.pass_news(seat)
         elif kind != "declare":  # a declaration is told with its cards (news)
             self.say(self.deed(seat, action, legal, view.offered))
         self.news(view, state.view(self.seat))
@@ -314,6 +330,18 @@ class Table:
             return
         if len(state.finished_tricks()) > tricks:
             self.trick_done(len(state.finished_tricks()), state.finished_tricks()[-1], explain_trick(state, -1))
+
+    def receiver(self, seat: int) -> int:
+        """The seat ``seat`` passes its cards to in this hand."""
+        return (seat + self.state.passing_offset()) % self.rs.players.count
+
+    def pass_news(self, seat: int) -> None:
+        """Another seat has passed a card: told only once it has passed all its cards, and only
+        how many and to whom, since the cards are seen by their receiver alone."""
+        state = self.state
+        if state.view(self.seat).phase == "pass" and state.current_player() == seat:
+            return
+        self.say(f"{self.subject(seat)} passes {self.cards_passed()} to {self.who(self.receiver(seat))}.")
 
     def news(self, before: SeatView, after: SeatView) -> None:
         """What the person's seat learns from one action beyond the deed itself: the trump or
@@ -343,6 +371,10 @@ class Table:
             shown = f"; shown: {self.cards_text(after.discarded)}" if after.discarded else ""
             self.say(f"{self.subject(before.current_player)} discards {count} card{'s' if count != 1 else ''} "
                      f"face down{shown}.")
+        if before.phase == "pass" and after.phase != "pass":
+            giver = (self.seat - self.state.passing_offset()) % self.rs.players.count
+            self.say(f"You passed {self.cards_text(after.passed)} to {self.who(self.receiver(self.seat))}; "
+                     f"you received {self.cards_text(after.received)} from {self.who(giver)}.")
         if before.phase == "bid" and after.phase != "bid":
             total = sum(b for b in after.bids if b >= 0)
             self.say(f"Bids: {self.bids_text(after)}; {total} bid for {self.tricks(after.hand.bit_count())}.")
@@ -503,11 +535,20 @@ class Table:
         if self.bidding(legal):
             self.say(f"Your bid: how many tricks will you take? {self.bid_choices(legal)}. Type the number.")
             return
+        if self.passing(legal):
+            left = self.rs.passing.cards - v.passed.bit_count()  # type: ignore[union-attr]
+            so_far = f" (passed so far: {self.cards_text(v.passed)})" if v.passed else ""
+            self.say(f"Pass {self.cards_passed()} to {self.who(self.receiver(self.seat))}: {left} still to pass{so_far}. "
+                     "Type a card, or its number.")
         self.say("Choices: " + "  ".join(f"{i}) {self.choice_label(a, legal)}" for i, a in enumerate(legal, 1)))
 
     def bidding(self, legal: Sequence[int]) -> bool:
         """The person's decision is a bid of tricks: a number typed is the bid, not a choice's position."""
         return all(self.state.actions.decode(a)[0] == "bid" for a in legal)
+
+    def passing(self, legal: Sequence[int]) -> bool:
+        """The person's decision is a card to pass: a card named is the one passed, not played."""
+        return all(self.state.actions.decode(a)[0] == "give" for a in legal)
 
     def bid_choices(self, legal: Sequence[int]) -> str:
         """``0 to 10, not 3 (why)``: the numbers the person may bid, with the engine's reason for the
@@ -554,11 +595,15 @@ class Table:
             if answer.lower() in HELP_WORDS:
                 self.say("Type the number of a choice, or its name: a card like AS, 10h or A♠; accept, pass, "
                          "name H, announce ID, no, contract ID, discard CARD, declare ID; when bidding tricks, "
-                         "the number of tricks (or bid N). 'why' explains which cards you may play; 'quit' stops.")
+                         "the number of tricks (or bid N); when passing cards, the card to pass (or pass CARD). "
+                         "'why' explains which cards you may play; 'quit' stops.")
                 self.show_status(legal)
                 continue
             if answer.lower() == "why":
-                self.explain_cards()
+                if self.passing(legal):  # the rules of play do not bear on the cards passed
+                    self.say("You may pass any card you hold.")
+                else:
+                    self.explain_cards()
                 continue
             action = self.parse(answer, legal)
             if action is not None:
@@ -569,7 +614,7 @@ class Table:
         bidding = self.bidding(legal)
         if answer.isascii() and answer.isdigit() and bidding:  # a number of tricks, not a choice's position
             acts, bids = self.state.actions, self.rs.bids
-            if acts.bid0 + int(answer) >= acts.dealer0 and bids is not None:
+            if acts.bid0 + int(answer) >= acts.ends(acts.bid0) and bids is not None:
                 self.say(f"There is no bid {int(answer)}: bids go from {bids.lowest} to {bids.highest}. Choose again.")
                 return None
             answer = f"bid {int(answer)}"
@@ -590,8 +635,14 @@ class Table:
             numbers = "a number of tricks" if bidding else f"a number from 1 to {len(legal)}"
             self.say(f"Cannot read {answer!r}: {exc}. Type {numbers}, or 'help'.")
             return None
+        if action < state.actions.ncards and self.passing(legal):
+            action += state.actions.give0  # a card named while passing is the card to pass
         if action in legal:
             return action
+        kind, given = state.actions.decode(action)
+        if kind == "give" and not state.hand_of(self.seat) >> given & 1:
+            self.say(f"You do not hold {self.card(given)}. Choose again.")
+            return None
         if action < state.actions.ncards and state.view(self.seat).phase == "play":
             for card, ok, reason in explain_legal(state, self.seat):
                 if card == action and not ok:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from couillon_dsl.builtin import is_file
-from couillon_dsl.cards import Card, CardNotationError
+from couillon_dsl.cards import Card, CardMask, CardNotationError
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
@@ -27,7 +27,7 @@ from couillon_dsl.engine.tables import resolve_seats
 from couillon_dsl.engine.why import explain_legal, why_wins
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import load_yaml
-from couillon_dsl.model import Ruleset
+from couillon_dsl.model import Passing, Ruleset
 
 # seat names relative to the dealer of the hand in play (rules digest §0.2)
 RELATIVE_SEATS = {"D": 0, "dealer": 0, "L": 1, "elder": 1, "P": 2, "R": 3}
@@ -794,6 +794,51 @@ def _expect_bids(r: _Runner, value: Any) -> None:
                                 f"expected {'nothing yet' if number < 0 else number}")
 
 
+def _hand_exchange(r: _Runner, passing: Passing) -> tuple[tuple[CardMask, ...], tuple[CardMask, ...]]:
+    """Per seat, the cards it passed and the cards passed to it (none until every seat has passed),
+    in the hand being played or the one just ended."""
+    n = r.rs.players.count
+    if r._in_hand():
+        views = [r.state.view(seat) for seat in range(n)]
+        return tuple(v.passed for v in views), tuple(v.received for v in views)
+    hand = r._last_hand()
+    passed = hand.passed or (0,) * n
+    offset = passing.offset(hand.number - 1, n)  # a summary counts the game's hands from 1
+    received = [0] * n
+    for giver, cards in enumerate(passed):
+        received[(giver + offset) % n] |= cards
+    return passed, tuple(received)
+
+
+def _expect_exchange(r: _Runner, value: Any, key: str) -> None:
+    """``passed:`` or ``received:`` ``{SEAT: [cards]}``: the cards each seat listed gave, or was given."""
+    passing = r.rs.passing
+    if passing is None:
+        raise ScenarioError(f"`{key}:` is for rulesets with a `passing` section")
+    if not isinstance(value, dict):
+        raise ScenarioError(f"`{key}:` maps seats to cards, e.g. {{L: [QS, AH, KH]}}")
+    dealer = r._hand_dealer()
+    count = r.rs.players.count
+    passed, received = _hand_exchange(r, passing)
+    actual = passed if key == "passed" else received
+    for ref, cards in value.items():
+        seat = seat_of(ref, dealer, count)
+        try:
+            want = r.rs.layout.parse_mask(words(cards, key))
+        except CardNotationError as exc:
+            raise ScenarioError(str(exc)) from None
+        r._check(actual[seat] == want, f"{seat_label(seat, dealer, count)} {key} {_cards_text(r, actual[seat])}; "
+                                       f"expected {_cards_text(r, want)}")
+
+
+def _expect_passed(r: _Runner, value: Any) -> None:
+    _expect_exchange(r, value, "passed")
+
+
+def _expect_received(r: _Runner, value: Any) -> None:
+    _expect_exchange(r, value, "received")
+
+
 def _expect_tricks(r: _Runner, value: Any) -> None:
     actual = [t.winner for t in r.tricks]
     dealer = r._hand_dealer()
@@ -888,6 +933,8 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "declared": _expect_declared,
     "declared_points": _expect_declared_points,
     "bids": _expect_bids,
+    "passed": _expect_passed,
+    "received": _expect_received,
     "tricks": _expect_tricks,
     "points": _expect_points,
     "result": _expect_result,

@@ -121,6 +121,7 @@ class _Checks:
         self.check_leads()
         self.check_bids()
         self.check_tallies()
+        self.check_passing()
         self.check_outcome()
         self.check_game_end()
         self.check_redeal()
@@ -704,6 +705,20 @@ class _Checks:
         if self.data.get("tallies") and sides != "teams":
             self.report("tallies-need-teams", f"tallies are counted per team, but with sides: {sides} the sides "
                         "change from hand to hand", "/tallies", "use tallies with fixed teams (players.teams)")
+
+    def check_passing(self) -> None:
+        """Each player holds the cards it passes, and `across` has a player opposite."""
+        passing = self.data.get("passing")
+        if passing is None:
+            return
+        count = self.data["players"]["count"]
+        if passing["cards"] > self.tricks:
+            self.report("passing-out-of-range", f"passing.cards is {passing['cards']}, but a player holds only "
+                        f"{self.tricks} cards", "/passing/cards", f"pass at most {self.tricks}")
+        if "across" in passing.get("to", ()) and count % 2:
+            index = passing["to"].index("across")
+            self.report("passing-out-of-range", f"nobody sits across with {count} players", f"/passing/to/{index}",
+                        "pass to next or previous")
 
     def check_discard(self) -> None:
         """The discard's card classes exist; a discard needs a kitty someone takes; it can always be made."""

@@ -284,7 +284,7 @@ HEARTS_DEAL = {1: "10C 3C 4C 5C 6C 7C 8C JC QC AS 2D 3D 2H",  # the dealer is se
 
 def hearts_after(*plays: str) -> GameState:
     """Hearts (examples/hearts.yaml) dealt HEARTS_DEAL, then ``plays``."""
-    rs = build_ruleset(HEARTS, {"two_of_clubs_leads": False})  # the elder leads, any card
+    rs = build_ruleset(HEARTS, {"two_of_clubs_leads": False, "passing": False})  # the elder leads, any card
     state = GameState(rs)
     for seat in (1, 2, 3, 0):  # 13 cards to each, from the elder round to the dealer
         for card in HEARTS_DEAL[seat].split():

@@ -176,7 +176,7 @@ def test_rulebook_and_diff_say_it(capot):
             "do they lead to the first trick") in text
     assert "except that a declarer who announced Capot leads to it" in text
     lines = differences(build_ruleset("couillon"), capot)
-    assert any(line.startswith("Announcement Capot: once the contract is fixed") and line.endswith("(new)")
+    assert any(line.startswith("Announcement Capot: once trump is fixed") and line.endswith("(new)")
                for line in lines)
     assert any(line.startswith("First lead:") and "announced Capot" in line for line in lines)
 

@@ -11,6 +11,7 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import diff_text, differences
 from couillon_dsl.explain import follow_sentence
+from couillon_dsl.model import Passing
 
 
 def labels(lines: list[str]) -> set[str]:
@@ -92,6 +93,24 @@ def test_bids_read_as_rules() -> None:
                         "they will take, starting with the player on the dealer's left and going round to the dealer, "
                         "who bids last (new)")
     assert added[-1] == "Bids: the bids count in the scoring rule exact (new)"
+
+
+def test_passing_reads_as_a_rule() -> None:
+    """Changing whom the cards go to is one line; the option that removes the passing removes its sentences."""
+    path = str(Path(__file__).resolve().parents[1] / "examples" / "hearts.yaml")
+    hearts = build_ruleset(path)
+    no_across = replace(hearts, passing=Passing(cards=3, to=("next", "previous", "none")))
+    assert differences(hearts, no_across) == [
+        "Passing: once the cards are dealt, before the first lead, each player chooses 3 cards from their hand and "
+        "passes them face down: in the first hand of a game to the player on their left, in the second to the player "
+        "on their right, and in the third nobody passes; from the fourth hand the same order starts again (was: once "
+        "the cards are dealt, before the first lead, each player chooses 3 cards from their hand and passes them face "
+        "down: in the first hand of a game to the player on their left, in the second to the player on their right, "
+        "in the third to the player opposite, and in the fourth nobody passes; from the fifth hand the same order "
+        "starts again)"]
+    removed = differences(hearts, build_ruleset(path, {"passing": "false"}))
+    assert labels(removed) == {"Passing", "Option passing"}
+    assert all(line.startswith("Passing: removed (was: ") for line in removed if not line.startswith("Option"))
 
 
 def test_cli_diff() -> None:

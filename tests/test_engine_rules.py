@@ -690,7 +690,7 @@ def test_the_holder_of_the_opening_card_leads_it_and_the_table_knows() -> None:
     """`play.first_lead_card` (Hearts' two of clubs): its holder leads the first trick with it, whoever
     `first_lead` names, and from then on every seat's view shows where the card was (being asked to
     lead says so); the engine's refusal of another card says why."""
-    rs = build_ruleset(HEARTS)
+    rs = build_ruleset(HEARTS, {"passing": False})  # the cards played as dealt
     state = GameState(rs)
     parse = rs.layout.parse
     pack = [parse(c) for c in ("AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S "  # seat 1, the elder, then 2, 3, 0

@@ -17,10 +17,10 @@ from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.explain import (
     bid_sentences, condition_phrase, deal_step_sentences, delta_phrase, describe, explain, follow_clauses,
-    promotion_sentences, scoring_rule_sentence, trump_sentences,
+    passing_sentences, promotion_sentences, scoring_rule_sentence, trump_sentences,
 )
 from couillon_dsl.expr.parse import parse_expression
-from couillon_dsl.model import Bids, Follow, Offer, ScoringRule
+from couillon_dsl.model import Bids, Follow, Offer, Passing, ScoringRule
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "explain"
@@ -29,6 +29,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 GOLDENS = [(name, GOLDEN / f"{name}.md") for name in RULESETS] + \
     [(str(path), ROOT / "tests" / "golden" / "examples" / f"{path.stem}.md") for path in EXAMPLES]
 OH_HELL = str(ROOT / "examples" / "oh-hell.yaml")  # bids of a number of tricks
+HEARTS = str(ROOT / "examples" / "hearts.yaml")  # cards passed before play
 
 
 @pytest.fixture(scope="module")
@@ -226,6 +227,59 @@ def test_bids_come_after_trump_and_before_the_first_lead() -> None:
     assert bid_sentences(bidding)[3].endswith("; a side's bid is the sum of its players' bids")
     assert "Once the contract is fixed, any kitty exchanged and the tricks bid, before the first lead, the declarer " \
         "may announce Chelem" in explain(bidding)
+
+
+def test_passing_comes_after_trump_and_names_each_hand_of_the_cycle() -> None:
+    hearts = build_ruleset(HEARTS)
+    titles = [s.title for s in describe(hearts)]
+    assert titles[titles.index("Trump"):titles.index("Trump") + 3] == ["Trump", "Passing", "Playing the tricks"]
+    assert passing_sentences(hearts) == [
+        "once the cards are dealt, before the first lead, each player chooses 3 cards from their hand and passes "
+        "them face down: in the first hand of a game to the player on their left, in the second to the player on "
+        "their right, in the third to the player opposite, and in the fourth nobody passes; from the fifth hand the "
+        "same order starts again",
+        "the players choose in turn, starting with the player on the dealer's left and going round to the dealer, "
+        "but a player takes up the cards passed to them only once everyone has passed, so nobody knows what they "
+        "will receive when they choose",
+        "everyone knows who passes to whom, but only the giver and the receiver see the cards passed",
+    ]
+    assert "Passing" not in [s.title for s in describe(build_ruleset(HEARTS, {"passing": "false"}))]
+
+
+def test_passing_to_the_next_player_is_to_the_right_when_play_goes_counterclockwise() -> None:
+    hearts = build_ruleset(HEARTS)
+    counter = replace(hearts, players=replace(hearts.players, direction="counterclockwise"))
+    first, choosing, _ = passing_sentences(counter)
+    assert ("in the first hand of a game to the player on their right, in the second to the player on their left, "
+            "in the third to the player opposite, and in the fourth nobody passes") in first
+    assert choosing.startswith("the players choose in turn, starting with the player on the dealer's right")
+
+
+def test_passing_the_same_way_every_hand_and_never() -> None:
+    hearts = build_ruleset(HEARTS)
+    always_left = replace(hearts, passing=Passing(cards=1, to=("next",)))
+    assert passing_sentences(always_left)[0] == (
+        "once the cards are dealt, before the first lead, each player chooses 1 card from their hand and passes "
+        "it face down to the player on their left")
+    partners = replace(hearts, players=replace(hearts.players, teams=((0, 2), (1, 3))),
+                       passing=Passing(cards=2, to=("across", "none")))
+    assert "in the first hand of a game to their partner, and in the second nobody passes; from the third hand " \
+        "the same order starts again" in passing_sentences(partners)[0]
+    two = replace(always_left, players=replace(hearts.players, count=2, teams=((0,), (1,))))
+    assert passing_sentences(two)[0].endswith("passes it face down to the other player")
+    never = replace(hearts, passing=Passing(cards=3, to=("none",)))
+    assert passing_sentences(never) == ["no cards are passed: every entry of `passing.to` is none"]
+
+
+def test_passing_comes_before_the_bids_and_the_bids_say_so() -> None:
+    oh_hell = build_ruleset(OH_HELL)
+    passing = replace(oh_hell, passing=Passing(cards=2, to=("previous",)))
+    titles = [s.title for s in describe(passing)]
+    assert titles[titles.index("Trump"):titles.index("Trump") + 3] == ["Trump", "Passing", "Bids"]
+    assert passing_sentences(passing)[0] == (
+        "once trump is fixed, before any bids and the first lead, each player chooses 2 cards from their hand and "
+        "passes them face down to the player on their right")
+    assert bid_sentences(passing)[0].startswith("once trump is fixed and any cards passed, before the first lead")
 
 
 def test_scoring_rule_sentence(couillon) -> None:

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from couillon_dsl.agents import GreedyAgent
+from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 
@@ -19,7 +20,7 @@ from pettingzoo.test import api_test  # noqa: E402
 import couillon_dsl.interop.openspiel  # noqa: E402,F401  (registers the game)
 from couillon_dsl.interop.encoding import ViewEncoder  # noqa: E402
 from couillon_dsl.interop.pettingzoo import env  # noqa: E402
-from example_games import EXAMPLES, FOLDER  # noqa: E402
+from example_games import EXAMPLES, FOLDER, HEARTS  # noqa: E402
 
 OH_HELL = str(FOLDER / "oh-hell.yaml")
 
@@ -243,3 +244,105 @@ def test_past_hands_bids_are_in_the_information_state_string() -> None:
     bids = list(state.engine.hands[0].bids)
     assert all(b >= 0 for b in bids) and sum(bids) != 10  # the hook
     assert all(f"bid {bids} tricks" in state.information_state_string(s) for s in range(4))
+
+
+def piece_of(encoder: ViewEncoder, tensor: list[float], name: str) -> list[float]:
+    """The part ``name`` of an encoded view."""
+    start = sum(size for _, size in encoder.pieces[:[p for p, _ in encoder.pieces].index(name)])
+    return tensor[start:start + dict(encoder.pieces)[name]]
+
+
+def test_the_cards_passed_and_received_are_in_the_tensor_of_rulesets_with_passing_only() -> None:
+    assert dict(ViewEncoder(build_ruleset(HEARTS)).pieces)["passed"] == 52
+    for rs in (build_ruleset("couillon"), build_ruleset(HEARTS, {"passing": "false"})):
+        encoder = ViewEncoder(rs)
+        assert dict(encoder.pieces)["passed"] == dict(encoder.pieces)["received"] == 0
+
+
+SEAT_1_HOLDS = ("AS", "QS", "4D", "3D")  # seed 6 deals these to seat 1 (passed_in_hearts)
+
+
+def passed_in_hearts(first_seat_passes: tuple[str, str, str]):
+    """Hearts, hand 1 (dealer 0, cards passed to the next seat): the same deal, seat 1 (the elder)
+    passing ``first_seat_passes`` and every other seat its three lowest-numbered cards; the states
+    after seat 1's passes and after the exchange."""
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": HEARTS, "hands": 1})
+    state = dealt(game, 6)
+    engine = state.engine
+    assert engine.view(0).phase == "pass" and state.current_player() == 1 and engine.passing_offset() == 1
+    for card in first_seat_passes:
+        state.apply_action(engine.string_to_action(1, f"pass {card}"))
+    after_seat_1 = state.clone()
+    for _ in range(9):
+        state.apply_action(state.legal_actions()[0])
+    assert engine.view(0).phase == "play"
+    return after_seat_1, state
+
+
+def test_a_seat_observes_its_own_passes_and_what_it_received_once_every_seat_has_passed() -> None:
+    _, state = passed_in_hearts(SEAT_1_HOLDS[:3])
+    layout = state.engine.ruleset.layout
+    encoder = state.setup.encoder
+    given = [state.engine.view(s).passed for s in range(4)]
+    assert given[1] == sum(1 << layout.parse(c) for c in SEAT_1_HOLDS[:3])
+    for seat in range(4):
+        view = state.engine.view(seat)
+        assert view.received == given[(seat - 1) % 4]
+        tensor = state.observation_tensor(seat)
+        for name, mask in (("passed", view.passed), ("received", view.received)):
+            assert piece_of(encoder, tensor, name) == [float(mask >> c & 1) for c in range(52)]
+        names = [" ".join(layout.name(c) for c in iter_bits(mask)) for mask in (view.passed, view.received)]
+        assert f"passed {names[0]} | received {names[1]}" in state.observation_string(seat)
+        assert f"passed {names[0]} | received {names[1]}" in state.information_state_string(seat)
+    assert "passed AS QS 4D | received" in state.observation_string(1)
+
+
+def test_what_another_seat_passed_is_hidden_from_the_seats_it_did_not_pass_to() -> None:
+    """Seat 1 passes ♦3 instead of ♦4 to seat 2: while seats pass, nobody else can tell; after the
+    exchange only seat 2, which received it, can. A resampled state looks the same to the seat."""
+    states = [passed_in_hearts(("AS", "QS", last)) for last in SEAT_1_HOLDS[2:]]
+    views = (lambda st, s: st.observation_tensor(s), lambda st, s: st.observation_string(s),
+             lambda st, s: st.information_state_string(s), lambda st, s: st.information_state_tensor(s))
+    for moment, blind in ((0, (0, 2, 3)), (1, (0, 3))):
+        first, second = states[0][moment], states[1][moment]
+        for check in views:
+            assert all(check(first, s) == check(second, s) for s in blind)
+            assert all(check(first, s) != check(second, s) for s in set(range(4)) - set(blind))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    dealt_anew = 0
+    for state in states[0]:
+        for seat in range(4):
+            other = state.resample_from_infostate(seat, sampler)
+            assert all(check(other, seat) == check(state, seat) for check in views)
+            dealt_anew += any(other.engine.hand_of(s) != state.engine.hand_of(s) for s in range(4) if s != seat)
+    assert dealt_anew == 8
+
+
+def test_past_hands_recall_only_the_seats_own_passes() -> None:
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": HEARTS, "hands": 2})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.engine.hands:
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    passed = state.engine.hands[0].passed
+    name = state.engine.ruleset.layout.name
+    texts = [" ".join(name(c) for c in iter_bits(mask)) for mask in passed]
+    for seat in range(4):
+        recalled = state.information_state_string(seat).split(" || ")[0]
+        assert f"passed {texts[seat]} received {texts[(seat - 1) % 4]} tricks" in recalled
+        assert not any(texts[s] in recalled for s in range(4) if s not in (seat, (seat - 1) % 4))
+
+
+def test_a_pettingzoo_observation_holds_the_seats_own_passes_only() -> None:
+    e = env(HEARTS)
+    e.reset(seed=2)
+    for _ in range(12):  # three cards from each seat
+        e.step(int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0]))
+    encoder = e.encoder
+    passed = [e.state.view(s).passed for s in range(4)]
+    assert e.state.view(0).phase == "play" and all(mask.bit_count() == 3 for mask in passed)
+    for seat, agent in enumerate(e.possible_agents):
+        observation = list(e.observe(agent)["observation"])
+        assert piece_of(encoder, observation, "passed") == [float(passed[seat] >> c & 1) for c in range(52)]
+        assert piece_of(encoder, observation, "received") == [float(passed[(seat - 1) % 4] >> c & 1) for c in range(52)]

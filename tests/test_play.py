@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from couillon_dsl.agents import make_agent
+from couillon_dsl.cards import iter_bits
 from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import explain_legal
@@ -185,8 +186,9 @@ def test_a_push_says_who_chooses_and_a_shown_meld_its_cards() -> None:
 
 def test_a_game_beyond_the_family_says_how_it_ends_and_that_nothing_is_trump() -> None:
     """Hearts (examples/hearts.yaml): no trumps, the game ends at 100 with the lowest score winning,
-    and a heart may not be led before one is played: the answer is refused with that reason."""
-    out = play_cli(HEARTS, "--seed", "3", "--seat", "1", input="1\n1\n2H\nquit\n").output
+    and a heart may not be led before one is played: the answer is refused with that reason (after
+    three cards passed and a first trick won)."""
+    out = play_cli(HEARTS, "--seed", "3", "--seat", "1", input="1\n1\n1\n1\n2H\nquit\n").output
     assert "Trump: none in this game." in out and "(the game ends at 100, the lowest score winning)" in out
     assert "may not be led until one of its kind has been played" in out
     assert "Traceback" not in out
@@ -252,3 +254,50 @@ def test_a_game_without_card_points_counts_tricks_instead() -> None:
     assert "Tricks so far: team 0 (you, seat 2) 0 | team 1 (seats 1, 3) 0." in out
     assert re.search(r"^Tricks: team 0 \(you, seat 2\) \d+ \| team 1 \(seats 1, 3\) \d+\.$", out, re.M)
     assert "Points" not in out and "Traceback" not in out
+
+
+def test_cards_to_pass_are_asked_by_name_and_only_their_count_is_told_of_a_bots() -> None:
+    """Hearts (examples/hearts.yaml): the person, the elder, is asked for three cards to pass
+    left, one at a time, by name or number; the bots' passes are told as a count and a receiver,
+    never card by card, and once every seat has passed the person learns what it gave and got.
+    Hand 2 passes right, hand 3 across, and in hand 4 nobody passes."""
+    rs = build_ruleset(HEARTS)
+    out = io.StringIO()
+    answers = "QH\nKS\nwhy\n♠A\npass 3D\n" + "1\n" * 3000
+    table = Table(rs, seat=1, agents=[make_agent("greedy")] * 4, seed=3, inp=io.StringIO(answers), out=out,
+                  echo_input=True)
+    state = table.run()
+    text = out.getvalue()
+    first = state.hands[0]
+    assert "Pass 3 cards to seat 2: 3 still to pass. Type a card, or its number.\nChoices: 1) ♠A  2) ♠9  " in text
+    assert "> QH\nYou pass ♥Q to seat 2.\n" in text
+    assert "Pass 3 cards to seat 2: 2 still to pass (passed so far: ♥Q)." in text
+    assert "> KS\nYou do not hold ♠K. Choose again.\n> why\nYou may pass any card you hold.\n> ♠A\nYou pass ♠A to seat 2." in text
+    assert first.passed[1] == sum(1 << rs.layout.parse(card) for card in ("AS", "QH", "3D"))
+    exchange = (f"> pass 3D\nYou pass ♦3 to seat 2.\nSeat 2 passes 3 cards to seat 3.\nSeat 3 passes 3 cards to seat 0.\n"
+                f"Seat 0 passes 3 cards to you.\nYou passed ♠A ♥Q ♦3 to seat 2; you received "
+                f"{table.cards_text(first.passed[0])} from seat 0.\n")
+    assert exchange in text
+    assert "Seat 2 passes 3 cards to you.\nSeat 3 passes 3 cards to seat 2.\nSeat 0 passes 3 cards to seat 3." in text
+    assert re.search(r"^You passed .* to seat 3; you received .* from seat 3\.$", text, re.M)  # across
+    assert not re.search(r"^Seat \d: ", text, re.M)  # no pass written out as an action
+    hands = re.split(r"^=== Hand \d+: ", text, flags=re.M)[1:]
+    assert len(hands) == len(state.hands) >= 5
+    for number, (told, summary) in enumerate(zip(hands, state.hands)):
+        if number % 4 == 3:
+            assert "Nobody passes cards this hand." in told and "Pass 3 cards" not in told and not summary.passed
+            continue
+        before_exchange = told[:told.index("You passed ")]
+        hidden = [table.card(c) for s in (0, 2, 3) for c in iter_bits(summary.passed[s])]
+        assert len(hidden) == 9 and not any(card in before_exchange for card in hidden), number
+        assert told.count(" passes 3 cards to ") == 3 and "Nobody passes" not in told
+
+
+def test_passing_through_the_command_line_and_the_record_replays(tmp_path: Path) -> None:
+    """A card named with its suit symbol is the card to pass; the record of a game with passes replays."""
+    path = tmp_path / "game.jsonl"
+    result = play_cli(HEARTS, "--seed", "4", "--record", str(path), input="Q♥\n" + ALWAYS_FIRST)
+    assert result.exit_code == 0, result.output
+    assert "You pass ♥Q to seat 1." in result.output and "Traceback" not in result.output
+    replayed = CliRunner().invoke(main, ["replay", str(path)])
+    assert replayed.exit_code == 0, replayed.output

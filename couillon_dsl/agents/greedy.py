@@ -169,6 +169,14 @@ def discard(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
     return min(legal, key=key)
 
 
+def give(ctx: TrumpContext, hand: int, legal: Sequence[int], avoiding: bool) -> int:
+    """The card to pass before play: where tricks cost their taker, the worst card to hold (the
+    most points, then the highest); else the card it would discard (:func:`discard`)."""
+    if avoiding:
+        return max(legal, key=orders_of(ctx).shed.__getitem__)
+    return discard(ctx, hand, legal)
+
+
 def cannot_lose_a_trick(ctx: TrumpContext, hand: int, roles: RoleTables | None) -> bool:
     """Whether no card outside ``hand`` can beat any card of it: each card is the best left of its
     suit, a plain card only when no trump is outside (nobody can trump it), and a card that never
@@ -488,6 +496,9 @@ class GreedyAgent:
         """The decision of ``seat`` holding ``hand`` among ``legal`` (no card among them)."""
         acts = state.actions
         rs = state.ruleset
+        if legal[0] >= acts.give0 >= 0:  # passing cards: the last range before the dealer's
+            cards = [a - acts.give0 for a in legal]
+            return acts.give0 + give(state.context, hand, cards, avoids_tricks(rs))
         if legal[0] >= acts.bid0 >= 0:  # bids come after every other decision's actions
             return bid_for(state, hand, legal)
         if legal[0] >= acts.discard0 >= 0:  # after taking the kitty

@@ -115,10 +115,11 @@ class SearchAgent:
     def settle(self, state: GameState, legal: Sequence[int], rng: random.Random, scale: int, best: int,
                gain_over: Callable[[int], tuple[float, float]]) -> int:
         """The search's ``best`` for a card played; at a decision that is not a card (``scale``
-        above 1) or a discard, greedy's choice unless ``gain_over`` it (``best``'s estimated gain
-        and that estimate's variance) clears the evidence. A discard is one card among a hand and
-        a kitty, valued in a world or two each on a time budget, and the rest of the hand shows
-        none of them (measured in docs/agents.md)."""
+        above 1) or a discard or card passed, greedy's choice unless ``gain_over`` it (``best``'s
+        estimated gain and that estimate's variance) clears the evidence. A discard is one card
+        among a hand and a kitty, valued in a world or two each on a time budget, and the rest of
+        the hand shows none of them (measured in docs/agents.md); a card passed is one of a
+        whole hand, likewise."""
         if scale == 1 and not discarding(legal, state.actions):
             return best
         base = self._greedy.act(state, legal, rng)
@@ -132,15 +133,16 @@ def explore_share(scale: int) -> float:
 
 def budget_scale(legal: Sequence[int], acts: Actions) -> int:
     """How many times the usual search budget the choice among ``legal`` gets: a card (played,
-    or discarded after taking a kitty, six times a hand) gets the usual one; a card that may
+    or discarded after taking a kitty, six times a hand, or passed) gets the usual one; a card that may
     come with an announcement (a promoted card, a meld declared with the first card) is a
     decision."""
     return 1 if legal[-1] < acts.ncards or discarding(legal, acts) else DECISION_BUDGET
 
 
 def discarding(legal: Sequence[int], acts: Actions) -> bool:
-    """Whether ``legal`` are a declarer's discards (after taking a kitty)."""
-    return 0 <= acts.discard0 <= legal[0] and legal[-1] < acts.discard0 + acts.ncards
+    """Whether ``legal`` are cards a seat parts with before play: a declarer's discards (after
+    taking a kitty), or cards passed to another seat (`passing`)."""
+    return any(0 <= start <= legal[0] and legal[-1] < start + acts.ncards for start in (acts.discard0, acts.give0))
 
 
 @functools.cache

@@ -115,13 +115,14 @@ class Reading:
         :data:`BID_SLACK` of its own (read exactly, three bids before a seat's own left a world in
         hundreds, and a card of a thirteen-trick game got under three worlds in its time)."""
         acts = world.actions
-        if world.current_player() == self.seat or 0 <= acts.discard0 <= action < acts.discard0 + acts.ncards:
+        if world.current_player() == self.seat or 0 <= acts.discard0 <= action < acts.discard0 + acts.ncards \
+                or 0 <= acts.give0 <= action:  # a card passed is chosen for the world, not read
             return True
         legal = world.legal_actions()
         if len(legal) < 2 or action not in legal:  # no choice, or an illegal action the replay refuses
             return True
         model = self.model.act(world, legal, self.rng)
-        if 0 <= acts.bid0 <= action < acts.dealer0:  # a number of tricks: the model's estimate, read within one
+        if 0 <= acts.bid0 <= action < acts.ends(acts.bid0):  # a number of tricks: the model's estimate, read within one
             return abs(model - action) <= BID_SLACK or self.rng.random() >= self.strength
         return model == action or self.rng.random() >= self.strength
 
@@ -175,6 +176,67 @@ def replays_discarding(world: GameState, actions: Sequence[int], hidden: set[int
     return world.view(view.seat) == view
 
 
+def hidden_gives(state: GameState, seat: int, view: SeatView, public: Sequence[int]) -> set[int]:
+    """Indexes in ``public`` of the cards other seats passed before play: ``seat`` never sees
+    them given (the ones passed to it it sees only as cards received). Seats pass in turn from
+    the elder, all their cards each, so the k-th card passed is the elder's k // cards later."""
+    acts = state.actions
+    passing = state.ruleset.passing
+    if acts.give0 < 0 or passing is None:
+        return set()
+    n = state.ruleset.players.count
+    elder = (view.dealer + 1) % n
+    gives = [i for i, action in enumerate(public) if acts.give0 <= action < acts.give0 + acts.ncards]
+    return {i for k, i in enumerate(gives) if (elder + k // passing.cards) % n != seat}
+
+
+def passes_behind(layout: _Layout, pack: list[int], view: SeatView, offset: int,
+                  rng: random.Random) -> tuple[list[int], dict[int, list[int]]]:
+    """The deal and the cards passed that lead to ``pack`` as it stands after the exchange (each
+    seat's dealt positions holding the cards it holds now or has played): the seat's own cards
+    passed and received are known, the other seats' are drawn from their receivers' cards. The
+    cards a seat keeps stay where they were dealt; the ones it passed fill the places of the
+    ones it received."""
+    n = len(layout.dealt)
+    seat = view.seat
+    held = {s: [pack[p] for p in spots] for s, spots in layout.dealt.items()}
+    given = {seat: list(iter_bits(view.passed)), (seat - offset) % n: list(iter_bits(view.received))}
+    for s in range(n):
+        if s not in given:
+            given[s] = rng.sample(held[(s + offset) % n], len(given[seat]))
+    dealt = pack.copy()
+    for s, spots in layout.dealt.items():
+        came = set(given[(s - offset) % n])
+        going = iter(given[s])
+        for position in spots:
+            if pack[position] in came:
+                dealt[position] = next(going)
+    return dealt, given
+
+
+def replays_passing(world: GameState, actions: Sequence[int], hidden: set[int], given: dict[int, list[int]] | None,
+                    view: SeatView, reading: Reading | None, rng: random.Random) -> bool:
+    """:func:`replays` where each card another seat passed, which this seat did not see, is the
+    world's: the one ``given`` says (after the exchange), or any card of the giver's hand (while
+    seats are still passing, when nothing later tells). The world's view must then be the seat's."""
+    acts = world.actions
+    ncards = acts.ncards
+    planned = {s: list(cards) for s, cards in given.items()} if given is not None else None
+    try:
+        for i, action in enumerate(actions):
+            if i in hidden:
+                giver = world.current_player()
+                card = planned[giver].pop() if planned is not None else \
+                    rng.choice(list(iter_bits(world.hand_of(giver))))
+                action = acts.give0 + card
+            elif reading is not None and action >= ncards and not reading.believes(world, action):
+                return False
+            world.apply(action)
+    except IllegalAction:
+        return False
+    return world.view(view.seat) == view
+
+
 class _Layout:
     """Which pack positions hold which known cards, and which are free for the unseen ones."""
 
@@ -211,6 +273,12 @@ class _Layout:
                 known |= 1 << card
             if kitty.taken[[c.id for c in rs.contracts].index(view.contract)]:
                 taker = view.deciding_seat
+        self.dealt = {s: list(iter_bits(probe.hand_of(s))) for s in range(nseats)}  # each seat's dealt positions
+        # the cards this seat passed: where they are now (with the receiver), or still its own while seats pass
+        owner = -1
+        if view.passed:
+            offset = rs.passing.offset(view.hand_number - 1, nseats) if rs.passing is not None else 0
+            owner = (seat + offset) % nseats if view.received else seat
         played_by: dict[int, list[int]] = {s: [] for s in range(nseats)}
         for s, card in view.played:
             played_by[s].append(card)
@@ -236,6 +304,8 @@ class _Layout:
                 cards += list(iter_bits(view.discarded))
             if s == seat:
                 cards += list(iter_bits(view.hand))
+            if s == owner:
+                cards += list(iter_bits(view.passed))
             cards = sorted(set(c for c in cards if not known >> c & 1))
             self.known[s] = cards
             known |= sum(1 << c for c in cards)
@@ -371,6 +441,8 @@ class Sampler:
         base = self.before_deal(state, history, start)
         hidden = hidden_discards(state, seat, view, public)
         layout = _Layout(base, public, seat, view, len(hidden))
+        gives = hidden_gives(state, seat, view, public)
+        offset = rs.passing.offset(view.hand_number - 1, rs.players.count) if gives and rs.passing is not None else 0
         excluded = voids(state.context, view, rs.players.count, layout.unseen)
         for seat_, ruled_out in shown_melds_rule_out(state, view).items():
             excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
@@ -386,6 +458,12 @@ class Sampler:
             if pack is None:
                 return None
             candidate = base.clone()
+            if gives:  # cards passed unseen: after the exchange the pack holds the cards as they are now
+                given = None
+                if view.received:
+                    pack, given = passes_behind(layout, pack, view, offset, rng)
+                candidate.deal_pack(pack)
+                return candidate if replays_passing(candidate, public, gives, given, view, reading, rng) else None
             candidate.deal_pack(pack)
             if hidden:
                 return candidate if replays_discarding(candidate, public, hidden, view, gone, rng) else None

@@ -54,7 +54,7 @@ class DealPhase(StateFields):
         self._pushes = self._cbase = 0
         self._mult = 1
         self._bid = self._bidder = -1
-        self._trick_bids = ()
+        self._trick_bids = self._given = self._received = ()
         self._speakers: tuple[int, ...] = ()
         self._promo = t.always_promoted  # promotions without an announcement, in force from the deal on
         self._ctx = t.contexts[0]

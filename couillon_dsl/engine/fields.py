@@ -27,6 +27,8 @@ FIELDS = (
     "_bid", "_bidder", "_side_of",
     # bids
     "_trick_bids",
+    # passing
+    "_given", "_received",
     # kitty
     "_kitty", "_discards", "_to_discard",
     # announcements
@@ -89,6 +91,9 @@ class StateFields:
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # bids (engine.bidding)
     _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
+    # passing (engine.passing)
+    _given: tuple[CardMask, ...]  # seat -> the cards it passed this hand; () before the passing
+    _received: tuple[CardMask, ...]  # seat -> the cards passed to it (once every seat has passed)
     # kitty (engine.kitty)
     _kitty: CardMask  # the cards the deal's kitty step put aside this hand
     _discards: CardMask  # the declarer's discards so far this hand
@@ -149,6 +154,9 @@ class StateFields:
         raise NotImplementedError
 
     def _begin_bids(self) -> None:  # bidding: trump fixed, each seat bids its tricks before the first lead
+        raise NotImplementedError
+
+    def _begin_passing(self) -> bool:  # passing: trump fixed, cards passed before any bid; True when they are
         raise NotImplementedError
 
     def _begin_exchange(self) -> bool:  # kitty: the contract is fixed; True when the declarer must discard

@@ -140,8 +140,8 @@ def make_score_hand(
     ``tallies`` (fixed teams only) come after the rules: each team's count grows by the
     tally's `adds` (remembered with the rules' deltas), and every `every` it reaches pays the
     tally's `delta` into the hand's change, as one more step of the race to the goal. The
-    closure then takes the counts before the hand (``tallies``, per tally per team) and
-    returns them after it.
+    closure then takes the counts before the hand (``counts``, per tally per team) and
+    returns them after it (``HandScore.tallies``).
 
     A ruleset with fixed teams, an `outcome` without `maker_wins`, rules that read only
     :data:`LANGUAGE_V1_FACTS` and a goal not counted rule by rule (most of them) gets a

@@ -31,6 +31,8 @@ class PlayPhase(StateFields):
         if self._contract >= 0:
             self._mult = t.contract_multipliers[self._contract][self._trump + 1]
         self._set_context()
+        if rs.passing is not None and self._begin_passing():  # cards are passed before any bid
+            return
         if rs.bids is not None and not self._trick_bids:  # the tricks are bid before the first lead
             self._begin_bids()
             return

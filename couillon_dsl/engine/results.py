@@ -49,6 +49,7 @@ class HandSummary(NamedTuple):
     won: tuple[CardMask, ...] = ()
     bids: tuple[int, ...] = ()  # seat -> the tricks it bid, in rulesets with `bids`
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (`tallies`), each team's count after the hand
+    passed: tuple[CardMask, ...] = ()  # seat -> the cards it passed before play, in hands with `passing`
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,4 +107,6 @@ class SeatView:
     discarded: CardMask = 0  # the declarer's discards this seat sees: all (the declarer), the shown ones (the others)
     bids: tuple[int, ...] = ()  # seat -> the tricks it bid this hand (-1: not yet), in rulesets with `bids`
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (`tallies`), each team's count (public, as the scores)
+    passed: CardMask = 0  # the cards this seat passed before play this hand (`passing`)
+    received: CardMask = 0  # the cards passed to this seat, once every seat has passed
 

@@ -71,14 +71,15 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     """False when the ruleset uses a concept the rollout does not play: contracts, handing the
     choice on, a first-hand chooser, the chooser leading, last-trick points, goals counted
     in rule order, card roles, deal checks, sides fixed per hand, an outcome expression, a
-    kitty, rules for leads, bids or tallies (those games step through GameState)."""
+    kitty, rules for leads, bids, tallies or passing (those games step through GameState)."""
     choose = rs.trump.choose
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or rs.players.sides != "teams" or rs.outcome.maker_wins is not None
                 or rs.play.first_lead == "chooser" or rs.play.last_trick_points
                 or rs.scoresheet.when_both_reach != "furthest_past"
                 or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.play_rules
-                or rs.tables.kitty is not None or rs.bids is not None or bool(rs.tallies))
+                or rs.tables.kitty is not None or rs.bids is not None or bool(rs.tallies)
+                or rs.passing is not None)
 
 
 def make_rollout(rs: Ruleset) -> Rollout | None:
@@ -228,7 +229,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, None, path, None, None, decisions, no_points, no_points,
-                    "passed_out", None, False, (), 0, 1, no_points, values, (), (), None, (), (), (), (), (),
+                    "passed_out", None, False, (), 0, 1, no_points, values, (), (), None, (), (), (), (), (), (),
                 )))
                 if redeals > limits.max_redeals_in_a_row:
                     verdict, winner = ABANDONED, None
@@ -259,7 +260,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, suits[trump_suit] if trump_suit >= 0 else None, path, maker, decider,
                     decisions, points, tricks, outcome, hand_winner, all_tricks, (), in_play, k, deltas,
-                    values, tuple(log), (), None, (), (), (), (), (),
+                    values, tuple(log), (), None, (), (), (), (), (), (),
                 )))
                 verdict, winner = settle(values, hand_winner, game_hands, games_won)
                 same_dealer = tie and same_dealer_after_tie

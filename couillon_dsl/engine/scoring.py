@@ -101,7 +101,7 @@ class ScoringPhase(StateFields):
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
             declared, self._side_of if self._t.declarer_sides and self._maker is not None else (), won,
-            self._trick_bids, self._counts,
+            self._trick_bids, self._counts, self._given,
         )))
 
     def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:

@@ -16,11 +16,13 @@ from typing import Any, Mapping, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
-    ANNOUNCE, AUCTION, BID, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, OFFER, OVER, PHASE_NAMES, PLAY, TERMINAL, Actions,
+    ANNOUNCE, AUCTION, BID, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, OFFER, OVER, PASS, PHASE_NAMES, PLAY, TERMINAL,
+    Actions,
     IllegalAction,
 )
 from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.bidding import BidPhase
+from couillon_dsl.engine.passing import PassPhase
 from couillon_dsl.engine.contract import ContractPhase
 from couillon_dsl.engine.deal import DealPhase
 from couillon_dsl.engine.declarations import DeclarePhase
@@ -35,7 +37,8 @@ __all__ = ["CHANCE", "TERMINAL", "Actions", "FinishedGame", "GameResult", "GameS
            "IllegalAction", "SeatView", "play_random_game"]
 
 
-class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, DeclarePhase, PlayPhase, ScoringPhase):
+class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, AnnouncePhase, DeclarePhase, PlayPhase,
+                ScoringPhase):
     """A whole game, or a session of games, of one compiled ruleset (design §3).
 
     The façade agents and tools use: the public methods below. Each phase of a hand is a
@@ -80,7 +83,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
             return self._turn
         if phase <= DRAW:
             return CHANCE
-        if phase == OFFER or phase == AUCTION or phase == BID:
+        if phase == OFFER or phase == AUCTION or phase == BID or phase == PASS:
             return self._speakers[self._spk]
         if phase == CHOOSE:
             return self._chooser
@@ -141,6 +144,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
             return [acts.bid0 + n for n in self.bids_allowed()]
         if phase == DISCARD:
             return [acts.discard0 + c for c in iter_bits(self.discard_mask())]
+        if phase == PASS:
+            return [acts.give0 + c for c in iter_bits(self._hands[self._speakers[self._spk]])]
         return []
 
     def plays_a_card(self) -> bool:
@@ -181,21 +186,30 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
             self._play(action)
             return
         if not self._allows(action):
-            if phase == BID and self._acts.bid0 <= action < self._acts.dealer0:
+            if phase == BID and self._acts.bid0 <= action < self._acts.ends(self._acts.bid0):
                 raise IllegalAction(self._bid_refusal(action))
+            if phase == PASS:
+                raise IllegalAction(self._give_refusal(action))
             raise IllegalAction(self._discard_refusal(action) if phase == DISCARD else self._refusal(action))
         self._history.append(action)
         if phase == DRAW:
             self._draw(action)
-        elif phase == ANNOUNCE:
-            self._announce(action)
         elif phase == DEALER:
             self._dealer = action - self._acts.dealer0
             self._start_deal()
+        else:
+            self._choose(phase, action)
+
+    def _choose(self, phase: int, action: int) -> None:
+        """Carry out a seat's choice outside the play (already checked and in the history): the phase's own step."""
+        if phase == ANNOUNCE:
+            self._announce(action)
         elif phase == DISCARD:
             self._discard(action - self._acts.discard0)
         elif phase == BID:
             self._bid_tricks(action)
+        elif phase == PASS:
+            self._give(action - self._acts.give0)
         else:
             self._decide(action)
 
@@ -215,6 +229,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
         if phase == DISCARD:
             card = action - self._acts.discard0
             return 0 <= card < self._acts.ncards and bool(self.discard_mask() >> card & 1)
+        if phase == PASS:
+            card = action - self._acts.give0
+            return 0 <= card < self._acts.ncards and bool(self._hands[self._speakers[self._spk]] >> card & 1)
         return action in self.legal_actions()
 
     def deal_pack(self, order: list[int]) -> None:
@@ -295,6 +312,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
         other._side_of = self._side_of
         # bids
         other._trick_bids = self._trick_bids
+        # passing
+        other._given = self._given
+        other._received = self._received
         # kitty
         other._kitty = self._kitty
         other._discards = self._discards
@@ -392,14 +412,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
                 legal = self.legal_actions()
                 action = legal[floor(rnd() * len(legal))]  # = int(): non-negative
                 history.append(action)
-                if phase == ANNOUNCE:
-                    self._announce(action)
-                elif phase == DISCARD:
-                    self._discard(action - self._acts.discard0)
-                elif phase == BID:
-                    self._bid_tricks(action)
-                else:
-                    self._decide(action)
+                self._choose(phase, action)
 
     def _adopt(self, game: Any) -> None:
         """Take over a finished game from the ruleset's rollout (a RolledGame)."""
@@ -551,6 +564,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
             return f"declare {self._rs.declarations[arg].id}"
         if kind == "bid":
             return f"bid {arg}"
+        if kind == "give":
+            return f"pass {layout.name(arg)}"
         return kind
 
     def string_to_action(self, seat: int | None, text: str) -> int:
@@ -581,6 +596,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
                 return acts.show0 + layout.parse(arg)
             if head == "discard" and acts.discard0 >= 0:
                 return acts.discard0 + layout.parse(arg)
+            if head in ("pass", "give") and acts.give0 >= 0:
+                return acts.give0 + layout.parse(arg)
             if head == "declare" and acts.declare0 >= 0:
                 ids = [d.id for d in self._rs.declarations]
                 if arg in ids:
@@ -598,7 +615,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
                 raise ValueError(f"{arg!r} is not a contract to pick (contracts whose trump is named are picked "
                                  f"with `name SUIT`)")
             if head == "bid" and acts.bid0 >= 0:
-                if arg.isdigit() and acts.bid0 + int(arg) < acts.dealer0:
+                if arg.isdigit() and acts.bid0 + int(arg) < acts.ends(acts.bid0):
                     return acts.bid0 + int(arg)
                 raise ValueError(f"{arg!r} is not a number of tricks one may bid")
             if head == "dealer" and arg.isdigit() and int(arg) < self._n:
@@ -615,6 +632,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
             if self._phase in (PLAY, ANNOUNCE) else ()
         hand_phase = self._phase >= OFFER and self._phase != OVER
         kitty, discarded = self._kitty_view(seat) if self._t.kitty is not None and hand_phase else (0, 0)
+        passed, received = self._pass_view(seat) if hand_phase else (0, 0)
         return SeatView(
             seat=seat,
             phase=PHASE_NAMES[self._phase],
@@ -647,6 +665,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, AnnouncePhase, D
             discarded=discarded,
             bids=self._trick_bids if hand_phase else (),
             tallies=self._counts,
+            passed=passed,
+            received=received,
         )
 
     # ------------------------------------------------------------------ refusals
@@ -688,7 +708,7 @@ def _game_start(rs: Ruleset) -> _GameStart:
     acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements), len(t.fixed_contracts),
                          rs.trump.choose is not None and rs.trump.choose.delegate is not None, t.kitty is not None,
                          len(rs.declarations) if t.first_trick_offers else 0,
-                         rs.bids.highest + 1 if rs.bids is not None else 0)
+                         rs.bids.highest + 1 if rs.bids is not None else 0, rs.passing is not None)
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start

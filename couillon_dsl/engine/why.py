@@ -6,7 +6,7 @@ overtrump ♥J". A test checks that the verdicts here always equal the engine's.
 """
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
@@ -27,6 +27,8 @@ class PlayedPosition(Protocol):
     def is_playing(self) -> bool: ...
 
     def hand_of(self, seat: int) -> CardMask: ...
+
+    def view(self, seat: int) -> Any: ...
 
     def current_trick(self) -> tuple[int, tuple[Card, ...]]: ...
 
@@ -50,11 +52,19 @@ def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     return text
 
 
+# what a seat to act outside the play does, by phase name (SeatView.phase)
+_BEFORE_PLAY = {"offer": "take or pass the card on offer", "choose": "choose trump", "auction": "bid or pass",
+                "discard": "discard", "bid": "bid", "pass": "pass cards", "announce": "answer an announcement"}
+
+
 def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card ``seat`` holds, in ascending card order."""
     hand = state.hand_of(seat)
     if state.current_player() != seat or not state.is_playing():
-        return [(c, False, f"it is not seat {seat}'s turn to play") for c in iter_bits(hand)]
+        phase = state.view(seat).phase
+        why = (f"seat {seat} is to {_BEFORE_PLAY.get(phase, phase)} now, not to play a card"
+               if state.current_player() == seat else f"it is not seat {seat}'s turn to play")
+        return [(c, False, why) for c in iter_bits(hand)]
     return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
                          state.opening_card(), state.first_trick_barred())
 

@@ -10,7 +10,9 @@ declarations made (a shown one's cards are among the face-up cards) and the tric
 seat bid. With bids the tricks taken so far are there too: the cards played by seat, in no
 order, do not tell who took them, and a bid is made or broken by exactly that count (other
 rulesets keep the tensor they always had). With tallies (Spades' bags) each team's count is
-there too, in units of the count that pays out.
+there too, in units of the count that pays out. With cards passed before play (`passing`)
+the seat's own passed cards and, once the exchange is done, the cards it received are there:
+only its own, since the cards other seats pass between them are hidden from it.
 
 The scores are in units of what a game spans, so a learner sees numbers near one on every
 ruleset: the distance from the start to the goal in a race, and in a game of a fixed number
@@ -50,13 +52,15 @@ class ViewEncoder:
         self.nbids = 0 if bids is None else bids.highest + 1  # bids 0 .. highest
         self.most_tricks = max(1, ncards // n)  # the tricks piece's unit: no hand has more tricks
         self.nsides = ruleset.tables.nsides if self.nbids else 0  # the tricks piece: with bids only
+        self.npassed = ncards if ruleset.passing is not None else 0  # the passed and received pieces
         self.pieces: tuple[tuple[str, int], ...] = (
             ("seat", n), ("current_player", n), ("dealer", n),
             ("hand", ncards), ("played_by_seat", n * ncards), ("trick", ncards), ("face_up", ncards),
             ("offered", ncards), ("trump", len(ruleset.layout.suits) + 1), ("maker", nteams + 1),
             ("decisions", n * (len(self.words) + 1)), ("announcements", len(ruleset.announcements) * n),
             ("contract", len(self.contract_ids) + 1), ("declarer", n + 1), ("partners", n),
-            ("kitty", ncards), ("discarded", ncards), ("declared", len(self.declaration_ids) * n),
+            ("kitty", ncards), ("discarded", ncards), ("passed", self.npassed), ("received", self.npassed),
+            ("declared", len(self.declaration_ids) * n),
             ("bids", n * self.nbids), ("tricks", self.nsides), ("scores", nteams), ("games_won", nteams),
             ("pending", 2), ("tallies", len(ruleset.tallies) * nteams),
         )
@@ -116,6 +120,11 @@ class ViewEncoder:
             for card in iter_bits(mask):
                 out[at + card] = 1.0
             at += ncards
+        if self.npassed:
+            for mask in (view.passed, view.received):
+                for card in iter_bits(mask):
+                    out[at + card] = 1.0
+                at += ncards
         for kind, _, seat, value, _ in view.melds:
             if kind in self.declaration_ids:
                 out[at + self.declaration_ids.index(kind) * n + seat] += value / MELD_SCALE
@@ -168,6 +177,10 @@ class ViewEncoder:
             parts.append("kitty " + " ".join(name(c) for c in iter_bits(view.kitty)))
         if view.discarded:
             parts.append("discarded " + " ".join(name(c) for c in iter_bits(view.discarded)))
+        if view.passed:
+            parts.append("passed " + " ".join(name(c) for c in iter_bits(view.passed)))
+        if view.received:
+            parts.append("received " + " ".join(name(c) for c in iter_bits(view.received)))
         if view.melds:
             parts.append("declared " + " ".join(f"{kind}:{label}:{seat}" for kind, label, seat, _, _ in view.melds))
         if view.bids:

@@ -11,7 +11,8 @@ chance nodes (one card of the pack at a time, each undrawn card equally likely),
 decisions and plays, with the engine's action numbering. Information-state and observation
 strings and tensors are built from the seat's view only (:mod:`~couillon_dsl.interop.encoding`);
 the information state adds the public record of the finished hands, so a seat recalls
-them. Returns: for a whole game, +1 for the winning team's seats and -1 for the others
+them, with the cards it passed and received in them (never the cards other seats passed
+between them). Returns: for a whole game, +1 for the winning team's seats and -1 for the others
 (0 if abandoned); for ``hands=k``, each team's chance to win from the scoresheet reached
 less the best other team's (:class:`~couillon_dsl.agents.playout.Outlook`), in [-1, 1].
 """
@@ -27,7 +28,7 @@ from couillon_dsl.agents.playout import Outlook
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
-from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.engine import CHANCE, GameState, HandSummary
 from couillon_dsl.interop.encoding import ViewEncoder
 
 SHORT_NAME = "python_couillon_dsl"
@@ -109,9 +110,9 @@ class CouillonGame(pyspiel.Game):
         acts = GameState(rs).actions  # the ruleset's numbering: contracts, pushes, discards, declarations
         hands = setup.hands or rs.limits.max_hands * rs.limits.max_games
         # a hand: the pack drawn, every card played or discarded, offer rounds over the pack, bids and pushes,
-        # announcements and declarations, the tricks bid
+        # announcements and declarations, the tricks bid, the cards passed
         per_hand = rs.layout.size * (3 + n) + n * (len(rs.announcements) + len(rs.declarations) + len(rs.contracts) + 2
-                                                   + (rs.bids is not None))
+                                                   + (rs.bids is not None) + (rs.passing.cards if rs.passing else 0))
         info = pyspiel.GameInfo(
             num_distinct_actions=acts.dealer0 + n,
             max_chance_outcomes=acts.dealer0 + n,
@@ -226,10 +227,22 @@ class ViewObserver:
         if not self.perfect_recall:
             return now
         past = [f"hand {h.number} of game {h.game}: dealer {h.dealer} said {list(h.decisions)} "
-                + (f"bid {list(h.bids)} " if h.bids else "")
+                + (f"bid {list(h.bids)} " if h.bids else "") + self.own_passes(h, player)
                 + f"tricks {[list(cards) for _, cards, _ in h.played_tricks]} scores {list(h.scores)}"
                 for h in state.engine.hands]
         return " || ".join([*past, now])
+
+    def own_passes(self, hand: HandSummary, player: int) -> str:
+        """``passed QS KS received 2C 3C `` in a finished hand where cards were passed: the
+        player's own alone, as its view showed them (the summary holds every seat's)."""
+        passing = self.setup.ruleset.passing
+        if not hand.passed or passing is None:
+            return ""
+        n = len(hand.passed)
+        giver = (player - passing.offset(hand.number - 1, n)) % n  # hand.number counts the game's hands from 1
+        name = self.setup.ruleset.layout.name
+        return (f"passed {' '.join(name(c) for c in iter_bits(hand.passed[player]))} "
+                f"received {' '.join(name(c) for c in iter_bits(hand.passed[giver]))} ")
 
 
 pyspiel.register_game(_GAME_TYPE, CouillonGame)
