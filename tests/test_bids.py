@@ -237,3 +237,17 @@ def test_greedy_never_plays_to_take_a_trick_after_bidding_nothing_scored_apart()
         bid(state, number)
     partner = (first + 2) % 4
     assert not wants_tricks(state, first) and wants_tricks(state, partner)
+
+
+def test_a_search_out_of_time_drops_the_world_it_could_not_finish_and_bids_as_greedy():
+    """A Spades bid, fourteen numbers each played out over a whole hand, cannot finish one world in
+    a millisecond: the world is dropped at the deadline (not finished long after it), and with no
+    world greedy's bid stands."""
+    from couillon_dsl.agents.pimc import PimcAgent
+
+    state = bidding(SPADES, seed=3)
+    legal = state.legal_actions()
+    agent = PimcAgent(ms=1)
+    scale, deadline = agent.deadline(state, legal)
+    assert agent.played_out(state, legal, random.Random(0), scale * agent.samples, deadline, 0.0) == []
+    assert agent.act(state, legal, random.Random(0)) == make_agent("greedy").act(state, legal, random.Random(0))

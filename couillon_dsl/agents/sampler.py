@@ -116,7 +116,7 @@ class Reading:
         hundreds, and a card of a thirteen-trick game got under three worlds in its time)."""
         acts = world.actions
         if world.current_player() == self.seat or 0 <= acts.discard0 <= action < acts.discard0 + acts.ncards \
-                or 0 <= acts.give0 <= action:  # a card passed is chosen for the world, not read
+                or 0 <= acts.give0 <= action < acts.give0 + acts.ncards:  # a card passed: chosen for the world
             return True
         legal = world.legal_actions()
         if len(legal) < 2 or action not in legal:  # no choice, or an illegal action the replay refuses
