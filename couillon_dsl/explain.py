@@ -1653,6 +1653,9 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
         if node.func == "bid":
             team = team_phrase(rs, arg)
             return f"the number of tricks bid by {team}" if team else None
+        if node.func == "bidders_tricks":
+            team = team_phrase(rs, arg)
+            return f"the number of tricks won by the players of {team} who bid more than nothing" if team else None
         if node.func == "option" and isinstance(arg, String):
             return f"the value of option {arg.value}"
     if isinstance(node, Call) and node.func == "count" and len(node.args) == 2 and isinstance(node.args[0], String):

@@ -251,3 +251,26 @@ def test_a_search_out_of_time_drops_the_world_it_could_not_finish_and_bids_as_gr
     scale, deadline = agent.deadline(state, legal)
     assert agent.played_out(state, legal, random.Random(0), scale * agent.samples, deadline, 0.0) == []
     assert agent.act(state, legal, random.Random(0)) == make_agent("greedy").act(state, legal, random.Random(0))
+
+
+def test_bidders_tricks_keeps_a_nil_bidders_tricks_apart():
+    """``bidders_tricks(team)``: the team's tricks less those of its seats that bid nothing; a seat
+    the facts say nothing of (an agent's estimate) counts as a bidder."""
+    from couillon_dsl.expr import ExprNames, HandFacts, compile_expression, facts_read
+
+    fn = compile_expression("bidders_tricks(team)", "int", ExprNames(bound=frozenset({"team"})))
+    facts = HandFacts(tricks=(5, 8), seat_tricks=(3, 2, 2, 6), seat_bids=(0, 1, 4, 2), seat_sides=(0, 1, 0, 1))
+    assert [fn(facts._replace(each_team=t)) for t in (0, 1)] == [2, 8]
+    assert fn(HandFacts(tricks=(5, 8), seat_sides=(0, 1, 0, 1), each_team=0)) == 5
+    assert {"tricks", "seat_tricks", "seat_bids", "seat_sides"} <= facts_read("bidders_tricks(winner)")
+
+
+def test_pagats_own_nil_reading_leaves_greedy_playing_for_the_partners_bid():
+    """With nil_tricks=apart the nil bidder still ducks, and his partner still plays for tricks."""
+    rs = api.load(FOLDER / "spades.yaml", {"nil_tricks": "apart"})
+    state = bidding(rs, seed=2)
+    elder = (state.dealer + 1) % 4
+    for number in (0, 3, 4, 3):  # the elder bids nil, its partner 4
+        bid(state, number)
+    assert not wants_tricks(state, elder)
+    assert wants_tricks(state, (elder + 2) % 4)

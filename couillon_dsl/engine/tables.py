@@ -419,7 +419,8 @@ def build_tables(
         roles=roles,
         reads_tricks=any(reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"}
                          for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
-        reads_seats=any(rule.reads & {"seat_tricks", "seat_bids", "seat_sides"} for rule in scoring),
+        reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides"}
+                        for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
     )
 

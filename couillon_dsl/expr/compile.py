@@ -106,6 +106,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "points": (("team",), "int"),
     "tricks": (("team",), "int"),
     "bid": (("team",), "int"),
+    "bidders_tricks": (("team",), "int"),
     "seat_tricks": (("seat",), "int"),
     "seat_bid": (("seat",), "int"),
     "team_of": (("seat",), "team"),
@@ -151,11 +152,16 @@ def reserved_names() -> frozenset[str]:
 
 
 # the HandFacts field each function reads
-_FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "seat_tricks": "seat_tricks",
+_FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidders_tricks": "tricks",
+                   "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
                    "option": "options", "declared": "declared", "count": "won",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log"}
+
+
+# functions that read more than their own field: what else their value depends on
+_MORE_FACTS = {"bidders_tricks": ("seat_tricks", "seat_bids", "seat_sides")}
 
 
 def walk(node: Node) -> Iterable[Node]:
@@ -193,7 +199,22 @@ def facts_read(text: str, definitions: Mapping[str, str | int | bool] | None = N
                         pending.append(value)
             elif isinstance(node, Call) and node.func in _FUNCTION_FACTS:
                 found.add(_FUNCTION_FACTS[node.func])
+                found.update(_MORE_FACTS.get(node.func, ()))
     return frozenset(found)
+
+
+def bidders_tricks(team: Callable[[HandFacts], int | None]) -> Callable[[HandFacts], int]:
+    """``bidders_tricks(team)``: the tricks the team took less those taken by its seats that bid
+    nothing (a nil's tricks kept apart from the partner's bid). A seat whose bid or tricks the
+    facts do not hold (an agent's estimate of one seat's hand) is counted as a bidder."""
+    def value(facts: HandFacts) -> int:
+        t = team(facts)
+        if t is None:
+            return 0
+        nil = sum(taken for taken, bid, side in zip(facts.seat_tricks, facts.seat_bids, facts.seat_sides)
+                  if side == t and bid == 0)
+        return int(facts.tricks[t]) - nil
+    return value
 
 
 def _fits(actual: str, wanted: str) -> bool:
@@ -316,7 +337,7 @@ class _Checker:
         arg, param = node.args[0], params[0]
         if param in ("announcement", "option"):
             return self.keyed(node, arg, param, result)
-        if node.func in ("bid", "seat_bid") and not self.names.bids:
+        if node.func in ("bid", "seat_bid", "bidders_tricks") and not self.names.bids:
             return self.fail("bid-without-bids", "bid() reads the tricks a team bid, but this ruleset has no bids",
                              node, "add a `bids` section, or read tricks() instead")
         if param == "seat":  # seat_tricks / seat_bid / team_of: a tuple per seat
@@ -336,6 +357,8 @@ class _Checker:
         table = operator.attrgetter(_FUNCTION_FACTS[node.func])  # points / tricks / bids: a tuple per team; none has none
         if node.func == "bid":  # a hand valued before anyone bid (an agent's estimate) reads no bids: 0
             return result, lambda facts: 0 if (t := team(facts)) is None or not facts.bids else facts.bids[t]
+        if node.func == "bidders_tricks":
+            return result, bidders_tricks(team)
         return result, lambda facts: 0 if (t := team(facts)) is None else table(facts)[t]
 
     def operation(self, node: Call) -> tuple[str, Evaluator | None]:
