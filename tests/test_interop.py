@@ -234,13 +234,19 @@ def test_an_oh_hell_observation_holds_every_bid_made_and_the_tricks_taken() -> N
         assert "bids 0:1 1:2 2:0 3:5" in state.observation_string(seat)
 
 
-def test_past_hands_bids_are_in_the_information_state_string() -> None:
-    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": OH_HELL, "hands": 2})
+def first_hand_played(ruleset: str, seed: int):
+    """A game of two hands with random chance and choices, stopped once its first hand is over."""
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": ruleset, "hands": 2})
     state = game.new_initial_state()
-    rng = random.Random(7)
+    rng = random.Random(seed)
     while not state.engine.hands:
         state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]) if state.is_chance_node()
                            else rng.choice(state.legal_actions()))
+    return state
+
+
+def test_past_hands_bids_are_in_the_information_state_string() -> None:
+    state = first_hand_played(OH_HELL, 7)
     bids = list(state.engine.hands[0].bids)
     assert all(b >= 0 for b in bids) and sum(bids) != 10  # the hook
     assert all(f"bid {bids} tricks" in state.information_state_string(s) for s in range(4))
@@ -319,12 +325,7 @@ def test_what_another_seat_passed_is_hidden_from_the_seats_it_did_not_pass_to() 
 
 
 def test_past_hands_recall_only_the_seats_own_passes() -> None:
-    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": HEARTS, "hands": 2})
-    state = game.new_initial_state()
-    rng = random.Random(3)
-    while not state.engine.hands:
-        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]) if state.is_chance_node()
-                           else rng.choice(state.legal_actions()))
+    state = first_hand_played(HEARTS, 3)
     passed = state.engine.hands[0].passed
     name = state.engine.ruleset.layout.name
     texts = [" ".join(name(c) for c in iter_bits(mask)) for mask in passed]
