@@ -1,9 +1,10 @@
 """The generic engine: one GameState that plays any compiled ruleset (design §3).
 
 ``state`` is the façade (:class:`GameState`), assembled from one module per phase of a
-hand: ``deal`` (the deal script), ``contract`` (fixing trump), ``announce`` (trick-1
-announcements), ``play`` (tricks) and ``scoring`` (hand and game end), all working on the
-slots in ``fields``. ``actions`` numbers the actions, ``results`` holds what a game
+hand: ``deal`` (the deal script), ``contract`` (fixing trump), ``kitty`` (the kitty and
+the declarer's discard), ``passing`` (cards passed before play), ``bidding`` (tricks bid),
+``announce`` (trick-1 announcements), ``declarations`` (melds), ``play`` (tricks) and
+``scoring`` (hand and game end, tallies), all working on the slots in ``fields``. ``actions`` numbers the actions, ``results`` holds what a game
 reports (summaries, results, seat views). ``follow`` has the follow obligations as mask
 primitives, ``tables`` the precomputed per-trump-context tables, ``hand`` the scoring and
 random-trick functions shared with the whole-game ``rollout``, and ``why`` the reasons

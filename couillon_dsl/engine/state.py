@@ -22,12 +22,12 @@ from couillon_dsl.engine.actions import (
 )
 from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.bidding import BidPhase
-from couillon_dsl.engine.passing import PassPhase
 from couillon_dsl.engine.contract import ContractPhase
 from couillon_dsl.engine.deal import DealPhase
 from couillon_dsl.engine.declarations import DeclarePhase
 from couillon_dsl.engine.hand import cards_table
 from couillon_dsl.engine.kitty import KittyPhase
+from couillon_dsl.engine.passing import PassPhase
 from couillon_dsl.engine.play import PlayPhase
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary, SeatView
 from couillon_dsl.engine.scoring import ScoringPhase, fresh_counts
@@ -42,7 +42,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
     """A whole game, or a session of games, of one compiled ruleset (design §3).
 
     The façade agents and tools use: the public methods below. Each phase of a hand is a
-    base class in its own module (``deal``, ``contract``, ``kitty``, ``bidding``, ``announce``,
+    base class in its own module (``deal``, ``contract``, ``kitty``, ``passing``, ``bidding``, ``announce``,
     ``declarations``, ``play``, ``scoring``) working on the slots of :class:`~couillon_dsl.engine.fields.StateFields`.
     """
 
