@@ -12,6 +12,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from couillon_dsl import api
 from couillon_dsl.agents import make_agent
@@ -211,3 +213,24 @@ def test_what_two_other_seats_passed_does_not_reach_a_seats_worlds_or_choices():
     legal = states[0].legal_actions()
     for spec in ("pimc:samples=6", "ismcts:iterations=40:worlds=6"):
         assert len({make_agent(spec).act(s, legal, random.Random(4)) for s in states}) == 1, spec
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), hand=st.integers(0, 3))
+def test_the_exchange_moves_exactly_the_cards_passed(seed: int, hand: int):
+    """Whatever is passed, in any hand of the cycle: after the exchange each seat holds what it
+    was dealt, less what it gave, plus what its giver gave; nothing arrives before."""
+    state = api.new_game(HEARTS, seed=seed)
+    state._game_hands = hand  # a test's own shortcut to a later hand of the cycle
+    rng = random.Random(seed)
+    state.deal_shuffled(rng)
+    dealt = [state.hand_of(s) for s in range(4)]
+    offset = HEARTS.passing.offset(hand, 4)  # type: ignore[union-attr]
+    while state.view(0).phase == "pass":
+        state.apply(rng.choice(state.legal_actions()))
+        assert all(state.hand_of(s) & ~dealt[s] == 0 for s in range(4) if state.view(0).phase == "pass")
+    given = [state.view(s).passed for s in range(4)]
+    assert all(g.bit_count() == (3 if offset else 0) for g in given)
+    for s in range(4):
+        assert state.hand_of(s) == dealt[s] & ~given[s] | given[(s - offset) % 4]
+        assert state.view(s).received == (given[(s - offset) % 4] if offset else 0)
