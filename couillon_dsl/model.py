@@ -273,7 +273,7 @@ class Passing:
         """How many seats on, in the order of play, each seat passes to in the game's ``hand``-th
         hand (counted from 0); 0: nobody passes."""
         way = self.to[hand % len(self.to)]
-        return {"next": 1, "previous": nseats - 1, "across": nseats // 2, "none": 0}[way]
+        return 1 if way == "next" else nseats - 1 if way == "previous" else nseats // 2 if way == "across" else 0
 
 
 @dataclass(frozen=True, slots=True)

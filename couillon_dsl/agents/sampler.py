@@ -190,14 +190,14 @@ def hidden_gives(state: GameState, seat: int, view: SeatView, public: Sequence[i
     return {i for k, i in enumerate(gives) if (elder + k // passing.cards) % n != seat}
 
 
-def passes_behind(layout: _Layout, pack: list[int], view: SeatView, offset: int,
+def passes_behind(layout: _Layout, pack: list[int], view: SeatView,
                   rng: random.Random) -> tuple[list[int], dict[int, list[int]]]:
     """The deal and the cards passed that lead to ``pack`` as it stands after the exchange (each
     seat's dealt positions holding the cards it holds now or has played): the seat's own cards
     passed and received are known, the other seats' are drawn from their receivers' cards. The
     cards a seat keeps stay where they were dealt; the ones it passed fill the places of the
     ones it received."""
-    n = len(layout.dealt)
+    n, offset = len(layout.dealt), layout.offset
     seat = view.seat
     held = {s: [pack[p] for p in spots] for s, spots in layout.dealt.items()}
     given = {seat: list(iter_bits(view.passed)), (seat - offset) % n: list(iter_bits(view.received))}
@@ -275,10 +275,11 @@ class _Layout:
                 taker = view.deciding_seat
         self.dealt = {s: list(iter_bits(probe.hand_of(s))) for s in range(nseats)}  # each seat's dealt positions
         # the cards this seat passed: where they are now (with the receiver), or still its own while seats pass
+        # how many seats on each seat passed to in this hand (0: no passing)
+        self.offset = rs.passing.offset(view.hand_number - 1, nseats) if rs.passing is not None else 0
         owner = -1
         if view.passed:
-            offset = rs.passing.offset(view.hand_number - 1, nseats) if rs.passing is not None else 0
-            owner = (seat + offset) % nseats if view.received else seat
+            owner = (seat + self.offset) % nseats if view.received else seat
         played_by: dict[int, list[int]] = {s: [] for s in range(nseats)}
         for s, card in view.played:
             played_by[s].append(card)
@@ -442,7 +443,6 @@ class Sampler:
         hidden = hidden_discards(state, seat, view, public)
         layout = _Layout(base, public, seat, view, len(hidden))
         gives = hidden_gives(state, seat, view, public)
-        offset = rs.passing.offset(view.hand_number - 1, rs.players.count) if gives and rs.passing is not None else 0
         excluded = voids(state.context, view, rs.players.count, layout.unseen)
         for seat_, ruled_out in shown_melds_rule_out(state, view).items():
             excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
@@ -461,7 +461,7 @@ class Sampler:
             if gives:  # cards passed unseen: after the exchange the pack holds the cards as they are now
                 given = None
                 if view.received:
-                    pack, given = passes_behind(layout, pack, view, offset, rng)
+                    pack, given = passes_behind(layout, pack, view, rng)
                 candidate.deal_pack(pack)
                 return candidate if replays_passing(candidate, public, gives, given, view, reading, rng) else None
             candidate.deal_pack(pack)
