@@ -33,6 +33,7 @@ STANDARD_SUITS: dict[str, tuple[str, str]] = {
     "D": ("diamonds", "♦"),
     "C": ("clubs", "♣"),
 }
+SUIT_COLOURS = {"S": "black", "H": "red", "D": "red", "C": "black"}  # of the standard suits
 
 
 class CardNotationError(ValueError):

@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from couillon_dsl.cards import DeckLayout, STANDARD_SUITS
+from couillon_dsl.cards import DeckLayout, STANDARD_SUITS, SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
@@ -308,11 +308,18 @@ def _players(raw: Mapping[str, Any]) -> Players:
 def _suit(raw: Any) -> Suit:
     if isinstance(raw, str):
         name, symbol = STANDARD_SUITS.get(raw, (raw, raw))
-        return Suit(raw, name, symbol)
+        return Suit(raw, name, symbol, colour=SUIT_COLOURS.get(raw))
     known = STANDARD_SUITS.get(raw["id"], (raw["id"], raw["id"]))
     ranks = raw.get("ranks")
     return Suit(raw["id"], raw.get("name", known[0]), raw.get("symbol", known[1]),
-                tuple(str(r) for r in ranks) if ranks else None)
+                tuple(str(r) for r in ranks) if ranks else None, raw.get("colour", SUIT_COLOURS.get(raw["id"])))
+
+
+def _promotion(raw: Mapping[str, Any]) -> Promotion:
+    card, rank = raw.get("card"), raw.get("rank")
+    default_name = card if card else f"the {rank} of the trump's colour"
+    return Promotion(card=card, name=raw.get("name", default_name), by_announcement=raw.get("by_announcement"),
+                     below=str(raw["below"]), rank=None if rank is None else str(rank), suit=raw.get("suit"))
 
 
 def _layout(deck: Deck) -> DeckLayout:
@@ -342,8 +349,7 @@ def _deck(deck: Mapping[str, Any]) -> Deck:
         points=_points(deck["points"]),
         trump_ranks=tuple(str(r) for r in trump_ranks) if trump_ranks else None,
         trump_points=_points(deck["trump_points"]) if deck.get("trump_points") else None,
-        promotions=tuple(Promotion(card=p["card"], name=p.get("name", p["card"]), by_announcement=p.get("by_announcement"),
-                                   below=str(p["below"])) for p in deck.get("promotions") or ()),
+        promotions=tuple(_promotion(p) for p in deck.get("promotions") or ()),
         extras=tuple(Extra(e["id"], e.get("name", e["id"]), e.get("symbol", e["id"])) for e in deck.get("extras") or ()),
         trump_suit=deck.get("trump_suit"),
         card_points=_points(deck.get("card_points") or {}),

@@ -17,8 +17,8 @@ from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
 from couillon_dsl.model import (
-    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Reading, Ruleset,
-    ScoringRule, Suit, Tally,
+    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Promotion, Reading,
+    Ruleset, ScoringRule, Suit, Tally,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition, walk
 from couillon_dsl.schema import where
@@ -270,6 +270,14 @@ def _card(rs: Ruleset, name: str) -> str:
     return rs.layout.pretty(card)
 
 
+def _promoted(rs: Ruleset, promotion: Promotion) -> str:
+    """The card a promotion promotes, as a rulebook names it: ``Q♠``, or ``jack of the other suit of
+    the trump's colour``."""
+    if promotion.card is not None:
+        return _card(rs, promotion.card)
+    return f"{rank_word(promotion.rank or '')} of the other suit of the trump suit's colour"
+
+
 def _announcement(rs: Ruleset, key: str) -> Announcement | None:
     return next((a for a in rs.announcements if a.id == key), None)
 
@@ -277,9 +285,12 @@ def _announcement(rs: Ruleset, key: str) -> Announcement | None:
 def promotion_sentences(rs: Ruleset) -> list[str]:
     out = []
     for promotion in rs.deck.promotions:
-        card = _card(rs, promotion.card)
-        what = (f"the {card} becomes a trump ranking directly below the trump {rank_word(promotion.below)}, "
-                f"whatever the trump suit, and counts as a trump for following suit")
+        where = f"directly below the trump {rank_word(promotion.below)}"
+        if promotion.card is not None:
+            what = f"the {_card(rs, promotion.card)} becomes a trump ranking {where}, whatever the trump suit"
+        else:
+            what = f"the {_promoted(rs, promotion)} becomes a trump ranking {where}"
+        what += ", and counts as a trump for following suit"
         announcement = _announcement(rs, promotion.by_announcement) if promotion.by_announcement else None
         if announcement is None:
             out.append(f"{promotion.name}: {what}, always")
@@ -898,7 +909,7 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
 
 def announcement_effects(rs: Ruleset, announcement: Announcement) -> str | None:
     """Where an announcement matters: the cards it promotes and the values and scoring rules that ask about it."""
-    promotes = [_card(rs, p.card) for p in rs.deck.promotions if p.by_announcement == announcement.id]
+    promotes = [_promoted(rs, p) for p in rs.deck.promotions if p.by_announcement == announcement.id]
     effects = []
     if promotes:
         effects.append(f"promotes the {join(promotes)} to a trump (see The cards)")

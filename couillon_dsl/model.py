@@ -81,6 +81,7 @@ class Suit:
     name: str
     symbol: str
     ranks: tuple[str, ...] | None = None  # its own ranks, high to low (None: the deck's ranks)
+    colour: str | None = None  # red, black or any name; suits of one colour pair up (a same_colour promotion)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +95,15 @@ class Extra:
 
 @dataclass(frozen=True, slots=True)
 class Promotion:
-    card: str
+    """A card promoted into trump: ``card``, or (``card`` None) the ``rank`` of the suit ``suit``
+    names relative to trump (``same_colour``: the other suit of the trump's colour)."""
+
+    card: str | None
     name: str
     by_announcement: str | None
     below: str
+    rank: str | None = None
+    suit: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,7 +492,7 @@ class Tables:
     """Everything the engine precomputes once per compiled ruleset."""
 
     contexts: tuple[TrumpContext, ...]  # index: (trump + 1) << len(promotion_cards) | promoted bits
-    promotion_cards: tuple[Card, ...]  # bit i of a context's promotion set promotes this card
+    promotion_cards: tuple[Card, ...]  # bit i of a context's promotion set promotes this card (-1: one that depends on trump)
     promotion_by: tuple[int, ...]  # announcement index that sets bit i, or -1 (always promoted)
     card_bit: tuple[CardMask, ...]  # card -> its mask bit
     team_of: tuple[Team, ...]  # seat -> team (its scoresheet value; the side it plays on with fixed teams)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterator
 
+from couillon_dsl.cards import SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean, error
 from couillon_dsl.loader import Document, escape, merged, unescape
 from couillon_dsl.schema import where
@@ -237,10 +238,39 @@ class _Checks:
                             "/deck/trump_ranks", "list every rank once, highest trump first")
         for i, promotion in enumerate(deck.get("promotions", [])):
             base = f"/deck/promotions/{i}"
-            self.card(f"{base}/card", promotion["card"])
+            if "card" in promotion:
+                self.card(f"{base}/card", promotion["card"])
+            self.check_relative_promotion(base, promotion, deck.get("suits", DEFAULT_SUITS))
             self.rank(f"{base}/below", promotion["below"])
             if "by_announcement" in promotion:
                 self.announcement(f"{base}/by_announcement", promotion["by_announcement"])
+
+    def check_relative_promotion(self, base: str, promotion: dict[str, Any], suits: list[Any]) -> None:
+        """A promotion names a fixed `card` or a `rank` with a trump-relative `suit`, not both; with
+        ``same_colour`` every suit that may be trump needs exactly one other suit of its colour."""
+        fixed, relative = "card" in promotion, "rank" in promotion and "suit" in promotion
+        if fixed == relative or not relative and ("rank" in promotion or "suit" in promotion):
+            self.report("promotion-card-unclear", "a promotion needs either `card` or both `rank` and `suit`", base,
+                        "write card: QS for a fixed card, or rank: J with suit: same_colour for a card that depends "
+                        "on trump")
+            return
+        if not relative or not self.rank(f"{base}/rank", promotion["rank"]):
+            return
+        colours = {s if isinstance(s, str) else s["id"]: SUIT_COLOURS.get(s) if isinstance(s, str)
+                   else s.get("colour", SUIT_COLOURS.get(s["id"])) for s in suits}
+        trump_suit = self.data["deck"].get("trump_suit")
+        for suit in [trump_suit] if trump_suit in colours else list(colours):
+            pair = [s for s in colours if s != suit and colours[s] is not None and colours[s] == colours[suit]]
+            if len(pair) != 1:
+                shared = f"with {len(pair)} other suits" if pair else "with no other suit"
+                self.report("promotion-colour-unpaired", f"suit {suit} shares its colour ({colours[suit] or 'none'}) "
+                            f"{shared}, so no one card is the {promotion['rank']} of the same colour",
+                            f"{base}/suit", "give every suit a colour shared with exactly one other suit "
+                            "(deck.suits: {id: ..., colour: ...})")
+                return
+            if promotion["rank"] not in self.suit_ranks[pair[0]]:
+                self.report("unknown-rank", f"suit {pair[0]} has no rank '{promotion['rank']}'", f"{base}/rank")
+                return
 
     def check_players(self) -> None:
         players = self.data["players"]

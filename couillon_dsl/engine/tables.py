@@ -20,8 +20,8 @@ from couillon_dsl.engine.hand import make_score_hand, make_settle
 from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
 from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
-    NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, ScoringRule, Scoresheet, Session,
-    Tables, Tally, Team, TrumpContext,
+    NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, Promotion,
+    ScoringRule, Scoresheet, Session, Tables, Tally, Team, TrumpContext,
 )
 
 # deal op codes; see deal_plan
@@ -43,6 +43,16 @@ def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[t
             order.append(card)
         order.extend(c for c, below in promoted if below == rank)
     return order
+
+
+def promoted_card(deck: Deck, layout: DeckLayout, promotion: Promotion, trump: int) -> Card:
+    """The card ``promotion`` promotes when ``trump`` is the trump suit: its fixed card, or its rank
+    in the other suit of the trump's colour (the semantic checks made that suit unique)."""
+    if promotion.card is not None:
+        return layout.parse(promotion.card)
+    colour = deck.suits[trump].colour
+    partner = next(s for s, suit in enumerate(deck.suits) if s != trump and suit.colour == colour)
+    return layout.card(partner, layout.ranks_of(partner).index(promotion.rank))
 
 
 def point_unit(deck: Deck, roles: Sequence[CardRole] = ()) -> int:
@@ -345,8 +355,7 @@ def build_tables(
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
     ids = [a.id for a in announcements]
-    promotions = [(layout.parse(p.card), p.below, ids.index(p.by_announcement) if p.by_announcement else -1)
-                  for p in deck.promotions]
+    promotions = [(p, p.below, ids.index(p.by_announcement) if p.by_announcement else -1) for p in deck.promotions]
     contexts: list[TrumpContext] = []
     unit = point_unit(deck, card_roles)
     roles = role_tables(layout, card_roles, unit)
@@ -356,7 +365,8 @@ def build_tables(
         base = len(contexts)
         for trump in range(-1, len(layout.suits)):
             for bits in range(1 << len(promotions)):
-                active = [(card, below) for i, (card, below, _) in enumerate(promotions) if bits >> i & 1]
+                active = [(promoted_card(deck, layout, p, trump), below)
+                          for i, (p, below, _) in enumerate(promotions) if bits >> i & 1 and trump >= 0]
                 contexts.append(build_context(family_deck, layout, follow, trump, active, unit, roles))
         return base
 
@@ -380,7 +390,7 @@ def build_tables(
                      for p, plan in zip(prefixes, plans))
     return Tables(
         contexts=tuple(contexts),
-        promotion_cards=tuple(card for card, _, _ in promotions),
+        promotion_cards=tuple(layout.parse(p.card) if p.card is not None else -1 for p, _, _ in promotions),
         promotion_by=tuple(by for _, _, by in promotions),
         card_bit=tuple(1 << c for c in range(layout.size)),
         team_of=tuple(team_of),

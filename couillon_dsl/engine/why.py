@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
+from couillon_dsl.engine.tables import promoted_card
 from couillon_dsl.model import Ruleset, TrumpContext
 
 
@@ -47,7 +48,7 @@ def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     text = layout.suit_first(card)
     if ctx.promoted >> card & 1:
         for promotion in ruleset.deck.promotions:
-            if layout.parse(promotion.card) == card:
+            if promoted_card(ruleset.deck, layout, promotion, ctx.trump) == card:
                 text += f" ({promotion.name})"
     return text
 

@@ -28,10 +28,10 @@ KNOWN_FIELDS: dict[str, set[str]] = {
                 "tables", "rollout", "definitions", "readings"},  # readings: rulebook notes only
     "Players": {"count", "teams", "direction"},
     "Dealer": {"first", "rotation"},
-    "Suit": {"id", "name", "symbol", "ranks"},
+    "Suit": {"id", "name", "symbol", "ranks", "colour"},
     "Deck": {"suits", "ranks", "points", "trump_ranks", "trump_points", "promotions", "trump_suit",
              "card_points", "card_sets"},
-    "Promotion": {"card", "name", "by_announcement", "below"},
+    "Promotion": {"card", "name", "by_announcement", "below", "rank", "suit"},  # the contexts hold the cards
     "DealStep": {"packet", "to", "face", "stock", "turn_up", "set_aside", "decide"},
     "Trump": {"method", "offer", "choose", "maker_after_fallback"},
     "Offer": {"on_all_pass", "reoffer_first_speaker", "when_stock_exhausted"},
