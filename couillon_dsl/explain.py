@@ -556,6 +556,8 @@ def can_redeal(rs: Ruleset) -> bool:
     offer = rs.trump.offer
     if rs.trump.method != "offer" or offer is None:
         return False
+    if offer.on_all_pass == "name_other_suit":
+        return not offer.dealer_must_name
     return offer.on_all_pass in ("redeal", "next_card")  # next_card redeals once the stock is exhausted
 
 
@@ -587,6 +589,12 @@ def trump_sentences(rs: Ruleset) -> list[str]:
             out.append(f"if everyone passes, the next card of the stock is turned face up and offered in the same way, "
                        f"{first} speaking first, until someone accepts")
             out.append(f"if every card of the stock is refused, {_redeal(rs)}")  # the only when_stock_exhausted
+        elif offer.on_all_pass == "name_other_suit":
+            out.append(f"if everyone passes, the card is turned face down and there is a second round: starting with "
+                       f"{elder(rs)}, each player in turn may name any other suit as trump, or pass; the first to "
+                       f"name one makes it trump, " + maker_phrase(rs, "that player's team being the maker"))
+            out.append("the dealer, speaking last, may not pass: if nobody named a suit before him he must name one"
+                       if offer.dealer_must_name else f"if everyone passes again, {_redeal(rs)}")
         else:
             out.append(f"if everyone passes, {_redeal(rs)}")
         return out

@@ -149,6 +149,7 @@ class Offer:
     on_all_pass: str = "bottom_card"
     reoffer_first_speaker: str = "elder"
     when_stock_exhausted: str = "redeal"
+    dealer_must_name: bool = False  # with on_all_pass name_other_suit: the dealer, last, may not pass
 
 
 @dataclass(frozen=True, slots=True)

@@ -502,7 +502,7 @@ class Table:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.offered is not None:
             self.say(f"Offered: {self.card(v.offered)}.")
-        if v.decisions and v.phase in ("offer", "choose", "auction"):
+        if v.decisions and v.phase in ("offer", "name", "choose", "auction"):
             names = {c.id: c.name for c in self.rs.contracts}
             self.say("Said so far: " + ", ".join(f"{self.who(s)} {names.get(w, w)}" for s, w in v.decisions) + ".")
         if v.kitty:

@@ -431,6 +431,10 @@ class _Checks:
         if method == "offer":
             offer = trump.get("offer", {})
             fallback = offer.get("on_all_pass", "bottom_card")
+            if offer.get("dealer_must_name") and fallback != "name_other_suit":
+                self.report("unused-setting", f"trump.offer.dealer_must_name is ignored with on_all_pass: {fallback}",
+                            "/trump/offer/dealer_must_name", "use on_all_pass: name_other_suit, or remove it", key=True,
+                            severity="warning")
             if fallback in ("bottom_card", "next_card") and not stock:
                 self.report("fallback-without-stock", f"on_all_pass: {fallback} needs a stock to take cards from",
                             "/trump/offer/on_all_pass" if "on_all_pass" in offer else "/trump/method",
@@ -846,8 +850,10 @@ class _Checks:
         trump = self.data["trump"]
         if trump["method"] != "offer":
             return
-        fallback = trump.get("offer", {}).get("on_all_pass", "bottom_card")
-        if fallback in ("redeal", "next_card") and "max_redeals_in_a_row" not in self.data.get("limits", {}):
+        offer = trump.get("offer", {})
+        fallback = offer.get("on_all_pass", "bottom_card")
+        redeals = fallback in ("redeal", "next_card") or fallback == "name_other_suit" and not offer.get("dealer_must_name")
+        if redeals and "max_redeals_in_a_row" not in self.data.get("limits", {}):
             self.report("unbounded-redeal", f"on_all_pass: {fallback} can throw in deal after deal, and "
                         "limits.max_redeals_in_a_row is not set", "/trump/offer/on_all_pass",
                         "set limits: {max_redeals_in_a_row: 50} so every game ends")

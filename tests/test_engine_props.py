@@ -17,7 +17,7 @@ from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, IllegalAction, explain_legal
 from couillon_dsl.loader import load_ruleset
-from couillon_dsl.model import Ruleset
+from couillon_dsl.model import Promotion, Ruleset
 from couillon_dsl.validate import check
 from example_games import EXAMPLES
 
@@ -54,7 +54,7 @@ class Plain:
         self.kept_off = self.classes(rs.play.not_on_first_trick)
         self.opening = layout.parse(rs.play.first_lead_card) if rs.play.first_lead_card else None
         self.trump = trump
-        self.promoted = {layout.parse(p.card): p.below for p in rs.deck.promotions
+        self.promoted = {self.promoted_card(p, trump): p.below for p in rs.deck.promotions
                          if trump is not None and (p.by_announcement is None or p.by_announcement in announced)}
         self.trump_order: list[int] = []
         if trump is not None:
@@ -67,6 +67,15 @@ class Plain:
         for name in rs.play.follow.exempt:
             if name.upper().endswith("T") and trump is not None:
                 self.exempt.add(layout.card(trump, [r.upper() for r in layout.ranks].index(name.upper()[:-1])))
+
+    def promoted_card(self, promotion: Promotion, trump: int) -> int:
+        """The card itself, or the rank in the one other suit sharing the trump suit's colour."""
+        layout = self.rs.layout
+        if promotion.card is not None:
+            return layout.parse(promotion.card)
+        suits = self.rs.deck.suits
+        partner, = (s for s in range(len(suits)) if s != trump and suits[s].colour == suits[trump].colour)
+        return layout.card(partner, layout.ranks_of(partner).index(promotion.rank))
 
     def suit(self, card: int) -> int:
         return self.trump if card in self.promoted else self.rs.layout.suit_of(card)  # type: ignore[return-value]

@@ -519,6 +519,8 @@ class GreedyAgent:
                 return announcement + acts.announce0 if sure else acts.decline
             trumps = (hand & state.context.trump_mask).bit_count()
             return announcement + acts.announce0 if trumps * 2 >= hand.bit_count() else acts.decline
+        if state.phase == "name":  # a second round: the best other suit, if it clears the maker's bar
+            return self._name_or_pass(state, seat, hand, legal)
         if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand
             bids = [a for a in legal if a != acts.pass_]
             ctx = choice_context(state, bids[0])
@@ -540,6 +542,19 @@ class GreedyAgent:
         in_best = [a for a in shows if rs.layout.suit_of(a - acts.show0) == best]
         # show the lowest card of the suit (rank index 0 is the highest rank)
         return max(in_best or shows, key=lambda a: rs.layout.rank_of(a - acts.show0))
+
+    def _name_or_pass(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
+        """Name the suit worth most tricks when the side's chance with it clears the maker's bar (as
+        for taking a card on offer); a seat that may not pass names that suit anyway."""
+        rs = state.ruleset
+        acts, t = state.actions, rs.tables
+        unseen = rs.layout.full_mask & ~hand
+        valued = [(trick_value(t.context(a - acts.name0, t.always_promoted), hand, unseen), a)
+                  for a in legal if a != acts.pass_]
+        value, best = max(valued, key=lambda va: (va[0], -va[1]))
+        if acts.pass_ in legal and not self.maker_bar(rs).makes(value, seat, hand.bit_count()):
+            return acts.pass_
+        return best
 
     def _pick_contract(self, state: GameState, hand: int, legal: Sequence[int]) -> int:
         """The contract (and trump) under which ``hand`` is worth most; push when even that is weak."""

@@ -14,9 +14,9 @@ CHANCE = -1
 TERMINAL = -2
 
 # phases; PHASE_NAMES gives the name a SeatView shows
-DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION, DISCARD, BID, PASS = range(11)
+DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION, DISCARD, BID, PASS, NAME = range(12)
 PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over", "auction", "discard", "bid",
-               "pass")
+               "pass", "name")
 
 
 class IllegalAction(ValueError):

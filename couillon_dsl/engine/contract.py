@@ -1,6 +1,7 @@
 """The decision that fixes a hand's trump: accept/pass rounds on an offered card, or a choice.
 
-`trump.method` says which: ``offer`` (speakers in turn, `on_all_pass` when all refuse),
+`trump.method` says which: ``offer`` (speakers in turn, `on_all_pass` when all refuse, which
+may be a second round naming any other suit: phase ``name``),
 ``choose`` (one seat names a suit, shows a card, defers, picks one of the ruleset's
 `contracts`, or hands the choice on with `delegate`), ``auction``, ``turned`` (the last
 face-up card fixes trump, nobody decides) or ``none``. The chooser is `by`
@@ -8,7 +9,7 @@ face-up card fixes trump, nobody decides) or ``none``. The chooser is `by`
 """
 from __future__ import annotations
 
-from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, OFFER
+from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, NAME, OFFER
 from couillon_dsl.engine.fields import StateFields
 
 
@@ -96,6 +97,9 @@ class ContractPhase(StateFields):
                 self._accept()
             else:
                 self._pass()
+            return
+        if self._phase == NAME:
+            self._name_or_pass(action)
             return
         if action == acts.push:
             self._push()
@@ -196,8 +200,36 @@ class ContractPhase(StateFields):
             elder = (self._dealer + 1) % self._n
             self._speakers = self._t.rounds[self._dealer if offer.reoffer_first_speaker == "dealer" else elder]
             self._spk = 0
+        elif rule == "name_other_suit":
+            self._speakers = self._t.rounds[(self._dealer + 1) % self._n]
+            self._spk = 0
+            self._phase = NAME
         else:  # redeal, or next_card with the stock exhausted
             self._pass_out()
+
+    def names_allowed(self) -> list[int]:
+        """The second round's choices: pass (not for a dealer who must name), or any suit but the refused card's."""
+        acts = self._acts
+        refused = self._t.suit_of[self._offered]
+        must = self._rs.trump.offer.dealer_must_name and self._speakers[self._spk] == self._dealer  # type: ignore[union-attr]
+        return ([] if must else [acts.pass_]) + [acts.name0 + s for s in range(acts.nsuits) if s != refused]
+
+    def _name_or_pass(self, action: int) -> None:
+        """One seat's turn in the second round: a pass, or naming trump (its team the maker); after
+        the last pass the deal is thrown in."""
+        seat = self._speakers[self._spk]
+        if action == self._acts.pass_:
+            self._decisions.append((seat, "pass"))
+            self._spk += 1
+            if self._spk == len(self._speakers):
+                self._pass_out()
+            return
+        self._decisions.append((seat, "name"))
+        self._trump = action - self._acts.name0
+        self._declarer_is(seat)
+        self._decider = seat
+        self._path = "named"
+        self._continue_deal()
 
     def _continue_deal(self) -> None:
         """The contract is fixed: the kitty's exchange if it has one, then the rest of the deal script."""

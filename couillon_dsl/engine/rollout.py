@@ -71,9 +71,11 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     """False when the ruleset uses a concept the rollout does not play: contracts, handing the
     choice on, a first-hand chooser, the chooser leading, last-trick points, goals counted
     in rule order, card roles, deal checks, sides fixed per hand, an outcome expression, a
-    kitty, rules for leads, bids, tallies or passing (those games step through GameState)."""
-    choose = rs.trump.choose
+    kitty, rules for leads, bids, tallies or passing, a second round naming trump (those games step
+    through GameState)."""
+    choose, offer = rs.trump.choose, rs.trump.offer
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
+                or offer is not None and offer.on_all_pass == "name_other_suit"
                 or rs.players.sides != "teams" or rs.outcome.maker_wins is not None
                 or rs.play.first_lead == "chooser" or rs.play.last_trick_points
                 or rs.scoresheet.when_both_reach != "furthest_past"

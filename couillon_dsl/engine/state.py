@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
-    ANNOUNCE, AUCTION, BID, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, OFFER, OVER, PASS, PHASE_NAMES, PLAY, TERMINAL,
+    ANNOUNCE, AUCTION, BID, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, NAME, OFFER, OVER, PASS, PHASE_NAMES, PLAY, TERMINAL,
     Actions,
     IllegalAction,
 )
@@ -83,7 +83,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return self._turn
         if phase <= DRAW:
             return CHANCE
-        if phase == OFFER or phase == AUCTION or phase == BID or phase == PASS:
+        if phase == OFFER or phase == AUCTION or phase == BID or phase == PASS or phase == NAME:
             return self._speakers[self._spk]
         if phase == CHOOSE:
             return self._chooser
@@ -146,6 +146,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return [acts.discard0 + c for c in iter_bits(self.discard_mask())]
         if phase == PASS:
             return [acts.give0 + c for c in iter_bits(self._hands[self._speakers[self._spk]])]
+        if phase == NAME:
+            return self.names_allowed()
         return []
 
     def plays_a_card(self) -> bool:
@@ -446,6 +448,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
     @property
     def dealer(self) -> int:
         return self._dealer
+
+    @property
+    def phase(self) -> str:
+        """The phase's name, as the seat views show it (public)."""
+        return PHASE_NAMES[self._phase]
 
     @property
     def offered(self) -> Card | None:

@@ -54,7 +54,8 @@ def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
 
 
 # what a seat to act outside the play does, by phase name (SeatView.phase)
-_BEFORE_PLAY = {"offer": "take or pass the card on offer", "choose": "choose trump", "auction": "bid or pass",
+_BEFORE_PLAY = {"offer": "take or pass the card on offer", "name": "name trump or pass", "choose": "choose trump",
+                "auction": "bid or pass",
                 "discard": "discard", "bid": "bid", "pass": "pass cards", "announce": "answer an announcement"}
 
 
