@@ -250,6 +250,8 @@ class _Layout:
                 break
             if action >= acts.show0:
                 action = next(a for a in probe.legal_actions() if a >= acts.show0)  # any card: same positions
+            elif acts.name0 <= action < acts.show0 and probe.phase == "name":  # the probe's refused suit is another
+                action = next(a for a in probe.legal_actions() if a >= acts.name0)  # any suit: same positions
             probe.apply(action)
         nseats = probe.ruleset.players.count
         self.ncards = ncards
