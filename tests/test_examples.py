@@ -25,7 +25,7 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"]}
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["hearts", "oh-hell", "spades", "whist"]
+    assert [path.stem for path in EXAMPLES] == ["euchre", "hearts", "oh-hell", "spades", "whist"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
