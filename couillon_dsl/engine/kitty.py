@@ -8,7 +8,7 @@ fixed, its `kitty` keys say what happens, before the deal script goes on:
 * ``taken``: the declarer adds it to his hand, then discards as many cards, one at a time
   (phase ``discard``, actions ``discard CARD``).
 
-An offered card taken (`trump.offer.taken_by`, engine.contract) is discarded for the same
+An offered card taken (`trump.offer.taken_by`, engine.contract) is paid for the same
 way: its taker discards one card. The seat that discards is ``_discarder`` (the declarer, or
 the taker). The legal discards are computed per discard from the hand by
 :func:`legal_discards`: never a `never` card; a `last_resort` card only when the hand holds
