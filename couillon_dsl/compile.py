@@ -119,7 +119,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
             first_lead_card=layout.parse(play.first_lead_card) if play.first_lead_card else -1,
             first_trick_barred=class_mask(layout, deck, play.not_on_first_trick), play_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
-    if any(step.kind == "kitty" for step in deal):
+    offered_taken = trump.offer is not None and trump.offer.taken_by is not None  # its taker discards
+    if offered_taken or any(step.kind == "kitty" for step in deal):
         tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,
                                                                       tables.deal_plans, OP_KITTY))
     if trump.auction is not None:

@@ -581,6 +581,11 @@ def trump_sentences(rs: Ruleset) -> list[str]:
             "the first player to accept makes that suit trump and ends the round; "
             + maker_phrase(rs, "that player's team is the maker"),
         ]
+        if offer.taken_by is not None:
+            taker = "the dealer" if offer.taken_by == "dealer" else "the player who accepted"
+            out.append(f"{taker} then takes the accepted card into their hand and discards one card face down "
+                       "in its place (it may be the card taken); everyone knows they hold that card until they "
+                       "play it, unless they discarded it, which only they know")
         if offer.on_all_pass == "bottom_card":
             out.append(f"if everyone passes, the bottom card of the stock is turned face up and its suit is trump; "
                        f"{_fallback_maker(rs)}")
@@ -746,9 +751,11 @@ def _class_words(rs: Ruleset, classes: Sequence[tuple[str, str]]) -> str:
 
 
 def discard_sentences(rs: Ruleset) -> list[str]:
-    """What the declarer may discard after taking the kitty, and who sees the discard."""
+    """What the declarer may discard after taking the kitty (the taker, after taking an offered
+    card), and who sees the discard."""
     rules = rs.discard
-    out = ["the declarer discards one card at a time; the discard is out of play"]
+    who = "the declarer" if takes_kitty(rs) else "the taker"
+    out = [f"{who} discards {'one card at a time' if takes_kitty(rs) else 'one card'}; the discard is out of play"]
     if rules is None:
         return out + ["any card may be discarded, and nobody else sees the discard"]
     if rules.never:
@@ -758,9 +765,9 @@ def discard_sentences(rs: Ruleset) -> list[str]:
                    "cards it may discard")
     if rules.shown:
         out.append(f"discarded {_class_words(rs, rules.shown)} are shown to everyone; the rest of the discard is "
-                   "seen by nobody but the declarer")
+                   f"seen by nobody but {who}")
     else:
-        out.append("nobody but the declarer sees the discard")
+        out.append(f"nobody but {who} sees the discard")
     return out
 
 
@@ -769,9 +776,15 @@ def takes_kitty(rs: Ruleset) -> bool:
     return rs.tables.kitty is not None and any(rs.tables.kitty.taken)
 
 
+def discards(rs: Ruleset) -> bool:
+    """Some seat discards: a declarer who took the kitty, or the taker of an offered card."""
+    offer = rs.trump.offer
+    return takes_kitty(rs) or offer is not None and offer.taken_by is not None
+
+
 def describe_trump(rs: Ruleset) -> Section:
     paragraphs = [Paragraph(" ".join(sentence(s) for s in trump_sentences(rs)))]
-    if takes_kitty(rs):
+    if discards(rs):
         paragraphs.append(Paragraph("Discard: " + " ".join(sentence(s) for s in discard_sentences(rs))))
     return Section("Trump", tuple(paragraphs))
 
@@ -781,7 +794,9 @@ def settled_before_play(rs: Ruleset) -> list[str]:
     announcements) begin, in the engine's order."""
     fixed = "the contract is fixed" if rs.contracts else "trump is fixed" if rs.trump.method != "none" \
         else "the cards are dealt"
-    return [fixed, *(["any kitty exchanged"] if takes_kitty(rs) else [])]
+    exchanged = ["any kitty exchanged"] if takes_kitty(rs) else ["the offered card taken and a card discarded"] \
+        if discards(rs) else []
+    return [fixed, *exchanged]
 
 
 # ---------------------------------------------------------------------- passing
@@ -1912,7 +1927,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     for check in rs.deal_checks:
         out[f"Deal check {check.id}"] = (deal_check_sentence(rs, check),)
     out["Trump"] = tuple(trump_sentences(rs))
-    if takes_kitty(rs):
+    if discards(rs):
         out["Discard"] = tuple(discard_sentences(rs))
     if rs.passing is not None:
         out["Passing"] = tuple(passing_sentences(rs))

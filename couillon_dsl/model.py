@@ -150,6 +150,7 @@ class Offer:
     reoffer_first_speaker: str = "elder"
     when_stock_exhausted: str = "redeal"
     dealer_must_name: bool = False  # with on_all_pass name_other_suit: the dealer, last, may not pass
+    taken_by: str | None = None  # dealer | acceptor: adds the accepted card to his hand and discards one; None: nobody
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,7 +542,9 @@ class Tables:
     first_trick_offers: bool = False
     declarer_offers: tuple[int, ...] = ()  # announcements (`by: declarer`) put to the declarer before the first lead
     leading: tuple[int, ...] = ()  # announcements whose announcer leads the first trick (`leads`)
-    kitty: Any = None  # engine.kitty.KittyTables (per contract shown/taken, discard masks), None without a kitty
+    # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
+    # (no kitty step, no offered card taken)
+    kitty: Any = None
     unbroken: CardMask = 0  # play.lead_once_broken: led only once one of them was played in the hand, or alone held
     first_lead_card: Card = -1  # play.first_lead_card: its holder leads it to the first trick
     first_trick_barred: CardMask = 0  # play.not_on_first_trick: not played to the first trick while another card may be

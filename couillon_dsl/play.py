@@ -366,6 +366,11 @@ class Table:
             self.say(f"Turned up: {self.card(after.offered)}.")
         if after.contract is not None and before.contract is None:
             self.kitty_news(after)
+        if after.taken is not None and before.taken is None:
+            taker = after.discarding_seat
+            mine = taker == self.seat
+            self.say(f"{self.subject(taker)} {'take' if mine else 'takes'} {self.card(after.taken)} "  # type: ignore[arg-type]
+                     f"into {'your' if mine else 'their'} hand.")
         if before.phase == "discard" and after.phase != "discard" and self.hidden_discards:
             count, self.hidden_discards = self.hidden_discards, 0
             shown = f"; shown: {self.cards_text(after.discarded)}" if after.discarded else ""
@@ -508,8 +513,11 @@ class Table:
         if v.kitty:
             self.say(f"Kitty: {self.cards_text(v.kitty)}.")
         if v.discarded:
-            whose = "Your discard" if v.deciding_seat == self.seat else f"Shown in {self.who(v.deciding_seat)}'s discard"  # type: ignore[arg-type]
+            whose = "Your discard" if v.discarding_seat == self.seat else \
+                f"Shown in {self.who(v.discarding_seat)}'s discard"  # type: ignore[arg-type]
             self.say(f"{whose}: {self.cards_text(v.discarded)}.")
+        if v.phase == "discard" and v.taken is not None:
+            self.say(f"You took {self.card(v.taken)}: discard a card face down for it (it may be this one).")
         if v.face_up:
             self.say(self.face_up_text(v))
         if v.announcements:

@@ -688,10 +688,12 @@ def _expect_hand(r: _Runner, value: Any) -> None:
 
 def _expect_shown(r: _Runner, value: Any) -> None:
     """The kitty and the discards every seat sees: ``{kitty: [..], discarded: [..]}`` (the view of a
-    seat that is not the declarer)."""
+    seat that neither declares nor discards)."""
     if not isinstance(value, dict) or set(value) - {"kitty", "discarded"}:
         raise ScenarioError("`shown:` is a mapping with kitty and/or discarded card lists")
-    view = r.state.view(next(s for s in range(r.rs.players.count) if s != r.state.view(0).deciding_seat))
+    public = r.state.view(0)
+    view = r.state.view(next(s for s in range(r.rs.players.count) if s not in (public.deciding_seat,
+                                                                               public.discarding_seat)))
     for key, cards in value.items():
         try:
             want = r.rs.layout.parse_mask(words(cards, key))

@@ -346,6 +346,7 @@ class _Checks:
         dealt, rest_taken, overdealt = 0, False, False
         stock: int | None = None
         face_up_before_decide = False
+        offered_from_stock = False  # the last face-up card before the decide step was turned from the stock
         decides: list[int] = []
         hand_at_decide: list[int] = []
         after_decide: list[list[int]] = []
@@ -361,6 +362,7 @@ class _Checks:
                     after_decide.append(who)
                 elif step.get("face") == "up":
                     face_up_before_decide = True
+                    offered_from_stock = False
             elif "stock" in step:
                 stock = need = max(0, size - dealt)
                 rest_taken = True
@@ -369,7 +371,7 @@ class _Checks:
                     self.report("turn-up-without-stock", "turn_up needs a stock with cards, made earlier by {stock: rest}",
                                 pointer, "add {stock: rest} before this step")
                 elif not decides:
-                    face_up_before_decide = True
+                    face_up_before_decide = offered_from_stock = True
             elif "set_aside" in step or "kitty" in step:
                 kind = "set_aside" if "set_aside" in step else "kitty"
                 rest = step[kind] == "rest"
@@ -395,8 +397,19 @@ class _Checks:
                         "/deal", key=True)
         if not overdealt:  # otherwise missing stock or face-up cards are consequences, not causes
             self.check_trump(decides, face_up_before_decide, stock, hand_at_decide, after_decide)
+            if face_up_before_decide and not offered_from_stock:
+                self.check_offer_not_taken_from_a_hand()
         self.hand_at_decide = max(hand_at_decide or hand)
         self.tricks = max(hand)  # tricks in a hand: the cards each player holds once dealt
+
+    def check_offer_not_taken_from_a_hand(self) -> None:
+        """`offer.taken_by` moves the offered card into a hand, so it must not be in one already
+        (the last card of a face-up packet)."""
+        trump = self.data["trump"]
+        if trump["method"] == "offer" and "taken_by" in trump.get("offer", {}):
+            self.report("offer-taken-from-hand", "taken_by takes the offered card into a hand, but the card offered "
+                        "is the last card of a face-up packet, already in a hand", "/trump/offer/taken_by",
+                        "turn the offered card up from the stock ({turn_up: stock_top}), or remove taken_by")
 
     def check_kitty_step(self, pointer: str, decides: list[int]) -> None:
         """One kitty, dealt before the contract that says what happens to it."""
@@ -763,10 +776,12 @@ class _Checks:
                                         for i, item in enumerate(discard.get(field, []))))
                    for field in ("never", "last_resort", "shown")}
         takers = [k for k, c in (self.data.get("contracts") or {}).items() if (c.get("kitty") or {}).get("taken")]
-        if not takers:
-            self.report("discard-without-kitty", "no contract takes the kitty, so nobody ever discards", "/discard",
-                        "give a contract kitty: {taken: true}, or remove the discard section", key=True,
-                        severity="warning")
+        trump = self.data["trump"]
+        offered_taken = trump["method"] == "offer" and "taken_by" in trump.get("offer", {})
+        if not takers and not offered_taken:
+            self.report("discard-without-kitty", "no contract takes the kitty and no offered card is taken, so "
+                        "nobody ever discards", "/discard", "give a contract kitty: {taken: true}, set "
+                        "trump.offer.taken_by, or remove the discard section", key=True, severity="warning")
         elif len(classes["never"]) > self.hand_at_decide:
             self.report("discard-may-stick", f"{len(classes['never'])} cards may never be discarded, more than the "
                         f"{self.hand_at_decide} a declarer keeps: he could be left unable to discard, and the engine "

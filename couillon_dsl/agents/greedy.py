@@ -17,7 +17,8 @@ Trump: a turned-up card is taken when the side's chance of making the hand clear
 break-even the ruleset's own scoring sets (:class:`MakerBar`: a made hand's gain against a
 beaten maker's loss). The chance comes from the hand's trick value (:func:`trick_value`:
 trumps, and cards at most one unseen card beats) and the side's fair share of what the
-unseen cards take, as a normal approximation of the tricks won. Trump is named (or shown)
+unseen cards take, as a normal approximation of the tricks won; a card a seat will take
+into its hand (`offer.taken_by`) counts for that seat's side (:func:`offered_value`). Trump is named (or shown)
 in the suit in which the hand is strongest, or left to a deferral when that strength falls
 short of half the hand. With `contracts` or a push allowed, every choice is valued in its
 own trump context (:func:`hand_value`): the best one is picked, or the choice is pushed
@@ -386,6 +387,30 @@ def avoids_tricks(rs: Ruleset) -> bool:
     return known[1]
 
 
+def offered_value(state: GameState, seat: int, hand: int, offered: int, ctx: TrumpContext) -> tuple[float, int]:
+    """The trick value of what ``seat``'s side would hold if it accepted ``offered``, and how many
+    of those cards the seat knows (for :meth:`MakerBar.makes`). Where nobody takes the card it
+    stays out of play: the seat's hand alone, the card seen. Where a seat takes it
+    (`offer.taken_by`): taken by the seat itself, the hand with the card and without the card
+    greedy would discard; by a partner, the hand and the card, one card more known on the side;
+    by an opponent, the hand alone, the card among the unseen ones (it may beat the hand's)."""
+    rs = state.ruleset
+    offer = rs.trump.offer
+    taken_by = offer.taken_by if offer is not None else None
+    unseen = rs.layout.full_mask & ~hand & ~(1 << offered)
+    held = hand.bit_count()
+    if taken_by is None:
+        return trick_value(ctx, hand, unseen), held
+    taker = state.dealer if taken_by == "dealer" else seat
+    if taker == seat:
+        with_card = hand | 1 << offered
+        kept = with_card & ~(1 << discard(ctx, with_card, list(iter_bits(with_card))))
+        return trick_value(ctx, kept, unseen), held
+    if rs.players.sides == "teams" and rs.tables.team_of[taker] == rs.tables.team_of[seat]:
+        return trick_value(ctx, hand | 1 << offered, unseen), held + 1
+    return trick_value(ctx, hand, unseen | 1 << offered), held
+
+
 @dataclass(frozen=True)
 class MakerBar:
     """What making trump needs in one ruleset, per seat and cards held at the decision.
@@ -504,14 +529,13 @@ class GreedyAgent:
         if legal[0] >= acts.discard0 >= 0:  # after taking the kitty
             return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
         if acts.accept in legal:
-            bar = self.maker_bar(rs)
-            t = rs.tables
             offered = state.offered
-            suit = rs.layout.suit_of(offered) if offered is not None else -1
-            unseen = rs.layout.full_mask & ~hand & ~(1 << offered if offered is not None else 0)
-            strong = suit >= 0 and bar.makes(trick_value(t.context(suit, t.always_promoted), hand, unseen), seat,
-                                             hand.bit_count())
-            return acts.accept if strong else acts.pass_
+            if offered is None:
+                return acts.pass_
+            t = rs.tables
+            under = t.context(rs.layout.suit_of(offered), t.always_promoted)
+            value, held = offered_value(state, seat, hand, offered, under)
+            return acts.accept if self.maker_bar(rs).makes(value, seat, held) else acts.pass_
         if acts.decline in legal:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
             if rs.announcements[announcement].by == "declarer":  # an undertaking: only when it cannot fail

@@ -43,7 +43,7 @@ MIN_ATTEMPTS = 64  # ... but at least this many in all: one world asked for (Ope
 BID_SLACK = 1  # a bid of tricks is read as the model's estimate give or take this many (see Reading.believes)
 READING = 0.9  # the chance a world is dropped when the greedy model would have decided otherwise than a seat did
 POOL = -1  # the group of pack positions no seat holds now (stock, cards set aside, later packets)
-DISCARDED = -2  # the declarer's positions that may hold the cards he discarded unseen (see _Layout.pack)
+DISCARDED = -2  # the discarder's positions that may hold the cards he discarded unseen (see _Layout.pack)
 
 
 def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
@@ -141,9 +141,10 @@ def shown_melds_rule_out(state: GameState, view: SeatView) -> dict[int, int]:
 
 
 def hidden_discards(state: GameState, seat: int, view: SeatView, public: Sequence[int]) -> set[int]:
-    """Indexes in ``public`` of the declarer's discards ``seat`` did not see (its view says which it saw)."""
+    """Indexes in ``public`` of the discards ``seat`` did not see (its view says which it saw): the
+    discarding seat's (a declarer who took the kitty, the taker of an offered card), unless it is ``seat``."""
     discard0 = state.actions.discard0
-    if discard0 < 0 or seat == view.deciding_seat:
+    if discard0 < 0 or seat == view.discarding_seat:
         return set()
     ncards = state.actions.ncards
     return {i for i, action in enumerate(public)
@@ -152,12 +153,12 @@ def hidden_discards(state: GameState, seat: int, view: SeatView, public: Sequenc
 
 def replays_discarding(world: GameState, actions: Sequence[int], hidden: set[int], view: SeatView, gone: int,
                        rng: random.Random) -> bool:
-    """:func:`replays` where each discard this seat did not see is one the world's declarer could have
+    """:func:`replays` where each discard this seat did not see is one the world's discarder could have
     made unseen: a legal discard of a hidden kind, none he plays later, the cards he cannot hold
     (``gone``: his revealed voids) first. The world's view must then be the seat's."""
     acts = world.actions
-    kitty = world.ruleset.tables.kitty
-    later = 0  # cards the declarer plays, or discards in view, in the rest of the deal
+    kitty = world.ruleset.tables.kitty  # built wherever a seat discards: the discard rules' masks
+    later = 0  # cards the discarder plays, or discards in view, in the rest of the deal
     for i, action in enumerate(actions):
         if action < acts.ncards:
             later |= 1 << action
@@ -257,7 +258,11 @@ class _Layout:
         self.ncards = ncards
         self.fixed: dict[int, int] = {}  # position -> known card
         known = 0
-        probe_up = probe.view(seat).face_up
+        probe_view = probe.view(seat)
+        if view.taken is not None:  # an offered card its taker took: public, at the turned card's position
+            self.fixed[probe_view.taken] = view.taken  # type: ignore[index]
+            known |= 1 << view.taken
+        probe_up = probe_view.face_up
         for holder in [None, *range(nseats)]:  # face-up cards sit at fixed positions, in turn-up order
             real = [c for c, s in view.face_up if s == holder]
             spots = [p for p, s in probe_up if s == holder]
@@ -267,14 +272,15 @@ class _Layout:
                     known |= 1 << card
         rs = probe.ruleset
         kitty = rs.tables.kitty
-        taker, kitty_spots = -1, range(0)  # the declarer who took the kitty, and its positions
+        # the seat that took cards (a kitty, an offered card) and discards as many; a taken kitty's positions
+        taker = view.discarding_seat if view.discarding_seat is not None else -1
+        kitty_spots = range(0)
         if kitty is not None and view.contract is not None and view.deciding_seat is not None:
-            kitty_spots = range(*kitty.positions[view.dealer])
-            for position, card in zip(kitty_spots, iter_bits(view.kitty)):  # a kitty this seat has seen
+            for position, card in zip(range(*kitty.positions[view.dealer]), iter_bits(view.kitty)):  # a kitty seen
                 self.fixed[position] = card
                 known |= 1 << card
             if kitty.taken[[c.id for c in rs.contracts].index(view.contract)]:
-                taker = view.deciding_seat
+                kitty_spots = range(*kitty.positions[view.dealer])
         self.dealt = {s: list(iter_bits(probe.hand_of(s))) for s in range(nseats)}  # each seat's dealt positions
         # the cards this seat passed: where they are now (with the receiver), or still its own while seats pass
         # how many seats on each seat passed to in this hand (0: no passing)
@@ -303,7 +309,7 @@ class _Layout:
             self.loose[s] = (spots, loose_cards)
             self.positions[s] = [p for p in free if p not in spots]
             cards = played_by[s] + [c for c, h in view.face_up if h == s]
-            if s == view.deciding_seat:  # the discards this seat saw came from the declarer's cards
+            if s == taker:  # the discards this seat saw came from the discarder's cards
                 cards += list(iter_bits(view.discarded))
             if s == seat:
                 cards += list(iter_bits(view.hand))
@@ -316,9 +322,11 @@ class _Layout:
         self.template = [self.fixed.get(p, -1) for p in range(ncards)]  # a pack's known cards, the rest -1
         self.unseen = probe.ruleset.layout.full_mask & ~known
         self.taker, self.free, self.hidden_free, self.discarded_free = taker, 0, 0, 0
-        # the declarer's discards this seat did not see, and the cards he can never discard unseen
+        # the discarder's discards this seat did not see, and the cards he can never discard unseen
         self.hidden = hidden if taker >= 0 and taker != seat else 0
-        self.kitty_cards = sum(1 << self.fixed[p] for p in kitty_spots if p in self.fixed) if self.hidden else 0
+        # the cards he took that this seat knows (a kitty it saw, an offered card): one he lacks now he discarded
+        self.taken_cards = (sum(1 << self.fixed[p] for p in kitty_spots if p in self.fixed)
+                            | (1 << view.taken if view.taken is not None else 0)) if self.hidden else 0
         self.undiscardable = kitty.never | kitty.last_resort | kitty.face_up if self.hidden else 0
         if self.hidden and view.discarded & kitty.last_resort:
             self.forced_discards(kitty.never | kitty.last_resort, kitty.face_up, hidden, kitty_spots)
@@ -368,9 +376,9 @@ class _Layout:
             excluded[self.taker] = excluded.get(self.taker, 0) | self.free
         elif self.hidden and self.taker in slots:  # he may have been dealt cards he lacks now, and discarded them
             excluded = dict(excluded)
-            gone = excluded.get(self.taker, 0)  # his voids (and a kitty card he lacks now was surely discarded)
+            gone = excluded.get(self.taker, 0)  # his voids (and a known card he took and lacks now was discarded)
             taker_slots = slots[self.taker]
-            reserved = max(0, self.hidden - (gone & self.kitty_cards).bit_count())
+            reserved = max(0, self.hidden - (gone & self.taken_cards).bit_count())
             slots[DISCARDED], slots[self.taker] = taker_slots[:reserved], taker_slots[reserved:]
             excluded[DISCARDED] = gone & self.undiscardable
         if self.pool:
@@ -448,11 +456,11 @@ class Sampler:
         excluded = voids(state.context, view, rs.players.count, layout.unseen)
         for seat_, ruled_out in shown_melds_rule_out(state, view).items():
             excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
-        declarer = view.deciding_seat
-        gone = 0  # cards the declarer cannot hold now, so discarded unseen if he was dealt them (_Layout.pack)
-        if hidden and declarer is not None and not layout.free:  # (when it is not known which: forced_discards)
-            kitty_voids = voids(state.context, view, rs.players.count, layout.kitty_cards).get(declarer, 0)
-            gone = excluded[declarer] = excluded.get(declarer, 0) | kitty_voids
+        discarder = view.discarding_seat
+        gone = 0  # cards the discarder cannot hold now, so discarded unseen if he was dealt them (_Layout.pack)
+        if hidden and discarder is not None and not layout.free:  # (when it is not known which: forced_discards)
+            taken_voids = voids(state.context, view, rs.players.count, layout.taken_cards).get(discarder, 0)
+            gone = excluded[discarder] = excluded.get(discarder, 0) | taken_voids
 
         reading = Reading(seat, self.reading, rng) if self.reading > 0 else None
 

@@ -29,7 +29,7 @@ class Actions(NamedTuple):
     NAME suit s is ``name0 + s``, SHOW card c ``show0 + c``, ANNOUNCE a ``announce0 + a``,
     PUSH (hand the trump choice on) ``push`` when the ruleset allows it (else -1), CONTRACT j
     (the j-th contract whose trump is not named) ``contract0 + j``, DISCARD card c (after
-    taking the kitty) ``discard0 + c`` when the ruleset has a kitty (else -1), DECLARE k (an
+    taking the kitty or an offered card) ``discard0 + c`` when some seat may discard (else -1), DECLARE k (an
     optional declaration of kind k, offered on the holder's first turn) ``declare0 + k`` when
     the ruleset has optional declarations (else -1), BID n (tricks, with `bids`) ``bid0 + n``
     (else -1), GIVE card c (passed before play, with `passing`; written ``pass c``) ``give0 +

@@ -5,7 +5,9 @@ may be a second round naming any other suit: phase ``name``),
 ``choose`` (one seat names a suit, shows a card, defers, picks one of the ruleset's
 `contracts`, or hands the choice on with `delegate`), ``auction``, ``turned`` (the last
 face-up card fixes trump, nobody decides) or ``none``. The chooser is `by`
-(elder or dealer), or on a game's first hand the holder of `first_hand.holder_of`.
+(elder or dealer), or on a game's first hand the holder of `first_hand.holder_of`. An
+offered card accepted may be taken into a hand (`offer.taken_by`: the dealer or the
+acceptor), whose taker then discards a card (engine.kitty).
 """
 from __future__ import annotations
 
@@ -163,7 +165,8 @@ class ContractPhase(StateFields):
         self._continue_deal()
 
     def _accept(self) -> None:
-        """The seat asked accepts the offered card: its suit is trump, its team the maker."""
+        """The seat asked accepts the offered card: its suit is trump, its team the maker; with
+        `taken_by`, the taker adds the card to his hand and discards one for it."""
         seat = self._speakers[self._spk]
         t = self._t
         self._decisions.append((seat, "accept"))
@@ -171,7 +174,26 @@ class ContractPhase(StateFields):
         self._declarer_is(seat)
         self._decider = seat
         self._path = "accepted" if self._round == 0 else "next_card"
+        taken_by = self._rs.trump.offer.taken_by  # type: ignore[union-attr]
+        if taken_by is not None:
+            self._take_offered(self._dealer if taken_by == "dealer" else seat)
+            return
         self._continue_deal()
+
+    def _take_offered(self, taker: int) -> None:
+        """``taker`` adds the accepted card to his hand, then discards one card face down (engine.kitty),
+        the taken one included; the deal goes on after the discard. Everyone saw the card: it stays
+        face up, his, so every seat knows he holds it unless he discarded it, which only he knows."""
+        card = self._offered
+        self._hands[taker] |= 1 << card
+        self._face_up[card] = taker
+        self._begin_discard(taker, 1)
+
+    def _taken_card(self) -> int | None:
+        """The offered card a seat took into its hand this hand (`offer.taken_by`; public), or None."""
+        offer = self._rs.trump.offer
+        taken = offer is not None and offer.taken_by is not None and self._decider is not None
+        return self._offered if taken else None
 
     def _pass(self) -> None:
         """The seat asked passes; when everyone has, `on_all_pass` decides."""

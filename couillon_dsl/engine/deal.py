@@ -46,7 +46,7 @@ class DealPhase(StateFields):
         self._phase = DRAW
         self._pack = []
         self._undrawn = self._full
-        self._step = self._spk = self._round = self._may_announce = self._trick_no = self._ntricks = 0
+        self._step = self._spk = self._round = self._may_announce = self._trick_no = self._ntricks = self._discards = 0
         self._hands = [0] * self._n
         self._face_up: dict[Card, int | None] = {}
         self._stock: list[Card] = []
@@ -59,7 +59,7 @@ class DealPhase(StateFields):
         self._promo = t.always_promoted  # promotions without an announcement, in force from the deal on
         self._ctx = t.contexts[0]
         self._maker: Team | None = None
-        self._decider: int | None = None
+        self._decider = self._discarder = None
         self._path = "none"
         self._decisions: list[tuple[int, str]] = []
         self._melds = []
@@ -123,7 +123,6 @@ class DealPhase(StateFields):
                 self._last_up = card
             elif code == OP_KITTY:  # face down, nobody's until the contract says (engine.kitty)
                 self._kitty = sum(map(bit, pack[op[1]:op[2]]))
-                self._discards = 0
             elif code == OP_DECIDE:
                 self._step = i
                 if t.deal_checks and self._deal_annulled():

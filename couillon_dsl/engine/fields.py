@@ -2,7 +2,8 @@
 
 :class:`~couillon_dsl.engine.state.GameState` is assembled from one class per phase of a
 hand, each in its own module: ``deal`` (the deal script), ``contract`` (the decision that
-fixes trump: offer or choice), ``bidding`` (bids of a number of tricks), ``announce`` (announcements in trick 1), ``play`` (tricks)
+fixes trump: offer or choice), ``kitty`` (the kitty and a discard), ``passing`` (cards passed
+before play), ``bidding`` (bids of a number of tricks), ``announce`` (announcements in trick 1), ``play`` (tricks)
 and ``scoring`` (the end of a hand and of a game). They all read and write the slots
 declared here; the hand's flow between phases goes through the hooks declared at the
 end of :class:`StateFields`, so each phase module imports none of the others.
@@ -30,7 +31,7 @@ FIELDS = (
     # passing
     "_given", "_received",
     # kitty
-    "_kitty", "_discards", "_to_discard",
+    "_kitty", "_discards", "_to_discard", "_discarder",
     # announcements
     "_made", "_may_announce", "_offers",
     # declarations
@@ -96,8 +97,10 @@ class StateFields:
     _received: tuple[CardMask, ...]  # seat -> the cards passed to it (once every seat has passed)
     # kitty (engine.kitty)
     _kitty: CardMask  # the cards the deal's kitty step put aside this hand
-    _discards: CardMask  # the declarer's discards so far this hand
+    _discards: CardMask  # the discarder's discards so far this hand
     _to_discard: int  # discards still owed
+    _discarder: int | None  # the seat that discards this hand: the declarer who took the kitty, or the
+    # taker of an offered card (`trump.offer.taken_by`); None while nobody has to
     # announcements
     _made: list[tuple[int, int]]
     _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
@@ -160,6 +163,9 @@ class StateFields:
         raise NotImplementedError
 
     def _begin_exchange(self) -> bool:  # kitty: the contract is fixed; True when the declarer must discard
+        raise NotImplementedError
+
+    def _begin_discard(self, seat: int, count: int) -> None:  # kitty: ``seat`` now discards ``count`` cards
         raise NotImplementedError
 
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force

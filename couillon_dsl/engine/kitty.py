@@ -1,20 +1,25 @@
-"""The kitty: cards dealt face down to nobody, which the contract shows, hands to the declarer, or leaves unseen.
+"""The kitty and the discard: cards dealt face down to nobody, which the contract shows, hands
+to the declarer, or leaves unseen; and the cards a seat discards for the ones it took.
 
 The deal's `kitty` step puts cards aside as the kitty (``_kitty``). Once the contract is
 fixed, its `kitty` keys say what happens, before the deal script goes on:
 
 * ``shown``: the kitty is public from then on (every seat's view lists it);
 * ``taken``: the declarer adds it to his hand, then discards as many cards, one at a time
-  (phase ``discard``, actions ``discard CARD``). The legal discards are computed per
-  discard from the hand by :func:`legal_discards`: never a `never` card; a `last_resort`
-  card only when the hand holds fewer other cards it may discard than discards remain; and
-  should even that not be enough, any card, so the phase always ends.
+  (phase ``discard``, actions ``discard CARD``).
+
+An offered card taken (`trump.offer.taken_by`, engine.contract) is paid for the same
+way: its taker discards one card. The seat that discards is ``_discarder`` (the declarer, or
+the taker). The legal discards are computed per discard from the hand by
+:func:`legal_discards`: never a `never` card; a `last_resort` card only when the hand holds
+fewer other cards it may discard than discards remain; and should even that not be enough,
+any card, so the phase always ends.
 
 Discarded cards leave the hand and are never played, so at the hand's end they count, like
 a kitty nobody took, for whom the contract's `aside_counts_for` says (they are among the
 cards nobody played). Who sees what is declared here once (:meth:`KittyPhase._kitty_view`):
 a shown kitty everyone, a taken kitty the declarer; a discard of a `shown` class everyone,
-any other discard the declarer alone. Seat views, the sampler of hidden cards and the
+any other discard the discarder alone. Seat views, the sampler of hidden cards and the
 leak tests all read it from the view.
 """
 from __future__ import annotations
@@ -91,7 +96,7 @@ def discard_reason(kitty: KittyTables, hand: CardMask, left: int, card: Card, na
 
 
 class KittyPhase(StateFields):
-    """The kitty once the contract is fixed: shown, taken, and the declarer's discard."""
+    """The kitty once the contract is fixed (shown, taken), and the discard that follows a taking."""
 
     __slots__ = ()
 
@@ -101,17 +106,22 @@ class KittyPhase(StateFields):
         if self._contract < 0 or not k.taken[self._contract] or not self._kitty:
             return False
         self._hands[self._decider] |= self._kitty  # type: ignore[index]
-        self._to_discard = self._kitty.bit_count()
-        self._phase = DISCARD
+        self._begin_discard(self._decider, self._kitty.bit_count())  # type: ignore[arg-type]
         return True
 
+    def _begin_discard(self, seat: int, count: int) -> None:
+        """``seat`` took cards and now discards ``count`` of them, one at a time (phase ``discard``)."""
+        self._discarder = seat
+        self._to_discard = count
+        self._phase = DISCARD
+
     def discard_mask(self) -> CardMask:
-        """The cards the declarer may discard now (discard phase only)."""
-        return legal_discards(self._t.kitty, self._hands[self._decider], self._to_discard)  # type: ignore[index]
+        """The cards the discarder may discard now (discard phase only)."""
+        return legal_discards(self._t.kitty, self._hands[self._discarder], self._to_discard)  # type: ignore[index]
 
     def _discard(self, card: Card) -> None:
-        """The declarer discards ``card`` (legality already checked); after the last, the deal goes on."""
-        self._hands[self._decider] ^= 1 << card  # type: ignore[index]
+        """The discarder discards ``card`` (legality already checked); after the last, the deal goes on."""
+        self._hands[self._discarder] ^= 1 << card  # type: ignore[index]
         self._discards |= 1 << card
         self._to_discard -= 1
         if not self._to_discard:
@@ -119,7 +129,7 @@ class KittyPhase(StateFields):
             self._run_deal()
 
     def _discard_refusal(self, action: int) -> str:
-        seat = self._decider
+        seat = self._discarder
         card = action - self._acts.discard0
         if not 0 <= card < self._acts.ncards:
             return f"seat {seat} must discard a card now, not {self._describe(action)}"
@@ -131,11 +141,9 @@ class KittyPhase(StateFields):
 
     def _kitty_view(self, seat: int) -> tuple[CardMask, CardMask]:
         """(kitty, discards) as ``seat`` sees them: the kitty once shown (or taken by this seat), every
-        discard to the declarer and the discards of a shown class to everyone."""
-        c = self._contract
-        if c < 0:
-            return 0, 0
+        discard to the discarder and the discards of a shown class to everyone."""
         k = self._t.kitty
-        mine = seat == self._decider
-        kitty = self._kitty if k.shown[c] or (mine and k.taken[c]) else 0
+        c = self._contract
+        mine = seat == self._discarder
+        kitty = self._kitty if c >= 0 and (k.shown[c] or mine and k.taken[c]) else 0
         return kitty, self._discards if mine else self._discards & k.face_up

@@ -104,9 +104,12 @@ class SeatView:
     contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
     sides: tuple[int, ...] | None = None  # seat -> its side in this hand (points, tricks, maker are by side)
     kitty: CardMask = 0  # the kitty's cards, once shown (to the declarer: once taken)
-    discarded: CardMask = 0  # the declarer's discards this seat sees: all (the declarer), the shown ones (the others)
+    discarded: CardMask = 0  # the discarder's discards this seat sees: all (the discarder), the shown ones (the others)
     bids: tuple[int, ...] = ()  # seat -> the tricks it bid this hand (-1: not yet), in rulesets with `bids`
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (`tallies`), each team's count (public, as the scores)
     passed: CardMask = 0  # the cards this seat passed before play this hand (`passing`)
     received: CardMask = 0  # the cards passed to this seat, once every seat has passed
+    # the seat that discards this hand (public): the declarer who took the kitty, or the taker of an offered card
+    discarding_seat: int | None = None
+    taken: Card | None = None  # the offered card its taker added to his hand (`trump.offer.taken_by`; public)
 

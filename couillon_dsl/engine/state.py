@@ -69,7 +69,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         self._tmask = self._tpoints = 0
         self._led = self._best = self._win = self._wseat = -1
         self._st: tuple[int, ...] = ()
-        self._kitty = self._discards = self._to_discard = 0  # set by the deal's kitty step, where there is one
+        self._kitty = self._to_discard = 0  # set by the deal's kitty step, or a discard, where there is one
         self._meld_offers: tuple[dict[int, Any], ...] = ()  # set when play begins, in rulesets with declarations
         self._start_deal()
         if rs.dealer.first == "random":
@@ -90,7 +90,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         if phase == ANNOUNCE:
             return self._offers[0][1]
         if phase == DISCARD:
-            return self._decider  # type: ignore[return-value]
+            return self._discarder  # type: ignore[return-value]
         return TERMINAL
 
     def is_terminal(self) -> bool:
@@ -321,6 +321,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         other._kitty = self._kitty
         other._discards = self._discards
         other._to_discard = self._to_discard
+        other._discarder = self._discarder
         # announcements
         other._made = self._made.copy()
         other._may_announce = self._may_announce
@@ -639,6 +640,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             if self._phase in (PLAY, ANNOUNCE) else ()
         hand_phase = self._phase >= OFFER and self._phase != OVER
         kitty, discarded = self._kitty_view(seat) if self._t.kitty is not None and hand_phase else (0, 0)
+        unseen_discards = self._discards & ~discarded
         passed, received = self._pass_view(seat) if hand_phase else (0, 0)
         return SeatView(
             seat=seat,
@@ -647,7 +649,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             dealer=self._dealer,
             hand=self._hands[seat] if hand_phase else 0,
             hand_sizes=tuple(h.bit_count() for h in self._hands) if hand_phase else (0,) * self._n,
-            face_up=tuple((c, s) for c, s in self._face_up.items() if self._visible_face_up(c, s)) if hand_phase else (),
+            face_up=tuple((c, s) for c, s in self._face_up.items() if self._visible_face_up(c, s, unseen_discards))
+            if hand_phase else (),
             offered=self._offered if self._phase == OFFER else None,
             decisions=tuple(self._decisions) if hand_phase else (),
             trump=self._trump if self._trump >= 0 and hand_phase else None,
@@ -670,6 +673,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             sides=self._side_of if hand_phase and (self._maker is not None or not self._t.declarer_sides) else None,
             kitty=kitty,
             discarded=discarded,
+            discarding_seat=self._discarder if hand_phase else None,
+            taken=self._taken_card() if hand_phase else None,
             bids=self._trick_bids if hand_phase else (),
             tallies=self._counts,
             passed=passed,
@@ -677,9 +682,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         )
 
     # ------------------------------------------------------------------ refusals
-    def _visible_face_up(self, card: Card, holder: int | None) -> bool:
-        """A face-up card stays visible while on the table or in its holder's hand."""
-        return holder is None or bool(self._hands[holder] >> card & 1)
+    def _visible_face_up(self, card: Card, holder: int | None, unseen_discards: CardMask) -> bool:
+        """A face-up card stays visible while on the table or in its holder's hand, and to a seat that
+        did not see him discard it (``unseen_discards``) for the rest of the hand: for that seat he
+        may still hold it."""
+        return holder is None or bool((self._hands[holder] | unseen_discards) >> card & 1)
 
 
     def _refusal(self, action: int) -> str:
