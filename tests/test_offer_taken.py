@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
-from couillon_dsl.agents.greedy import offered_value
+from couillon_dsl.agents.greedy import MakerBar, offered_value
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
@@ -235,16 +235,27 @@ def test_a_game_records_and_replays() -> None:
 
 def test_greedy_counts_the_card_for_the_side_that_takes_it() -> None:
     """The same hand and offered card: worth more to the dealer who takes it, and to his partner
-    (one card more known on the side), than to his opponent, for whom it is one more unseen card."""
+    (one card more known on the side), than to his opponent, who has it against him."""
     state = dealt({}, "AS", seed=7)
     offered = LAYOUT.parse("AS")
     ctx = RS.tables.context(LAYOUT.suits.index("S"), RS.tables.always_promoted)
     hand = LAYOUT.parse_mask(["KS", "9S", "AH", "10D", "9C"])
-    dealer, dealer_held = offered_value(state, 0, hand, offered, ctx)
-    partner, partner_held = offered_value(state, 2, hand, offered, ctx)
-    opponent, opponent_held = offered_value(state, 1, hand, offered, ctx)
+    dealer, dealer_held, dealer_against = offered_value(state, 0, hand, offered, ctx)
+    partner, partner_held, partner_against = offered_value(state, 2, hand, offered, ctx)
+    opponent, opponent_held, opponent_against = offered_value(state, 1, hand, offered, ctx)
     assert dealer > opponent and partner > opponent
     assert (dealer_held, partner_held, opponent_held) == (5, 6, 5)
+    assert dealer_against == partner_against == 0.0 and opponent_against > 0.0
+
+
+def test_a_card_the_other_side_takes_raises_the_bar_by_what_it_leaves_the_side() -> None:
+    """A trick value ``against`` known on the other side leaves the side's fair share ``f`` of
+    the unseen cards ``against * f`` fewer tricks: the value needed rises by ``against * f / (1 - f)``."""
+    bar = MakerBar.of(RS)
+    needed, fair = bar.needed[1][5], bar.fair[1][5]
+    rise = 1.0 * fair / (1 - fair)
+    assert bar.makes(needed, 1, 5) and not bar.makes(needed, 1, 5, 1.0)
+    assert bar.makes(needed + rise + 1e-9, 1, 5, 1.0) and not bar.makes(needed + rise - 1e-3, 1, 5, 1.0)
 
 
 def test_greedy_discards_after_taking_the_card() -> None:

@@ -387,28 +387,30 @@ def avoids_tricks(rs: Ruleset) -> bool:
     return known[1]
 
 
-def offered_value(state: GameState, seat: int, hand: int, offered: int, ctx: TrumpContext) -> tuple[float, int]:
-    """The trick value of what ``seat``'s side would hold if it accepted ``offered``, and how many
-    of those cards the seat knows (for :meth:`MakerBar.makes`). Where nobody takes the card it
-    stays out of play: the seat's hand alone, the card seen. Where a seat takes it
-    (`offer.taken_by`): taken by the seat itself, the hand with the card and without the card
-    greedy would discard; by a partner, the hand and the card, one card more known on the side;
-    by an opponent, the hand alone, the card among the unseen ones (it may beat the hand's)."""
+def offered_value(state: GameState, seat: int, hand: int, offered: int, ctx: TrumpContext) -> tuple[float, int, float]:
+    """The trick value of what ``seat``'s side would hold if it accepted ``offered``, how many of
+    those cards the seat knows, and the trick value known on the other side (for
+    :meth:`MakerBar.makes`). Where nobody takes the card it stays out of play: the seat's hand
+    alone, the card seen. Where a seat takes it (`offer.taken_by`): taken by the seat itself,
+    the hand with the card and without the card greedy would discard; by a partner, the hand
+    and the card, one card more known on the side; by an opponent, the hand alone against the
+    card (measured: counted only as an unseen card, the elder who ordered up made 60% of his
+    hands of Euchre where 2/3 are needed)."""
     rs = state.ruleset
     offer = rs.trump.offer
     taken_by = offer.taken_by if offer is not None else None
     unseen = rs.layout.full_mask & ~hand & ~(1 << offered)
     held = hand.bit_count()
     if taken_by is None:
-        return trick_value(ctx, hand, unseen), held
+        return trick_value(ctx, hand, unseen), held, 0.0
     taker = state.dealer if taken_by == "dealer" else seat
     if taker == seat:
         with_card = hand | 1 << offered
         kept = with_card & ~(1 << discard(ctx, with_card, list(iter_bits(with_card))))
-        return trick_value(ctx, kept, unseen), held
+        return trick_value(ctx, kept, unseen), held, 0.0
     if rs.players.sides == "teams" and rs.tables.team_of[taker] == rs.tables.team_of[seat]:
-        return trick_value(ctx, hand | 1 << offered, unseen), held + 1
-    return trick_value(ctx, hand, unseen | 1 << offered), held
+        return trick_value(ctx, hand | 1 << offered, unseen), held + 1, 0.0
+    return trick_value(ctx, hand, unseen), held, trick_value(ctx, 1 << offered, hand | unseen)
 
 
 @dataclass(frozen=True)
@@ -426,6 +428,7 @@ class MakerBar:
     break_even: float
     tricks: int
     needed: tuple[tuple[float, ...], ...]  # seat, cards held -> the trick value making needs
+    fair: tuple[tuple[float, ...], ...]  # seat, cards held -> the side's share of the unseen cards
 
     @classmethod
     def of(cls, rs: Ruleset) -> MakerBar:
@@ -434,19 +437,25 @@ class MakerBar:
         chance = min(max(loss / (gain + loss), low), high) if gain + loss > 0 else 0.5
         tricks, n = hand_size(rs), rs.players.count
         target = tricks / 2 + NormalDist().inv_cdf(chance) * math.sqrt(tricks) / 2
-        needed = []
+        needed, shares = [], []
         for seat in range(n):
             side = len(rs.players.teams[rs.tables.team_of[seat]]) if rs.players.sides == "teams" else 1
-            row = []
+            row, share_row = [], []
             for held in range(tricks + 1):
                 fair = (side * tricks - held) / (n * tricks - held) if n * tricks > held else 0.0
                 row.append((target - tricks * fair) / (1.0 - fair) if fair < 1.0 else math.inf)
+                share_row.append(fair)
             needed.append(tuple(row))
-        return cls(chance, tricks, tuple(needed))
+            shares.append(tuple(share_row))
+        return cls(chance, tricks, tuple(needed), tuple(shares))
 
-    def makes(self, value: float, seat: int, held: int) -> bool:
-        """Whether a seat holding ``held`` cards of trick value ``value`` makes trump."""
-        return value >= self.needed[seat][min(held, self.tricks)]
+    def makes(self, value: float, seat: int, held: int, against: float = 0.0) -> bool:
+        """Whether a seat holding ``held`` cards of trick value ``value`` makes trump; ``against``
+        is the trick value of a card known to be on the other side (an offered card an opponent
+        takes), which leaves the side's fair share that much less to take."""
+        held = min(held, self.tricks)
+        fair = self.fair[seat][held]
+        return value - (against * fair / (1.0 - fair) if against and fair < 1.0 else 0.0) >= self.needed[seat][held]
 
 
 SHARE = 0.5  # naming trump rather than deferring, or bidding, needs a strength of this share of the hand
@@ -534,8 +543,8 @@ class GreedyAgent:
                 return acts.pass_
             t = rs.tables
             under = t.context(rs.layout.suit_of(offered), t.always_promoted)
-            value, held = offered_value(state, seat, hand, offered, under)
-            return acts.accept if self.maker_bar(rs).makes(value, seat, held) else acts.pass_
+            value, held, against = offered_value(state, seat, hand, offered, under)
+            return acts.accept if self.maker_bar(rs).makes(value, seat, held, against) else acts.pass_
         if acts.decline in legal:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
             if rs.announcements[announcement].by == "declarer":  # an undertaking: only when it cannot fail
