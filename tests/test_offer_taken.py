@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.greedy import MakerBar, offered_value
-from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
@@ -28,6 +27,7 @@ from couillon_dsl.engine.why import explain_legal
 from couillon_dsl.explain import rule_sentences
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.records import GameRecord, replay
+from honesty import same_worlds, swapped_game, world_pack, worlds_of
 
 RULESETS = Path(__file__).parent / "rulesets"
 RS = build_ruleset(str(RULESETS / "pickup-shape.yaml"))
@@ -272,16 +272,6 @@ def played_to(state: GameState, plays: int, rng: random.Random) -> None:
         state.apply(GREEDY.act(state, state.legal_actions(), rng))
 
 
-def world_pack(world: GameState) -> list[int]:
-    return world.history()[:NCARDS]
-
-
-def worlds_of(state: GameState, seat: int, seed: int, count: int = 8) -> list[GameState]:
-    worlds = Sampler().worlds(state, seat, count, random.Random(seed))
-    assert worlds, "the sampler found no world"
-    return worlds
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_every_world_puts_the_turned_card_with_the_dealer_and_his_own_worlds_keep_his_discard(seed: int) -> None:
     state = dealt({}, "JH", seed=seed)
@@ -299,34 +289,6 @@ def test_every_world_puts_the_turned_card_with_the_dealer_and_his_own_worlds_kee
             assert (world.hand_of(0) | world.view(0).discarded) >> turned & 1 or any(c == turned for _, c in view.played)
             if seat == 0:
                 assert world.view(0).discarded == discard
-
-
-def swapped_game(state: GameState, a: int, b: int) -> GameState | None:
-    """``state``'s game with cards ``a`` and ``b`` trading places everywhere (deal, discard, plays)."""
-    swap = {a: b, b: a}
-    twin = GameState(state.ruleset)
-    try:
-        for action in state.history():
-            if action < NCARDS:
-                action = swap.get(action, action)
-            elif ACTS.discard0 <= action < ACTS.discard0 + NCARDS:
-                action = ACTS.discard0 + swap.get(action - ACTS.discard0, action - ACTS.discard0)
-            twin.apply(action)
-    except IllegalAction:
-        return None
-    return twin
-
-
-def same_worlds(state: GameState, twin: GameState, seat: int, seed: int) -> None:
-    assert twin.view(seat) == state.view(seat)
-    mine = [world_pack(w) for w in worlds_of(state, seat, seed)]
-    theirs = [world_pack(w) for w in worlds_of(twin, seat, seed)]
-    assert mine == theirs
-    legal = state.legal_actions()
-    assert twin.legal_actions() == legal
-    for spec in ("greedy", "pimc:samples=2", "ismcts:iterations=8:worlds=2"):
-        assert make_agent(spec).act(state, legal, random.Random(seed)) == \
-            make_agent(spec).act(twin, legal, random.Random(seed)), spec
 
 
 def test_moving_the_dealers_discard_to_another_hand_changes_nothing_a_third_seat_sees() -> None:

@@ -15,9 +15,9 @@ import random
 import pytest
 
 from couillon_dsl.agents import make_agent
-from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
-from couillon_dsl.engine import CHANCE, GameState, IllegalAction
+from couillon_dsl.engine import CHANCE, GameState
+from honesty import same_worlds, swapped_game, world_pack, worlds_of
 
 RS = build_ruleset("tarot")
 LAYOUT = RS.layout
@@ -65,16 +65,6 @@ def play_to(state: GameState, plays: int, rng: random.Random) -> None:
     """Greedy for every seat (a poignée always shown) until ``plays`` cards are on the table."""
     while state.current_player() != CHANCE and (state.view(0).phase == "discard" or len(state.view(0).played) < plays):
         state.apply(GREEDY.act(state, state.legal_actions(), rng))
-
-
-def world_pack(world: GameState) -> list[int]:
-    return world.history()[1:1 + NCARDS]  # after the dealer's draw
-
-
-def worlds_of(state: GameState, seat: int, seed: int, count: int = 8) -> list[GameState]:
-    worlds = Sampler().worlds(state, seat, count, random.Random(seed))
-    assert worlds, "the sampler found no world"
-    return worlds
 
 
 def kitty_cards(pack: list[int]) -> set[int]:
@@ -127,38 +117,6 @@ def test_a_shown_poignee_is_held_in_every_world_and_rules_out_the_trumps_it_lack
             hand = world.hand_of(3)
             assert hand & shown & ~played == shown & ~played
             assert not hand & lacks
-
-
-def swapped_game(state: GameState, a: int, b: int) -> GameState | None:
-    """``state``'s game with cards ``a`` and ``b`` trading places in the deal, the same actions after
-    it; None when those actions are no longer all legal."""
-    history = state.history()
-    pack = [b if c == a else a if c == b else c for c in history[1:1 + NCARDS]]
-    twin = GameState(RS)
-    try:
-        twin.apply(history[0])
-        twin.deal_pack(pack)
-        for action in history[1 + NCARDS:]:
-            if action < NCARDS:
-                action = b if action == a else a if action == b else action
-            elif ACTS.discard0 <= action < ACTS.discard0 + NCARDS:
-                card = action - ACTS.discard0
-                action = ACTS.discard0 + (b if card == a else a if card == b else card)
-            twin.apply(action)
-    except IllegalAction:
-        return None
-    return twin
-
-
-def same_worlds(state: GameState, twin: GameState, seat: int, seed: int) -> None:
-    assert twin.view(seat) == state.view(seat)
-    mine = [world_pack(w) for w in worlds_of(state, seat, seed)]
-    theirs = [world_pack(w) for w in worlds_of(twin, seat, seed)]
-    assert mine == theirs
-    legal = state.legal_actions()
-    for spec in ("pimc:samples=2", "ismcts:iterations=8:worlds=2"):
-        assert make_agent(spec).act(state, legal, random.Random(seed)) == \
-            make_agent(spec).act(twin, legal, random.Random(seed)), spec
 
 
 @pytest.mark.parametrize("contract", ["garde_sans", "garde_contre"])

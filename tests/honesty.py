@@ -1,0 +1,53 @@
+"""What the honesty tests share: a game's twin in which two cards trade places, and the check
+that a seat sees, samples and chooses the same in both (nothing hidden leaks into its worlds)."""
+from __future__ import annotations
+
+import random
+
+from couillon_dsl.agents import make_agent
+from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.engine import GameState, IllegalAction
+
+SEARCHES = ("greedy", "pimc:samples=2", "ismcts:iterations=8:worlds=2")
+
+
+def world_pack(world: GameState) -> list[int]:
+    """The first deal's pack order (after a random first dealer's draw, if any)."""
+    history, ncards = world.history(), world.actions.ncards
+    start = next(i for i, action in enumerate(history) if action < ncards)
+    return history[start:start + ncards]
+
+
+def worlds_of(state: GameState, seat: int, seed: int, count: int = 8) -> list[GameState]:
+    worlds = Sampler().worlds(state, seat, count, random.Random(seed))
+    assert worlds, "the sampler found no world"
+    return worlds
+
+
+def swapped_game(state: GameState, a: int, b: int) -> GameState | None:
+    """``state``'s game with cards ``a`` and ``b`` trading places everywhere (deal, discards,
+    plays); None when its actions are no longer all legal."""
+    swap = {a: b, b: a}
+    acts = state.actions
+    twin = GameState(state.ruleset)
+    try:
+        for action in state.history():
+            if action < acts.ncards:
+                action = swap.get(action, action)
+            elif 0 <= acts.discard0 <= action < acts.discard0 + acts.ncards:
+                action = acts.discard0 + swap.get(action - acts.discard0, action - acts.discard0)
+            twin.apply(action)
+    except IllegalAction:
+        return None
+    return twin
+
+
+def same_worlds(state: GameState, twin: GameState, seat: int, seed: int) -> None:
+    """``seat`` cannot tell ``state`` from ``twin``: the same view, worlds and choices."""
+    assert twin.view(seat) == state.view(seat)
+    assert [world_pack(w) for w in worlds_of(state, seat, seed)] == [world_pack(w) for w in worlds_of(twin, seat, seed)]
+    legal = state.legal_actions()
+    assert twin.legal_actions() == legal
+    for spec in SEARCHES:
+        assert make_agent(spec).act(state, legal, random.Random(seed)) == \
+            make_agent(spec).act(twin, legal, random.Random(seed)), spec
