@@ -71,7 +71,8 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     """False when the ruleset uses a concept the rollout does not play: contracts, handing the
     choice on, a first-hand chooser, the chooser leading, last-trick points, goals counted
     in rule order, card roles, deal checks, sides fixed per hand, an outcome expression, a
-    kitty, rules for leads, bids, tallies or passing (those games step through GameState)."""
+    kitty, rules for leads or a follow rule that reads seats (`when_partner_winning`), bids,
+    tallies or passing (those games step through GameState)."""
     choose = rs.trump.choose
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or rs.players.sides != "teams" or rs.outcome.maker_wins is not None
