@@ -118,6 +118,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
             tables, unbroken=class_mask(layout, deck, play.lead_once_broken),
             first_lead_card=layout.parse(play.first_lead_card) if play.first_lead_card else -1,
             first_trick_barred=class_mask(layout, deck, play.not_on_first_trick), play_rules=True)
+    if follow.when_partner_winning == "free":  # the closure knows no seats: legal_mask applies it (play_rules)
+        tables = dataclasses.replace(tables, partner_free=True, play_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
     offered_taken = trump.offer is not None and trump.offer.taken_by is not None  # its taker discards
     if offered_taken or any(step.kind == "kitty" for step in deal):

@@ -1094,6 +1094,9 @@ def follow_clauses(rs: Ruleset, follow: Follow | None = None) -> list[str]:
         verb = "has" if len(cards) == 1 else "have"
         out.append(f"{join(cards)} never {verb} to be played to follow trumps: "
                    f"holding no other trump you may play any card")
+    if f.when_partner_winning == "free" and trumps:
+        out.append("if your partner is winning the trick and you cannot follow suit, you may play any card: "
+                   "you need not trump or overtrump (a trump lead is followed as usual)")
     return out
 
 

@@ -245,6 +245,7 @@ class Follow:
     overtrump: str = "never"
     undertrump: str = "allowed"
     exempt: tuple[str, ...] = ()
+    when_partner_winning: str = "as_usual"  # free: a void player under a partner's winning card plays any card
 
 
 @dataclass(frozen=True, slots=True)
@@ -548,7 +549,9 @@ class Tables:
     unbroken: CardMask = 0  # play.lead_once_broken: led only once one of them was played in the hand, or alone held
     first_lead_card: Card = -1  # play.first_lead_card: its holder leads it to the first trick
     first_trick_barred: CardMask = 0  # play.not_on_first_trick: not played to the first trick while another card may be
-    play_rules: bool = False  # any of the three above: the legal cards are not the follow obligations' alone
+    # follow.when_partner_winning: free: a void player plays any card while a partner's card wins a plain-suit trick
+    partner_free: bool = False
+    play_rules: bool = False  # any of the four above: the legal cards are not the follow closure's alone
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
         return self.contexts[contract_base + (((trump + 1) << len(self.promotion_cards)) | promoted_bits)]

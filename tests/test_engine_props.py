@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +22,8 @@ from couillon_dsl.model import Promotion, Ruleset
 from couillon_dsl.validate import check
 from example_games import EXAMPLES
 
-RULESETS = builtin_names() + EXAMPLES  # the examples: games nobody designed the language for
+PARTNER_FREE = str(Path(__file__).resolve().parent / "rulesets" / "partner-free.yaml")  # strict, free under a partner
+RULESETS = builtin_names() + EXAMPLES + [PARTNER_FREE]  # the examples: games nobody designed the language for
 _BUILT: dict[str, Ruleset] = {}
 
 
@@ -112,14 +114,21 @@ class Plain:
                 or (kind == "card" and layout.name(c) == key.upper())
                 or (kind == "set" and layout.name(c) in sets[key])}
 
-    def legal(self, trick: list[int], hand: list[int], gone: set[int] = frozenset()) -> set[int]:
-        """``gone``: the cards played in the hand so far, the trick's included."""
-        legal = self.by_the_follow_rules(trick, hand, gone - set(trick))
+    def legal(self, trick: list[int], hand: list[int], gone: set[int] = frozenset(), leader: int = 0) -> set[int]:
+        """``gone``: the cards played in the hand so far, the trick's included; ``leader``: the
+        trick's leader (whose partner is winning)."""
+        legal = self.by_the_follow_rules(trick, hand, gone - set(trick), leader)
         if self.kept_off and not gone - set(trick):  # the first trick: no points while another card may go
             return (legal - self.kept_off) or legal
         return legal
 
-    def by_the_follow_rules(self, trick: list[int], hand: list[int], gone: set[int]) -> set[int]:
+    def partner_winning(self, trick: list[int], leader: int) -> bool:
+        """Whether the card winning ``trick`` was played by a teammate of the seat to play next."""
+        count = self.rs.players.count
+        winner, seat = (leader + self.winner(trick)) % count, (leader + len(trick)) % count
+        return any(winner in team and seat in team for team in self.rs.players.teams)
+
+    def by_the_follow_rules(self, trick: list[int], hand: list[int], gone: set[int], leader: int) -> set[int]:
         """``gone``: the cards played in the hand's finished tricks."""
         follow = self.rs.play.follow
         if not trick:
@@ -151,6 +160,8 @@ class Plain:
             return trumps
 
         followers = [c for c in hand if self.suit(c) == led]
+        if not followers and follow.when_partner_winning == "free" and self.partner_winning(trick, leader):
+            return set(hand)
         if followers:
             if follow.head == "when_able" and (follow.head_when_trumped or not trick_trumps):
                 best = self.best([c for c in trick if self.suit(c) == led])
@@ -257,10 +268,10 @@ class Walker:
                 assert union & hand == 0, "a card is in two hands"
                 union |= hand
             assert len({h.bit_count() for h in self.start_hands}) == 1, "hands of different sizes"
-        _, trick = state.current_trick()
+        leader, trick = state.current_trick()
         if plain_rules(self.rs):
             gone = {card for cards in self.played.values() for card in cards}
-            expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(seat)), gone)
+            expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(seat)), gone, leader)
             assert set(legal) == expected, f"engine {legal} != plain checker {sorted(expected)} after {trick}"
         verdicts = {c for c, ok, _ in explain_legal(state, seat) if ok}
         assert verdicts == set(legal), "explain_legal disagrees with the engine"
@@ -498,3 +509,17 @@ def test_a_goal_that_ends_the_game_keeps_every_invariant(name: str, seed: int) -
     assert [d.code for d in check(changed) if d.is_error] == []
     rs = compile_ruleset(changed)
     play_and_check(rs, seed)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(builtin_names()), seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_freedom_under_a_winning_partner_keeps_every_invariant(name: str, seed: int) -> None:
+    """Any shipped ruleset made free under a winning partner (`when_partner_winning: free`): it
+    validates, and its games keep every invariant, the legal cards the plain checker's and
+    explain_legal's."""
+    document = load_ruleset(name)
+    play = dict(document.data.get("play") or {})
+    play["follow"] = {**(play.get("follow") or {}), "when_partner_winning": "free"}
+    changed = dataclasses.replace(document, data={**document.data, "play": play})
+    assert [d.code for d in check(changed) if d.is_error] == []
+    play_and_check(compile_ruleset(changed), seed)

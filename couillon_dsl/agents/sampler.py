@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState, IllegalAction
+from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.roles import led_and_winner
 
 if TYPE_CHECKING:
@@ -62,19 +63,24 @@ def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
     return i - ncards
 
 
-def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[int, int]:
-    """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal."""
+def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partner_free: bool = False) -> dict[int, int]:
+    """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal.
+    ``partner_free`` (`when_partner_winning: free`): a seat that played under a partner's winning card
+    is judged by the same freedom, so a discard there tells nothing of its trumps."""
     excluded: dict[int, int] = {}
     played = view.played
+    sides = view.sides
     for first in range(0, len(played), nseats):
         trick = played[first:first + nseats]
         cards = [card for _, card in trick]
         so_far = 1 << cards[0]
         for i, (seat, card) in enumerate(trick[1:], 1):
             led, win = led_and_winner(ctx, cards[:i])  # card roles: an open lead, cards that never win
+            freed = partner_free and sides is not None and sides[trick[cards.index(win)][0]] == sides[seat]
             no = excluded.get(seat, 0)
             for c in iter_bits(unseen & ~no):
-                if not ctx.legal(1 << card | 1 << c, led, win, so_far) >> card & 1:
+                held = 1 << card | 1 << c
+                if not (freed and partner_frees(ctx, held, led)) and not ctx.legal(held, led, win, so_far) >> card & 1:
                     no |= 1 << c
             excluded[seat] = no
             so_far |= 1 << card
@@ -453,13 +459,14 @@ class Sampler:
         hidden = hidden_discards(state, seat, view, public)
         layout = _Layout(base, public, seat, view, len(hidden))
         gives = hidden_gives(state, seat, view, public)
-        excluded = voids(state.context, view, rs.players.count, layout.unseen)
+        excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free)
         for seat_, ruled_out in shown_melds_rule_out(state, view).items():
             excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
         discarder = view.discarding_seat
         gone = 0  # cards the discarder cannot hold now, so discarded unseen if he was dealt them (_Layout.pack)
         if hidden and discarder is not None and not layout.free:  # (when it is not known which: forced_discards)
-            taken_voids = voids(state.context, view, rs.players.count, layout.taken_cards).get(discarder, 0)
+            taken_voids = voids(state.context, view, rs.players.count, layout.taken_cards,
+                                partner_free=rs.tables.partner_free).get(discarder, 0)
             gone = excluded[discarder] = excluded.get(discarder, 0) | taken_voids
 
         reading = Reading(seat, self.reading, rng) if self.reading > 0 else None

@@ -11,13 +11,17 @@ the lead itself (any card may be led).
 Arguments of the closure: ``hand`` the mask of the player's cards, ``led`` the effective
 suit of the first card, ``win`` the card currently winning the trick, ``trick`` the mask of
 the cards played to it so far.
+
+The closure knows no seats. `when_partner_winning: free` does: :func:`partner_frees` is asked
+only where the seat to play and the winning card's seat are known (``GameState.legal_mask``,
+the explanations, the sampler's inferences), in rulesets that set it.
 """
 from __future__ import annotations
 
 from typing import Callable, NamedTuple, Sequence
 
 from couillon_dsl.cards import CardMask
-from couillon_dsl.model import Follow
+from couillon_dsl.model import Follow, TrumpContext
 
 LegalFn = Callable[[int, int, int, int], int]
 
@@ -118,3 +122,9 @@ def plain_masks(follow: Follow, suit_mask: Sequence[CardMask], trump_mask: CardM
     must_follow = follow.led_suit == "must_follow"
     allowed = tuple(lm if must_follow else lm | trump_mask for lm in suit_mask)
     return FollowMasks(tuple(suit_mask), allowed, trump_mask if follow.when_void == "must_trump" else 0)
+
+
+def partner_frees(ctx: TrumpContext, hand: CardMask, led: int) -> bool:
+    """Whether `when_partner_winning: free` lets ``hand`` play any card while a partner's card wins
+    the trick: it holds no card of the led suit, a plain suit (a trump lead is followed as usual)."""
+    return 0 <= led != ctx.trump and not hand & ctx.suit_mask[led]

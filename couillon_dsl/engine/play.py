@@ -10,6 +10,7 @@ from typing import Any
 from couillon_dsl.cards import Card, CardMask
 from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
+from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
 from couillon_dsl.engine.roles import OPEN_LEAD, settle_trick
 from couillon_dsl.engine.why import legal_reasons
@@ -88,6 +89,14 @@ class PlayPhase(StateFields):
     def _keep_off_first_trick(self, legal: CardMask) -> CardMask:
         """``legal`` without the cards kept off the first trick, unless nothing else is legal."""
         return legal & ~self.first_trick_barred() or legal
+
+    def partner_winning(self) -> bool:
+        """Whether the card winning the trick in progress was played by a partner of the seat to play (public)."""
+        return bool(self._trick) and self._side_of[self._wseat] == self._side_of[self._turn]
+
+    def _freed(self, hand: CardMask) -> bool:
+        """Whether `play.follow.when_partner_winning: free` lets ``hand``, the seat to play's, play any card now."""
+        return self._t.partner_free and self.partner_winning() and partner_frees(self._ctx, hand, self._led)
 
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
@@ -173,5 +182,6 @@ class PlayPhase(StateFields):
             return f"{name} is not in seat {seat}'s hand"
         reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick),
                                                       self.barred_leads(), self.opening_card(),
-                                                      self.first_trick_barred()) if c == action)
+                                                      self.first_trick_barred(), self.partner_winning())
+                      if c == action)
         return f"{name} is illegal: {reason}"

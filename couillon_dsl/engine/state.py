@@ -160,8 +160,10 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         h = self._hands[self._turn]
         if not self._trick:
             return self._lead_mask(h) if self._t.play_rules else h
-        legal = self._ctx.legal(h, self._led, self._win, self._tmask)
-        return self._keep_off_first_trick(legal) if self._t.play_rules else legal
+        if self._t.play_rules:  # rules beyond the follow closure: a partner's trick, the first trick
+            legal = h if self._freed(h) else self._ctx.legal(h, self._led, self._win, self._tmask)
+            return self._keep_off_first_trick(legal)
+        return self._ctx.legal(h, self._led, self._win, self._tmask)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability) pairs at a chance node: every undrawn card is equally likely."""
@@ -381,7 +383,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             self._adopt(self._rs.rollout(rnd, self._dealer, self._values, self._ties, self._passes))
             return
         announcing = self._t.first_trick_offers
-        whole_hands = self._t.roles is None and not self._t.play_rules  # random_tricks knows no roles, leads any card
+        # random_tricks knows no roles, leads any card and knows no seats (play_rules: the lead rules, a partner's trick)
+        whole_hands = self._t.roles is None and not self._t.play_rules
         history = self._history
         while True:
             phase = self._phase

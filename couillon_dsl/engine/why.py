@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
+from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
 from couillon_dsl.engine.tables import promoted_card
 from couillon_dsl.model import Ruleset, TrumpContext
@@ -41,6 +42,8 @@ class PlayedPosition(Protocol):
 
     def first_trick_barred(self) -> CardMask: ...
 
+    def partner_winning(self) -> bool: ...
+
 
 def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     """``♥J``; a promoted card carries its name: ``♠Q (Mit)``."""
@@ -68,16 +71,19 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
                if state.current_player() == seat else f"it is not seat {seat}'s turn to play")
         return [(c, False, why) for c in iter_bits(hand)]
     return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
-                         state.opening_card(), state.first_trick_barred())
+                         state.opening_card(), state.first_trick_barred(), state.partner_winning())
 
 
 def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
-                  barred: CardMask = 0, opening: Card = -1, first_trick: CardMask = 0) -> list[tuple[Card, bool, str]]:
+                  barred: CardMask = 0, opening: Card = -1, first_trick: CardMask = 0,
+                  partner_winning: bool = False) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
     ``barred``: the cards that may not be led yet (`play.lead_once_broken`); ``opening``: the card
     the first trick must be opened with (`play.first_lead_card`), or -1; ``first_trick``: the cards
-    kept off this trick while another card may be played (`play.not_on_first_trick`)."""
-    verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening)
+    kept off this trick while another card may be played (`play.not_on_first_trick`);
+    ``partner_winning``: the trick's winning card is a partner's of the seat to play (the trick's
+    cards do not say whose they are), for `play.follow.when_partner_winning`."""
+    verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening, partner_winning)
     allowed = [c for c, ok, _ in verdicts if ok]
     if not any(first_trick >> c & 1 for c in allowed) or all(first_trick >> c & 1 for c in allowed):
         return verdicts
@@ -86,7 +92,7 @@ def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[C
 
 
 def _lead_or_follow_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...], barred: CardMask,
-                            opening: Card) -> list[tuple[Card, bool, str]]:
+                            opening: Card, partner_winning: bool) -> list[tuple[Card, bool, str]]:
     """:func:`legal_reasons` before the first trick's bar."""
     if opening >= 0:
         opener = card_text(rs, ctx, opening)
@@ -101,6 +107,10 @@ def _lead_or_follow_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, tric
     if led == OPEN_LEAD:
         led_card = card_text(rs, ctx, trick[0])
         return [(c, True, f"{led_card} was led: this card sets the suit") for c in iter_bits(hand)]
+    if partner_winning and rs.tables.partner_free and partner_frees(ctx, hand, led):
+        void = f"void in {rs.layout.suit_symbol(led)}"
+        return [(c, True, f"{void} while a partner's card wins the trick: any card may be played")
+                for c in iter_bits(hand)]
     tmask = sum(1 << c for c in trick)
     verdicts = _verdicts(rs, ctx, hand, led, win, tmask)
     anytime = rs.tables.roles.anytime if rs.tables.roles is not None else 0
