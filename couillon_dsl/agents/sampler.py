@@ -63,11 +63,13 @@ def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
 
 
 def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int) -> dict[int, int]:
-    """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal."""
+    """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal.
+    A trick has a card from each seat not sitting the hand out."""
     excluded: dict[int, int] = {}
     played = view.played
-    for first in range(0, len(played), nseats):
-        trick = played[first:first + nseats]
+    size = nseats - len(view.sitting_out)
+    for first in range(0, len(played), size):
+        trick = played[first:first + size]
         cards = [card for _, card in trick]
         so_far = 1 << cards[0]
         for i, (seat, card) in enumerate(trick[1:], 1):
