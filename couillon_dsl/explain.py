@@ -942,6 +942,20 @@ def announcement_effects(rs: Ruleset, announcement: Announcement) -> str | None:
     return f"it {join(effects)}" if effects else None
 
 
+def sitting_out_sentence(rs: Ruleset, announcement: Announcement) -> str | None:
+    """What `sits_out: partners` does: who sits the hand out, and how many cards a trick then has."""
+    if announcement.sits_out != "partners":
+        return None
+    partners = {len(team) - 1 for team in rs.players.teams}
+    n = rs.players.count
+    who = "partner sits" if partners == {1} else "partners sit"
+    cards = (f"the tricks then have {_NUMBER_WORDS[n - partners.pop()]} cards" if len(partners) == 1
+             else "each trick then has a card fewer per player sitting out")
+    return (f"if {announcement.name} is announced, the announcer's {who} the hand out: they lay their cards face "
+            f"down, play none and are never asked to act, and {cards}; play passes over them, and if one of "
+            f"them would lead the first trick, the next player in play leads it")
+
+
 def describe_announcements(rs: Ruleset) -> Section | None:
     if not rs.announcements:
         return None
@@ -951,6 +965,7 @@ def describe_announcements(rs: Ruleset) -> Section | None:
     return Section("Announcements", (
         Paragraph(sentence(f"announcements are made {join(times, 'or')}")),
         Items(tuple(f"{a.name}: " + " ".join(sentence(s) for s in (announcement_sentence(rs, a),
+                                                                      sitting_out_sentence(rs, a),
                                                                       announcement_effects(rs, a)) if s)
                     for a in rs.announcements)),
     ))
@@ -1937,7 +1952,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     if rs.bids is not None:
         out["Bids"] = tuple(bid_sentences(rs))
     for announcement in rs.announcements:
-        out[f"Announcement {announcement.name}"] = (announcement_sentence(rs, announcement),)
+        out[f"Announcement {announcement.name}"] = tuple(s for s in (announcement_sentence(rs, announcement),
+                                                                      sitting_out_sentence(rs, announcement)) if s)
     for declaration in rs.declarations:
         out[f"Declaration {declaration.name}"] = tuple(declaration_sentences(rs, declaration))
     out["First lead"] = (first_lead_sentence(rs),)

@@ -315,7 +315,8 @@ class CardRole:
 class Announcement:
     """One announcement: in trick 1 by a card's holder (``holder_of``), in answer to another
     (``after``, ``by`` opponents or partners), or by the declarer before the first lead (``by:
-    declarer``, which with ``leads`` gives him the first lead when made)."""
+    declarer``, which with ``leads`` gives him the first lead when made, and with ``sits_out:
+    partners`` sends his partners out of the hand's play)."""
 
     id: str
     name: str
@@ -323,6 +324,7 @@ class Announcement:
     after: str | None = None
     by: str | None = None
     leads: bool = False
+    sits_out: str | None = None  # partners: once made, the announcer's partners sit the rest of the hand out
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,6 +545,7 @@ class Tables:
     first_trick_offers: bool = False
     declarer_offers: tuple[int, ...] = ()  # announcements (`by: declarer`) put to the declarer before the first lead
     leading: tuple[int, ...] = ()  # announcements whose announcer leads the first trick (`leads`)
+    sends_partners_out: tuple[int, ...] = ()  # announcements whose announcer's partners sit the hand out (`sits_out`)
     # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
     # (no kitty step, no offered card taken)
     kitty: Any = None

@@ -34,6 +34,7 @@ from couillon_dsl.engine import (
     IllegalAction,
     explain_legal,
     explain_trick,
+    play_orders,
 )
 from couillon_dsl.engine.results import SeatView
 from couillon_dsl.engine.why import why_wins
@@ -325,11 +326,12 @@ class Table:
             summary = state.hands[-1]
             if len(summary.played_tricks) > tricks:
                 last = summary.played_tricks[-1]  # the engine has moved on: explain with the hand's context
-                self.trick_done(len(summary.played_tricks), last, why_wins(self.rs, ctx, last[1]))
+                self.trick_done(len(summary.played_tricks), last, why_wins(self.rs, ctx, last[1]), summary.sitting_out)
             self.hand_done()
             return
         if len(state.finished_tricks()) > tricks:
-            self.trick_done(len(state.finished_tricks()), state.finished_tricks()[-1], explain_trick(state, -1))
+            self.trick_done(len(state.finished_tricks()), state.finished_tricks()[-1], explain_trick(state, -1),
+                            state.sitting_out)
 
     def receiver(self, seat: int) -> int:
         """The seat ``seat`` passes its cards to in this hand."""
@@ -408,10 +410,11 @@ class Table:
                      }.get(c.aside_counts_for)
             self.say("The kitty stays face down" + (f"; it counts for {owner}." if owner else "."))
 
-    def trick_done(self, number: int, trick: tuple[int, tuple[Card, ...], int], why: str) -> None:
+    def trick_done(self, number: int, trick: tuple[int, tuple[Card, ...], int], why: str,
+                   sitting_out: tuple[int, ...]) -> None:
         leader, cards, winner = trick
-        n = self.rs.players.count
-        played = ", ".join(f"{self.who((leader + i) % n)} {self.card(c)}" for i, c in enumerate(cards))
+        order = play_orders(self.rs.players.count, sitting_out)[leader]
+        played = ", ".join(f"{self.who(seat)} {self.card(c)}" for seat, c in zip(order, cards))
         self.say(f"Trick {number} ({played}): {self.who(winner)} win{'' if winner == self.seat else 's'}"
                  f" — {why}.")
 
@@ -523,6 +526,8 @@ class Table:
         if v.announcements:
             names = {a.id: a.name for a in self.rs.announcements}
             self.say("Announced: " + ", ".join(f"{names[a]} by {self.who(s)}" for a, s in v.announcements) + ".")
+        if v.sitting_out:
+            self.say(f"Sitting this hand out (cards face down, no card to play): {self.seats(v.sitting_out)}.")
         if v.phase == "bid":
             self.say(f"Bids so far: {self.bids_text(v)}.")
         elif v.bids:

@@ -744,6 +744,16 @@ def _expect_announced(r: _Runner, value: Any) -> None:
     r._check(actual == want, f"announced {actual or 'nothing'}, expected {want or 'nothing'}")
 
 
+def _expect_sitting_out(r: _Runner, value: Any) -> None:
+    """``sitting_out: [P]``: the seats sitting the hand being played (or the last hand) out, none for ``[]``."""
+    dealer = r._hand_dealer()
+    count = r.rs.players.count
+    actual = r._hand_value(lambda: r.state.sitting_out, lambda h: h.sitting_out)
+    want = sorted(seat_of(v, dealer, count) for v in (words(value, "sitting_out") if value else ()))
+    r._check(list(actual) == want, "sitting out: " + (" ".join(seat_label(s, dealer, count) for s in actual) or "nobody")
+             + ", expected " + (" ".join(seat_label(s, dealer, count) for s in want) or "nobody"))
+
+
 def _expect_declared(r: _Runner, value: Any) -> None:
     """The declarations made so far (or in the last hand), in order: ``[L weis run of 3, P stock]``."""
     if not isinstance(value, list):
@@ -932,6 +942,7 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "contract": _expect_contract,
     "decisions": _expect_decisions,
     "announced": _expect_announced,
+    "sitting_out": _expect_sitting_out,
     "declared": _expect_declared,
     "declared_points": _expect_declared_points,
     "bids": _expect_bids,

@@ -472,6 +472,8 @@ class _Checks:
             if "after" in item:
                 self.announcement(f"{base}/after", item["after"])
             self.check_declarer_announcement(base, item)
+            if "sits_out" in item:
+                self.check_sitting_out(base, item)
             chain, current = [name], item
             while "after" in current and current["after"] in self.announcements and name not in in_reported_cycle:
                 if current["after"] in chain:
@@ -502,6 +504,27 @@ class _Checks:
             self.report("announcement-without-declarer", f"by: declarer is never offered: trump.method {method} lets "
                         "nobody decide, so no hand has a declarer", f"{base}/by",
                         "use trump.method auction, choose or offer, or drop the announcement")
+
+    def check_sitting_out(self, base: str, item: dict[str, Any]) -> None:
+        """`sits_out: partners` sends the announcer's partners out before the first lead: it needs an
+        announcement made then (`by: declarer`), fixed partnerships, and none of the concepts that
+        count a seat's cards or turn as every seat's (card roles, declarations, bids of tricks)."""
+        pointer = f"{base}/sits_out"
+        if item.get("by") != "declarer":
+            self.report("sits-out-without-declarer", "sits_out sends seats out of the whole hand's play, but only a "
+                        "declarer's announcement is made before the first lead", pointer,
+                        "add by: declarer (and leave out holder_of and after), or leave sits_out out", key=True)
+        players = self.data["players"]
+        teams = players.get("teams") or []
+        if players.get("sides", "teams") != "teams" or all(len(team) < 2 for team in teams):
+            self.report("sits-out-needs-partners", "sits_out: partners needs fixed partnerships (players.sides: teams "
+                        "with teams of two or more seats): here the announcer has no partner", pointer,
+                        "give players.teams partnerships, e.g. teams: [[0, 2], [1, 3]]", key=True)
+        present = [key for key in ("card_roles", "declarations", "bids") if self.data.get(key)]
+        if present:
+            self.report("sits-out-unsupported", f"sits_out cannot be combined with {' or '.join(present)} yet: "
+                        "they assume every seat plays a card to every trick", pointer,
+                        f"drop sits_out, or {' and '.join(present)}", key=True)
 
     def check_deal_checks(self) -> None:
         sets = self.data["deck"].get("card_sets") or {}

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset, compile_ruleset
-from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, IllegalAction, explain_legal
+from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, IllegalAction, explain_legal, play_orders
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Promotion, Ruleset
 from couillon_dsl.validate import check
@@ -281,8 +281,9 @@ class Walker:
         if summary.outcome == "passed_out":
             return
         assert self.start_hands is not None
-        for seat, hand in enumerate(self.start_hands):
-            assert sorted(self.played.get(seat, [])) == cards_of(hand), "every dealt card is played once"
+        for seat, hand in enumerate(self.start_hands):  # a seat sitting the hand out (`sits_out`) plays none
+            dealt = [] if seat in summary.sitting_out else cards_of(hand)
+            assert sorted(self.played.get(seat, [])) == dealt, "every dealt card is played once"
         if not plain_rules(self.rs):
             return
         plain = Plain(self.rs, self.rs.layout.suits.index(summary.trump) if summary.trump else None,
@@ -291,7 +292,7 @@ class Walker:
         points = [0] * len(summary.points)
         tricks = [0] * len(summary.points)
         for leader, cards, winner in summary.played_tricks:
-            assert winner == (leader + plain.winner(list(cards))) % self.rs.players.count
+            assert winner == play_orders(self.rs.players.count, summary.sitting_out)[leader][plain.winner(list(cards))]
             points[team_of[winner]] += sum(plain.points(c) for c in cards)
             tricks[team_of[winner]] += 1
         points[team_of[summary.played_tricks[-1][2]]] += self.rs.play.last_trick_points

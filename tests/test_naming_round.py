@@ -44,6 +44,8 @@ def test_the_second_round_offers_every_suit_but_the_refused_one(seed: int) -> No
     state.apply(acts.pass_)
     named = next(s for s in range(4) if s != refused)
     state.apply(acts.name0 + named)
+    assert (state.phase, state.current_player()) == ("announce", 2)  # the maker may go alone
+    state.apply(acts.decline)
     view = state.view(0)
     assert (view.trump, view.maker, view.phase) == (named, 0, "play")  # seat 2 named: team 0 makes
     assert view.decisions[-2:] == ((1, "pass"), (2, "name"))

@@ -11,7 +11,9 @@ its bid, then to lose them if the scoring makes a trick over the bid cost (:func
 After taking a kitty, discard by the same measure, from short suits first. A declarer's
 undertaking (`by: declarer`, a chelem) is announced only with a hand that cannot lose a trick:
 its payoff is the ruleset's scoring, which greedy does not weigh, so it takes on only what
-cannot fail.
+cannot fail; the same holds for one that sends the partners out (`sits_out`, going alone): the
+hand alone must be sure to take every trick, where the scoring pays most for it and a partner
+adds nothing.
 
 Trump: a turned-up card is taken when the side's chance of making the hand clears the
 break-even the ruleset's own scoring sets (:class:`MakerBar`: a made hand's gain against a
@@ -93,17 +95,17 @@ def orders_of(ctx: TrumpContext) -> CardOrders:
     return orders
 
 
-def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, leader: int, cards: Sequence[int],
+def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[int], cards: Sequence[int],
            legal: Sequence[int]) -> int:
-    """The card to add to the trick ``leader`` led, ``cards`` so far in play order: cheapest winner,
-    else cheapest card. ``side_of`` gives each seat's side in this hand (who is a partner)."""
+    """The card to add to the trick, ``cards`` so far in play order, ``order`` the seats that play to
+    it (seats sitting the hand out left out): cheapest winner, else cheapest card. ``side_of`` gives
+    each seat's side in this hand (who is a partner)."""
     orders = orders_of(ctx)
     led, best_card = led_and_winner(ctx, cards)
     suit = ctx.card_suit[best_card] if led == OPEN_LEAD else led  # after an open lead: any
     strength = ctx.strength[suit]
-    nseats = len(side_of)
-    if side_of[(leader + cards.index(best_card)) % nseats] == side_of[seat]:
-        if len(cards) == nseats - 1:  # the partner wins: give it the most points a non-trump can add
+    if side_of[order[cards.index(best_card)]] == side_of[seat]:
+        if len(cards) == len(order) - 1:  # the partner wins: give it the most points a non-trump can add
             return max(legal, key=orders.feed[suit].__getitem__)
         return min(legal, key=orders.shed.__getitem__)
     best = strength[best_card]
@@ -113,7 +115,7 @@ def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, leader: int, ca
     return min(legal, key=orders.shed.__getitem__)
 
 
-def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, leader: int, cards: Sequence[int],
+def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[int], cards: Sequence[int],
          legal: Sequence[int]) -> int:
     """``follow`` where tricks cost their taker: the costliest card that loses the trick (the most
     points, then the highest: the top card under the winner, or the worst card to hold when it
@@ -124,8 +126,8 @@ def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, leader: int, card
     led, best_card = led_and_winner(ctx, cards)
     suit = ctx.card_suit[best_card] if led == OPEN_LEAD else led
     strength = ctx.strength[suit]
-    last = len(cards) == len(side_of) - 1
-    if last and side_of[(leader + cards.index(best_card)) % len(side_of)] == side_of[seat]:
+    last = len(cards) == len(order) - 1
+    if last and side_of[order[cards.index(best_card)]] == side_of[seat]:
         return min(legal, key=orders.shed.__getitem__)
     best = strength[best_card]
     losers = [c for c in legal if strength[c] <= best]
@@ -212,7 +214,7 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     leader, cards = state.current_trick()
     avoid = avoids_tricks(state.ruleset) if not state.bids else not wants_tricks(state, seat)
     if cards:
-        return (duck if avoid else follow)(ctx, state.sides, seat, leader, cards, legal)
+        return (duck if avoid else follow)(ctx, state.sides, seat, state.play_order(leader), cards, legal)
     gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
     return (lead_low if avoid else lead)(ctx, legal, ~gone)
 

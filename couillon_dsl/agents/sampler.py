@@ -65,13 +65,15 @@ def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
 
 def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partner_free: bool = False) -> dict[int, int]:
     """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal.
-    ``partner_free`` (`when_partner_winning: free`): a seat that played under a partner's winning card
-    is judged by the same freedom, so a discard there tells nothing of its trumps."""
+    A trick has a card from each seat not sitting the hand out. ``partner_free``
+    (`when_partner_winning: free`): a seat that played under a partner's winning card is judged by
+    the same freedom, so a discard there tells nothing of its trumps."""
     excluded: dict[int, int] = {}
     played = view.played
     sides = view.sides
-    for first in range(0, len(played), nseats):
-        trick = played[first:first + nseats]
+    size = nseats - len(view.sitting_out)
+    for first in range(0, len(played), size):
+        trick = played[first:first + size]
         cards = [card for _, card in trick]
         so_far = 1 << cards[0]
         for i, (seat, card) in enumerate(trick[1:], 1):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
+from couillon_dsl.engine.results import play_orders
 
 
 class AnnouncePhase(StateFields):
@@ -70,19 +71,29 @@ class AnnouncePhase(StateFields):
                 self._lead_first_trick()
 
     def _make(self, a: int, seat: int) -> None:
-        """Record announcement ``a`` by ``seat``, queue its follow-ups first, apply its promotions."""
+        """Record announcement ``a`` by ``seat``, send out the seats it sends out, queue its follow-ups
+        first (to the seats still in play), apply its promotions."""
         self._made.append((a, seat))
+        if a in self._t.sends_partners_out:
+            self._sit_out_partners(seat)
         follow = []
         rs = self._rs
         team_of = self._side_of
         for b in self._t.followups[a]:
             partners = rs.announcements[b].by == "partners"
-            for k in range(1, self._n):
-                other = (seat + k) % self._n
+            for other in self._order[seat][1:]:
                 if (team_of[other] == team_of[seat]) == partners:
                     follow.append((b, other))
         self._offers[:0] = follow
         self._promote(a)
+
+    def _sit_out_partners(self, seat: int) -> None:
+        """``seat``'s partners sit the rest of the hand out (`sits_out: partners`): they keep their
+        cards and play none, so the tricks go round the other seats (public: the table sees it)."""
+        side = self._side_of[seat]
+        partners = {s for s in range(self._n) if s != seat and self._side_of[s] == side}
+        self._sitting_out = tuple(sorted(partners.union(self._sitting_out)))
+        self._order = play_orders(self._n, self._sitting_out)
 
     def _promote(self, a: int) -> None:
         """Apply the promotions announcement ``a`` triggers; re-rank the trick in progress."""
@@ -96,7 +107,7 @@ class AnnouncePhase(StateFields):
             self._st = ctx.strength[self._led]
             self._best = -1
             self._tpoints = 0
-            for i, card in enumerate(self._trick):
+            for seat, card in zip(self._order[self._leader], self._trick):
                 self._tpoints += ctx.points[card]
                 if self._st[card] > self._best:
-                    self._best, self._win, self._wseat = self._st[card], card, (self._leader + i) % self._n
+                    self._best, self._win, self._wseat = self._st[card], card, seat

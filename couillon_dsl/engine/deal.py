@@ -66,6 +66,8 @@ class DealPhase(StateFields):
         self._meld_first = self._meld_later = ()
         self._meld_watch = 0
         self._made: list[tuple[int, int]] = []
+        self._sitting_out = ()
+        self._order = t.rounds  # every seat plays, clockwise from the leader
         self._leader = self._turn = t.next_seat[self._dealer]
         self._side_of = t.start_sides
         self._points = [0] * nsides

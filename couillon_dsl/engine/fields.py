@@ -33,7 +33,7 @@ FIELDS = (
     # kitty
     "_kitty", "_discards", "_to_discard", "_discarder",
     # announcements
-    "_made", "_may_announce", "_offers",
+    "_made", "_may_announce", "_offers", "_sitting_out", "_order",
     # declarations
     "_melds", "_meld_first", "_meld_later", "_meld_watch", "_meld_offers",
     # play
@@ -105,6 +105,8 @@ class StateFields:
     _made: list[tuple[int, int]]
     _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
     _offers: list[tuple[int, int]]
+    _sitting_out: tuple[int, ...]  # the seats sitting this hand out (`sits_out`), ascending; public
+    _order: tuple[tuple[int, ...], ...]  # leader -> the seats in play order of his trick (play_orders)
     # declarations (engine.declarations)
     _melds: list[Any]  # Meld: declared so far this hand, in order
     _meld_first: tuple[tuple[Any, ...], ...]  # seat -> its first-play melds not declared yet

@@ -2,6 +2,9 @@
 
 Legality is the trump context's follow closure (:mod:`couillon_dsl.engine.follow`); a
 refused card is explained by :mod:`couillon_dsl.engine.why` in the rule's own words.
+Who plays a trick's i-th card is :func:`~couillon_dsl.engine.results.play_orders`' answer (the
+hand's ``_order``), never ``(leader + i) % n``:
+seats may sit a hand out (`sits_out`), and a trick then has fewer cards than there are seats.
 """
 from __future__ import annotations
 
@@ -55,6 +58,7 @@ class PlayPhase(StateFields):
         if leader < 0:
             leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker,
                                   self._decider, self._asked)
+        leader = self._order[leader][0]  # a first leader sitting the hand out hands the lead to the next seat in play
         self._leader = self._turn = leader
         self._ntricks = self._hands[leader].bit_count()
         self._phase = PLAY
@@ -127,10 +131,12 @@ class PlayPhase(StateFields):
         trick.append(card)
         self._tmask |= 1 << card
         self._tpoints += ctx.points[card]
-        if len(trick) == self._n:
+        order = self._order[self._leader]  # every seat but those sitting the hand out
+        played = len(trick)
+        if played == len(order):
             self._end_trick()
         else:
-            self._turn = self._t.next_seat[seat]
+            self._turn = order[played]
             if self._trick_no == 0 and self._t.first_trick_offers:
                 self._offer_announcements()
 
@@ -139,7 +145,7 @@ class PlayPhase(StateFields):
         t = self._t
         if t.roles is not None and self._tmask & t.roles.cards:
             winner, shares = settle_trick(t.roles, self._ctx.points, self._side_of, len(self._points), self._trick,
-                                          t.rounds[self._leader], winner, self._trick_no + 1 == self._ntricks,
+                                          self._order[self._leader], winner, self._trick_no + 1 == self._ntricks,
                                           self._tricks, self._trick_no)
             for team, share in enumerate(shares):
                 self._points[team] += share
@@ -158,7 +164,8 @@ class PlayPhase(StateFields):
             self._end_hand()
 
     def _play_out(self, rnd: Any) -> None:
-        """Play the rest of the hand, from a trick boundary, with uniformly random legal cards."""
+        """Play the rest of the hand, from a trick boundary, with uniformly random legal cards; every
+        seat plays (random_tricks deals each trick to all seats): never while a seat sits the hand out."""
         melds = self._meld_watch
         if melds:
             self._declare_first()

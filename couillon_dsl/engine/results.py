@@ -1,11 +1,28 @@
-"""What a game tells the outside world: hand summaries, results and one seat's view."""
+"""What a game tells the outside world: hand summaries, results, one seat's view, and who played which card."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from couillon_dsl.cards import Card, CardMask
 from couillon_dsl.model import Team
+
+
+@lru_cache(maxsize=64)
+def play_orders(nseats: int, sitting_out: tuple[int, ...] = ()) -> tuple[tuple[int, ...], ...]:
+    """Per leader, the seats in the order they play to his trick, clockwise, without the seats
+    sitting the hand out: the i-th card of a trick ``leader`` led is ``play_orders(n, out)[leader][i]``,
+    and a trick is complete with ``len(play_orders(n, out)[leader])`` cards. A seat sitting out
+    never leads; its row starts with the next seat in play (who leads when it would have).
+
+    >>> play_orders(4, (2,))[1]
+    (1, 3, 0)
+    >>> play_orders(4, (2,))[2]
+    (3, 0, 1)
+    """
+    return tuple(tuple(seat for seat in ((leader + k) % nseats for k in range(nseats)) if seat not in sitting_out)
+                 for leader in range(nseats))
 
 
 class HandSummary(NamedTuple):
@@ -50,6 +67,8 @@ class HandSummary(NamedTuple):
     bids: tuple[int, ...] = ()  # seat -> the tricks it bid, in rulesets with `bids`
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (`tallies`), each team's count after the hand
     passed: tuple[CardMask, ...] = ()  # seat -> the cards it passed before play, in hands with `passing`
+    # the seats that sat the hand out (`sits_out`): played_tricks' cards are by play_orders(n, sitting_out)
+    sitting_out: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,4 +131,5 @@ class SeatView:
     # the seat that discards this hand (public): the declarer who took the kitty, or the taker of an offered card
     discarding_seat: int | None = None
     taken: Card | None = None  # the offered card its taker added to his hand (`trump.offer.taken_by`; public)
+    sitting_out: tuple[int, ...] = ()  # the seats sitting this hand out (`sits_out`; public): they hold cards, play none
 

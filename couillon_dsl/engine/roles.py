@@ -105,7 +105,7 @@ def won_cards(roles: RoleTables | None, team_of: Sequence[int], nteams: int, rou
                 won[owner] |= 1 << card
         else:
             won[team] |= mask
-        tricks.append((mask, team, cards[(winner - leader) % len(cards)]))
+        tricks.append((mask, team, cards[rounds[leader].index(winner)]))
     if not log:
         return tuple(won), (None, 0, ())
     return tuple(won), (tricks[-1][1], tricks[-1][0], tuple(tricks))

@@ -32,7 +32,7 @@ class ScoringPhase(StateFields):
         declared = self._meld_points(self._log[0][0]) if self._t.declarations else ()
         contract = self._rs.contracts[self._contract].id if self._contract >= 0 else None
         t = self._t
-        won, last = (won_cards(t.roles, self._side_of, len(self._points), t.rounds, self._log) if t.reads_tricks
+        won, last = (won_cards(t.roles, self._side_of, len(self._points), self._order, self._log) if t.reads_tricks
                      else ((), (None, 0, ())))
         if self._contract >= 0:
             won = self._count_aside(self._rs.contracts[self._contract].aside_counts_for, won)
@@ -69,6 +69,8 @@ class ScoringPhase(StateFields):
             for card in cards:
                 played |= 1 << card
         aside = self._full & ~played
+        for seat in self._sitting_out:  # a seat that sat the hand out still holds its cards
+            aside &= ~self._hands[seat]
         points = self._ctx.points
         self._points[team] += sum(points[c] for c in iter_bits(aside))
         return tuple(w | aside if i == team else w for i, w in enumerate(won))
@@ -101,7 +103,7 @@ class ScoringPhase(StateFields):
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
             declared, self._side_of if self._t.declarer_sides and self._maker is not None else (), won,
-            self._trick_bids, self._counts, self._given,
+            self._trick_bids, self._counts, self._given, self._sitting_out,
         )))
 
     def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:

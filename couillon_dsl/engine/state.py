@@ -328,6 +328,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         other._made = self._made.copy()
         other._may_announce = self._may_announce
         other._offers = self._offers.copy()
+        other._sitting_out = self._sitting_out
+        other._order = self._order
         # declarations
         other._melds = self._melds.copy()
         other._meld_first = self._meld_first
@@ -383,7 +385,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             self._adopt(self._rs.rollout(rnd, self._dealer, self._values, self._ties, self._passes))
             return
         announcing = self._t.first_trick_offers
-        # random_tricks knows no roles, leads any card and knows no seats (play_rules: the lead rules, a partner's trick)
+        # random_tricks knows no roles, leads any card, knows no seats (play_rules: the lead rules, a
+        # partner's trick) and deals each trick to every seat
         whole_hands = self._t.roles is None and not self._t.play_rules
         history = self._history
         while True:
@@ -392,7 +395,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
                 if self._may_announce:  # a card, or an announcement this seat's cards allow
                     legal = self.legal_actions()
                     self.apply(legal[floor(rnd() * len(legal))])
-                elif self._trick or (announcing and self._trick_no == 0) or not whole_hands:
+                elif self._trick or (announcing and self._trick_no == 0) or not whole_hands or self._sitting_out:
                     cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
                     card = cards[floor(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)
@@ -528,6 +531,17 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         """(leader, cards in play order) of the trick being played."""
         return self._leader, tuple(self._trick)
 
+    @property
+    def sitting_out(self) -> tuple[int, ...]:
+        """The seats sitting this hand out (`sits_out`; public, the seat view's ``sitting_out``)."""
+        return self._sitting_out
+
+    def play_order(self, leader: int) -> tuple[int, ...]:
+        """The seats in the order they play to a trick ``leader`` leads in this hand (those sitting it
+        out left out): the i-th card of :meth:`current_trick` or of a finished trick is played by
+        ``play_order(leader)[i]``."""
+        return self._order[leader]
+
     def finished_tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
         """(leader, cards in play order, winning seat) of this hand's finished tricks."""
         return tuple(self._log)
@@ -637,10 +651,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now; nothing hidden from it leaks into the view."""
-        played = [(leader + i) % self._n for leader, cards, _ in self._log for i in range(len(cards))]
-        cards = [c for _, trick_cards, _ in self._log for c in trick_cards]
-        trick = tuple(((self._leader + i) % self._n, c) for i, c in enumerate(self._trick)) \
-            if self._phase in (PLAY, ANNOUNCE) else ()
+        order = self._order
+        played = tuple(pair for leader, cards, _ in self._log for pair in zip(order[leader], cards))
+        trick = tuple(zip(order[self._leader], self._trick)) if self._phase in (PLAY, ANNOUNCE) else ()
         hand_phase = self._phase >= OFFER and self._phase != OVER
         kitty, discarded = self._kitty_view(seat) if self._t.kitty is not None and hand_phase else (0, 0)
         unseen_discards = self._discards & ~discarded
@@ -662,7 +675,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             announcements=tuple((self._rs.announcements[a].id, s) for a, s in self._made) if hand_phase else (),
             leader=self._leader if self._phase in (PLAY, ANNOUNCE) and self._ntricks else None,  # 0: not led yet
             trick=trick,
-            played=tuple(zip(played, cards)) + trick if hand_phase else (),
+            played=played + trick if hand_phase else (),
             points=tuple(self._points) if hand_phase else (),
             tricks=tuple(self._tricks) if hand_phase else (),
             scores=tuple(self._values),
@@ -678,6 +691,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             discarded=discarded,
             discarding_seat=self._discarder if hand_phase else None,
             taken=self._taken_card() if hand_phase else None,
+            sitting_out=self._sitting_out if hand_phase else (),
             bids=self._trick_bids if hand_phase else (),
             tallies=self._counts,
             passed=passed,

@@ -18,6 +18,7 @@ from couillon_dsl.cards import Card, CardMask, DeckLayout
 from couillon_dsl.engine.follow import make_legal, plain_masks
 from couillon_dsl.engine.hand import make_score_hand, make_settle
 from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
+from couillon_dsl.engine.results import play_orders
 from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
     NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, Promotion,
@@ -395,7 +396,7 @@ def build_tables(
         card_bit=tuple(1 << c for c in range(layout.size)),
         team_of=tuple(team_of),
         next_seat=next_seat,
-        rounds=tuple(tuple((s + i) % n for i in range(n)) for s in range(n)),
+        rounds=play_orders(n),
         deal_plans=plans,
         holder_cards=tuple(layout.parse(a.holder_of) if a.holder_of else -1 for a in announcements),
         followups=tuple(tuple(j for j, b in enumerate(announcements) if b.after == a.id) for a in announcements),
