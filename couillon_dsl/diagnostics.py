@@ -83,7 +83,7 @@ CODES: dict[str, str] = {
     "announcement-without-declarer": "a declarer's announcement in a ruleset whose hands have no declarer",
     "sits-out-without-declarer": "`sits_out` on an announcement that is not the declarer's (made before the first lead)",
     "sits-out-needs-partners": "`sits_out: partners` without fixed partnerships",
-    "sits-out-unsupported": "`sits_out` with card roles, declarations or bids of tricks",
+    "sits-out-unsupported": "`sits_out` with card roles, declarations, bids of tricks or a first-lead card",
     "contracts-need-choose": "contracts are given but trump.method is not choose",
     "contracts-none-enabled": "no contract may be picked",
     "contracts-several-named": "more than one contract lets the chooser name the trump suit",

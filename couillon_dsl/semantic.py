@@ -508,7 +508,8 @@ class _Checks:
     def check_sitting_out(self, base: str, item: dict[str, Any]) -> None:
         """`sits_out: partners` sends the announcer's partners out before the first lead: it needs an
         announcement made then (`by: declarer`), fixed partnerships, and none of the concepts that
-        count a seat's cards or turn as every seat's (card roles, declarations, bids of tricks)."""
+        count a seat's cards or turn as every seat's (card roles, declarations, bids of tricks, a card
+        that opens the first trick)."""
         pointer = f"{base}/sits_out"
         if item.get("by") != "declarer":
             self.report("sits-out-without-declarer", "sits_out sends seats out of the whole hand's play, but only a "
@@ -521,6 +522,8 @@ class _Checks:
                         "with teams of two or more seats): here the announcer has no partner", pointer,
                         "give players.teams partnerships, e.g. teams: [[0, 2], [1, 3]]", key=True)
         present = [key for key in ("card_roles", "declarations", "bids") if self.data.get(key)]
+        if self.data.get("play", {}).get("first_lead_card"):  # its holder may be the one sitting out
+            present.append("play.first_lead_card")
         if present:
             self.report("sits-out-unsupported", f"sits_out cannot be combined with {' or '.join(present)} yet: "
                         "they assume every seat plays a card to every trick", pointer,
@@ -644,6 +647,12 @@ class _Checks:
     def check_play(self) -> None:
         for i, card in enumerate(self.data.get("play", {}).get("follow", {}).get("exempt", [])):
             self.card(f"/play/follow/exempt/{i}", card, trump_relative=True)
+        players = self.data["players"]
+        alone = players.get("sides", "teams") == "teams" and all(len(team) < 2 for team in players.get("teams") or [[]])
+        if self.data.get("play", {}).get("follow", {}).get("when_partner_winning") == "free" and alone:
+            self.report("unused-setting", "when_partner_winning: free never applies: no seat has a partner",
+                        "/play/follow/when_partner_winning", "leave it out, or give players.teams partnerships",
+                        severity="warning")
         if self.data.get("play", {}).get("first_lead") == "chooser" and self.data["trump"]["method"] != "choose":
             self.report("unused-setting", "first_lead: chooser needs trump.method choose; the elder leads instead",
                         "/play/first_lead", "use first_lead: elder", severity="warning")

@@ -200,3 +200,11 @@ def test_a_goal_that_ends_the_game_ignores_what_only_a_race_uses(tmp_path):
                                                                    "/scoresheet/when_both_reach")]
     unused = found(tmp_path, ends + "  deals: 8\n")
     assert [(d.code, d.pointer) for d in unused] == [("unused-setting", "/scoresheet/at_goal")]
+
+
+def test_freedom_under_a_winning_partner_without_partners_is_flagged_as_unused(tmp_path):
+    free = "play:\n  follow:\n    when_partner_winning: free\n"
+    assert found(tmp_path, free) == []  # couillon's partnerships: the key applies
+    unused = found(tmp_path, "players:\n  count: 4\n  teams: [[0], [1], [2], [3]]\n" + free)
+    assert [(d.code, d.severity, d.pointer) for d in unused] == [("unused-setting", "warning",
+                                                                   "/play/follow/when_partner_winning")]

@@ -23,7 +23,9 @@ from couillon_dsl.api import load
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction, play_orders
 from couillon_dsl.kernel.eligible import ruleset_reason
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.records import GameRecord, replay
+from couillon_dsl.validate import check
 
 EUCHRE = str(Path(__file__).resolve().parents[1] / "examples" / "euchre.yaml")
 RS = load(EUCHRE)
@@ -318,3 +320,12 @@ def test_a_whole_game_between_searches_and_greedy() -> None:
         legal = state.legal_actions()
         state.apply(ALONE if ALONE in legal and seat % 2 == 0 else agents[seat].act(state, legal, rng))
     assert state.result is not None and any(h.sitting_out for h in state.hands)
+
+
+def test_a_card_that_must_open_the_first_trick_is_refused_beside_sitting_out(tmp_path: Path) -> None:
+    """Its holder may be the seat sent out, which would leave the opening card unplayable."""
+    variant = tmp_path / "opening.yaml"
+    variant.write_text(f"extends: {EUCHRE}\nid: opening\nname: Opening\nplay:\n  first_lead_card: 9C\n",
+                       encoding="utf-8")
+    [found] = [d for d in check(load_ruleset(variant)) if d.code == "sits-out-unsupported"]
+    assert "play.first_lead_card" in found.message and found.pointer == "/announcements/alone/sits_out"
