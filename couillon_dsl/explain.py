@@ -464,6 +464,11 @@ def _offered_card(rs: Ruleset) -> str:
     return f"the card dealt face up to {_selector_seats(rs, step.to or 'all')[-1]}"
 
 
+def _remaining(rs: Ruleset, left: int) -> str:
+    """The cards left in the pack at a step: ``12 cards``, or ``cards`` where a schedule of hand sizes changes them."""
+    return count(left, "card") if rs.tables.deal_cycle == 1 else "cards"
+
+
 def deal_step_sentences(rs: Ruleset) -> list[str]:
     """One instruction per step of the deal script."""
     before, _ = _deal_count(rs)
@@ -473,17 +478,17 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
         if kind == "packet":
             out.append(_packet_sentence(rs, step))
         elif kind == "stock":
-            out.append(f"put the remaining {count(left, 'card')} face down in a stock, which is not played")
+            out.append(f"put the remaining {_remaining(rs, left)} face down in a stock, which is not played")
         elif kind == "turn_up":
             where = "top" if step.turn_up == "stock_top" else "bottom"
             out.append(f"turn the {where} card of the stock face up")
         elif kind == "set_aside":
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
-            which = f"the remaining {count(taken, 'card')}" if step.set_aside == "rest" else count(taken, "card")
+            which = f"the remaining {_remaining(rs, taken)}" if step.set_aside == "rest" else count(taken, "card")
             out.append(f"set {which} aside face down, unseen and unused")
         elif kind == "kitty":
             taken = left if step.kitty == "rest" else int(step.kitty or 0)
-            which = f"the remaining {count(taken, 'card')}" if step.kitty == "rest" else count(taken, "card")
+            which = f"the remaining {_remaining(rs, taken)}" if step.kitty == "rest" else count(taken, "card")
             out.append(f"deal {which} face down to the kitty, which belongs to nobody until the contract says what "
                        "becomes of it (see Trump)")
         elif rs.trump.method == "offer":
@@ -509,7 +514,7 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
         per = f"N ({schedule_text(step.packet)})" if isinstance(step.packet, tuple) else step.packet
         return f"{per}{face} to {who or join(list(_selector_seats(rs, to)))}"
     if kind == "stock":
-        return f"the other {left} to a stock"
+        return f"the other {left if rs.tables.deal_cycle == 1 else 'cards'} to a stock"
     if kind == "turn_up":
         return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up"
     if kind == "set_aside":

@@ -536,10 +536,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return tuple(self._log)
 
     def set_scoresheet(self, values: list[int] | tuple[int, ...], *, ties: int = 0, passes: int = 0,
-                       tallies: Mapping[str, Sequence[int]] | None = None, hand: int = 1) -> None:
+                       tallies: Mapping[str, Sequence[int]] | None = None, hand: int | None = None) -> None:
         """Start from a given scoresheet (scenarios that begin mid-game): values per team,
-        ties and passed-out deals pending, the counts of the tallies named (per team), and the
-        number of the hand about to be dealt in the game (from 1; before its first card)."""
+        ties and passed-out deals pending, the counts of the tallies named (per team), and
+        with ``hand`` the number of the hand about to be dealt in the game (from 1; before its
+        first card)."""
         if len(values) != len(self._values):
             raise ValueError(f"this ruleset has {len(self._values)} teams, not {len(values)}")
         names = [tally.name for tally in self._rs.tallies]
@@ -555,7 +556,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         self._counts = tuple(map(tuple, counts))
         self._ties = ties
         self._passes = passes
-        self._game_hands = hand - 1
+        if hand is not None:
+            self._game_hands = hand - 1
 
     def action_to_string(self, action: int) -> str:
         kind, arg = self._acts.decode(action)
