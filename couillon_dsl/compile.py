@@ -25,7 +25,7 @@ from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
-    Scoresheet, Session, Source, Suit, Trump,
+    Scoresheet, Session, Source, Suit, Trump, deal_cycle, hand_script,
 )
 from couillon_dsl.schema import with_defaults
 
@@ -375,7 +375,7 @@ def _card_role(key: str, raw: Mapping[str, Any]) -> CardRole:
 def _deal_step(raw: Mapping[str, Any]) -> DealStep:
     to = raw.get("to")
     return DealStep(
-        packet=raw.get("packet"),
+        packet=tuple(raw["packet"]) if isinstance(raw.get("packet"), list) else raw.get("packet"),
         to=tuple(to) if isinstance(to, list) else to,
         face=raw.get("face", "down"),
         stock=raw.get("stock"),
@@ -531,8 +531,14 @@ def _maker_wins(outcome: Outcome, document: Document, names: Any,
 
 def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,
                     trump: Trump) -> int:
-    """Engine preconditions on the deal script that no later stage can recover from; the
-    number of cards each seat is dealt."""
+    """Engine preconditions on the deal script, in every hand of its schedules, that no later
+    stage can recover from; the most cards a seat is dealt."""
+    return max(_check_hand(document, hand_script(deal, hand), players, layout, trump) for hand in range(deal_cycle(deal)))
+
+
+def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,
+                trump: Trump) -> int:
+    """:func:`_check_playable` for one hand's script; the number of cards each seat is dealt."""
     n = players.count
     problems: list[Diagnostic] = []
 
@@ -547,14 +553,15 @@ def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Pla
     for i, step in enumerate(deal):
         kind = step.kind
         if kind == "packet":
+            assert isinstance(step.packet, int)  # one hand's script (model.hand_script)
             seats = resolve_seats(step.to, 0, n)  # type: ignore[arg-type]
-            need = len(seats) * (step.packet or 0)
+            need = len(seats) * step.packet
             if need > left:
                 problem(f"deal step {i + 1} needs {need} cards but only {left} are left", i)
                 break
             left -= need
             for seat in seats:
-                sizes[seat] += step.packet or 0
+                sizes[seat] += step.packet
             face_up_seen = face_up_seen or step.face == "up"
         elif kind == "stock":
             stock = left > 0

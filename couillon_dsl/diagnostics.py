@@ -68,6 +68,7 @@ CODES: dict[str, str] = {
     "trump-suit-and-method": "a permanent trump suit beside a trump procedure that would choose another",
     "teams-not-partition": "the teams do not cover every seat exactly once",
     "deal-too-many-cards": "the deal needs more cards than the deck holds",
+    "hand-size-too-big": "a schedule of hand sizes deals some hand more cards than the deck holds",
     "deal-cards-unaccounted": "some cards are never dealt, set aside, put in a stock or a kitty",
     "deal-uneven-hands": "players would hold different numbers of cards",
     "turn-up-without-stock": "turn_up without a stock to turn from",

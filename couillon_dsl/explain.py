@@ -18,7 +18,7 @@ from couillon_dsl.expr.parse import (
 )
 from couillon_dsl.model import (
     Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Promotion, Reading,
-    Ruleset, ScoringRule, Suit, Tally,
+    Ruleset, ScoringRule, Suit, Tally, hand_script,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition, walk
 from couillon_dsl.schema import where
@@ -377,19 +377,21 @@ class _DealCount:
     aside: int
 
 
-def _deal_count(rs: Ruleset) -> tuple[list[int], _DealCount]:
-    """Cards left in the pack before each step, and what the deal ends with."""
+def _deal_count(rs: Ruleset, hand_no: int = 0) -> tuple[list[int], _DealCount]:
+    """Cards left in the pack before each step, and what the deal ends with, in the game's
+    ``hand_no``-th hand (from 0: a schedule of hand sizes changes them from hand to hand)."""
     left = rs.layout.size
     before = []
     hand = stock = aside = 0
-    for step in rs.deal:
+    for step in hand_script(rs.deal, hand_no):
         before.append(left)
         kind = step.kind
         if kind == "packet":
+            assert isinstance(step.packet, int)
             offsets = _offsets(rs, step.to or "all")
-            left -= len(offsets) * (step.packet or 0)
+            left -= len(offsets) * step.packet
             if 1 % rs.players.count in (k % rs.players.count for k in offsets):
-                hand += step.packet or 0
+                hand += step.packet
         elif kind == "stock":
             stock, left = left, 0
         elif kind in ("set_aside", "kitty"):
@@ -400,8 +402,34 @@ def _deal_count(rs: Ruleset) -> tuple[list[int], _DealCount]:
     return before, _DealCount(hand, stock, aside + left)
 
 
+def schedule_text(sizes: Sequence[int]) -> str:
+    """A schedule of hand sizes in words, its runs of consecutive numbers shortened:
+    ``1 up to 10, then 10 down to 1``."""
+    parts, i = [], 0
+    while i < len(sizes):
+        j = i + 1
+        step = sizes[j] - sizes[i] if j < len(sizes) else 0
+        while step in (1, -1) and j + 1 < len(sizes) and sizes[j + 1] - sizes[j] == step:
+            j += 1
+        if j - i >= 2:  # three numbers or more in a row
+            parts.append(f"{sizes[i]} {'up' if step == 1 else 'down'} to {sizes[j]}")
+            i = j + 1
+        else:
+            parts.append(str(sizes[i]))
+            i += 1
+    return ", then ".join(parts)
+
+
+def _packet_cards(step: DealStep) -> str:
+    """A packet step's cards per receiver: a number of cards, or a schedule's changing number."""
+    if isinstance(step.packet, tuple):
+        return (f"N cards face {step.face}, N changing from hand to hand ({schedule_text(step.packet)}: one number "
+                f"per hand of a game in turn, from its first hand)")
+    return f"{count(step.packet or 0, 'card')} face {step.face}"
+
+
 def _packet_sentence(rs: Ruleset, step: DealStep) -> str:
-    cards = f"{count(step.packet or 0, 'card')} face {step.face}"
+    cards = _packet_cards(step)
     to = step.to or "all"
     if to == "all":
         return f"deal {cards} to each player, starting with {elder(rs)} and ending with the dealer"
@@ -436,6 +464,11 @@ def _offered_card(rs: Ruleset) -> str:
     return f"the card dealt face up to {_selector_seats(rs, step.to or 'all')[-1]}"
 
 
+def _remaining(rs: Ruleset, left: int) -> str:
+    """The cards left in the pack at a step: ``12 cards``, or ``cards`` where a schedule of hand sizes changes them."""
+    return count(left, "card") if rs.tables.deal_cycle == 1 else "cards"
+
+
 def deal_step_sentences(rs: Ruleset) -> list[str]:
     """One instruction per step of the deal script."""
     before, _ = _deal_count(rs)
@@ -445,17 +478,17 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
         if kind == "packet":
             out.append(_packet_sentence(rs, step))
         elif kind == "stock":
-            out.append(f"put the remaining {count(left, 'card')} face down in a stock, which is not played")
+            out.append(f"put the remaining {_remaining(rs, left)} face down in a stock, which is not played")
         elif kind == "turn_up":
             where = "top" if step.turn_up == "stock_top" else "bottom"
             out.append(f"turn the {where} card of the stock face up")
         elif kind == "set_aside":
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
-            which = f"the remaining {count(taken, 'card')}" if step.set_aside == "rest" else count(taken, "card")
+            which = f"the remaining {_remaining(rs, taken)}" if step.set_aside == "rest" else count(taken, "card")
             out.append(f"set {which} aside face down, unseen and unused")
         elif kind == "kitty":
             taken = left if step.kitty == "rest" else int(step.kitty or 0)
-            which = f"the remaining {count(taken, 'card')}" if step.kitty == "rest" else count(taken, "card")
+            which = f"the remaining {_remaining(rs, taken)}" if step.kitty == "rest" else count(taken, "card")
             out.append(f"deal {which} face down to the kitty, which belongs to nobody until the contract says what "
                        "becomes of it (see Trump)")
         elif rs.trump.method == "offer":
@@ -478,9 +511,10 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
         groups = {"all": "each player", "all_but_dealer": "each player but the dealer",
                   "all_but_elder": f"each player but the one on the dealer's {_left(rs)}"}
         who = groups.get(to) if isinstance(to, str) else None
-        return f"{step.packet}{face} to {who or join(list(_selector_seats(rs, to)))}"
+        per = f"N ({schedule_text(step.packet)})" if isinstance(step.packet, tuple) else step.packet
+        return f"{per}{face} to {who or join(list(_selector_seats(rs, to)))}"
     if kind == "stock":
-        return f"the other {left} to a stock"
+        return f"the other {left if rs.tables.deal_cycle == 1 else 'cards'} to a stock"
     if kind == "turn_up":
         return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up"
     if kind == "set_aside":
@@ -498,11 +532,17 @@ def deal_outline(rs: Ruleset) -> str:
 
 
 def hand_sentence(rs: Ruleset) -> str:
-    _, totals = _deal_count(rs)
-    text = f"each player now holds {count(totals.hand, 'card')}, so a hand has {count(totals.hand, 'trick')}"
-    unplayed = totals.stock + totals.aside
+    sizes = {_deal_count(rs, k)[1] for k in range(rs.tables.deal_cycle)}
+    fewest, most = min(sizes, key=lambda c: c.hand), max(sizes, key=lambda c: c.hand)
+    if fewest == most:
+        text = f"each player now holds {count(most.hand, 'card')}, so a hand has {count(most.hand, 'trick')}"
+    else:
+        text = (f"each player now holds the hand's N cards, from {fewest.hand} to {most.hand}, so a hand has as many "
+                f"tricks")
+    unplayed = most.stock + most.aside
     if unplayed:
-        text += f"; {unplayed} of the {rs.layout.size} cards are not played"
+        more = fewest.stock + fewest.aside
+        text += f"; {unplayed if more == unplayed else f'from {unplayed} to {more}'} of the {rs.layout.size} cards are not played"
         if pack_points(rs):  # a pack without card points has none to lose
             text += f", so fewer than {pack_points(rs)} card points may be in play"
     return text
@@ -856,11 +896,13 @@ def bid_sentences(rs: Ruleset) -> list[str]:
     bids = rs.bids
     assert bids is not None
     done = [*settled_before_play(rs), *(["any cards passed"] if rs.passing is not None else [])]
-    _, totals = _deal_count(rs)
+    varies = rs.tables.deal_cycle > 1
     out = [f"once {join(done)}, before the first lead, each player in turn bids how many tricks they will take, "
            f"starting with {elder(rs)} and going round to the dealer, who bids last"]
-    out.append(f"a bid is a number of tricks from {bids.lowest} to {bids.highest}")
-    total = f"all the bids add up to {totals.hand}, the number of tricks in a hand"
+    out.append(f"a bid is a number of tricks from {bids.lowest} to {bids.highest}"
+               + (", and never more than the tricks of the hand" if varies else ""))
+    total = ("all the bids add up to the number of tricks in the hand" if varies
+             else f"all the bids add up to {rs.tables.hand_tricks[0]}, the number of tricks in a hand")
     out.append(f"the dealer may bid any of these numbers, even one that makes {total}" if bids.may_total_tricks
                else f"the dealer may not bid the number that would make {total}, unless it is the only bid allowed")
     heard = "bids are made aloud, so everyone knows every bid"

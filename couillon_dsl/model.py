@@ -8,9 +8,10 @@ loop only indexes tuples and masks.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout
 from couillon_dsl.expr.compile import Definition
@@ -125,9 +126,10 @@ class Deck:
 
 @dataclass(frozen=True, slots=True)
 class DealStep:
-    """One step of the deal script; exactly one of the kind keys is set, as in the YAML."""
+    """One step of the deal script; exactly one of the kind keys is set, as in the YAML. A
+    ``packet`` may be a schedule, one number per hand of the game (:func:`hand_script`)."""
 
-    packet: int | None = None
+    packet: int | tuple[int, ...] | None = None
     to: str | tuple[int, ...] | None = None
     face: str = "down"
     stock: str | None = None
@@ -142,6 +144,19 @@ class DealStep:
             if getattr(self, key) is not None:
                 return key
         raise ValueError("empty deal step")
+
+
+def deal_cycle(steps: Sequence[DealStep]) -> int:
+    """Hands after which a deal script repeats: 1 with fixed packets, else the least common
+    multiple of its schedules' lengths."""
+    return math.lcm(*(len(step.packet) for step in steps if isinstance(step.packet, tuple)))
+
+
+def hand_script(steps: Sequence[DealStep], hand: int) -> tuple[DealStep, ...]:
+    """The deal script of the game's ``hand``-th hand (from 0): each schedule replaced by its
+    entry ``hand % len``, so every packet is a number."""
+    return tuple(replace(step, packet=step.packet[hand % len(step.packet)]) if isinstance(step.packet, tuple) else step
+                 for step in steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,14 +518,15 @@ class Tables:
     team_of: tuple[Team, ...]  # seat -> team (its scoresheet value; the side it plays on with fixed teams)
     next_seat: tuple[int, ...]  # seat -> the seat that plays after it
     rounds: tuple[tuple[int, ...], ...]  # seat -> every seat in play order, starting with it
-    deal_plans: tuple[tuple[tuple[Any, ...], ...], ...]  # dealer -> deal ops with seats resolved
+    # plan_index(hand, dealer) -> deal ops with seats resolved (the dealer alone with fixed hand sizes)
+    deal_plans: tuple[tuple[tuple[Any, ...], ...], ...]
     holder_cards: tuple[Card, ...]  # announcement index -> card its holder must hold, or -1
     followups: tuple[tuple[int, ...], ...]  # announcement index -> announcements offered after it
     followers: tuple[tuple[int, ...], ...]  # seat -> the other seats in play order after it
     suit_of: tuple[int, ...]  # card -> its printed suit
     always_promoted: int  # promotion bits in force from the deal on (promotions without an announcement)
-    deal_prefixes: tuple[DealPrefix | None, ...]  # dealer -> the decision-free start of its deal plan
-    deal_suffixes: tuple[DealPrefix | None, ...]  # dealer -> the rest after the prefix's decision, when static
+    deal_prefixes: tuple[DealPrefix | None, ...]  # plan index -> the decision-free start of its deal plan
+    deal_suffixes: tuple[DealPrefix | None, ...]  # plan index -> the rest after the prefix's decision, when static
     static_deals: bool  # every deal plan is static: its prefix, then at most one decision and a static rest
     # card points inside the engine are counted in 1/point_unit of a point (2 for half points), always ints
     point_unit: int
@@ -555,6 +571,19 @@ class Tables:
     # follow.when_partner_winning: free: a void player plays any card while a partner's card wins a plain-suit trick
     partner_free: bool = False
     play_rules: bool = False  # any of the four above: the legal cards are not the follow closure's alone
+
+    # a schedule of hand sizes (a packet that changes from hand to hand): the deal plans repeat every
+    # deal_cycle hands of a game; hand_tricks gives each of those hands' tricks (the cards a seat is dealt)
+    deal_cycle: int = 1
+    hand_tricks: tuple[int, ...] = (0,)
+
+    def plan_index(self, hand: int, dealer: int) -> int:
+        """Where the game's ``hand``-th hand (from 0) dealt by ``dealer`` finds its deal plan, prefix and suffix."""
+        return dealer if self.deal_cycle == 1 else hand % self.deal_cycle * len(self.next_seat) + dealer
+
+    def tricks_of(self, hand: int) -> int:
+        """The tricks of the game's ``hand``-th hand (from 0): the cards each seat is dealt."""
+        return self.hand_tricks[hand % self.deal_cycle]
 
     def context(self, trump: int, promoted_bits: int, contract_base: int = 0) -> TrumpContext:
         return self.contexts[contract_base + (((trump + 1) << len(self.promotion_cards)) | promoted_bits)]

@@ -293,7 +293,10 @@ class Table:
         view = state.view(self.seat)
         self.say()
         game = f"Game {view.game + 1}, hand" if self.rs.session.games_to_win > 1 else "Hand"
-        self.say(f"=== {game} {view.hand_number}: {self.who(view.dealer)} deal{'' if view.dealer == self.seat else 's'}. ===")
+        # where a schedule changes the hand size, how many cards this deal gives
+        cards = state.hand_tricks
+        each = f" {cards} card{'' if cards == 1 else 's'} each." if self.rs.tables.deal_cycle > 1 else ""
+        self.say(f"=== {game} {view.hand_number}: {self.who(view.dealer)} deal{'' if view.dealer == self.seat else 's'}.{each} ===")
         if view.offered is not None:
             self.say(f"Turned up: {self.card(view.offered)}.")
         if view.face_up:

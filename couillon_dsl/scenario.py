@@ -27,7 +27,7 @@ from couillon_dsl.engine.tables import resolve_seats
 from couillon_dsl.engine.why import explain_legal, why_wins
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import load_yaml
-from couillon_dsl.model import Passing, Ruleset
+from couillon_dsl.model import Passing, Ruleset, hand_script
 
 # seat names relative to the dealer of the hand in play (rules digest §0.2)
 RELATIVE_SEATS = {"D": 0, "dealer": 0, "L": 1, "elder": 1, "P": 2, "R": 3}
@@ -80,7 +80,7 @@ def load_scenario(path: str | Path) -> Scenario:
     before = data.get("before") or {}
     if not isinstance(options, dict) or not isinstance(before, dict):
         raise ScenarioError(f"{path}: `options:` and `before:` are mappings")
-    _check_keys(before, {"scores", "pending", "tallies"}, f"{path}: before")
+    _check_keys(before, {"scores", "pending", "tallies", "hand"}, f"{path}: before")
     dealer = data.get("dealer")
     if dealer is not None and (type(dealer) is not int or dealer < 0):
         raise ScenarioError(f"{path}: `dealer:` is the seat number of the first dealer")
@@ -206,9 +206,9 @@ def team_label(team: int | None, ruleset: Ruleset, dealer: int) -> str:
 
 # ---------------------------------------------------------------------------- stacking a deal
 
-def deal_slots(ruleset: Ruleset, dealer: int) -> list[tuple[str, int]]:
-    """Where each pack position goes under the deal script: ("hand", seat), ("stock", -1), ("set_aside", -1)
-    or ("kitty", -1).
+def deal_slots(ruleset: Ruleset, dealer: int, hand_no: int = 0) -> list[tuple[str, int]]:
+    """Where each pack position goes under the deal script of the game's ``hand_no``-th hand (from 0):
+    ("hand", seat), ("stock", -1), ("set_aside", -1) or ("kitty", -1).
 
     The engine draws the whole pack before the script runs and deals from its top, so
     positions follow the script's steps; cards the script never reaches count as set aside.
@@ -216,10 +216,10 @@ def deal_slots(ruleset: Ruleset, dealer: int) -> list[tuple[str, int]]:
     size = ruleset.layout.size
     count = ruleset.players.count
     slots: list[tuple[str, int]] = []
-    for step in ruleset.deal:
+    for step in hand_script(ruleset.deal, hand_no):
         kind = step.kind
         if kind == "packet":
-            assert step.to is not None and step.packet is not None
+            assert step.to is not None and isinstance(step.packet, int)
             for seat in resolve_seats(step.to, dealer, count):
                 slots.extend([("hand", seat)] * step.packet)
         elif kind == "stock":
@@ -232,8 +232,9 @@ def deal_slots(ruleset: Ruleset, dealer: int) -> list[tuple[str, int]]:
     return slots[:size]
 
 
-def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any]) -> list[Card]:
-    """The pack order (top first) that deals the hands, stock, set-aside and kitty cards of ``spec``.
+def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any], hand_no: int = 0) -> list[Card]:
+    """The pack order (top first) that deals the hands, stock, set-aside and kitty cards of ``spec``
+    in the game's ``hand_no``-th hand (from 0).
 
     Hands are listed per seat in the order the seat receives them. Stock and set-aside
     lists may be partial (top first); every card left unplaced fills the open places in
@@ -263,7 +264,7 @@ def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any]) -> list[Card
             claim(card, "pack")
         return order + [c for c in range(layout.size) if c not in placed]
 
-    slots = deal_slots(ruleset, dealer)
+    slots = deal_slots(ruleset, dealer, hand_no)
     pack: list[Card | None] = [None] * len(slots)
     for key, value in spec.items():
         if key in ("stock", "set_aside", "kitty"):
@@ -388,7 +389,8 @@ class _Runner:
 
     def _set_before(self, before: dict[str, Any]) -> None:
         """Put the scoresheet as it stood before the first hand (digest §2.4: both at 10, a pass owed),
-        with the counts of the ruleset's tallies (`tallies: {bags: {L+R: 9}}`)."""
+        with the counts of the ruleset's tallies (`tallies: {bags: {L+R: 9}}`) and the hand of the game
+        the scenario starts at (`hand: 5`: a schedule's fifth hand size, passing's fifth direction)."""
         scores = before.get("scores") or {}
         pending = before.get("pending") or {}
         tallies = before.get("tallies") or {}
@@ -406,8 +408,12 @@ class _Runner:
         values = list(self.state.scores)
         for team, value in self._team_values(scores, "before: scores"):
             values[team] = whole(value, "a score in `before: scores`")
+        hand = whole(before.get("hand", 1), "`before: hand`")
+        if hand < 1:
+            raise ScenarioError("`before: hand` counts the hands of a game from 1")
         self.state.set_scoresheet(values, ties=whole(pending.get("ties", 0), "`before: pending: ties`"),
-                                  passes=whole(pending.get("passes", 0), "`before: pending: passes`"), tallies=counts)
+                                  passes=whole(pending.get("passes", 0), "`before: pending: passes`"), tallies=counts,
+                                  hand=hand)
 
     def _team_values(self, table: Any, what: str) -> Iterator[tuple[int, Any]]:
         """The (team, value) pairs of ``{TEAM: N}`` in `before:`."""
@@ -524,7 +530,7 @@ class _Runner:
         if state.current_player() != CHANCE:
             self._fail(f"a deal was scripted, but the engine is not dealing: it is {self._who(state.current_player())}'s turn")
             raise _Stop
-        for card in stack_pack(self.rs, self.dealer, spec):
+        for card in stack_pack(self.rs, self.dealer, spec, state.hand_number - 1):
             state.apply(card)
         self.tricks = []
 

@@ -8,6 +8,7 @@ form, so a choice that breaks the deal is caught before anyone picks it.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any, Iterator
 
@@ -98,8 +99,9 @@ class _Checks:
         self.seats: int = data["players"]["count"]
         self.announcements: dict[str, Any] = data.get("announcements", {})
         self.kitty_size: int | None = None  # cards of the deal's kitty step (None: no kitty)
-        self.hand_at_decide = 0  # cards a hand holds when the contract is fixed
-        self.tricks = 0  # tricks in a hand
+        self.hand_at_decide = 0  # cards a hand holds when the contract is fixed (the smallest hand's)
+        self.tricks = 0  # tricks in a hand (the largest, with a schedule of hand sizes)
+        self.fewest_tricks = 0  # tricks in the smallest hand of a schedule (every hand's without one)
         players = data["players"]
         self.nsides = _side_count(players)
 
@@ -340,7 +342,34 @@ class _Checks:
         return everyone
 
     def check_deal_and_trump(self) -> None:
-        """Walk the deal script counting cards per seat, then check the trump procedure against what it dealt."""
+        """Walk the deal script of every hand its schedules of hand sizes deal (one hand without
+        a schedule): each check then holds for every size, and a problem every hand shares is
+        reported once. Tricks are the largest hand's (what may be bid or scored), the cards
+        at the decision the smallest's (what a chooser or discarder surely holds)."""
+        steps = self.data["deal"]
+        cycle = math.lcm(*(len(step["packet"]) for step in steps if isinstance(step.get("packet"), list)))
+        first, context = len(self.found), self.context
+        tricks, at_decide = [], []
+        for hand in range(cycle):
+            script = [dict(step, packet=step["packet"][hand % len(step["packet"])])
+                      if isinstance(step.get("packet"), list) else step for step in steps]
+            if cycle > 1:
+                self.context = f"{context}in hand {hand + 1} of a game: "
+            most, decided = self.walk_deal(script, hand)
+            tricks.append(most)
+            at_decide.append(decided)
+        self.context = context
+        once: dict[tuple[str, str | None], Diagnostic] = {}
+        for found in self.found[first:]:
+            once.setdefault((found.code, found.pointer), found)
+        self.found[first:] = once.values()
+        self.tricks, self.fewest_tricks = max(tricks), min(tricks)
+        self.hand_at_decide = min(at_decide)
+
+    def walk_deal(self, steps: list[dict[str, Any]], hand_no: int) -> tuple[int, int]:
+        """Walk one hand's deal script (the game's ``hand_no``-th, its packets numbers) counting cards
+        per seat, then check the trump procedure against what it dealt; (the cards a seat holds
+        once dealt, the cards it holds when trump is decided)."""
         size = self.size()
         hand = [0] * self.seats
         dealt, rest_taken, overdealt = 0, False, False
@@ -350,7 +379,7 @@ class _Checks:
         decides: list[int] = []
         hand_at_decide: list[int] = []
         after_decide: list[list[int]] = []
-        for i, step in enumerate(self.data["deal"]):
+        for i, step in enumerate(steps):
             pointer = f"/deal/{i}"
             need = 0
             if "packet" in step:
@@ -385,8 +414,15 @@ class _Checks:
                 hand_at_decide = list(hand)
             if dealt + need > size and not overdealt:
                 overdealt = True
-                self.report("deal-too-many-cards", f"deal step {i + 1} needs {need} cards but only {max(0, size - dealt)} "
-                            f"of the {size} are left", pointer, "deal fewer cards or use a bigger deck")
+                scheduled = self.data["deal"][i].get("packet")
+                if isinstance(scheduled, list):
+                    left, entry = max(0, size - dealt), hand_no % len(scheduled)
+                    self.report("hand-size-too-big", f"the schedule deals {step['packet']} cards to each of {need // step['packet']} "
+                                f"players ({need}), but only {left} of the {size} are left", f"{pointer}/packet/{entry}",
+                                f"deal at most {left // (need // step['packet'])} cards in a hand here")
+                else:
+                    self.report("deal-too-many-cards", f"deal step {i + 1} needs {need} cards but only {max(0, size - dealt)} "
+                                f"of the {size} are left", pointer, "deal fewer cards or use a bigger deck")
             dealt += need
         if dealt < size and not overdealt:
             self.report("deal-cards-unaccounted", f"{size - dealt} of the {size} cards are never dealt, set aside or "
@@ -399,8 +435,7 @@ class _Checks:
             self.check_trump(decides, face_up_before_decide, stock, hand_at_decide, after_decide)
             if face_up_before_decide and not offered_from_stock:
                 self.check_offer_not_taken_from_a_hand()
-        self.hand_at_decide = max(hand_at_decide or hand)
-        self.tricks = max(hand)  # tricks in a hand: the cards each player holds once dealt
+        return max(hand), max(hand_at_decide or hand)
 
     def check_offer_not_taken_from_a_hand(self) -> None:
         """`offer.taken_by` moves the offered card into a hand, so it must not be in one already
@@ -771,11 +806,13 @@ class _Checks:
         if bids is None:
             return
         lowest, highest = bids.get("lowest", 0), bids.get("highest", self.tricks)
+        largest = "a hand" if self.fewest_tricks == self.tricks else "the largest hand"
         if highest > self.tricks:
-            self.report("bids-out-of-range", f"bids.highest is {highest}, but a hand has only {self.tricks} tricks",
+            self.report("bids-out-of-range", f"bids.highest is {highest}, but {largest} has only {self.tricks} tricks",
                         "/bids/highest", f"bid at most {self.tricks}, or leave highest out (the tricks of a hand)")
-        elif lowest > highest:
-            self.report("bids-out-of-range", f"bids.lowest ({lowest}) is above the highest bid ({highest}): "
+        elif lowest > min(highest, self.fewest_tricks):  # a hand's bids stop at its tricks
+            self.report("bids-out-of-range", f"bids.lowest ({lowest}) is above the highest bid "
+                        f"({min(highest, self.fewest_tricks)}{'' if highest <= self.fewest_tricks else ' in the smallest hand'}): "
                         "nobody could bid", "/bids/lowest", "make lowest at most highest")
 
     def check_tallies(self) -> None:
@@ -791,9 +828,9 @@ class _Checks:
         if passing is None:
             return
         count = self.data["players"]["count"]
-        if passing["cards"] > self.tricks:
+        if passing["cards"] > self.fewest_tricks:
             self.report("passing-out-of-range", f"passing.cards is {passing['cards']}, but a player holds only "
-                        f"{self.tricks} cards", "/passing/cards", f"pass at most {self.tricks}")
+                        f"{self.fewest_tricks} cards", "/passing/cards", f"pass at most {self.fewest_tricks}")
         if "across" in passing.get("to", ()) and count % 2:
             index = passing["to"].index("across")
             self.report("passing-out-of-range", f"nobody sits across with {count} players", f"/passing/to/{index}",

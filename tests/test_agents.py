@@ -88,9 +88,9 @@ def test_greedy_takes_trump_at_the_break_even_of_the_scoring() -> None:
     to the other team and takes a loop (digest 1.1): +1 against -2, so making needs a chance of
     2/3; with a loop worth two lines (Couillon Forcé's option) it needs 3/4."""
     couillon = build_ruleset("couillon")
-    assert maker_stakes(couillon) == (1.0, 2.0)
-    assert maker_stakes(build_ruleset("couillon-force", {"loop_penalty": 2})) == (1.0, 3.0)
-    bar = GreedyAgent().maker_bar(couillon)
+    assert maker_stakes(couillon, 4) == (1.0, 2.0)
+    assert maker_stakes(build_ruleset("couillon-force", {"loop_penalty": 2}), 4) == (1.0, 3.0)
+    bar = GreedyAgent().maker_bar(couillon, 4)
     assert bar.break_even == pytest.approx(2 / 3)
     assert bar.tricks == 4
     layout, t = couillon.layout, couillon.tables
@@ -205,7 +205,7 @@ def test_worlds_read_the_other_seats_passes_with_greedy_as_the_model() -> None:
         greedy, t = GreedyAgent(), rs.tables
         offered = state.view(dealer).offered
         ctx = t.context(rs.layout.suit_of(offered), t.always_promoted)
-        bar = greedy.maker_bar(rs)
+        bar = greedy.maker_bar(rs, state.hand_tricks)
         return sum(any(bar.makes(trick_value(ctx, hand, rs.layout.full_mask & ~hand & ~(1 << offered)), seat, 4)
                        for seat in passers if (team_of[seat] == team_of[dealer]) == partner
                        for hand in [world.hand_of(seat)]) for world in worlds)

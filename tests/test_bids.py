@@ -19,7 +19,7 @@ from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.kernel.eligible import ruleset_reason
 from tests.example_games import FOLDER
 
-OH_HELL = api.load(FOLDER / "oh-hell.yaml")
+OH_HELL = api.load(FOLDER / "oh-hell.yaml", {"schedule": "fixed"})  # ten cards every deal
 SPADES = api.load(FOLDER / "spades.yaml")
 
 
@@ -65,7 +65,7 @@ def test_the_hook_bars_only_the_last_bid_that_makes_the_total():
 
 
 def test_without_the_hook_the_last_bidder_may_bid_anything():
-    state = bidding(api.load(FOLDER / "oh-hell.yaml", {"hook": False}))
+    state = bidding(api.load(FOLDER / "oh-hell.yaml", {"hook": False, "schedule": "fixed"}))
     for number in (2, 3, 1):
         bid(state, number)
     assert len(state.legal_actions()) == 11
@@ -75,7 +75,7 @@ def test_without_the_hook_the_last_bidder_may_bid_anything():
 def test_bids_outside_the_range_are_refused_with_the_range(tmp_path):
     variant = tmp_path / "from-one.yaml"
     variant.write_text(f"extends: {FOLDER / 'oh-hell.yaml'}\nid: from-one\nname: From one\nbids: {{lowest: 1}}\n")
-    state = bidding(api.load(variant))
+    state = bidding(api.load(variant, {"schedule": "fixed"}))
     assert [state.action_to_string(a) for a in state.legal_actions()] == [f"bid {n}" for n in range(1, 11)]
     with pytest.raises(IllegalAction, match="bids go from 1 to 10"):
         bid(state, 0)
@@ -163,7 +163,7 @@ def test_greedy_bids_more_on_a_stronger_hand():
 def test_greedy_stops_taking_tricks_once_an_exact_bid_is_made():
     """Oh Hell pays only an exact bid: a trick over it costs (Spades' overtrick, a point and a
     bag: tests/test_tallies.py)."""
-    assert over_bid_costs(OH_HELL, (2, 3, 1, 5), 0)
+    assert over_bid_costs(OH_HELL, 10, (2, 3, 1, 5), 0)
     state = bidding(OH_HELL, seed=2)
     for number in (0, 0, 0, 0):
         bid(state, number)

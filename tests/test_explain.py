@@ -200,7 +200,7 @@ def test_score_changes_in_the_scoresheet_words(name: str, delta: int | str, word
 
 
 def test_bids_come_after_trump_and_before_the_first_lead() -> None:
-    oh_hell = build_ruleset(OH_HELL)
+    oh_hell = build_ruleset(OH_HELL, {"schedule": "fixed"})  # ten cards every deal
     titles = [s.title for s in describe(oh_hell)]
     assert titles[titles.index("Trump"):titles.index("Trump") + 3] == ["Trump", "Bids", "Playing the tricks"]
     assert bid_sentences(oh_hell) == [
@@ -214,10 +214,14 @@ def test_bids_come_after_trump_and_before_the_first_lead() -> None:
     ]
     assert "Each team that took exactly as many tricks as it bid scores ten points plus one point for each trick " \
         "bid by that team." in explain(oh_hell)
-    assert bid_sentences(build_ruleset(OH_HELL, {"hook": "false", "cards": "7"}))[1:3] == [
+    assert bid_sentences(build_ruleset(OH_HELL, {"hook": "false", "cards": "7", "schedule": "fixed"}))[1:3] == [
         "a bid is a number of tricks from 0 to 7",
         "the dealer may bid any of these numbers, even one that makes all the bids add up to 7, the number of tricks "
         "in a hand"]
+    assert bid_sentences(build_ruleset(OH_HELL))[1:3] == [  # a schedule: 1 up to 10 cards, then back down
+        "a bid is a number of tricks from 0 to 10, and never more than the tricks of the hand",
+        "the dealer may not bid the number that would make all the bids add up to the number of tricks in the hand, "
+        "unless it is the only bid allowed"]
     partners = replace(oh_hell, players=replace(oh_hell.players, teams=((0, 2), (1, 3))))
     assert bid_sentences(partners)[3] == "bids are made aloud, so everyone knows every bid; a team's bid is the sum " \
         "of its players' bids"

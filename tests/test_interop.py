@@ -200,8 +200,8 @@ def test_a_defenders_observation_cannot_tell_where_an_unseen_chien_card_is() -> 
 def test_an_oh_hell_observation_holds_every_bid_made_and_the_tricks_taken() -> None:
     """Oh Hell: the bids are public as they are made (every seat's tensor and strings hold them,
     the phase is named), a resampled deal behind the same bids looks the same to the seat, and
-    once play starts the tricks each seat took are in the tensor beside its bid."""
-    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": OH_HELL, "hands": 1})
+    once play starts the tricks each seat took are in the tensor beside its bid (ten cards a deal)."""
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": OH_HELL, "options": "schedule=fixed", "hands": 1})
     rs = game.setup().ruleset
     encoder = ViewEncoder(rs)
     pieces = dict(encoder.pieces)
@@ -230,7 +230,7 @@ def test_an_oh_hell_observation_holds_every_bid_made_and_the_tricks_taken() -> N
     assert sum(taken) == 1
     for seat in range(4):
         tensor = state.observation_tensor(seat)
-        assert tensor[start["tricks"]:start["tricks"] + 4] == pytest.approx([t / 13 for t in taken])
+        assert tensor[start["tricks"]:start["tricks"] + 4] == pytest.approx([t / 10 for t in taken])
         assert "bids 0:1 1:2 2:0 3:5" in state.observation_string(seat)
 
 
@@ -245,10 +245,27 @@ def first_hand_played(ruleset: str, seed: int):
     return state
 
 
+def test_a_schedule_of_hand_sizes_is_sized_by_its_largest_hand() -> None:
+    """Oh Hell's schedule (1, 2, ... 10, then 10, ... 1 cards): the bids piece holds bids up to ten
+    and the tricks piece counts in tens in every deal, the first deal's one trick too; a whole game
+    of twenty deals through OpenSpiel stays within its maximum length."""
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": OH_HELL})
+    encoder = ViewEncoder(game.setup().ruleset)
+    assert dict(encoder.pieces)["bids"] == 4 * 11 and encoder.most_tricks == 10
+    state, rng, length = game.new_initial_state(), random.Random(2), 0
+    while not state.is_terminal():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+        length += 1
+    hands = state.engine.hands
+    assert [len(h.played_tricks) for h in hands] == [*range(1, 11), *range(10, 0, -1)]
+    assert length <= game.max_game_length()
+
+
 def test_past_hands_bids_are_in_the_information_state_string() -> None:
     state = first_hand_played(OH_HELL, 7)
     bids = list(state.engine.hands[0].bids)
-    assert all(b >= 0 for b in bids) and sum(bids) != 10  # the hook
+    assert all(b >= 0 for b in bids) and sum(bids) != 1  # the hook, in the first deal's one trick
     assert all(f"bid {bids} tricks" in state.information_state_string(s) for s in range(4))
 
 

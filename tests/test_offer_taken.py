@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.greedy import MakerBar, offered_value
 from couillon_dsl.cards import iter_bits
+from couillon_dsl.kernel.eligible import hand_size
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.engine.why import explain_legal
@@ -251,7 +252,7 @@ def test_greedy_counts_the_card_for_the_side_that_takes_it() -> None:
 def test_a_card_the_other_side_takes_raises_the_bar_by_what_it_leaves_the_side() -> None:
     """A trick value ``against`` known on the other side leaves the side's fair share ``f`` of
     the unseen cards ``against * f`` fewer tricks: the value needed rises by ``against * f / (1 - f)``."""
-    bar = MakerBar.of(RS)
+    bar = MakerBar.of(RS, hand_size(RS))
     needed, fair = bar.needed[1][5], bar.fair[1][5]
     rise = 1.0 * fair / (1 - fair)
     assert bar.makes(needed, 1, 5) and not bar.makes(needed, 1, 5, 1.0)

@@ -210,7 +210,7 @@ def test_a_bid_is_asked_with_the_numbers_allowed_and_every_bid_stays_in_sight() 
     the number that would make the bids add up to the ten tricks is left out with the engine's
     reason, a bare number is read as the bid, and during play and after each hand every bid
     stands beside the tricks taken (no card points: no points line)."""
-    rs = build_ruleset(OH_HELL)
+    rs = build_ruleset(OH_HELL, {"schedule": "fixed"})  # ten cards every deal
     out = io.StringIO()
     answers = "2\n11\nbid 0\n" + "1\n" * 400  # later bids are 1, never the last bid: the hook is only the dealer's
     table = Table(rs, seat=0, agents=[None, Bidder(3), Bidder(2), Bidder(3)], seed=3, inp=io.StringIO(answers),
@@ -237,12 +237,15 @@ def test_a_bid_is_asked_with_the_numbers_allowed_and_every_bid_stays_in_sight() 
 
 def test_bids_through_the_command_line_and_the_record_replays(tmp_path: Path) -> None:
     """A bare number is a bid at the command line too; "1", or "0" when 1 is the hook's number,
-    bids through a whole game against random bots, and its record replays."""
+    bids through a whole game of twenty deals, each announced with its cards, against random
+    bots, and its record replays."""
     path = tmp_path / "game.jsonl"
     result = play_cli(OH_HELL, "--seed", "5", "--agents", "random", "--record", str(path), input="1\n0\n" * 400)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.count("You bid ") == 4 and "Your bid: how many tricks will you take? 0 to 10" in out
+    assert out.count("You bid ") == 20  # the schedule: 1, 2, ... 10 cards, then 10, ... 1
+    assert "=== Hand 1: you deal. 1 card each. ===" in out and "=== Hand 12: seat 3 deals. 9 cards each. ===" in out
+    assert "Your bid: how many tricks will you take? 0, 1. Type the number." in out
     assert "Recorded to " in out and "Traceback" not in out
     replayed = CliRunner().invoke(main, ["replay", str(path)])
     assert replayed.exit_code == 0, replayed.output

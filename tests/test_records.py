@@ -147,9 +147,10 @@ def test_a_game_with_bids_records_and_replays_exactly(tmp_path: Path) -> None:
     state = GameState(ruleset, seed=11)
     play_game(state, [make_agent("random")] * 4, random.Random(11))
     record = GameRecord.from_state(state, ruleset=name, seed=11, agents=["random"] * 4)
-    assert sum(a.startswith("bid ") for a in record.actions) == 16  # four bids in each of four deals
-    for hand, summary in zip(record.outcome["hands"], state.hands):
-        assert hand["bids"] == list(summary.bids) and len(hand["bids"]) == 4 and sum(hand["bids"]) != 10
+    assert sum(a.startswith("bid ") for a in record.actions) == 80  # four bids in each of twenty deals
+    for number, (hand, summary) in enumerate(zip(record.outcome["hands"], state.hands)):
+        tricks = ruleset.tables.tricks_of(number)  # 1, 2, ... 10, 10, ... 1
+        assert hand["bids"] == list(summary.bids) and len(hand["bids"]) == 4 and sum(hand["bids"]) != tricks
     path = tmp_path / "games.jsonl"
     write_records(path, [record])
     assert list(read_records(path)) == [record]
@@ -162,7 +163,7 @@ def test_a_game_with_bids_records_and_replays_exactly(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "outcome: hands[0].bids[1]: recorded" in result.output
     rows[0]["outcome"]["hands"][0]["bids"][1] -= 1
     first = next(i for i, a in enumerate(rows[0]["actions"]) if a.startswith("bid "))
-    rows[0]["actions"][first] = "bid 11"  # ten cards each: no such bid
+    rows[0]["actions"][first] = "bid 11"  # at most ten cards each: no such bid
     write_lines(path, rows)
     result = replay_cli(path)
     assert result.exit_code == 1 and f"action {first}: 'bid 11' by seat 1 is not legal" in result.output

@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 
 from couillon_dsl.builtin import builtin_names
 from couillon_dsl.loader import load_ruleset
-from couillon_dsl.schema import FAST_KEYWORDS, _validator_class, fast_valid, iter_schema_diagnostics, load_schema, subschema_at
+from couillon_dsl.schema import FAST_KEYWORDS, _validator_class, fast_valid, iter_schema_diagnostics, load_schema, subschema_at, value_errors
 from couillon_dsl.validate import check
 
 SCHEMA = load_schema()
@@ -85,7 +85,8 @@ def test_integers_are_strict():
 
 def test_subschema_at_follows_properties_refs_and_conditionals():
     assert subschema_at("/scoresheet/start")["type"] == "integer"
-    assert subschema_at("/deal/3/packet")["type"] == "integer"
+    packet = subschema_at("/deal/3/packet")  # a number, or a schedule of hand sizes
+    assert packet is not None and [value_errors(packet, v) == [] for v in (2, [1, 2, 1], 0, [])] == [True, True, False, False]
     assert "enum" in subschema_at("/trump/offer/on_all_pass")
     assert subschema_at("/scoresheet/lines") is None
 

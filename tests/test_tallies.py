@@ -120,9 +120,9 @@ def test_the_kernel_declines_tallies_with_the_reason():
 def test_greedy_prices_a_bag_at_a_tenth_of_its_payout(tmp_path: Path):
     """With bags an overtrick nets 1 - 10 points, so greedy stops taking tricks once its side
     has its bid; without them it is worth a point and greedy takes it."""
-    assert side_change(SPADES, (7, 3), 0, 8) == pytest.approx(side_change(SPADES, (7, 3), 0, 7) + 1 - 10)
-    assert over_bid_costs(SPADES, (7, 3), 0)
-    assert not over_bid_costs(without_bags(tmp_path), (7, 3), 0)
+    assert side_change(SPADES, 13, (7, 3), 0, 8) == pytest.approx(side_change(SPADES, 13, (7, 3), 0, 7) + 1 - 10)
+    assert over_bid_costs(SPADES, 13, (7, 3), 0)
+    assert not over_bid_costs(without_bags(tmp_path), 13, (7, 3), 0)
 
 
 def test_greedy_bidding_nil_still_ducks_while_its_partner_still_plays_for_tricks():

@@ -242,15 +242,15 @@ def trick_value(ctx: TrumpContext, hand: int, unseen: int) -> float:
     return value
 
 
-def maker_stakes(rs: Ruleset) -> tuple[float, float]:
-    """What making trump stands to gain and to lose, by the ruleset's compiled scoring: the
-    maker's side's scoresheet change against the other sides' (towards winning: positive)
-    in a hand it wins with two thirds of the tricks and the card points, and minus that in
-    a hand it loses with one third (the other sides sharing the rest evenly), scored from a
-    fresh scoresheet. Towards winning is towards the goal, or away from it where reaching
-    the goal ends the game for the furthest from it to win (`at_goal: ends_game`)."""
+def maker_stakes(rs: Ruleset, tricks: int) -> tuple[float, float]:
+    """What making trump stands to gain and to lose, by the ruleset's compiled scoring, in a hand
+    of ``tricks`` tricks: the maker's side's scoresheet change against the other sides' (towards
+    winning: positive) in a hand it wins with two thirds of the tricks and the card points, and
+    minus that in a hand it loses with one third (the other sides sharing the rest evenly),
+    scored from a fresh scoresheet. Towards winning is towards the goal, or away from it where
+    reaching the goal ends the game for the furthest from it to win (`at_goal: ends_game`)."""
     t = rs.tables
-    n, tricks, sides = rs.players.count, hand_size(rs), rs.players.nsides
+    n, sides = rs.players.count, rs.players.nsides
     dealt = sum(t.contexts[0].points) * n * tricks // rs.layout.size  # card points in play, in the engine's units
     sheet = rs.scoresheet
     sign = 1 if sheet.lower_is_better() else -1
@@ -276,7 +276,7 @@ def shared(first: int, total: int, sides: int) -> tuple[int, ...]:
 
 _AVOIDS: dict[int, tuple[Ruleset, bool]] = {}  # id(ruleset) -> (the ruleset, kept alive; whether tricks cost)
 _CHANGE: dict[tuple[Any, ...], tuple[Ruleset, float]] = {}  # see side_change
-_OVER: dict[tuple[int, tuple[int, ...], int], tuple[Ruleset, bool]] = {}  # (id(ruleset), bids, side) -> over_bid_costs
+_OVER: dict[tuple[int, int, tuple[int, ...], int], tuple[Ruleset, bool]] = {}  # (id(ruleset), tricks, bids, side) -> over_bid_costs
 
 
 def wants_tricks(state: GameState, seat: int) -> bool:
@@ -288,46 +288,48 @@ def wants_tricks(state: GameState, seat: int) -> bool:
     side = sides[seat]
     bids = state.bids
     per_side = side_bids(bids, sides, max(sides) + 1)
-    rs = state.ruleset
+    rs, tricks = state.ruleset, state.hand_tricks
     if rs.tables.reads_seats:
         mine = sum(winner == seat for _, _, winner in state.finished_tricks())
         made = max(per_side[side], state.trick_counts[side])
-        won = min(made + 1, hand_size(rs))  # the side's next trick: taken by this seat, or by a partner
-        if side_change(rs, per_side, side, won, seat, bids[seat], mine + 1) \
-                < side_change(rs, per_side, side, won, seat, bids[seat], mine):
+        won = min(made + 1, tricks)  # the side's next trick: taken by this seat, or by a partner
+        if side_change(rs, tricks, per_side, side, won, seat, bids[seat], mine + 1) \
+                < side_change(rs, tricks, per_side, side, won, seat, bids[seat], mine):
             return False
     if state.trick_counts[side] < per_side[side]:
         return True
-    return not over_bid_costs(rs, per_side, side)
+    return not over_bid_costs(rs, tricks, per_side, side)
 
 
-def over_bid_costs(rs: Ruleset, bids: tuple[int, ...], side: int) -> bool:
-    """Whether, by the compiled scoring, ``side`` ends a hand worse off taking one trick more than
-    its bid than taking its bid (the other sides sharing the rest), from a fresh scoresheet."""
-    key = (id(rs), bids, side)
+def over_bid_costs(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int) -> bool:
+    """Whether, by the compiled scoring, ``side`` ends a hand of ``tricks`` tricks worse off taking
+    one trick more than its bid than taking its bid (the other sides sharing the rest), from a
+    fresh scoresheet."""
+    key = (id(rs), tricks, bids, side)
     known = _OVER.get(key)
     if known is None or known[0] is not rs:
-        if bids[side] >= hand_size(rs):
+        if bids[side] >= tricks:
             return False
         if len(_OVER) > 4096:
             _OVER.clear()
-        known = _OVER[key] = (rs, side_change(rs, bids, side, bids[side] + 1) < side_change(rs, bids, side, bids[side]))
+        known = _OVER[key] = (rs, side_change(rs, tricks, bids, side, bids[side] + 1)
+                              < side_change(rs, tricks, bids, side, bids[side]))
     return known[1]
 
 
-def side_change(rs: Ruleset, bids: tuple[int, ...], side: int, won: int, seat: int = -1, seat_bid: int = -1,
-                seat_won: int = 0) -> float:
-    """``side``'s scoresheet change towards winning, from a fresh scoresheet, in a hand it ends
-    with ``won`` tricks (the other sides sharing the rest) and the sides' ``bids``; with ``seat``
+def side_change(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int, won: int, seat: int = -1,
+                seat_bid: int = -1, seat_won: int = 0) -> float:
+    """``side``'s scoresheet change towards winning, from a fresh scoresheet, in a hand of ``tricks``
+    tricks it ends with ``won`` of them (the other sides sharing the rest) and the sides' ``bids``; with ``seat``
     (one of the side's, fixed teams), that seat bid ``seat_bid`` and took ``seat_won`` of them,
     for scoring that reads a seat. Remembered: a bid weighs a dozen numbers by a dozen outcomes,
     and the sampler asks for greedy's bids in every world it reads. A tally's count is priced at
     its payout's share (Spades' bag at -100 / 10), whatever the count already stands at."""
-    key = (id(rs), bids, side, won, seat, seat_bid, seat_won)
+    key = (id(rs), tricks, bids, side, won, seat, seat_bid, seat_won)
     known = _CHANGE.get(key)
     if known is not None and known[0] is rs:
         return known[1]
-    tricks, n, nsides = hand_size(rs), rs.players.count, len(bids)
+    n, nsides = rs.players.count, len(bids)
     share = list(shared(won, tricks, nsides))
     share.insert(side, share.pop(0))
     side_of = None if rs.players.sides == "teams" else tuple(min(s, 1) for s in range(n))
@@ -344,7 +346,7 @@ def side_change(rs: Ruleset, bids: tuple[int, ...], side: int, won: int, seat: i
     return change
 
 
-_FAIR: dict[tuple[int, int], tuple[Ruleset, float]] = {}  # (id(ruleset), id(context)) -> tricks per unit of value
+_FAIR: dict[tuple[int, int, int], tuple[Ruleset, float]] = {}  # (id(ruleset), id(context), tricks) -> tricks per unit of value
 
 
 def bid_for(state: GameState, hand: int, legal: Sequence[int]) -> int:
@@ -354,8 +356,8 @@ def bid_for(state: GameState, hand: int, legal: Sequence[int]) -> int:
     what they bid (those still to bid, nothing either way)."""
     acts = state.actions
     rs, ctx = state.ruleset, state.context
-    full, size = rs.layout.full_mask, hand_size(rs)
-    key = (id(rs), id(ctx))
+    full, size = rs.layout.full_mask, state.hand_tricks
+    key = (id(rs), id(ctx), size)
     known = _FAIR.get(key)
     if known is None or known[0] is not rs:  # the mean value of 256 hands dealt from a shuffled pack (seeded: repeatable)
         cards, draw = list(iter_bits(full)), random.Random(0)
@@ -372,7 +374,7 @@ def bid_for(state: GameState, hand: int, legal: Sequence[int]) -> int:
 
     def expected(action: int) -> float:
         bids = tuple(bid + (action - acts.bid0 if team == side else 0) for team, bid in enumerate(told))
-        return sum(p * side_change(rs, bids, side, min(size, k + told[side]), seat, action - acts.bid0, k)
+        return sum(p * side_change(rs, size, bids, side, min(size, k + told[side]), seat, action - acts.bid0, k)
                    for k, p in enumerate(laws) if p > 1e-6)
 
     return max(legal, key=lambda a: (expected(a), -a))
@@ -384,7 +386,7 @@ def avoids_tricks(rs: Ruleset) -> bool:
     then plays to lose tricks: it ducks, and sheds its most costly cards on others' tricks."""
     known = _AVOIDS.get(id(rs))
     if known is None or known[0] is not rs:
-        gain, loss = maker_stakes(rs)
+        gain, loss = maker_stakes(rs, hand_size(rs))
         known = _AVOIDS[id(rs)] = (rs, gain + loss < 0)
     return known[1]
 
@@ -433,11 +435,12 @@ class MakerBar:
     fair: tuple[tuple[float, ...], ...]  # seat, cards held -> the side's share of the unseen cards
 
     @classmethod
-    def of(cls, rs: Ruleset) -> MakerBar:
-        gain, loss = maker_stakes(rs)
+    def of(cls, rs: Ruleset, tricks: int) -> MakerBar:
+        """The bar in a hand of ``tricks`` tricks."""
+        gain, loss = maker_stakes(rs, tricks)
         low, high = BREAK_EVEN_SPAN
         chance = min(max(loss / (gain + loss), low), high) if gain + loss > 0 else 0.5
-        tricks, n = hand_size(rs), rs.players.count
+        n = rs.players.count
         target = tricks / 2 + NormalDist().inv_cdf(chance) * math.sqrt(tricks) / 2
         needed, shares = [], []
         for seat in range(n):
@@ -499,7 +502,7 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self) -> None:
-        self._bar: tuple[Ruleset, MakerBar] | None = None  # the bar of the ruleset last seen
+        self._bar: tuple[Ruleset, MakerBar] | None = None  # the bar of the ruleset and hand size last seen
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:
@@ -513,10 +516,11 @@ class GreedyAgent:
         return self._decide(state, seat, state.hand_of(seat), legal)
 
     # ------------------------------------------------------------------ decisions
-    def maker_bar(self, rs: Ruleset) -> MakerBar:
-        """The ruleset's bar for taking a turned-up card, built once per ruleset."""
-        if self._bar is None or self._bar[0] is not rs:
-            self._bar = (rs, MakerBar.of(rs))
+    def maker_bar(self, rs: Ruleset, tricks: int) -> MakerBar:
+        """The ruleset's bar for taking a turned-up card in a hand of ``tricks`` tricks, built once
+        per ruleset and hand size."""
+        if self._bar is None or self._bar[0] is not rs or self._bar[1].tricks != tricks:
+            self._bar = (rs, MakerBar.of(rs, tricks))
         return self._bar[1]
 
     @staticmethod
@@ -546,7 +550,7 @@ class GreedyAgent:
             t = rs.tables
             under = t.context(rs.layout.suit_of(offered), t.always_promoted)
             value, held, against = offered_value(state, seat, hand, offered, under)
-            return acts.accept if self.maker_bar(rs).makes(value, seat, held, against) else acts.pass_
+            return acts.accept if self.maker_bar(rs, state.hand_tricks).makes(value, seat, held, against) else acts.pass_
         if acts.decline in legal:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
             if rs.announcements[announcement].by == "declarer":  # an undertaking: only when it cannot fail
@@ -587,7 +591,7 @@ class GreedyAgent:
         valued = [(trick_value(t.context(a - acts.name0, t.always_promoted), hand, unseen), a)
                   for a in legal if a != acts.pass_]
         value, best = max(valued, key=lambda va: (va[0], -va[1]))
-        if acts.pass_ in legal and not self.maker_bar(rs).makes(value, seat, hand.bit_count()):
+        if acts.pass_ in legal and not self.maker_bar(rs, state.hand_tricks).makes(value, seat, hand.bit_count()):
             return acts.pass_
         return best
 

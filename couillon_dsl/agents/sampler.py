@@ -284,11 +284,12 @@ class _Layout:
         taker = view.discarding_seat if view.discarding_seat is not None else -1
         kitty_spots = range(0)
         if kitty is not None and view.contract is not None and view.deciding_seat is not None:
-            for position, card in zip(range(*kitty.positions[view.dealer]), iter_bits(view.kitty)):  # a kitty seen
+            kitty_at = range(*kitty.positions[rs.tables.plan_index(view.hand_number - 1, view.dealer)])
+            for position, card in zip(kitty_at, iter_bits(view.kitty)):  # a kitty seen
                 self.fixed[position] = card
                 known |= 1 << card
             if kitty.taken[[c.id for c in rs.contracts].index(view.contract)]:
-                kitty_spots = range(*kitty.positions[view.dealer])
+                kitty_spots = kitty_at
         self.dealt = {s: list(iter_bits(probe.hand_of(s))) for s in range(nseats)}  # each seat's dealt positions
         # the cards this seat passed: where they are now (with the receiver), or still its own while seats pass
         # how many seats on each seat passed to in this hand (0: no passing)

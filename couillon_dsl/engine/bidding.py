@@ -1,7 +1,8 @@
 """Bids of a number of tricks (the `bids` section): once trump is fixed, before the first lead.
 
 Each seat in turn from the elder says how many tricks it will take, from `lowest` to
-`highest`. With `may_total_tricks: false` the last bidder may not say the number that
+`highest`, and never more than the hand's tricks (a schedule of hand sizes deals fewer cards
+in some hands than `highest` allows). With `may_total_tricks: false` the last bidder may not say the number that
 would make the bids add up to the tricks of the hand (the hook), unless it is the
 only bid left. The bids are public; the scoring reads them as ``bid(team)``.
 """
@@ -33,9 +34,10 @@ class BidPhase(StateFields):
         """The numbers of tricks the seat to bid may bid."""
         bids = self._rs.bids
         assert bids is not None
-        allowed = list(range(bids.lowest, bids.highest + 1))
+        tricks = self._t.tricks_of(self._game_hands)
+        allowed = list(range(bids.lowest, min(bids.highest, tricks) + 1))
         if not bids.may_total_tricks and self._spk == len(self._speakers) - 1 and len(allowed) > 1:
-            hook = self._hands[self._speakers[self._spk]].bit_count() - sum(b for b in self._trick_bids if b > 0)
+            hook = tricks - sum(b for b in self._trick_bids if b > 0)
             if hook in allowed:
                 allowed.remove(hook)
         return allowed
@@ -55,7 +57,10 @@ class BidPhase(StateFields):
         bids = self._rs.bids
         assert bids is not None
         number = action - self._acts.bid0
-        if bids.lowest <= number <= bids.highest:
+        tricks = self._t.tricks_of(self._game_hands)
+        if bids.lowest <= number <= min(bids.highest, tricks):
             return (f"bid {number} is not allowed: the last bidder may not make the bids add up to the "
-                    f"{self._hands[self._speakers[self._spk]].bit_count()} tricks of the hand")
+                    f"{tricks} trick{'' if tricks == 1 else 's'} of the hand")
+        if bids.lowest <= number <= bids.highest:
+            return f"bid {number} is not allowed: this hand has only {tricks} trick{'' if tricks == 1 else 's'}"
         return f"bid {number} is not allowed: bids go from {bids.lowest} to {bids.highest}"

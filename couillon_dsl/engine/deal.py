@@ -1,8 +1,9 @@
 """The deal: the pack drawn card by card (chance) or at once, and the deal script run over it.
 
-The script is compiled into ops per dealer (:mod:`couillon_dsl.engine.tables`); its
-decision-free start is resolved at compile time (``deal_prefixes``). The script stops at
-the decide step for the contract phase and resumes after it.
+The script is compiled into ops per dealer, and per hand of the game where a schedule changes
+the hand size (:mod:`couillon_dsl.engine.tables`); its decision-free start is resolved at
+compile time (``deal_prefixes``). The script stops at the decide step for the contract phase
+and resumes after it.
 """
 from __future__ import annotations
 
@@ -84,7 +85,8 @@ class DealPhase(StateFields):
     def _run_deal(self) -> None:
         """Run the deal script from where it stopped until a decision is needed or it ends."""
         t = self._t
-        ops = t.deal_plans[self._dealer]  # OP_SET_ASIDE needs nothing: those cards stay unread
+        plan = t.plan_index(self._game_hands, self._dealer)
+        ops = t.deal_plans[plan]  # OP_SET_ASIDE needs nothing: those cards stay unread
         i = self._step
         if i == len(ops):  # back from a decision that ended the script: straight to play
             self._begin_play()
@@ -93,7 +95,7 @@ class DealPhase(StateFields):
         hands = self._hands
         bit = t.card_bit.__getitem__
         if not i:
-            prefix = t.deal_prefixes[self._dealer]
+            prefix = t.deal_prefixes[plan]
             if prefix is not None:  # the decision-free start of the script, resolved at compile time
                 i = prefix.stop
                 B = t.card_bit

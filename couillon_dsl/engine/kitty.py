@@ -42,7 +42,7 @@ class KittyTables:
     never: CardMask  # cards never discarded
     last_resort: CardMask  # cards discarded only when too few others may be
     face_up: CardMask  # discards everyone sees
-    positions: tuple[tuple[int, int], ...]  # dealer -> the kitty's (start, stop) in the pack
+    positions: tuple[tuple[int, int], ...]  # plan index (Tables.plan_index) -> the kitty's (start, stop) in the pack
 
 
 def class_mask(layout: DeckLayout, deck: Deck, classes: Sequence[tuple[str, str]]) -> CardMask:
@@ -66,7 +66,7 @@ def class_mask(layout: DeckLayout, deck: Deck, classes: Sequence[tuple[str, str]
 
 def build_kitty_tables(contracts: Sequence[Contract], discard: Discard | None, layout: DeckLayout, deck: Deck,
                        plans: Sequence[Sequence[tuple[object, ...]]], op_kitty: int) -> KittyTables:
-    """The kitty tables; ``plans`` are the deal plans per dealer, whose ``op_kitty`` op gives the positions."""
+    """The kitty tables; ``plans`` are the deal plans (``Tables.plan_index``), whose ``op_kitty`` op gives the positions."""
     rules = discard or Discard()
     positions = tuple(next(((int(op[1]), int(op[2])) for op in plan if op[0] == op_kitty), (0, 0))  # type: ignore[call-overload]
                       for plan in plans)

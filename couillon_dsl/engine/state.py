@@ -478,6 +478,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._game_hands + 1
 
     @property
+    def hand_tricks(self) -> int:
+        """The tricks of the hand being played: the cards each seat is dealt, which a schedule of
+        hand sizes changes from hand to hand (public: it follows from the hand number)."""
+        return self._t.tricks_of(self._game_hands)
+
+    @property
     def trump(self) -> int | None:
         """The trump suit index, or None when not (yet) fixed or the ruleset has no trump."""
         return self._trump if self._trump >= 0 else None
@@ -547,9 +553,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return tuple(self._log)
 
     def set_scoresheet(self, values: list[int] | tuple[int, ...], *, ties: int = 0, passes: int = 0,
-                       tallies: Mapping[str, Sequence[int]] | None = None) -> None:
+                       tallies: Mapping[str, Sequence[int]] | None = None, hand: int | None = None) -> None:
         """Start from a given scoresheet (scenarios that begin mid-game): values per team,
-        ties and passed-out deals pending, and the counts of the tallies named (per team)."""
+        ties and passed-out deals pending, the counts of the tallies named (per team), and
+        with ``hand`` the number of the hand about to be dealt in the game (from 1; before its
+        first card)."""
         if len(values) != len(self._values):
             raise ValueError(f"this ruleset has {len(self._values)} teams, not {len(values)}")
         names = [tally.name for tally in self._rs.tallies]
@@ -565,6 +573,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         self._counts = tuple(map(tuple, counts))
         self._ties = ties
         self._passes = passes
+        if hand is not None:
+            self._game_hands = hand - 1
 
     def action_to_string(self, action: int) -> str:
         kind, arg = self._acts.decode(action)

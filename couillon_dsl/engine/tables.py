@@ -21,8 +21,8 @@ from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
 from couillon_dsl.engine.results import play_orders
 from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
-    NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players, Promotion,
-    ScoringRule, Scoresheet, Session, Tables, Tally, Team, TrumpContext,
+    NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players,
+    Promotion, ScoringRule, Scoresheet, Session, Tables, Tally, Team, TrumpContext, deal_cycle, hand_script,
 )
 
 # deal op codes; see deal_plan
@@ -222,7 +222,7 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tu
     for step in steps:
         kind = step.kind
         if kind == "packet":
-            assert step.packet is not None and step.to is not None
+            assert isinstance(step.packet, int) and step.to is not None  # one hand's script (model.hand_script)
             up = step.face == "up"
             deliveries = []
             for seat in resolve_seats(step.to, dealer, n):
@@ -383,7 +383,8 @@ def build_tables(
     # sides fixed with the contract (players.sides: declarer_alone): the declarer's side 0, the rest 1
     declarer_sides = tuple(tuple(0 if s == d else 1 for s in range(n)) for d in range(n)) \
         if players.sides != "teams" else ()
-    plans = tuple(deal_plan(steps, d, n, layout.size) for d in range(n))
+    cycle = deal_cycle(steps)  # a schedule of hand sizes: one plan per (hand of the cycle, dealer)
+    plans = tuple(deal_plan(hand_script(steps, hand), d, n, layout.size) for hand in range(cycle) for d in range(n))
     prefixes = tuple(deal_prefix(plan, layout.size) for plan in plans)
     # after the prefix and one decision, the rest of the plan when it is static too (else None)
     suffixes = tuple(deal_prefix(plan, layout.size, p.stop + 1)
@@ -433,7 +434,19 @@ def build_tables(
         reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides"}
                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
+        deal_cycle=cycle,
+        hand_tricks=tuple(dealt_per_seat(plans[hand * n]) for hand in range(cycle)),
     )
+
+
+def dealt_per_seat(plan: Sequence[tuple[object, ...]]) -> int:
+    """The most cards a deal plan gives one seat: the tricks of its hand."""
+    dealt: dict[int, int] = {}
+    for op in plan:
+        if op[0] == OP_PACKET:
+            for seat, start, stop in op[2]:  # type: ignore[attr-defined]
+                dealt[seat] = dealt.get(seat, 0) + stop - start
+    return max(dealt.values(), default=0)
 
 
 def check_masks(layout: DeckLayout, deck: Deck, check: DealCheck) -> tuple[CardMask, CardMask,

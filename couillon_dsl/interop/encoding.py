@@ -50,7 +50,7 @@ class ViewEncoder:
         self.declaration_ids = [d.id for d in ruleset.declarations]
         bids = ruleset.bids
         self.nbids = 0 if bids is None else bids.highest + 1  # bids 0 .. highest
-        self.most_tricks = max(1, ncards // n)  # the tricks piece's unit: no hand has more tricks
+        self.most_tricks = max(1, *ruleset.tables.hand_tricks)  # the tricks piece's unit: the largest hand's tricks
         self.nsides = ruleset.tables.nsides if self.nbids else 0  # the tricks piece: with bids only
         self.npassed = ncards if ruleset.passing is not None else 0  # the passed and received pieces
         self.pieces: tuple[tuple[str, int], ...] = (

@@ -181,7 +181,7 @@ def build_tables(rs: Ruleset) -> KernelTables:
         printed_suit=_arr([layout.suit_mask(s) for s in range(nsuits)]),
         honour_mask=_arr([sum(1 << c for c in range(layout.size) if layout.rank_of(c) < honours)]),
         greedy_weights=greedy_weights(),
-        greedy_needed=_arr(MakerBar.of(rs).needed if offer is not None else [[0.0]] * n, np.float64),
+        greedy_needed=_arr(MakerBar.of(rs, hand_size(rs)).needed if offer is not None else [[0.0]] * n, np.float64),
         ops=ops,
         nops=_arr(nops),
         deliveries=deliveries,

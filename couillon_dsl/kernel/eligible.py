@@ -153,11 +153,9 @@ def scoring_domains(rs: Ruleset) -> list[tuple[str, int, int]]:
 
 
 def hand_size(rs: Ruleset) -> int:
-    """Cards per hand (compile checks every seat gets as many)."""
-    n = rs.players.count
-    return sum((step.packet or 0) * (n if step.to in (None, "all") else n - 1 if step.to in ("all_but_elder", "all_but_dealer")
-                                     else 1 if step.to in ("elder", "dealer") else len(step.to or ()))
-               for step in rs.deal if step.kind == "packet") // n
+    """Cards per hand (compile checks every seat gets as many); the largest where a schedule
+    changes it from hand to hand, which the kernel declines (a hand's own is ``GameState.hand_tricks``)."""
+    return max(rs.tables.hand_tricks)
 
 
 def max_points(rs: Ruleset) -> int:
@@ -173,6 +171,8 @@ def ruleset_reason(rs: Ruleset) -> str | None:
     found = list(dict.fromkeys(concept.replace("`.", "`") for concept in unknown_concepts(rs, "")))
     found += [f"deal selector `to: {step.to}`" for step in rs.deal
               if step.kind == "packet" and isinstance(step.to, str) and step.to not in DEAL_SELECTORS]
+    if rs.tables.deal_cycle > 1:
+        found.append("a hand size that changes from deal to deal (a `packet` schedule)")
     choose = rs.trump.choose
     if rs.trump.method == "choose" and choose is not None and set(choose.ways) - CHOOSE_WAYS:
         found.append(f"`trump.choose.ways: {sorted(set(choose.ways) - CHOOSE_WAYS)}`")
