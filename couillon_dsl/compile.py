@@ -123,7 +123,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     if follow.when_partner_winning == "free":  # the closure knows no seats: legal_mask applies it (play_rules)
         tables = dataclasses.replace(tables, partner_free=True, play_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
-    offered_taken = trump.offer is not None and trump.offer.taken_by is not None  # its taker discards
+    offered_taken = trump.offer is not None and trump.offer.taken_by is not None and trump.offer.taker_discards
     if offered_taken or any(step.kind == "kitty" for step in deal):
         tables = dataclasses.replace(tables, kitty=build_kitty_tables(contracts, discard, layout, deck,
                                                                       tables.deal_plans, OP_KITTY))
@@ -549,25 +549,31 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
     left = layout.size
     sizes = [0] * n
     face_up_seen = stock = False
+    in_stock = 0  # its cards not yet dealt or turned up: packets after it come from its top
+    declarer = 1 % n  # packets to the declarer counted as if the elder declared (any seat gives the same sizes)
     decides = [i for i, s in enumerate(deal) if s.kind == "decide"]
     for i, step in enumerate(deal):
         kind = step.kind
         if kind == "packet":
             assert isinstance(step.packet, int)  # one hand's script (model.hand_script)
-            seats = resolve_seats(step.to, 0, n)  # type: ignore[arg-type]
+            seats = resolve_seats(step.to, 0, n, declarer)  # type: ignore[arg-type]
             need = len(seats) * step.packet
-            if need > left:
-                problem(f"deal step {i + 1} needs {need} cards but only {left} are left", i)
+            if need > (in_stock if stock else left):
+                problem(f"deal step {i + 1} needs {need} cards but only {in_stock if stock else left} are left", i)
                 break
-            left -= need
+            if stock:
+                in_stock -= need
+            else:
+                left -= need
             for seat in seats:
                 sizes[seat] += step.packet
             face_up_seen = face_up_seen or step.face == "up"
         elif kind == "stock":
             stock = left > 0
-            left = 0
+            in_stock, left = left, 0
         elif kind == "turn_up":
             face_up_seen = True
+            in_stock -= 1
             if not stock:
                 problem("turn_up needs a stock", i)
         elif kind in ("set_aside", "kitty"):
@@ -579,6 +585,9 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
             left -= count
         elif kind == "decide" and trump.method in ("offer", "turned") and not face_up_seen:
             problem(f"the {trump.method} method has no face-up card: turn one up or deal one face up before `decide`", i)
+    offer = trump.offer
+    if offer is not None and offer.taken_by is not None and not offer.taker_discards:  # the offered card kept
+        sizes[0 if offer.taken_by == "dealer" else declarer] += 1
     if len(set(sizes)) > 1:
         problem(f"the deal gives hands of different sizes {sizes}; every player must hold as many cards")
     if trump.method != "none" and len(decides) != 1:

@@ -76,6 +76,8 @@ CODES: dict[str, str] = {
     "offer-without-turn-up": "the offer (or turned) method has no face-up card to offer (or to fix trump)",
     "fallback-without-stock": "on_all_pass needs a stock the deal does not make",
     "offer-taken-from-hand": "offer.taken_by would take an offered card that a face-up packet put in a hand",
+    "declarer-packet-before-decide": "a packet to the declarer (to: declarer, all_but_declarer) before the decide step",
+    "declarer-packet-without-declarer": "a packet to the declarer where a hand may be played with nobody declaring",
     "show-without-cards": "the chooser has no card to show when trump is decided",
     "defer-without-packet": "deferring needs a later packet to the chooser",
     "announcement-cycle": "announcements wait on each other through `after`",

@@ -165,7 +165,10 @@ class Offer:
     reoffer_first_speaker: str = "elder"
     when_stock_exhausted: str = "redeal"
     dealer_must_name: bool = False  # with on_all_pass name_other_suit: the dealer, last, may not pass
-    taken_by: str | None = None  # dealer | acceptor: adds the accepted card to his hand and discards one; None: nobody
+    # dealer | acceptor | declarer (the acceptor, or the namer in a second round): adds the offered card to his
+    # hand and discards one (unless taker_discards is false); None: nobody
+    taken_by: str | None = None
+    taker_discards: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,6 +530,8 @@ class Tables:
     always_promoted: int  # promotion bits in force from the deal on (promotions without an announcement)
     deal_prefixes: tuple[DealPrefix | None, ...]  # plan index -> the decision-free start of its deal plan
     deal_suffixes: tuple[DealPrefix | None, ...]  # plan index -> the rest after the prefix's decision, when static
+    # packets to the declarer (`to: declarer`): plan index -> declarer seat -> the whole plan for him; empty without
+    declarer_plans: tuple[tuple[tuple[tuple[Any, ...], ...], ...], ...]
     static_deals: bool  # every deal plan is static: its prefix, then at most one decision and a static rest
     # card points inside the engine are counted in 1/point_unit of a point (2 for half points), always ints
     point_unit: int

@@ -212,12 +212,16 @@ def deal_slots(ruleset: Ruleset, dealer: int, hand_no: int = 0) -> list[tuple[st
 
     The engine draws the whole pack before the script runs and deals from its top, so
     positions follow the script's steps; cards the script never reaches count as set aside.
+    Packets after a stock are dealt from it (to seats known only once someone declares): the
+    scenario lists their cards in the stock, in the order they are dealt.
     """
     size = ruleset.layout.size
     count = ruleset.players.count
     slots: list[tuple[str, int]] = []
     for step in hand_script(ruleset.deal, hand_no):
         kind = step.kind
+        if kind == "packet" and ("stock", -1) in slots:
+            continue
         if kind == "packet":
             assert step.to is not None and isinstance(step.packet, int)
             for seat in resolve_seats(step.to, dealer, count):

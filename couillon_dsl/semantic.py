@@ -19,6 +19,10 @@ from couillon_dsl.schema import where
 
 DEFAULT_SUITS = ["S", "H", "D", "C"]
 _ONE_SEAT = {"elder": [1], "dealer": [0]}  # packet receivers as offsets from the dealer
+# the declarer's packets are counted as if the elder declared: every seat declares in some hand, and
+# whoever it is, he receives the `declarer` packets and every other seat the `all_but_declarer` ones
+_DECLARER = 1
+_TO_DECLARER = ("declarer", "all_but_declarer")
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -335,6 +339,10 @@ class _Checks:
         everyone = [(1 + i) % n for i in range(n)]  # the elder first, the dealer last
         if to in _ONE_SEAT:
             return _ONE_SEAT[to]
+        if to == "declarer":
+            return [_DECLARER]
+        if to == "all_but_declarer":
+            return [o for o in everyone if o != _DECLARER]
         if to == "all_but_elder":
             return [o for o in everyone if o != 1]
         if to == "all_but_dealer":
@@ -379,21 +387,29 @@ class _Checks:
         decides: list[int] = []
         hand_at_decide: list[int] = []
         after_decide: list[list[int]] = []
+        to_declarer = False
+        stock_left = 0  # the stock's cards not yet dealt or turned up: later packets come from its top
         for i, step in enumerate(steps):
             pointer = f"/deal/{i}"
             need = 0
             if "packet" in step:
                 who = self.receivers(f"{pointer}/to", step.get("to", "all"))
+                if step.get("to") in _TO_DECLARER and not to_declarer:  # the first such packet tells
+                    to_declarer = True
+                    self.check_declarer_packet(f"{pointer}/to", decides)
                 need = step["packet"] * len(who)
                 for offset in who:
                     hand[offset] += step["packet"]
+                if stock is not None and need <= stock_left:  # dealt from the stock, already counted
+                    stock_left -= need
+                    need = 0
                 if decides:
                     after_decide.append(who)
                 elif step.get("face") == "up":
                     face_up_before_decide = True
                     offered_from_stock = False
             elif "stock" in step:
-                stock = need = max(0, size - dealt)
+                stock = stock_left = need = max(0, size - dealt)
                 rest_taken = True
             elif "turn_up" in step:
                 if not stock and not overdealt:
@@ -401,6 +417,7 @@ class _Checks:
                                 pointer, "add {stock: rest} before this step")
                 elif not decides:
                     face_up_before_decide = offered_from_stock = True
+                stock_left = max(0, stock_left - 1)
             elif "set_aside" in step or "kitty" in step:
                 kind = "set_aside" if "set_aside" in step else "kitty"
                 rest = step[kind] == "rest"
@@ -427,6 +444,9 @@ class _Checks:
         if dealt < size and not overdealt:
             self.report("deal-cards-unaccounted", f"{size - dealt} of the {size} cards are never dealt, set aside or "
                         "put in a stock", "/deal", "end the deal with {set_aside: rest} or {stock: rest}", key=True)
+        taker = self.offered_card_keeper()
+        if taker is not None:  # he holds the offered card beside his dealt ones
+            hand[taker] += 1
         if len(set(hand)) > 1 or not any(hand):
             counts = ", ".join(f"{self.offset_name(o)} {hand[o]}" for o in range(self.seats))
             self.report("deal-uneven-hands", f"every player needs the same number of cards; this deal gives {counts}",
@@ -436,6 +456,35 @@ class _Checks:
             if face_up_before_decide and not offered_from_stock:
                 self.check_offer_not_taken_from_a_hand()
         return max(hand), max(hand_at_decide or hand)
+
+    def offered_card_keeper(self) -> int | None:
+        """The seat (an offset from the dealer) that keeps an offered card without a discard, or None."""
+        trump = self.data["trump"]
+        offer = trump.get("offer", {}) if trump["method"] == "offer" else {}
+        if "taken_by" not in offer or offer.get("taker_discards", True):
+            return None
+        return 0 if offer["taken_by"] == "dealer" else _DECLARER
+
+    def check_declarer_packet(self, pointer: str, decides: list[int]) -> None:
+        """A packet to the declarer follows the decide step, in a ruleset where every played hand has one."""
+        if not decides:
+            self.report("declarer-packet-before-decide", "a packet to the declarer (or to everyone but him) comes "
+                        "before {decide: trump}, when nobody has declared yet", pointer,
+                        "move it after the decide step, or address it to all, elder, dealer...")
+            return
+        trump = self.data["trump"]
+        method = trump["method"]
+        why = None
+        if method in ("none", "turned"):
+            why = f"trump.method {method} lets nobody decide"
+        elif method == "offer" and trump.get("offer", {}).get("on_all_pass", "bottom_card") == "bottom_card":
+            why = "when everyone passes, the bottom card fixes trump (on_all_pass: bottom_card) and nobody declares"
+        elif method == "choose" and "defer" in trump.get("choose", {}).get("ways", ["name"]):
+            why = "a chooser who defers leaves trump to a card and declares nothing"
+        if why is not None:
+            self.report("declarer-packet-without-declarer", f"a packet to the declarer needs one in every hand "
+                        f"played, but {why}", pointer, "address the packet to all, elder, dealer..., or let a "
+                        "seat always fix trump")
 
     def check_offer_not_taken_from_a_hand(self) -> None:
         """`offer.taken_by` moves the offered card into a hand, so it must not be in one already

@@ -6,8 +6,9 @@ may be a second round naming any other suit: phase ``name``),
 `contracts`, or hands the choice on with `delegate`), ``auction``, ``turned`` (the last
 face-up card fixes trump, nobody decides) or ``none``. The chooser is `by`
 (elder or dealer), or on a game's first hand the holder of `first_hand.holder_of`. An
-offered card accepted may be taken into a hand (`offer.taken_by`: the dealer or the
-acceptor), whose taker then discards a card (engine.kitty).
+offered card may be taken into a hand (`offer.taken_by`: the dealer or the acceptor once a
+seat accepts it, or the declarer, who accepted or named another suit), whose taker then
+discards a card (engine.kitty) unless `offer.taker_discards` is false.
 """
 from __future__ import annotations
 
@@ -166,7 +167,7 @@ class ContractPhase(StateFields):
 
     def _accept(self) -> None:
         """The seat asked accepts the offered card: its suit is trump, its team the maker; with
-        `taken_by`, the taker adds the card to his hand and discards one for it."""
+        `taken_by`, the taker adds the card to his hand (and discards one for it)."""
         seat = self._speakers[self._spk]
         t = self._t
         self._decisions.append((seat, "accept"))
@@ -175,25 +176,30 @@ class ContractPhase(StateFields):
         self._decider = seat
         self._path = "accepted" if self._round == 0 else "next_card"
         taken_by = self._rs.trump.offer.taken_by  # type: ignore[union-attr]
-        if taken_by is not None:
-            self._take_offered(self._dealer if taken_by == "dealer" else seat)
+        if taken_by is not None and self._take_offered(self._dealer if taken_by == "dealer" else seat):
             return
         self._continue_deal()
 
-    def _take_offered(self, taker: int) -> None:
-        """``taker`` adds the accepted card to his hand, then discards one card face down (engine.kitty),
-        the taken one included; the deal goes on after the discard. Everyone saw the card: it stays
-        face up, his, so every seat knows he holds it unless he discarded it, which only he knows."""
+    def _take_offered(self, taker: int) -> bool:
+        """``taker`` adds the offered card to his hand; True when he now discards one card face down
+        (engine.kitty), the taken one included, and the deal goes on after the discard. Everyone saw
+        the card: it stays face up, his, so every seat knows he holds it unless he discarded it,
+        which only he knows."""
         card = self._offered
         self._hands[taker] |= 1 << card
         self._face_up[card] = taker
+        if not self._rs.trump.offer.taker_discards:  # type: ignore[union-attr]
+            return False
         self._begin_discard(taker, 1)
+        return True
 
     def _taken_card(self) -> int | None:
-        """The offered card a seat took into its hand this hand (`offer.taken_by`; public), or None."""
+        """The offered card a seat took into its hand this hand (`offer.taken_by`; public), or None:
+        taken once accepted, and after a second round's naming only by a declarer (`taken_by: declarer`)."""
         offer = self._rs.trump.offer
-        taken = offer is not None and offer.taken_by is not None and self._decider is not None
-        return self._offered if taken else None
+        if offer is None or offer.taken_by is None or self._decider is None:
+            return None
+        return self._offered if self._path != "named" or offer.taken_by == "declarer" else None
 
     def _pass(self) -> None:
         """The seat asked passes; when everyone has, `on_all_pass` decides."""
@@ -237,8 +243,8 @@ class ContractPhase(StateFields):
         return ([] if must else [acts.pass_]) + [acts.name0 + s for s in range(acts.nsuits) if s != refused]
 
     def _name_or_pass(self, action: int) -> None:
-        """One seat's turn in the second round: a pass, or naming trump (its team the maker); after
-        the last pass the deal is thrown in."""
+        """One seat's turn in the second round: a pass, or naming trump (its team the maker, and with
+        `taken_by: declarer` the refused card his); after the last pass the deal is thrown in."""
         seat = self._speakers[self._spk]
         if action == self._acts.pass_:
             self._decisions.append((seat, "pass"))
@@ -251,6 +257,8 @@ class ContractPhase(StateFields):
         self._declarer_is(seat)
         self._decider = seat
         self._path = "named"
+        if self._rs.trump.offer.taken_by == "declarer" and self._take_offered(seat):  # type: ignore[union-attr]
+            return
         self._continue_deal()
 
     def _continue_deal(self) -> None:

@@ -86,7 +86,9 @@ class DealPhase(StateFields):
         """Run the deal script from where it stopped until a decision is needed or it ends."""
         t = self._t
         plan = t.plan_index(self._game_hands, self._dealer)
-        ops = t.deal_plans[plan]  # OP_SET_ASIDE needs nothing: those cards stay unread
+        # OP_SET_ASIDE needs nothing: those cards stay unread; packets to the declarer: his own plan
+        ops = t.declarer_plans[plan][self._decider] if t.declarer_plans and self._decider is not None \
+            else t.deal_plans[plan]
         i = self._step
         if i == len(ops):  # back from a decision that ended the script: straight to play
             self._begin_play()
@@ -120,7 +122,7 @@ class DealPhase(StateFields):
                 if op[3] or self._defer_seat >= 0:
                     self._show_dealt(op[2], op[3])
             elif code == OP_STOCK:
-                self._stock = pack[op[1]:]
+                self._stock = pack[op[1]:op[2]]
             elif code == OP_TURN_UP:
                 card = self._stock.pop() if op[1] else self._stock.pop(0)
                 self._face_up[card] = None

@@ -27,6 +27,8 @@ from couillon_dsl.model import (
 
 # deal op codes; see deal_plan
 OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE, OP_KITTY = range(6)
+# packets addressed relative to the seat that fixed trump: only after the decide step
+DECLARER_SELECTORS = frozenset({"declarer", "all_but_declarer"})
 
 
 def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[tuple[Card, str]]) -> list[Card]:
@@ -190,8 +192,15 @@ def exempt_card(layout: DeckLayout, name: str, trump: int) -> Card | None:
     return layout.parse(name)
 
 
-def resolve_seats(to: str | Sequence[int], dealer: int, n: int) -> tuple[int, ...]:
-    """Seats of a deal selector, in dealing order; `all` runs from the elder to the dealer."""
+def resolve_seats(to: str | Sequence[int], dealer: int, n: int, declarer: int = -1) -> tuple[int, ...]:
+    """Seats of a deal selector, in dealing order; `all` runs from the elder to the dealer. The
+    declarer's selectors (after the decide step) need ``declarer``, the seat that fixed trump."""
+    if to in DECLARER_SELECTORS:
+        if declarer < 0:
+            raise ValueError(f"deal selector {to!r} before anyone declared")
+        if to == "declarer":
+            return (declarer,)
+        return tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s != declarer)
     if to == "all":
         return tuple((dealer + 1 + i) % n for i in range(n))
     if to == "elder":
@@ -207,36 +216,53 @@ def resolve_seats(to: str | Sequence[int], dealer: int, n: int) -> tuple[int, ..
     return tuple((dealer + offset) % n for offset in to)
 
 
-def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int) -> tuple[tuple[object, ...], ...]:
-    """The deal script for one dealer with seats and pack positions resolved.
+def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int,
+              declarer: int = -1) -> tuple[tuple[object, ...], ...]:
+    """The deal script for one dealer (and, for packets addressed to him, one declarer) with
+    seats and pack positions resolved.
 
-    Ops: (OP_PACKET, gathers, deliveries, face_up), (OP_STOCK, start), (OP_TURN_UP,
+    Ops: (OP_PACKET, gathers, deliveries, face_up), (OP_STOCK, start, stop), (OP_TURN_UP,
     from_bottom), (OP_SET_ASIDE, start, stop), (OP_KITTY, start, stop), (OP_DECIDE,). Positions are static because
-    every count is (`rest` is what the deck has left at that point). ``deliveries`` lists
-    each packet as (seat, start, stop) in dealing order; consecutive packet steps with the
-    same face are merged and ``gathers`` gives, per seat, every pack position it receives,
-    so a hand is built with one C-level ``sum(map(...))`` instead of a loop per packet.
+    every count is (`rest` is what the deck has left at that point). Once a stock is made,
+    packets are dealt from its top, and an OP_STOCK after them says what is left of it.
+    ``deliveries`` lists each packet as (seat, start, stop) in dealing order; consecutive
+    packet steps with the same face are merged and ``gathers`` gives, per seat, every pack
+    position it receives, so a hand is built with one C-level ``sum(map(...))`` instead of a
+    loop per packet. Without ``declarer`` the declarer's packets are left out: the plan is
+    every declarer's up to the decision.
     """
     ops: list[tuple[object, ...]] = []
     pos = 0
+    top = bottom = -1  # the stock's remaining (start, stop), once made
     for step in steps:
         kind = step.kind
         if kind == "packet":
             assert isinstance(step.packet, int) and step.to is not None  # one hand's script (model.hand_script)
+            if step.to in DECLARER_SELECTORS and declarer < 0:
+                continue
             up = step.face == "up"
             deliveries = []
-            for seat in resolve_seats(step.to, dealer, n):
-                deliveries.append((seat, pos, pos + step.packet))
-                pos += step.packet
+            at = top if top >= 0 else pos
+            for seat in resolve_seats(step.to, dealer, n, declarer):
+                deliveries.append((seat, at, at + step.packet))
+                at += step.packet
             if ops and ops[-1][0] == OP_PACKET and ops[-1][3] == up:
                 ops[-1] = (OP_PACKET, (), ops[-1][2] + tuple(deliveries), up)  # type: ignore[operator]
             else:
                 ops.append((OP_PACKET, (), tuple(deliveries), up))
+            if top >= 0:
+                top = at
+                ops.append((OP_STOCK, top, bottom))
+            else:
+                pos = at
         elif kind == "stock":
-            ops.append((OP_STOCK, pos))
+            top, bottom = pos, ncards
+            ops.append((OP_STOCK, top, bottom))
             pos = ncards
         elif kind == "turn_up":
             ops.append((OP_TURN_UP, step.turn_up == "stock_bottom"))
+            if top >= 0:
+                top, bottom = (top, bottom - 1) if step.turn_up == "stock_bottom" else (top + 1, bottom)
         elif kind in ("set_aside", "kitty"):
             count = getattr(step, kind)
             stop = ncards if count == "rest" else pos + int(count)
@@ -276,7 +302,7 @@ def deal_prefix(ops: Sequence[tuple[object, ...]], ncards: int, start: int = 0) 
             if op[3]:  # face up: each card shown, held by its seat
                 ups.extend(positions)
         elif code == OP_STOCK:
-            stock = list(range(op[1], ncards))  # type: ignore[call-overload]
+            stock = list(range(op[1], op[2]))  # type: ignore[call-overload]
         elif code == OP_TURN_UP and stock:
             ups.append((stock.pop() if op[1] else stock.pop(0), None))
         elif code != OP_SET_ASIDE:
@@ -385,11 +411,17 @@ def build_tables(
         if players.sides != "teams" else ()
     cycle = deal_cycle(steps)  # a schedule of hand sizes: one plan per (hand of the cycle, dealer)
     plans = tuple(deal_plan(hand_script(steps, hand), d, n, layout.size) for hand in range(cycle) for d in range(n))
+    # packets to the declarer: every plan again per declarer, read once someone declared (else empty)
+    declarer_plans = tuple(tuple(deal_plan(hand_script(steps, hand), d, n, layout.size, declarer)
+                                 for declarer in range(n))
+                           for hand in range(cycle) for d in range(n)) \
+        if any(step.to in DECLARER_SELECTORS for step in steps if step.kind == "packet") else ()
     prefixes = tuple(deal_prefix(plan, layout.size) for plan in plans)
-    # after the prefix and one decision, the rest of the plan when it is static too (else None)
+    # after the prefix and one decision, the rest of the plan when it is static too (else None; always
+    # None when the rest depends on the declarer)
     suffixes = tuple(deal_prefix(plan, layout.size, p.stop + 1)
-                     if p is not None and p.stop < len(plan) and plan[p.stop][0] == OP_DECIDE else None
-                     for p, plan in zip(prefixes, plans))
+                     if p is not None and p.stop < len(plan) and plan[p.stop][0] == OP_DECIDE and not declarer_plans
+                     else None for p, plan in zip(prefixes, plans))
     return Tables(
         contexts=tuple(contexts),
         promotion_cards=tuple(layout.parse(p.card) if p.card is not None else -1 for p, _, _ in promotions),
@@ -406,7 +438,8 @@ def build_tables(
         always_promoted=sum(1 << i for i, (_, _, by) in enumerate(promotions) if by < 0),
         deal_prefixes=prefixes,
         deal_suffixes=suffixes,
-        static_deals=all(p is not None and (p.stop == len(plan)
+        declarer_plans=declarer_plans,
+        static_deals=not declarer_plans and all(p is not None and (p.stop == len(plan)
                                             or (p.stop == len(plan) - 1 and plan[-1][0] == OP_DECIDE)
                                             or (q is not None and q.stop == len(plan)))
                          for p, q, plan in zip(prefixes, suffixes, plans)),
@@ -435,7 +468,8 @@ def build_tables(
                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
         deal_cycle=cycle,
-        hand_tricks=tuple(dealt_per_seat(plans[hand * n]) for hand in range(cycle)),
+        hand_tricks=tuple(dealt_per_seat(declarer_plans[hand * n][0] if declarer_plans else plans[hand * n])
+                          for hand in range(cycle)),
     )
 
 

@@ -15,6 +15,7 @@ import dataclasses
 from math import prod
 from typing import Any, Iterator, Sequence
 
+from couillon_dsl.engine.tables import OP_PACKET, OP_STOCK
 from couillon_dsl.model import Ruleset
 
 MAX_CARDS = 63  # hands are int64 masks
@@ -171,6 +172,9 @@ def ruleset_reason(rs: Ruleset) -> str | None:
     found = list(dict.fromkeys(concept.replace("`.", "`") for concept in unknown_concepts(rs, "")))
     found += [f"deal selector `to: {step.to}`" for step in rs.deal
               if step.kind == "packet" and isinstance(step.to, str) and step.to not in DEAL_SELECTORS]
+    if any(op[0] == OP_PACKET for plan in rs.tables.deal_plans
+           for op in plan[next((i for i, op in enumerate(plan) if op[0] == OP_STOCK), len(plan)):]):
+        found.append("packets dealt from the stock")
     if rs.tables.deal_cycle > 1:
         found.append("a hand size that changes from deal to deal (a `packet` schedule)")
     choose = rs.trump.choose
