@@ -152,6 +152,8 @@ def _offsets(rs: Ruleset, to: str | tuple[int, ...]) -> tuple[int, ...]:
     return tuple({
         "all": range(1, n + 1), "elder": (1,), "dealer": (0,),
         "all_but_elder": range(2, n + 1), "all_but_dealer": range(1, n),
+        # the declarer's packets counted as if the elder declared (every seat receives as many either way)
+        "declarer": (1,), "all_but_declarer": range(2, n + 1),
     }[to])
 
 
@@ -389,7 +391,10 @@ def _deal_count(rs: Ruleset, hand_no: int = 0) -> tuple[list[int], _DealCount]:
         if kind == "packet":
             assert isinstance(step.packet, int)
             offsets = _offsets(rs, step.to or "all")
-            left -= len(offsets) * step.packet
+            if stock:  # after a stock, dealt from it
+                stock -= len(offsets) * step.packet
+            else:
+                left -= len(offsets) * step.packet
             if 1 % rs.players.count in (k % rs.players.count for k in offsets):
                 hand += step.packet
         elif kind == "stock":
@@ -399,6 +404,10 @@ def _deal_count(rs: Ruleset, hand_no: int = 0) -> tuple[list[int], _DealCount]:
             taken = left if given == "rest" else int(given or 0)
             aside += taken
             left -= taken
+    offer = rs.trump.offer
+    if offer is not None and offer.taken_by is not None and not offer.taker_discards:  # the offered card kept
+        stock -= 1 if stock else 0
+        hand = rs.tables.tricks_of(hand_no)
     return before, _DealCount(hand, stock, aside + left)
 
 
@@ -437,6 +446,10 @@ def _packet_sentence(rs: Ruleset, step: DealStep) -> str:
         return f"deal {cards} to each player except the dealer, starting with {elder(rs)}"
     if to == "all_but_elder":
         return f"deal {cards} to each player except {elder(rs)}, starting with {seat(rs, 2)} and ending with the dealer"
+    if to == "declarer":
+        return f"deal {cards} to the player who fixed trump"
+    if to == "all_but_declarer":
+        return f"deal {cards} to each player except the one who fixed trump, starting with {elder(rs)}"
     seats = _selector_seats(rs, to)
     if len(seats) == 1:
         return f"deal {cards} to {seats[0]}"
@@ -509,7 +522,8 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
         face = " face up" if step.face == "up" else ""
         to = step.to or "all"
         groups = {"all": "each player", "all_but_dealer": "each player but the dealer",
-                  "all_but_elder": f"each player but the one on the dealer's {_left(rs)}"}
+                  "all_but_elder": f"each player but the one on the dealer's {_left(rs)}",
+                  "declarer": "the player who fixed trump", "all_but_declarer": "each other player"}
         who = groups.get(to) if isinstance(to, str) else None
         per = f"N ({schedule_text(step.packet)})" if isinstance(step.packet, tuple) else step.packet
         return f"{per}{face} to {who or join(list(_selector_seats(rs, to)))}"
@@ -622,10 +636,15 @@ def trump_sentences(rs: Ruleset) -> list[str]:
             + maker_phrase(rs, "that player's team is the maker"),
         ]
         if offer.taken_by is not None:
-            taker = "the dealer" if offer.taken_by == "dealer" else "the player who accepted"
-            out.append(f"{taker} then takes the accepted card into their hand and discards one card face down "
-                       "in its place (it may be the card taken); everyone knows they hold that card until they "
-                       "play it, unless they discarded it, which only they know")
+            taker = {"dealer": "the dealer", "acceptor": "the player who accepted"}.get(
+                offer.taken_by, "the player who fixed trump, by accepting or by naming a suit in a second round,")
+            if offer.taker_discards:
+                out.append(f"{taker} then takes the offered card into their hand and discards one card face down "
+                           "in its place (it may be the card taken); everyone knows they hold that card until they "
+                           "play it, unless they discarded it, which only they know")
+            else:
+                out.append(f"{taker} then takes the offered card into their hand and keeps it, discarding nothing; "
+                           "everyone knows they hold that card until they play it")
         if offer.on_all_pass == "bottom_card":
             out.append(f"if everyone passes, the bottom card of the stock is turned face up and its suit is trump; "
                        f"{_fallback_maker(rs)}")
@@ -819,7 +838,7 @@ def takes_kitty(rs: Ruleset) -> bool:
 def discards(rs: Ruleset) -> bool:
     """Some seat discards: a declarer who took the kitty, or the taker of an offered card."""
     offer = rs.trump.offer
-    return takes_kitty(rs) or offer is not None and offer.taken_by is not None
+    return takes_kitty(rs) or offer is not None and offer.taken_by is not None and offer.taker_discards
 
 
 def describe_trump(rs: Ruleset) -> Section:
