@@ -78,6 +78,8 @@ CODES: dict[str, str] = {
     "offer-taken-from-hand": "offer.taken_by would take an offered card that a face-up packet put in a hand",
     "declarer-packet-before-decide": "a packet to the declarer (to: declarer, all_but_declarer) before the decide step",
     "declarer-packet-without-declarer": "a packet to the declarer where a hand may be played with nobody declaring",
+    "packet-from-changing-stock": "a packet dealt from a stock that on_all_pass next_card or bottom_card also takes from",
+    "kept-card-not-always-taken": "taker_discards: false where a trump named in a second round takes no card",
     "show-without-cards": "the chooser has no card to show when trump is decided",
     "defer-without-packet": "deferring needs a later packet to the chooser",
     "announcement-cycle": "announcements wait on each other through `after`",

@@ -389,6 +389,7 @@ class _Checks:
         after_decide: list[list[int]] = []
         to_declarer = False
         stock_left = 0  # the stock's cards not yet dealt or turned up: later packets come from its top
+        from_stock = False
         for i, step in enumerate(steps):
             pointer = f"/deal/{i}"
             need = 0
@@ -403,6 +404,9 @@ class _Checks:
                 if stock is not None and need <= stock_left:  # dealt from the stock, already counted
                     stock_left -= need
                     need = 0
+                    if not from_stock:  # the first packet from the stock tells
+                        from_stock = True
+                        self.check_packet_from_stock(pointer)
                 if decides:
                     after_decide.append(who)
                 elif step.get("face") == "up":
@@ -463,7 +467,22 @@ class _Checks:
         offer = trump.get("offer", {}) if trump["method"] == "offer" else {}
         if "taken_by" not in offer or offer.get("taker_discards", True):
             return None
+        if offer["taken_by"] != "declarer" and offer.get("on_all_pass") == "name_other_suit":
+            self.report("kept-card-not-always-taken", f"with taken_by: {offer['taken_by']} a trump named in the "
+                        "second round takes no card, so that hand's seats would hold different numbers of cards, "
+                        "the keeper's card missing", "/trump/offer/taker_discards",
+                        "use taken_by: declarer (whoever fixes trump keeps the card), or let the taker discard")
         return 0 if offer["taken_by"] == "dealer" else _DECLARER
+
+    def check_packet_from_stock(self, pointer: str) -> None:
+        """A packet dealt from the stock's top needs a stock the trump procedure leaves alone: a
+        re-offer or a bottom card taken from it would be dealt a second time."""
+        trump = self.data["trump"]
+        fallback = trump.get("offer", {}).get("on_all_pass", "bottom_card") if trump["method"] == "offer" else None
+        if fallback in ("next_card", "bottom_card"):
+            self.report("packet-from-changing-stock", f"this packet is dealt from the stock, which on_all_pass: "
+                        f"{fallback} also takes cards from", pointer,
+                        "use on_all_pass: redeal or name_other_suit, or deal the packet before {stock: rest}")
 
     def check_declarer_packet(self, pointer: str, decides: list[int]) -> None:
         """A packet to the declarer follows the decide step, in a ruleset where every played hand has one."""
