@@ -638,12 +638,13 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         if offer.taken_by is not None:
             taker = {"dealer": "the dealer", "acceptor": "the player who accepted"}.get(
                 offer.taken_by, "the player who fixed trump, by accepting or by naming a suit in a second round,")
+            card = "offered" if offer.taken_by == "declarer" else "accepted"  # a named trump takes it too
             if offer.taker_discards:
-                out.append(f"{taker} then takes the offered card into their hand and discards one card face down "
+                out.append(f"{taker} then takes the {card} card into their hand and discards one card face down "
                            "in its place (it may be the card taken); everyone knows they hold that card until they "
                            "play it, unless they discarded it, which only they know")
             else:
-                out.append(f"{taker} then takes the offered card into their hand and keeps it, discarding nothing; "
+                out.append(f"{taker} then takes the {card} card into their hand and keeps it, discarding nothing; "
                            "everyone knows they hold that card until they play it")
         if offer.on_all_pass == "bottom_card":
             out.append(f"if everyone passes, the bottom card of the stock is turned face up and its suit is trump; "
