@@ -19,7 +19,7 @@ from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, err
 from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
 from couillon_dsl.engine.rollout import make_rollout
-from couillon_dsl.engine.tables import OP_KITTY, build_tables, point_unit, resolve_seats
+from couillon_dsl.engine.tables import OP_KITTY, build_tables, card_set_masks, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
@@ -88,7 +88,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     scoresheet = Scoresheet(**{"goal": 0, "direction": "down", **data["scoresheet"]})  # the schema's defaults
     names = dataclasses.replace(_expr_names(announcements, specs, players.nsides, declarations),
                                 whole_points=point_unit(deck, roles) == 1,
-                                card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()})
+                                card_sets=card_set_masks(layout, deck.card_sets),
+                                fixed_teams=players.sides == "teams")
     definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
@@ -510,7 +511,8 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
     else:
         team, team_fn = ("", operator.attrgetter("each_team")) if for_each else compiled("team", "team", "winner")
     delta, delta_fn = compiled(delta_key, "int", 0)
-    reads = frozenset().union(*(facts_read(v, definitions) for v in (when, team, delta) if isinstance(v, str) and v))
+    reads = frozenset().union(*(facts_read(v, definitions, trump_sets(names)) for v in (when, team, delta)
+                                if isinstance(v, str) and v))
     if for_each == "seat":
         reads |= {"seat_sides"}
     return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
@@ -526,7 +528,12 @@ def _maker_wins(outcome: Outcome, document: Document, names: Any,
     if outcome.maker_wins is None:
         return None
     fn = compile_expression(outcome.maker_wins, "bool", names, document.content_span_of("/outcome/maker_wins"))
-    return fn, facts_read(outcome.maker_wins, definitions)
+    return fn, facts_read(outcome.maker_wins, definitions, trump_sets(names))
+
+
+def trump_sets(names: Any) -> frozenset[str]:
+    """The card sets that name trump cards (``AT``): their masks follow the hand's trump."""
+    return frozenset(name for name, masks in names.card_sets.items() if isinstance(masks, tuple))
 
 
 def _check_playable(document: Document, deal: tuple[DealStep, ...], players: Players, layout: DeckLayout,

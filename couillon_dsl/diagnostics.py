@@ -112,6 +112,9 @@ CODES: dict[str, str] = {
     "first-lead-card-undealt": "play.first_lead_card in a deal that keeps cards back (a stock, cards set aside, a kitty)",
     "bids-out-of-range": "bids whose lowest is above their highest, or whose highest is more than the tricks of a hand",
     "bid-without-bids": "an expression reads bid() in a ruleset without a `bids` section",
+    "score-without-teams": "an expression reads score() in a ruleset whose sides change from hand to hand (players.sides)",
+    "card-set-follows-trump": "a card set naming trump cards (AT) where cards fixed before the deal are needed (a deal "
+                              "check, a card class)",
     "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
     "passing-out-of-range": "more cards passed than a player holds, or `across` with an odd number of players",
     "game-may-not-end": "only a scoring expression might bring a team to the goal, which the check cannot follow (warning)",

@@ -1772,9 +1772,17 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the number of tricks won by the players of {team} who bid more than nothing" if team else None
         if node.func == "option" and isinstance(arg, String):
             return f"the value of option {arg.value}"
-    if isinstance(node, Call) and node.func == "count" and len(node.args) == 2 and isinstance(node.args[0], String):
+        if node.func == "score":
+            team = team_phrase(rs, arg)
+            return f"the score of {team} before the hand" if team else None
+    if isinstance(node, Call) and node.func in ("count", "held") and len(node.args) == 2 \
+            and isinstance(node.args[0], String):
         team = team_phrase(rs, node.args[1])
-        return f"the number of {node.args[0].value} in the tricks of {team}" if team else None
+        if team is None:
+            return None
+        if node.func == "held":
+            return f"the number of the {node.args[0].value} the players of {team} held at the start of play"
+        return f"the number of {node.args[0].value} in the tricks of {team}"
     return None
 
 

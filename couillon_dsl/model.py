@@ -536,10 +536,11 @@ class Tables:
     # card points inside the engine are counted in 1/point_unit of a point (2 for half points), always ints
     point_unit: int
     fixed_trump: int  # the deck's permanent trump suit, or -1
-    card_sets: Mapping[str, CardMask]  # deck.card_sets as masks
+    card_sets: Mapping[str, CardMask]  # deck.card_sets as masks (those naming trump cards, `AT`, left out)
     roles: Any  # engine.roles.RoleTables, or None without card roles
     reads_tricks: bool  # scoring reads the cards won or the tricks (count, in_last_trick, last_trick_winner, in_trick...)
     reads_seats: bool  # scoring reads a seat (`for_each: seat`, seat_tricks, seat_bid, team_of)
+    reads_held: bool  # scoring reads the cards the sides held at the start of play (held)
     # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
     deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)

@@ -219,7 +219,7 @@ class _Checks:
                     self.card(f"/deck/card_points/{escape(name)}", name, key=True)
                     continue
                 for j, card in enumerate(value):
-                    self.card(f"/deck/card_sets/{escape(name)}/{j}", card)
+                    self.card(f"/deck/card_sets/{escape(name)}/{j}", card, trump_relative=True)
         fixed = {str(c).upper() for c in deck.get("card_points") or {}}
         for table in ("points", "trump_points"):
             points = deck.get(table)
@@ -647,6 +647,8 @@ class _Checks:
                     listed = ", ".join(sets) or "none"
                     self.report("unknown-card-set", f"no card set '{count['set']}' in deck.card_sets",
                                 f"{base}/counts/{i}/set", did_you_mean(count["set"], sets) or f"card sets: {listed}")
+                elif "set" in count:
+                    self.fixed_set(f"{base}/counts/{i}/set", count["set"], "a deal check")
 
     def check_roles(self) -> None:
         for key, role in (self.data.get("card_roles") or {}).items():
@@ -851,8 +853,22 @@ class _Checks:
                 self.report("unknown-card-set", f"no card set '{key}' in deck.card_sets", f"{pointer}/set",
                             did_you_mean(key, sets) or f"card sets: {', '.join(sets) or 'none'}")
                 return set()
+            if not self.fixed_set(f"{pointer}/set", key, "a card class"):
+                return set()
             return {c.upper() for c in sets[key]}
         return {key.upper()} if self.card(f"{pointer}/card", key) else set()
+
+    def fixed_set(self, pointer: str, name: str, user: str) -> bool:
+        """Whether card set ``name`` holds the same cards in every hand; a set naming trump cards (``AT``)
+        is reported: only expressions follow the hand's trump (``user`` says what reads the set here)."""
+        extras = {e.upper() for e in self.extras}
+        trump_cards = [c for c in self.data["deck"]["card_sets"][name]
+                       if str(c).upper().endswith("T") and "T" not in self.suits and str(c).upper() not in extras]
+        if trump_cards:
+            self.report("card-set-follows-trump", f"card set '{name}' names trump cards ({', '.join(trump_cards)}), "
+                        f"which change with the hand's trump; {user} needs cards fixed before the deal", pointer,
+                        "name the cards themselves in a set of their own, or read the set in a scoring expression")
+        return not trump_cards
 
     def check_leads(self) -> None:
         """The cards the lead rules name exist."""
@@ -1267,6 +1283,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
         card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
+        fixed_teams=data["players"].get("sides", "teams") == "teams",
         bids="bids" in data,
     )
 

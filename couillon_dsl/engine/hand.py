@@ -121,7 +121,10 @@ def make_score_hand(
 
     ``outcome`` is the `outcome` section's closure; ``made`` lists the announcements made
     as (announcement index, seat); ``declared`` the points each team keeps per declaration
-    kind (:func:`couillon_dsl.engine.declarations.award`). The rules' expressions are pure functions of the
+    kind (:func:`couillon_dsl.engine.declarations.award`); ``held`` the cards each side held at
+    the start of play, and ``trump`` the hand's trump suit (-1: none), which a card set naming
+    trump cards follows; ``values``, the scoresheet before the hand, is what `score()` reads
+    (fixed teams only: a per-seat scoresheet has no side's score). The rules' expressions are pure functions of the
     HandFacts fields they read (:attr:`ScoringRule.reads`), so their deltas are computed
     once per combination of those fields (most rules read a handful of small values:
     winner, maker, decided...) and remembered, up to :data:`MEMO_LIMIT` combinations. The
@@ -200,8 +203,10 @@ def make_score_hand(
               contract_multiplier: int = 1, won: tuple[int, ...] = (),
               last_trick: tuple[Any, ...] = (None, 0, ()), side_of: Sequence[Team] | None = None,
               bids: tuple[int, ...] = (), seat_tricks: tuple[int, ...] = (),
-              seat_bids: tuple[int, ...] = (), counts: tuple[tuple[int, ...], ...] = ()) -> HandScore:
+              seat_bids: tuple[int, ...] = (), counts: tuple[tuple[int, ...], ...] = (), held: tuple[int, ...] = (),
+              trump: int = -1) -> HandScore:
         sides = team_of if side_of is None else side_of
+        scores = () if per_seat else tuple(values)
         in_play = sum(points)
         if decide is None:
             winner, tie, no_score = outcome(points, tricks, maker)
@@ -209,14 +214,16 @@ def make_score_hand(
             winner, tie, no_score = decide((None, None, maker, sides[dealer], sides[next_seat[dealer]], False, False,
                                             False, False, ntricks, in_play, passes, ties, points, tricks, tuple(made),
                                             options, None, None, declared, contract, contract_multiplier, won,
-                                            *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None),
+                                            *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held,
+                                            trump, scores),
                                            sides)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
         row = (winner, (1 - winner if nsides == 2 else None) if decided else None,
                maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
-               contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None)
+               contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held, trump,
+               scores)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)
@@ -294,7 +301,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
               passes: int, ties: int, values: Sequence[int], made: Sequence[tuple[int, int]], declared: Any = (),
               contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0, ()),
               side_of: Any = None, bids: Any = (), seat_tricks: Any = (), seat_bids: Any = (),
-              counts: Any = ()) -> HandScore:
+              counts: Any = (), held: Any = (), trump: Any = -1) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks

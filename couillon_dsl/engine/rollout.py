@@ -72,8 +72,8 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     choice on, a first-hand chooser, the chooser leading, last-trick points, goals counted
     in rule order, card roles, deal checks, sides fixed per hand, an outcome expression, a
     kitty, rules for leads or a follow rule that reads seats (`when_partner_winning`), bids,
-    tallies or passing, a second round naming trump, a hand size that changes from hand to hand
-    (those games step through GameState)."""
+    tallies or passing, a second round naming trump, a hand size that changes from hand to hand,
+    scoring that reads the cards held (`held`) (those games step through GameState)."""
     choose, offer = rs.trump.choose, rs.trump.offer
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or offer is not None and offer.on_all_pass == "name_other_suit"
@@ -82,7 +82,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
                 or rs.scoresheet.when_both_reach != "furthest_past"
                 or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.play_rules
                 or rs.tables.kitty is not None or rs.bids is not None or bool(rs.tallies)
-                or rs.passing is not None or rs.tables.deal_cycle > 1)
+                or rs.passing is not None or rs.tables.deal_cycle > 1 or rs.tables.reads_held)
 
 
 def make_rollout(rs: Ruleset) -> Rollout | None:

@@ -45,7 +45,8 @@ class ScoringPhase(StateFields):
             seat_tricks = tuple(taken)
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
-                             won, last, self._side_of, bids, seat_tricks, self._trick_bids, self._counts)
+                             won, last, self._side_of, bids, seat_tricks, self._trick_bids, self._counts,
+                             self._held() if t.reads_held else (), self._trump)
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
@@ -56,6 +57,17 @@ class ScoringPhase(StateFields):
         if t.declarer_sides and winner is not None:  # the scoresheet is per seat: the winning side's first seat
             winner = self._side_of.index(winner)
         self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
+
+    def _held(self) -> tuple[int, ...]:
+        """The cards each side held at the start of play (after any exchange): what its seats played,
+        and what they still hold (a seat that sat the hand out kept all its cards)."""
+        held = [0] * len(self._points)
+        for seat, hand in enumerate(self._hands):
+            held[self._side_of[seat]] |= hand
+        for leader, cards, _ in self._log:
+            for seat, card in zip(self._order[leader], cards):
+                held[self._side_of[seat]] |= 1 << card
+        return tuple(held)
 
     def _count_aside(self, owner: str, won: tuple[int, ...]) -> tuple[int, ...]:
         """Give the cards dealt to nobody to the team the contract says (`aside_counts_for`):

@@ -192,6 +192,17 @@ def exempt_card(layout: DeckLayout, name: str, trump: int) -> Card | None:
     return layout.parse(name)
 
 
+def card_set_masks(layout: DeckLayout, card_sets: Mapping[str, Sequence[str]]) -> dict[str, CardMask | tuple[CardMask, ...]]:
+    """`deck.card_sets` as masks; a set naming trump cards (``AT``, the ace of trumps) changes with the
+    hand's trump, so it is one mask per trump suit, then one for a hand without trump (index -1)."""
+    masks: dict[str, CardMask | tuple[CardMask, ...]] = {}
+    for name, cards in card_sets.items():
+        per_trump = tuple(sum(1 << card for card in (exempt_card(layout, text, trump) for text in cards)
+                              if card is not None) for trump in (*range(len(layout.suits)), -1))
+        masks[name] = per_trump[0] if len(set(per_trump)) == 1 else per_trump
+    return masks
+
+
 def resolve_seats(to: str | Sequence[int], dealer: int, n: int, declarer: int = -1) -> tuple[int, ...]:
     """Seats of a deal selector, in dealing order; `all` runs from the elder to the dealer. The
     declarer's selectors (after the decide step) need ``declarer``, the seat that fixed trump."""
@@ -460,12 +471,14 @@ def build_tables(
         start_sides=declarer_sides[0] if declarer_sides else tuple(team_of),
         point_unit=unit,
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
-        card_sets={name: layout.parse_mask(list(cards)) for name, cards in deck.card_sets.items()},
+        card_sets={name: masks for name, masks in card_set_masks(layout, deck.card_sets).items()
+                   if isinstance(masks, int)},
         roles=roles,
         reads_tricks=any(reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"}
                          for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides"}
                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
+        reads_held=any("held" in reads for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
         deal_cycle=cycle,
         hand_tricks=tuple(dealt_per_seat(declarer_plans[hand * n][0] if declarer_plans else plans[hand * n])

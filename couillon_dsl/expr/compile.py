@@ -72,6 +72,9 @@ class HandFacts(NamedTuple):
     seat_bids: tuple[int, ...] = ()  # seat -> the tricks it bid
     seat_sides: tuple[int, ...] = ()  # seat -> its team (its side in this hand)
     each_seat: int | None = None  # the seat a `for_each: seat` rule is being applied to
+    held: tuple[int, ...] = ()  # team -> the mask of the cards its seats held at the start of play
+    trump: int = -1  # the trump suit's index (-1: none): what a card set's trump cards (`AT`) stand for
+    scores: tuple[int, ...] = ()  # team -> its score on the scoresheet before the hand
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,11 @@ class ExprNames:
     bound: frozenset[str] = frozenset()
     declarations: tuple[str, ...] = ()  # declaration ids, in the order of HandFacts.declared
     whole_points: bool = True  # False when the pack has half points: points() is then a `number`
-    card_sets: Mapping[str, int] = field(default_factory=dict)  # deck.card_sets: name -> mask (0 when checking)
+    # deck.card_sets: name -> mask (0 when checking), or a mask per trump suit (the last: no trump) for a
+    # set that names trump cards (`AT`)
+    card_sets: Mapping[str, int | tuple[int, ...]] = field(default_factory=dict)
     bids: bool = True  # the ruleset has a `bids` section: bid() has something to read
+    fixed_teams: bool = True  # the scoresheet is kept per team (not per seat): score() has a team's score to read
 
 
 # name -> type; every variable is an attribute of HandFacts of the same name.
@@ -116,6 +122,8 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "option": (("option",), "any"),
     "declared": (("team", "declaration"), "int"),
     "count": (("card_set", "team"), "int"),
+    "held": (("card_set", "team"), "int"),
+    "score": (("team",), "int"),
     "in_last_trick": (("card_set",), "bool"),
     "in_trick": (("int", "card_set"), "bool"),
     "trick_winner": (("int",), "team"),
@@ -155,7 +163,7 @@ def reserved_names() -> frozenset[str]:
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidders_tricks": "tricks",
                    "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
-                   "option": "options", "declared": "declared", "count": "won",
+                   "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log"}
 
@@ -178,11 +186,13 @@ def walk(node: Node) -> Iterable[Node]:
             stack.extend((node.left, node.right))
 
 
-def facts_read(text: str, definitions: Mapping[str, str | int | bool] | None = None) -> frozenset[str]:
+def facts_read(text: str, definitions: Mapping[str, str | int | bool] | None = None,
+               trump_sets: frozenset[str] = frozenset()) -> frozenset[str]:
     """The HandFacts fields a (checked) expression reads: what its value can depend on.
 
     A definition it names reads what the definition's own text reads (``definitions``:
-    name -> text as written), followed through definitions of definitions.
+    name -> text as written), followed through definitions of definitions. A card set of
+    ``trump_sets`` (one naming trump cards, ``AT``) reads the hand's trump too.
     """
     definitions = definitions or {}
     found: set[str] = set()
@@ -200,6 +210,8 @@ def facts_read(text: str, definitions: Mapping[str, str | int | bool] | None = N
             elif isinstance(node, Call) and node.func in _FUNCTION_FACTS:
                 found.add(_FUNCTION_FACTS[node.func])
                 found.update(_MORE_FACTS.get(node.func, ()))
+                if any(isinstance(arg, String) and arg.value in trump_sets for arg in node.args):
+                    found.add("trump")
     return frozenset(found)
 
 
@@ -330,7 +342,7 @@ class _Checker:
                              f"not {len(node.args)}", node)
         if node.func == "declared":
             return self.declared(node)
-        if node.func in ("count", "in_last_trick"):
+        if node.func in ("count", "held", "in_last_trick"):
             return self.card_set(node)
         if node.func in ("in_trick", "trick_winner", "taken_with"):
             return self.trick(node)
@@ -349,6 +361,10 @@ class _Checker:
             return result, lambda facts: table(facts)[seat(facts)] if table(facts) else unknown
         if node.func == "opponents" and self.names.team_count != 2:
             return self.fail("expr-type", "opponents() needs a game with exactly two teams", node)
+        if node.func == "score" and not self.names.fixed_teams:
+            return self.fail("score-without-teams", "score() reads a team's score, but this ruleset keeps the "
+                             "scoresheet per player (its sides change from hand to hand)", node,
+                             "read the hand's own facts instead")
         team = self.expect(arg, "team", f"{node.func}()")
         if team is None:
             return result, None
@@ -359,6 +375,8 @@ class _Checker:
             return result, lambda facts: 0 if (t := team(facts)) is None or not facts.bids else facts.bids[t]
         if node.func == "bidders_tricks":
             return result, bidders_tricks(team)
+        if node.func == "score":  # a hand valued apart from a game (an agent's estimate) reads a fresh scoresheet: 0
+            return result, lambda facts: 0 if (t := team(facts)) is None or not facts.scores else facts.scores[t]
         return result, lambda facts: 0 if (t := team(facts)) is None else table(facts)[t]
 
     def operation(self, node: Call) -> tuple[str, Evaluator | None]:
@@ -391,8 +409,9 @@ class _Checker:
         return _numeric(*kinds), lambda facts: pick([fn(facts) for fn in fns])
 
     def card_set(self, node: Call) -> tuple[str, Evaluator | None]:
-        """``count("bouts", maker)``: cards of a set in a team's tricks; ``in_last_trick("petit")``."""
-        wanted = 2 if node.func == "count" else 1
+        """``count("bouts", maker)``: cards of a set in a team's tricks; ``held("honours", team)``: cards
+        of a set the team's players held at the start of play; ``in_last_trick("petit")``."""
+        wanted = 1 if node.func == "in_last_trick" else 2
         if len(node.args) != wanted:
             return self.fail("expr-arity", f"{node.func}() takes {wanted} argument{'s' if wanted > 1 else ''}, "
                              f"not {len(node.args)}", node)
@@ -401,14 +420,18 @@ class _Checker:
         if mask is None:
             return "any", None
         if node.func == "in_last_trick":
-            return "bool", lambda facts: bool(facts.last_trick_cards & mask)
-        team = self.expect(node.args[1], "team", "count()")
+            return "bool", lambda facts: bool(facts.last_trick_cards & mask(facts))
+        team = self.expect(node.args[1], "team", f"{node.func}()")
         if team is None:
             return "int", None
-        return "int", lambda facts: 0 if (t := team(facts)) is None or not facts.won else (facts.won[t] & mask).bit_count()
+        cards = operator.attrgetter(_FUNCTION_FACTS[node.func])  # won, or held: a mask per team
+        # a hand valued without the cards (an agent's estimate) holds none of the set
+        return "int", lambda facts: 0 if (t := team(facts)) is None or not cards(facts) \
+            else (cards(facts)[t] & mask(facts)).bit_count()
 
-    def set_mask(self, set_node: Node, usage: str) -> int | None:
-        """The mask of a quoted `deck.card_sets` name; None (reported, ``usage`` saying how to call) otherwise."""
+    def set_mask(self, set_node: Node, usage: str) -> Evaluator | None:
+        """The mask of a quoted `deck.card_sets` name, as a function of the hand (a set naming trump cards,
+        ``AT``, has one mask per trump suit); None (reported, ``usage`` saying how to call) otherwise."""
         if not isinstance(set_node, String):
             self.fail("expr-type", usage, set_node)
             return None
@@ -418,7 +441,10 @@ class _Checker:
             self.fail("unknown-card-set", f"no card set '{set_node.value}' in deck.card_sets", set_node,
                       did_you_mean(set_node.value, sets) or f"card sets: {listed}")
             return None
-        return sets[set_node.value]
+        masks = sets[set_node.value]
+        if isinstance(masks, tuple):
+            return lambda facts: masks[facts.trump]  # index -1, no trump: the set's last mask
+        return lambda facts: masks
 
     def trick(self, node: Call) -> tuple[str, Evaluator | None]:
         """``in_trick(n, "petit")``, ``trick_winner(n)``, ``taken_with(n, "excuse")``: facts of the hand's
@@ -429,21 +455,21 @@ class _Checker:
             return self.fail("expr-trick-number", f"{node.func}() counts tricks from 1 (the first) or back from -1 "
                              "(the last); there is no trick 0", number, "write 1 for the first trick, -1 for the last")
         index = self.expect(number, "int", f"{node.func}()")
-        mask: int | None = 0
-        if node.func != "trick_winner":
-            mask = self.set_mask(node.args[1], f"{node.func}() takes a trick number and a quoted card set name, "
-                                 f"e.g. {node.func}(-1, \"petit\")")
+        mask = (lambda facts: 0) if node.func == "trick_winner" else \
+            self.set_mask(node.args[1], f"{node.func}() takes a trick number and a quoted card set name, "
+                          f"e.g. {node.func}(-1, \"petit\")")
         if index is None or mask is None:
             return FUNCTIONS[node.func][1], None
+        cards: Evaluator = mask
 
         def nth(facts: HandFacts) -> tuple[int, int | None, int] | None:
             log, n = facts.trick_log, index(facts)
             return log[n - 1 if n > 0 else n] if 0 < abs(n) <= len(log) else None
 
         if node.func == "in_trick":
-            return "bool", lambda facts: (t := nth(facts)) is not None and bool(t[0] & mask)
+            return "bool", lambda facts: (t := nth(facts)) is not None and bool(t[0] & cards(facts))
         if node.func == "taken_with":
-            return "bool", lambda facts: (t := nth(facts)) is not None and bool(mask >> t[2] & 1)
+            return "bool", lambda facts: (t := nth(facts)) is not None and bool(cards(facts) >> t[2] & 1)
         return "team", lambda facts: None if (t := nth(facts)) is None else t[1]
 
     def declared(self, node: Call) -> tuple[str, Evaluator | None]:
