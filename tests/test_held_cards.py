@@ -11,11 +11,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
 
 from couillon_dsl import api
 from couillon_dsl.agents import make_agent
-from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.results import play_orders
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import card_set_masks
@@ -23,6 +21,7 @@ from couillon_dsl.explain import explain
 from couillon_dsl.expr import ExprNames, HandFacts, compile_expression, facts_read
 from couillon_dsl.kernel.eligible import ruleset_reason
 from tests.example_games import FOLDER
+from variants import refused
 
 SHORT_WHIST = api.load(FOLDER / "whist.yaml", {"game": 5})
 HONOURS = ("A", "K", "Q", "J")
@@ -129,12 +128,8 @@ def test_held_is_the_hand_after_the_cards_are_passed(tmp_path):
 
 
 def test_a_set_naming_trump_cards_is_refused_where_cards_are_fixed_before_the_deal(tmp_path):
-    path = tmp_path / "check.yaml"
-    path.write_text(f"id: whist-check\nname: Whist with a deal check\nextends: {FOLDER / 'whist.yaml'}\n"
-                    "deal_checks: {no_honours: {counts: [{set: honours, max: 0}]}}\n")
-    with pytest.raises(RulesetError) as caught:
-        api.load(path)
-    assert [d.code for d in caught.value.diagnostics] == ["card-set-follows-trump"]
+    body = "deal_checks: {no_honours: {counts: [{set: honours, max: 0}]}}\n"
+    assert refused(tmp_path, FOLDER / "whist.yaml", body) == ["card-set-follows-trump"]
 
 
 def test_the_kernel_and_the_rollout_decline_scoring_that_reads_the_cards_held(tmp_path):

@@ -19,10 +19,10 @@ from couillon_dsl import api
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.cards import iter_bits
-from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.kernel.eligible import ruleset_reason
 from tests.example_games import FOLDER
+from variants import refused
 
 HEARTS = api.load(FOLDER / "hearts.yaml")
 
@@ -174,12 +174,7 @@ def test_the_searches_play_hands_with_passing(spec: str):
 
 
 def test_the_checks_refuse_more_cards_than_a_hand_or_across_an_odd_table(tmp_path: Path):
-    path = tmp_path / "three.yaml"
-    path.write_text(f"id: three\nname: Three\nextends: {FOLDER / 'hearts.yaml'}\n"
-                    "passing: {cards: 14, to: [across]}\n")
-    with pytest.raises(RulesetError) as caught:
-        api.load(path)
-    assert [d.code for d in caught.value.diagnostics] == ["passing-out-of-range"]
+    assert refused(tmp_path, FOLDER / "hearts.yaml", "passing: {cards: 14, to: [across]}\n") == ["passing-out-of-range"]
 
 
 def test_the_kernel_declines_passing_and_the_option_removes_it():

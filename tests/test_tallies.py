@@ -17,9 +17,9 @@ from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.greedy import over_bid_costs, side_change, wants_tricks
 from couillon_dsl.cli import main
 from couillon_dsl.engine.hand import tally_payouts
-from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.kernel.eligible import ruleset_reason
 from tests.example_games import FOLDER
+from variants import refused
 
 SPADES = api.load(FOLDER / "spades.yaml")
 
@@ -96,12 +96,7 @@ def test_records_keep_the_counts_and_replay(tmp_path: Path):
 
 
 def test_only_fixed_teams_keep_tallies(tmp_path: Path):
-    path = tmp_path / "tarot-tally.yaml"
-    path.write_text("id: tarot-tally\nname: Tarot with a tally\nextends: tarot\n"
-                    "tallies: {sets: {adds: 1, every: 3, delta: -10}}\n")
-    with pytest.raises(RulesetError) as caught:
-        api.load(path)
-    assert [d.code for d in caught.value.diagnostics] == ["tallies-need-teams"]
+    assert refused(tmp_path, "tarot", "tallies: {sets: {adds: 1, every: 3, delta: -10}}\n") == ["tallies-need-teams"]
 
 
 def test_a_bad_adds_expression_is_placed_in_the_file(tmp_path: Path):
