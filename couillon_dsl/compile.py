@@ -208,9 +208,45 @@ def apply_options(document: Document, overrides: Mapping[str, Any]) -> tuple[dic
             if _same(value, spec.value):
                 data = merged(data, patch)
     changed = [name for name in overrides if not _same(specs[name].value, specs[name].default)]
+    overridden = [_overridden(document, specs, name) for name in changed]
+    if any(overridden):
+        raise RulesetError([problem for problem in overridden if problem is not None])
     if changed:
         _check_option_values(document, data, changed)
     return data, specs
+
+
+def _overridden(document: Document, specs: Mapping[str, OptionSpec], name: str) -> Diagnostic | None:
+    """An error when another option's patch in force replaces what option ``name`` sets, so that
+    the value asked for would be silently lost (Oh Hell's `cards` under a schedule that replaces
+    the deal)."""
+    spec = specs[name]
+    for target in spec.sets:
+        for other in specs.values():
+            if other.name != name and any(_same(value, other.value) and _replaces(patch, target)
+                                          for value, patch in other.patches):
+                pointer = f"/options/{escape(name)}"
+                values = [*(other.choices or ()), other.default, *(value for value, _ in other.patches)]
+                leave = [v for v in dict.fromkeys(map(repr, values))
+                         if not any(repr(value) == v and _replaces(patch, target) for value, patch in other.patches)]
+                hint = (f"set option '{other.name}' to {' or '.join(leave)} as well" if leave
+                        else f"no value of '{other.name}' leaves {target} alone")
+                return error("option-overridden", f"option '{name}' = {spec.value!r} has no effect: option "
+                             f"'{other.name}' = {other.value!r} replaces {target}", document.span_of(pointer),
+                             pointer, hint)
+    return None
+
+
+def _replaces(patch: Any, pointer: str) -> bool:
+    """Whether a merge patch writes over the value at ``pointer`` (or a mapping above it)."""
+    node = patch
+    for token in (unescape(t) for t in pointer.split("/")[1:]):
+        if not isinstance(node, dict) or token not in node:
+            return False
+        node = node[token]
+        if not isinstance(node, dict):
+            return True
+    return True
 
 
 def _check_option_values(document: Document, data: dict[str, Any], changed: list[str]) -> None:

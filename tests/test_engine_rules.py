@@ -18,7 +18,7 @@ from couillon_dsl.engine.fields import FIELDS
 from couillon_dsl.engine.tables import OP_PACKET, OP_SET_ASIDE, OP_STOCK
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Choose, Offer, Ruleset
-from example_games import HEARTS
+from example_games import FOLDER, HEARTS
 
 D, L, P, R = 0, 1, 2, 3
 DP, LR = 0, 1  # teams of a hand dealt by seat 0
@@ -703,3 +703,18 @@ def test_the_holder_of_the_opening_card_leads_it_and_the_table_knows() -> None:
     assert (parse("2C"), 3) in state.view(0).face_up
     with pytest.raises(IllegalAction, match="leads it to the first trick"):
         state.apply(parse("AD"))
+
+
+OH_HELL = str(FOLDER / "oh-hell.yaml")
+
+
+def test_an_option_whose_value_another_option_replaces_is_refused() -> None:
+    """Oh Hell's `cards` sets the packet that its default `schedule` replaces: asked for alone,
+    it would change nothing, so the load says which option to set as well."""
+    with pytest.raises(RulesetError) as lost:
+        ruleset(OH_HELL, cards=5)
+    [problem] = lost.value.diagnostics
+    assert problem.code == "option-overridden" and "'schedule' = 'up_and_down' replaces /deal/0/packet" in problem.message
+    assert problem.hint == "set option 'schedule' to 'fixed' as well"
+    fixed = ruleset(OH_HELL, cards=5, schedule="fixed")
+    assert fixed.tables.hand_tricks == (5,)

@@ -320,6 +320,8 @@ def test_cli_explain() -> None:
     (["explain", "couillon", "-o", "lines"], 2, "Invalid value for '--option': wants NAME=VALUE"),
     (["explain", "couillon", "-o", "lines=99"], 2, "Invalid value for '--option': option 'lines': 99 is out of range [bad-option-value]"),
     (["explain", "couillon", "-o", "colour=red"], 2, "[unknown-option]"),
+    (["explain", str(ROOT / "examples" / "oh-hell.yaml"), "-o", "cards=5"], 2,
+     "Invalid value for '--option': option 'cards' = 5 has no effect: option 'schedule'"),
     (["explain", "couillon", "--format", "html"], 2, "Invalid value for '--format'"),
 ])
 def test_cli_explain_errors(args: list[str], code: int, message: str) -> None:

@@ -75,7 +75,7 @@ class InvalidInput(click.ClickException):
         click.echo(text, err=True)
 
 
-OPTION_CODES = {"unknown-option", "bad-option-value"}  # a mistyped --option is a usage error
+OPTION_CODES = {"unknown-option", "bad-option-value", "option-overridden"}  # a mistyped --option is a usage error
 
 
 def parse_options(values: tuple[str, ...], flag: str = "--option") -> dict[str, str]:
