@@ -21,11 +21,12 @@ from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.api import load
 from couillon_dsl.cards import iter_bits
-from couillon_dsl.engine import CHANCE, GameState, IllegalAction, play_orders
+from couillon_dsl.engine import CHANCE, GameState, play_orders
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.validate import check
+from honesty import same_worlds, swapped_game
 
 EUCHRE = str(Path(__file__).resolve().parents[1] / "examples" / "euchre.yaml")
 RS = load(EUCHRE)
@@ -217,22 +218,6 @@ def test_greedy_feeds_a_partner_only_when_the_partner_plays_to_the_trick() -> No
 # ---------------------------------------------------------------------- hidden information
 
 
-def swapped_game(state: GameState, a: int, b: int) -> GameState | None:
-    """``state``'s game with cards ``a`` and ``b`` trading places everywhere (deal, discard, plays)."""
-    swap = {a: b, b: a}
-    twin = GameState(state.ruleset)
-    try:
-        for action in state.history():
-            if action < NCARDS:
-                action = swap.get(action, action)
-            elif ACTS.discard0 <= action < ACTS.discard0 + NCARDS:
-                action = ACTS.discard0 + swap.get(action - ACTS.discard0, action - ACTS.discard0)
-            twin.apply(action)
-    except IllegalAction:
-        return None
-    return twin
-
-
 def alone_in_play(seed: int, plays: int) -> GameState:
     """A deal where the elder's partner (seat 3) orders up and goes alone, so the elder sits out;
     then ``plays`` cards played by greedy."""
@@ -250,19 +235,6 @@ def alone_in_play(seed: int, plays: int) -> GameState:
     return state
 
 
-def same_choices(state: GameState, twin: GameState, seat: int, seed: int) -> None:
-    assert state.current_player() == twin.current_player() == seat
-    assert twin.view(seat) == state.view(seat)
-    mine = [w.history()[:NCARDS] for w in Sampler().worlds(state, seat, 6, random.Random(seed))]
-    theirs = [w.history()[:NCARDS] for w in Sampler().worlds(twin, seat, 6, random.Random(seed))]
-    assert mine and mine == theirs
-    legal = state.legal_actions()
-    assert twin.legal_actions() == legal
-    for spec in ("greedy", "pimc:samples=2", "ismcts:iterations=8:worlds=2"):
-        assert make_agent(spec).act(state, legal, random.Random(seed)) == \
-            make_agent(spec).act(twin, legal, random.Random(seed)), spec
-
-
 @pytest.mark.parametrize("plays", [0, 2, 4])
 def test_moving_the_sitters_cards_changes_nothing_another_seat_sees_or_does(plays: int) -> None:
     checked = 0
@@ -278,8 +250,8 @@ def test_moving_the_sitters_cards_changes_nothing_another_seat_sees_or_does(play
             twin = next((t for s in others for c in iter_bits(state.hand_of(s) & ~played)
                          if (t := swapped_game(state, sitter_card, c)) is not None), None)
             if twin is not None:
-                assert twin.hand_of(1) != state.hand_of(1)
-                same_choices(state, twin, seat, seed)
+                assert twin.hand_of(1) != state.hand_of(1) and twin.current_player() == seat
+                same_worlds(state, twin, seat, seed)
                 checked += 1
                 break
         if checked == 2:

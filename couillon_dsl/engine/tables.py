@@ -211,7 +211,7 @@ def resolve_seats(to: str | Sequence[int], dealer: int, n: int, declarer: int = 
             raise ValueError(f"deal selector {to!r} before anyone declared")
         if to == "declarer":
             return (declarer,)
-        return tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s != declarer)
+        return tuple(s for s in resolve_seats("all", dealer, n) if s != declarer)
     if to == "all":
         return tuple((dealer + 1 + i) % n for i in range(n))
     if to == "elder":
