@@ -361,7 +361,8 @@ def _promotion(raw: Mapping[str, Any]) -> Promotion:
     card, rank = raw.get("card"), raw.get("rank")
     default_name = card if card else f"the {rank} of the trump's colour"
     return Promotion(card=card, name=raw.get("name", default_name), by_announcement=raw.get("by_announcement"),
-                     below=str(raw["below"]), rank=None if rank is None else str(rank), suit=raw.get("suit"))
+                     below=None if "below" not in raw else str(raw["below"]), rank=None if rank is None else str(rank),
+                     suit=raw.get("suit"), top=raw.get("top", False))
 
 
 def _layout(deck: Deck) -> DeckLayout:

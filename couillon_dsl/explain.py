@@ -286,8 +286,16 @@ def _announcement(rs: Ruleset, key: str) -> Announcement | None:
 
 def promotion_sentences(rs: Ruleset) -> list[str]:
     out = []
+    above = None  # the top promotion before this one
     for promotion in rs.deck.promotions:
-        where = f"directly below the trump {rank_word(promotion.below)}"
+        if promotion.below is not None:
+            where = f"directly below the trump {rank_word(promotion.below)}"
+        elif above is None:
+            where = "above every card of the trump suit (its own card among them takes this place)"
+        else:
+            where = f"directly below the {_promoted(rs, above)}, above every card of the trump suit"
+        if promotion.top:
+            above = promotion
         if promotion.card is not None:
             what = f"the {_card(rs, promotion.card)} becomes a trump ranking {where}, whatever the trump suit"
         else:
@@ -751,6 +759,9 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
             text = f"{c.name}: they name any suit as trump"
         elif c.trump == "none":
             text = f"{c.name}: there are no trumps"
+        elif c.trump == "promoted":
+            promoted = [_promoted(rs, p) for p in rs.deck.promotions if p.card is not None]
+            text = f"{c.name}: no suit is trump; the {join(promoted)} are the only trumps, in that order"
         else:
             text = f"{c.name}: {rs.layout.suit_names[rs.layout.suits.index(c.trump)]} are trumps"
         if c.ranks:

@@ -97,14 +97,16 @@ class Extra:
 @dataclass(frozen=True, slots=True)
 class Promotion:
     """A card promoted into trump: ``card``, or (``card`` None) the ``rank`` of the suit ``suit``
-    names relative to trump (``same_colour``: the other suit of the trump's colour)."""
+    names relative to trump (``same_colour``: the other suit of the trump's colour); placed
+    directly ``below`` a trump rank, or (``below`` None) at the ``top``, above the trump suit."""
 
     card: str | None
     name: str
     by_announcement: str | None
-    below: str
+    below: str | None
     rank: str | None = None
     suit: str | None = None
+    top: bool = False  # above every card of the trump suit, the top promotions in their written order
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +218,9 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """What a trump choice picks: a trump (``named`` by the chooser, ``none`` or a suit id),
-    the card order and points under it, and the multiplier the hand counts with."""
+    """What a trump choice picks: a trump (``named`` by the chooser, ``none``, ``promoted``: only the
+    promoted cards, or a suit id), the card order and points under it, and the multiplier the
+    hand counts with."""
 
     id: str
     name: str

@@ -247,7 +247,12 @@ class _Checks:
             if "card" in promotion:
                 self.card(f"{base}/card", promotion["card"])
             self.check_relative_promotion(base, promotion, deck.get("suits", DEFAULT_SUITS))
-            self.rank(f"{base}/below", promotion["below"])
+            if ("below" in promotion) == bool(promotion.get("top")):
+                self.report("promotion-place-unclear", "a promotion needs either `below` (a trump rank) or "
+                            "`top: true`, not both", base, "write below: A to rank it under the trump ace, or top: "
+                            "true to rank it above every card of the trump suit")
+            elif "below" in promotion:
+                self.rank(f"{base}/below", promotion["below"])
             if "by_announcement" in promotion:
                 self.announcement(f"{base}/by_announcement", promotion["by_announcement"])
 
@@ -809,7 +814,12 @@ class _Checks:
                 self.report("aside-needs-two-teams", "aside_counts_for: opponents needs exactly two teams",
                             f"{base}/aside_counts_for", "use declarer or nobody, or two teams")
             trump = str(contract.get("trump", "named"))
-            if trump not in ("named", "none") and trump not in self.suits:
+            fixed = [p for p in self.data["deck"].get("promotions", []) if "card" in p]
+            if trump == "promoted" and not fixed:
+                self.report("trump-promoted-without-cards", f"contract {key} makes the promoted cards the only trumps, "
+                            "but the deck promotes no fixed card", f"{base}/trump",
+                            "promote cards with deck.promotions (card: JC, top: true), or use trump: none")
+            if trump not in ("named", "none", "promoted") and trump not in self.suits:
                 self.report("unknown-suit", f"'{trump}' is not a suit of this deck", f"{base}/trump",
                             did_you_mean(trump, self.suits) or f"suits: {', '.join(self.suits)}")
             ranks = [str(r) for r in contract.get("ranks") or []]

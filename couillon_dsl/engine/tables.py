@@ -31,15 +31,19 @@ OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE, OP_KITTY = range(6)
 DECLARER_SELECTORS = frozenset({"declarer", "all_but_declarer"})
 
 
-def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[tuple[Card, str]]) -> list[Card]:
-    """The trump suit high to low: trump_ranks (or its ranks), promoted cards right below their rank.
+def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[tuple[Card, str | None]]) -> list[Card]:
+    """The trump suit high to low: the `top` promotions (below None) in their written order, then
+    trump_ranks (or its ranks) with the other promoted cards right below their rank. ``trump`` past
+    the printed suits is a hand whose only trumps are the promoted cards: they alone, in written order.
 
     `trump_ranks` reorders the deck's default ranks; a suit with ranks of its own keeps their order.
     """
+    order = [card for card, below in promoted if below is None]
+    if trump >= len(layout.suits):
+        return order + [card for card, below in promoted if below is not None]
     own = layout.ranks_of(trump)
     ranks = deck.trump_ranks if deck.trump_ranks and own == layout.ranks else own
     moved = {card for card, _ in promoted}
-    order: list[Card] = []
     for rank in ranks:
         card = layout.card(trump, own.index(rank))
         if card not in moved:
@@ -103,15 +107,19 @@ def role_tables(layout: DeckLayout, roles: Sequence[CardRole], unit: int) -> Rol
 
 
 def build_context(
-    deck: Deck, layout: DeckLayout, follow: Follow, trump: int, promoted: Sequence[tuple[Card, str]], unit: int = 1,
-    roles: RoleTables | None = None,
+    deck: Deck, layout: DeckLayout, follow: Follow, trump: int, promoted: Sequence[tuple[Card, str | None]],
+    unit: int = 1, roles: RoleTables | None = None, promoted_only: bool = False,
 ) -> TrumpContext:
-    """Tables for one trump suit (-1: none) with the given (card, below-rank) promotions; card
-    points in 1/``unit`` of a point. Card roles change strength (a card that never wins has
-    none) and wrap the follow closure (a card playable at any time; an open lead)."""
+    """Tables for one trump suit (-1: none) with the given (card, below-rank or None at the top)
+    promotions; card points in 1/``unit`` of a point. Card roles change strength (a card that never
+    wins has none) and wrap the follow closure (a card playable at any time; an open lead). With
+    ``promoted_only`` and no trump suit the promoted cards are the trumps, a suit of their own
+    after the printed suits and the extras' (a contract with `trump: promoted`)."""
     n = layout.size
     nsuits = len(layout.suits) + (1 if layout.extras else 0)  # the extras' pseudo-suit last
-    if trump < 0:
+    if trump < 0 and promoted_only and promoted:
+        trump, nsuits = nsuits, nsuits + 1
+    elif trump < 0:
         promoted = ()
     card_suit = [layout.suit_of(c) for c in range(n)]
     for card, _ in promoted:
@@ -149,7 +157,7 @@ def build_context(
     points = tuple(int(card_value(deck, layout, c, card_suit[c] == trump and c not in moved) * unit) for c in range(n))
     exempt = 0
     for name in follow.exempt:
-        exempted = exempt_card(layout, name, trump)
+        exempted = exempt_card(layout, name, trump if trump < len(layout.suits) else -1)
         if exempted is not None:
             exempt |= 1 << exempted
     legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
@@ -398,19 +406,21 @@ def build_tables(
     unit = point_unit(deck, card_roles)
     roles = role_tables(layout, card_roles, unit)
 
-    def add_family(family_deck: Deck) -> int:
-        """Contexts for every trump suit (and none) and promotion set under one card order; its offset."""
+    def add_family(family_deck: Deck, promoted_only: bool = False) -> int:
+        """Contexts for every trump suit (and none) and promotion set under one card order; its offset.
+        ``promoted_only``: without a trump suit the promoted cards are trumps (`trump: promoted`)."""
         base = len(contexts)
         for trump in range(-1, len(layout.suits)):
             for bits in range(1 << len(promotions)):
                 active = [(promoted_card(deck, layout, p, trump), below)
-                          for i, (p, below, _) in enumerate(promotions) if bits >> i & 1 and trump >= 0]
-                contexts.append(build_context(family_deck, layout, follow, trump, active, unit, roles))
+                          for i, (p, below, _) in enumerate(promotions)
+                          if bits >> i & 1 and (trump >= 0 or promoted_only)]
+                contexts.append(build_context(family_deck, layout, follow, trump, active, unit, roles, promoted_only))
         return base
 
     add_family(deck)
-    bases = tuple(add_family(contract_deck(deck, c)) if c.ranks or c.points or c.trump_points else 0
-                  for c in contracts)
+    bases = tuple(add_family(contract_deck(deck, c), c.trump == "promoted")
+                  if c.ranks or c.points or c.trump_points or c.trump == "promoted" else 0 for c in contracts)
     n = players.count
     team_of = [0] * n
     for team, seats in enumerate(players.teams):
@@ -459,7 +469,7 @@ def build_tables(
                                    players.nsides if declarer_sides else 0, maker_wins, tallies),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
-        contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump == "none" else
+        contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted") else
                              layout.suits.index(c.trump) for c in contracts),
         contract_multipliers=tuple(tuple(c.multiplier_for(layout.suits[s] if s >= 0 else None)
                                          for s in range(-1, len(layout.suits))) for c in contracts),
