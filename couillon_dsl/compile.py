@@ -131,7 +131,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     if trump.auction is not None:
         ids = [c.id for c in contracts]
         tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
-                                                                  for c in trump.auction.ladder))
+                                                                  for c in trump.auction.ladder),
+                                     auction_values=trump.auction.values,
+                                     kitty_choice=trump.auction.kitty == "declarer_decides")
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -464,7 +466,9 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
         offer=Offer(**offer) if method == "offer" else None,
         choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
-        auction=Auction(ladder=tuple(raw["auction"]["ladder"]), first=raw["auction"].get("first", "elder"))
+        auction=Auction(ladder=tuple(raw["auction"].get("ladder", ())), first=raw["auction"].get("first", "elder"),
+                        procedure=raw["auction"].get("procedure", "once"), values=tuple(raw["auction"].get("values", ())),
+                        kitty=raw["auction"].get("kitty", "by_contract"))
         if method == "auction" and raw.get("auction") else None,
     )
 

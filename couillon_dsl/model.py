@@ -242,10 +242,16 @@ class Contract:
 
 @dataclass(frozen=True, slots=True)
 class Auction:
-    """Bidding for a contract: each seat once, from `first`, a contract of `ladder` above the last bid."""
+    """Bidding for a contract: each seat once, from `first`, a contract of `ladder` above the last bid
+    (procedure ``once``); or numbers of ``values`` bid two players at a time (``pairs``), the survivor
+    declaring at the last value and then picking the contract, after taking or leaving the kitty when
+    ``kitty`` is ``declarer_decides``."""
 
-    ladder: tuple[str, ...]
+    ladder: tuple[str, ...] = ()
     first: str = "elder"
+    procedure: str = "once"  # once | pairs
+    values: tuple[int, ...] = ()  # pairs: the numbers that may be bid, lowest first
+    kitty: str = "by_contract"  # by_contract | declarer_decides
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,6 +550,7 @@ class Tables:
     reads_tricks: bool  # scoring reads the cards won or the tricks (count, in_last_trick, last_trick_winner, in_trick...)
     reads_seats: bool  # scoring reads a seat (`for_each: seat`, seat_tricks, seat_bid, team_of)
     reads_held: bool  # scoring reads the cards the sides held at the start of play (held)
+    reads_top_runs: bool  # scoring reads the sides' runs of top trumps (top_run)
     # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
     deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)
@@ -560,6 +567,8 @@ class Tables:
     named_contract: int = -1  # the enabled contract whose trump the chooser names (name actions), or -1
     fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
     auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
+    auction_values: tuple[int, ...] = ()  # trump.auction's values (procedure pairs), bid with BID n (the n-th)
+    kitty_choice: bool = False  # trump.auction.kitty: declarer_decides (take or leave it before the contract)
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
     # sides per hand (players.sides other than teams): declarer seat -> seat -> side (0: the declarer's);
     # empty with fixed teams, whose sides are team_of

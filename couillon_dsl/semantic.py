@@ -767,6 +767,35 @@ class _Checks:
             self.report("unused-setting", "first_lead: chooser needs trump.method choose; the elder leads instead",
                         "/play/first_lead", "use first_lead: elder", severity="warning")
 
+    def check_auction_values(self, auction: dict[str, Any]) -> None:
+        """A ladder of contracts is bid once round (procedure once); numbers rising from the lowest are bid in
+        pairs (procedure pairs); the declarer's kitty decision needs the numbers, a kitty, and no bids of tricks."""
+        pairs = auction.get("procedure", "once") == "pairs"
+        values = auction.get("values")
+        if pairs != (values is not None) or pairs == ("ladder" in auction):
+            self.report("auction-values-invalid", "procedure pairs bids `values` (numbers), procedure once a "
+                        "`ladder` of contracts; this auction gives " + ("neither" if values is None and
+                        "ladder" not in auction else "the other"), "/trump/auction",
+                        "write procedure: pairs with values: [18, 20, ...], or ladder: [...] alone")
+            return
+        if values is not None and any(b <= a for a, b in zip(values, values[1:])):
+            self.report("auction-values-invalid", "the auction's values must rise, each above the one before",
+                        "/trump/auction/values", "list the numbers lowest first, without repeats")
+        if values is not None and "bids" in self.data:
+            self.report("auction-values-invalid", "a numeric auction and bids of tricks would share the `bid N` "
+                        "actions", "/trump/auction/values", "drop the `bids` section")
+        if auction.get("kitty", "by_contract") == "declarer_decides":
+            takes = [k for k, c in (self.data.get("contracts") or {}).items() if (c.get("kitty") or {}).get("taken")]
+            if values is None or self.kitty_size is None or takes:
+                why = ("needs procedure pairs (the contract picked after the auction)" if values is None else
+                       "needs a kitty step in the deal" if self.kitty_size is None else
+                       f"leaves no kitty for contract {takes[0]} to take")
+                where = f"/contracts/{escape(takes[0])}/kitty" if takes and values is not None \
+                    and self.kitty_size is not None else "/trump/auction/kitty"
+                self.report("kitty-choice-invalid", f"kitty: declarer_decides {why}", where,
+                            "deal a {kitty: N} step, use procedure pairs, and take the kitty by the declarer's "
+                            "decision alone")
+
     def check_contracts(self) -> None:
         """Contracts go with a choice; one at most has its trump named; their orders, points and suits exist."""
         contracts: dict[str, Any] = self.data.get("contracts") or {}
@@ -779,9 +808,12 @@ class _Checks:
                 len(team) != 2 for team in players.get("teams", [[0, 1]]))):  # sides per hand: no partner yet
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
-        if self.data["trump"]["method"] == "auction" and not (contracts and self.data["trump"].get("auction")):
+        auction = self.data["trump"].get("auction") or {}
+        if self.data["trump"]["method"] == "auction" and not (contracts and auction):
             self.report("auction-ladder-invalid", "an auction needs `contracts` and `trump.auction` with their ladder",
                         "/trump/method", "declare the contracts, then trump: {method: auction, auction: {ladder: [...]}}")
+        elif auction:
+            self.check_auction_values(auction)
         if not contracts:
             return
         if self.data["trump"]["method"] not in ("choose", "auction"):

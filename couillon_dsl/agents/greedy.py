@@ -38,6 +38,7 @@ from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
 from couillon_dsl.kernel.eligible import hand_size
+from couillon_dsl.model import NAMED_TRUMP
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
@@ -242,14 +243,19 @@ def trick_value(ctx: TrumpContext, hand: int, unseen: int) -> float:
     return value
 
 
-def maker_stakes(rs: Ruleset, tricks: int) -> tuple[float, float]:
+def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1) -> tuple[float, float]:
     """What making trump stands to gain and to lose, by the ruleset's compiled scoring, in a hand
     of ``tricks`` tricks: the maker's side's scoresheet change against the other sides' (towards
     winning: positive) in a hand it wins with two thirds of the tricks and the card points, and
     minus that in a hand it loses with one third (the other sides sharing the rest evenly),
-    scored from a fresh scoresheet. Towards winning is towards the goal, or away from it where
-    reaching the goal ends the game for the furthest from it to win (`at_goal: ends_game`)."""
+    scored from a fresh scoresheet, under ``contract`` (an index into `contracts`; -1: none named).
+    Towards winning is towards the goal, or away from it where reaching the goal ends the game for
+    the furthest from it to win (`at_goal: ends_game`)."""
     t = rs.tables
+    named = {} if contract < 0 else {
+        "contract": rs.contracts[contract].id,
+        "contract_multiplier": t.contract_multipliers[contract][1 if t.contract_trump[contract] == NAMED_TRUMP
+                                                                else t.contract_trump[contract] + 1]}
     n, sides = rs.players.count, rs.players.nsides
     dealt = sum(t.contexts[0].points) * n * tricks // rs.layout.size  # card points in play, in the engine's units
     sheet = rs.scoresheet
@@ -262,10 +268,26 @@ def maker_stakes(rs: Ruleset, tricks: int) -> tuple[float, float]:
         won = min(max(round(tricks * share), 1), tricks - 1) if tricks > 1 else round(share)
         points = round(dealt * share)
         deltas = t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), 0, n - 1, tricks, 0, 0,
-                              values, (), side_of=side_of).deltas
+                              values, (), side_of=side_of, **named).deltas
         others = [d for team, d in enumerate(deltas) if team != 0]
         changes.append(sign * (sum(others) / len(others) - deltas[0]))
     return changes[0], -changes[1]
+
+
+_PAYS: dict[tuple[int, int, int], tuple[Ruleset, bool]] = {}  # (id(ruleset), tricks, contract) -> tricks_pay
+
+
+def tricks_pay(rs: Ruleset, tricks: int, contract: int) -> bool:
+    """Whether the maker's tricks and points are worth more than nothing under ``contract``, by the
+    compiled scoring (:func:`maker_stakes` gains more with two thirds than it loses with one third):
+    a contract won by losing every trick is not one greedy's play can make."""
+    key = (id(rs), tricks, contract)
+    known = _PAYS.get(key)
+    if known is None or known[0] is not rs:
+        if len(_PAYS) > 1024:
+            _PAYS.clear()
+        known = _PAYS[key] = (rs, sum(maker_stakes(rs, tricks, contract)) > 0)
+    return known[1]
 
 
 def shared(first: int, total: int, sides: int) -> tuple[int, ...]:
@@ -496,6 +518,17 @@ def choice_context(state: GameState, action: int) -> TrumpContext | None:
     return None
 
 
+def playable_choices(state: GameState, actions: Sequence[int]) -> list[tuple[TrumpContext, int]]:
+    """The contract choices among ``actions`` (`name SUIT`, `contract ID`) with the trump context each
+    puts in force, less those won by losing tricks (:func:`tricks_pay`) unless every one is such."""
+    t, acts, tricks = state.ruleset.tables, state.actions, state.hand_tricks
+    choices = [(ctx, a) for a in actions if (ctx := choice_context(state, a)) is not None]
+    playable = [(ctx, a) for ctx, a in choices
+                if tricks_pay(state.ruleset, tricks, t.named_contract if a < acts.show0
+                              else t.fixed_contracts[a - acts.contract0])]
+    return playable or choices
+
+
 class GreedyAgent:
     """Takes tricks cheaply, sheds cheaply, and makes trump when its side's chance clears the break-even."""
 
@@ -543,6 +576,10 @@ class GreedyAgent:
             return bid_for(state, hand, legal)
         if legal[0] >= acts.discard0 >= 0:  # after taking the kitty
             return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
+        if state.phase == "kitty":  # a declarer's kitty: more cards to choose the best from, and his to keep
+            return acts.accept
+        if state.phase == "auction" and rs.tables.auction_values:
+            return self._bid_value(state, seat, hand, legal)
         if acts.accept in legal:
             offered = state.offered
             if offered is None:
@@ -582,6 +619,28 @@ class GreedyAgent:
         # show the lowest card of the suit (rank index 0 is the highest rank)
         return max(in_best or shows, key=lambda a: rs.layout.rank_of(a - acts.show0))
 
+    def _bid_value(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
+        """A numeric auction: bid the next value, or hold the last one, while the hand's best contract
+        clears the maker's bar (as for naming trump); each multiple of the lowest value above it asks a
+        trick more (a declarer who bid high needs a hand to match, whatever the scoring makes of it)."""
+        acts, rs = state.actions, state.ruleset
+        values = rs.tables.auction_values
+        names = range(acts.name0, acts.show0) if rs.tables.named_contract >= 0 else ()
+        choices = [*names, *(range(acts.contract0, acts.contract_end) if acts.contract0 >= 0 else ())]
+        unseen = rs.layout.full_mask & ~hand
+        best = max(trick_value(ctx, hand, unseen) for ctx, _ in playable_choices(state, choices))
+        if rs.tables.kitty_choice:  # the kitty it will take, to keep its best cards: worth the hand's average card
+            best *= 1 + state.kitty_size / hand.bit_count()
+        bar = self.maker_bar(rs, state.hand_tricks)
+
+        def supports(value: int) -> bool:
+            return bar.makes(best - (value / values[0] - 1), seat, hand.bit_count())
+
+        if acts.accept in legal:
+            return acts.accept if supports(state.auction_value or values[0]) else acts.pass_
+        bids = [a for a in legal if a != acts.pass_]
+        return bids[0] if bids and supports(values[bids[0] - acts.bid0]) else acts.pass_
+
     def _name_or_pass(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
         """Name the suit worth most tricks when the side's chance with it clears the maker's bar (as
         for taking a card on offer); a seat that may not pass names that suit anyway."""
@@ -597,7 +656,7 @@ class GreedyAgent:
 
     def _pick_contract(self, state: GameState, hand: int, legal: Sequence[int]) -> int:
         """The contract (and trump) under which ``hand`` is worth most; push when even that is weak."""
-        valued = [(hand_value(ctx, hand), a) for a in legal if (ctx := choice_context(state, a)) is not None]
+        valued = [(hand_value(ctx, hand), a) for ctx, a in playable_choices(state, legal)]
         if not valued:
             return legal[0]
         value, best = max(valued, key=lambda va: (va[0], -va[1]))

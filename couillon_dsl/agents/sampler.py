@@ -283,12 +283,13 @@ class _Layout:
         # the seat that took cards (a kitty, an offered card) and discards as many; a taken kitty's positions
         taker = view.discarding_seat if view.discarding_seat is not None else -1
         kitty_spots = range(0)
-        if kitty is not None and view.contract is not None and view.deciding_seat is not None:
+        if kitty is not None and view.deciding_seat is not None:
             kitty_at = range(*kitty.positions[rs.tables.plan_index(view.hand_number - 1, view.dealer)])
             for position, card in zip(kitty_at, iter_bits(view.kitty)):  # a kitty seen
                 self.fixed[position] = card
                 known |= 1 << card
-            if kitty.taken[[c.id for c in rs.contracts].index(view.contract)]:
+            # the declarer took it, by his contract or by his own decision before one: he discards (public)
+            if view.discarding_seat is not None and view.discarding_seat == view.deciding_seat:
                 kitty_spots = kitty_at
         self.dealt = {s: list(iter_bits(probe.hand_of(s))) for s in range(nseats)}  # each seat's dealt positions
         # the cards this seat passed: where they are now (with the receiver), or still its own while seats pass

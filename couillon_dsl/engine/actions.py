@@ -14,9 +14,9 @@ CHANCE = -1
 TERMINAL = -2
 
 # phases; PHASE_NAMES gives the name a SeatView shows
-DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION, DISCARD, BID, PASS, NAME = range(12)
+DEALER, DRAW, OFFER, CHOOSE, ANNOUNCE, PLAY, OVER, AUCTION, DISCARD, BID, PASS, NAME, KITTY = range(13)
 PHASE_NAMES = ("choose_dealer", "deal", "offer", "choose", "announce", "play", "over", "auction", "discard", "bid",
-               "pass", "name")
+               "pass", "name", "kitty")
 
 
 class IllegalAction(ValueError):
@@ -31,8 +31,8 @@ class Actions(NamedTuple):
     (the j-th contract whose trump is not named) ``contract0 + j``, DISCARD card c (after
     taking the kitty or an offered card) ``discard0 + c`` when some seat may discard (else -1), DECLARE k (an
     optional declaration of kind k, offered on the holder's first turn) ``declare0 + k`` when
-    the ruleset has optional declarations (else -1), BID n (tricks, with `bids`) ``bid0 + n``
-    (else -1), GIVE card c (passed before play, with `passing`; written ``pass c``) ``give0 +
+    the ruleset has optional declarations (else -1), BID n (tricks, with `bids`; or the n-th
+    value of a numeric auction, `trump.auction.values`) ``bid0 + n`` (else -1), GIVE card c (passed before play, with `passing`; written ``pass c``) ``give0 +
     c`` (else -1), and the chance choice of a random first dealer s is ``dealer0 + s``.
     Rulesets without pushes, contracts, a kitty, optional declarations, bids or passing keep
     the numbering they always had.

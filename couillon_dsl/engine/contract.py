@@ -12,7 +12,7 @@ discards a card (engine.kitty) unless `offer.taker_discards` is false.
 """
 from __future__ import annotations
 
-from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, NAME, OFFER
+from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, KITTY, NAME, OFFER
 from couillon_dsl.engine.fields import StateFields
 
 
@@ -32,9 +32,11 @@ class ContractPhase(StateFields):
             self._phase = OFFER
             return True
         if method == "auction":
-            first = self._rs.trump.auction.first  # type: ignore[union-attr]
-            self._speakers = self._t.rounds[self._dealer if first == "dealer" else elder]
-            self._spk = 0
+            order = self._auction_order()
+            if self._t.auction_values:  # pairs: the second seat bids to the first
+                self._bidder, self._round, self._speakers, self._spk = order[0], 2, order[:2], 1
+            else:
+                self._speakers, self._spk = order, 0
             self._phase = AUCTION
             return True
         if method == "choose":
@@ -93,7 +95,13 @@ class ContractPhase(StateFields):
         """Apply a trump decision: accept/pass an offer; name/show/defer, pick a contract or push a choice."""
         acts = self._acts
         if self._phase == AUCTION:
-            self._bid_or_pass(action)
+            if self._t.auction_values:
+                self._bid_in_pairs(action)
+            else:
+                self._bid_or_pass(action)
+            return
+        if self._phase == KITTY:
+            self._take_or_leave(action)
             return
         if self._phase == OFFER:
             if action == acts.accept:
@@ -139,6 +147,91 @@ class ContractPhase(StateFields):
             self._declarer_is(seat)
             self._path = "shown"
         self._continue_deal()
+
+    def _auction_order(self) -> tuple[int, ...]:
+        """Every seat in the order the auction asks them, from `first` (the elder or the dealer)."""
+        first = self._rs.trump.auction.first  # type: ignore[union-attr]
+        return self._t.rounds[self._dealer if first == "dealer" else self._t.next_seat[self._dealer]]
+
+    def pairs_allowed(self) -> list[int]:
+        """A numeric auction's choices (procedure pairs): the holder holds or passes; a challenger bids a
+        value above the last or passes; a survivor nobody bid against bids the lowest value or passes.
+        ``_speakers`` is (holder, challenger), or (survivor,) alone; ``_spk`` the one to speak."""
+        acts = self._acts
+        if len(self._speakers) == 1:
+            return [acts.pass_, acts.bid0]
+        if self._spk == 0:
+            return [acts.accept, acts.pass_]
+        return [acts.pass_, *range(acts.bid0 + self._bid + 1, acts.bid0 + len(self._t.auction_values))]
+
+    def _bid_in_pairs(self, action: int) -> None:
+        """One turn of a numeric auction in pairs: a hold, a pass (the other of the pair holds on), or a
+        value; the survivor of the last pair declares at the last value (``_bid``, ``_bidder``)."""
+        acts = self._acts
+        seat = self._speakers[self._spk]
+        if action == acts.accept:
+            self._decisions.append((seat, "hold"))
+            self._spk = 1
+            return
+        if action == acts.pass_:
+            self._decisions.append((seat, "pass"))
+            if len(self._speakers) == 1:  # nobody bid at all
+                self._pass_out()
+                return
+            if self._spk == 0:  # the holder gives way: the challenger holds against the next seat
+                self._bidder = self._speakers[1]
+            order = self._auction_order()
+            if self._round < len(order):
+                self._speakers, self._spk = (self._bidder, order[self._round]), 1
+                self._round += 1
+            elif self._bid >= 0:
+                self._auction_won()
+            else:  # every challenger passed before a bid: the survivor may still bid alone
+                self._speakers, self._spk = (self._bidder,), 0
+            return
+        self._bid = action - acts.bid0
+        self._decisions.append((seat, str(self._t.auction_values[self._bid])))
+        if len(self._speakers) == 1:
+            self._auction_won()
+        else:
+            self._spk = 0
+
+    def _auction_won(self) -> None:
+        """The survivor of a numeric auction declares: he takes or leaves the kitty if the ruleset lets
+        him decide, then picks the contract."""
+        self._declarer_is(self._bidder)
+        self._decider = self._bidder
+        self._path = "bid"
+        if self._t.kitty_choice:
+            self._phase = KITTY
+        else:
+            self._choose_contract()
+
+    def _choose_contract(self) -> None:
+        """A numeric auction's declarer now picks the contract (phase ``choose``)."""
+        self._chooser = self._asked = self._bidder
+        self._phase = CHOOSE
+
+    def _take_or_leave(self, action: int) -> None:
+        """The declarer takes the kitty into his hand and discards as many cards (accept), or leaves it
+        unseen (pass); then he picks the contract."""
+        seat = self._bidder
+        if action == self._acts.accept:
+            self._decisions.append((seat, "take"))
+            self._hands[seat] |= self._kitty
+            self._begin_discard(seat, self._kitty.bit_count())
+        else:
+            self._decisions.append((seat, "leave"))
+            self._choose_contract()
+
+    def _after_discard(self) -> None:
+        """The discard is over: a numeric auction's declarer who took the kitty now picks the contract;
+        otherwise the deal goes on."""
+        if self._contract < 0 and self._t.kitty_choice:
+            self._choose_contract()
+        else:
+            self._phase = DRAW  # not a chance node: _run_deal leaves it in the next phase
+            self._run_deal()
 
     def _bid_or_pass(self, action: int) -> None:
         """One seat's turn in the auction: a contract above the last bid, or a pass. After the

@@ -88,7 +88,7 @@ class StateFields:
     _cbase: int  # offset of the contract's family of trump contexts (0: the deck's own order)
     _mult: int  # the contract's multiplier for the trump fixed
     _bid: int  # the auction's highest bid so far, as a ladder position (-1: none)
-    _bidder: int  # the seat that made it (-1: none)
+    _bidder: int  # the seat that made it (-1: none); in pairs, the seat holding (the survivor so far)
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # bids (engine.bidding)
     _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
@@ -168,6 +168,9 @@ class StateFields:
         raise NotImplementedError
 
     def _begin_discard(self, seat: int, count: int) -> None:  # kitty: ``seat`` now discards ``count`` cards
+        raise NotImplementedError
+
+    def _after_discard(self) -> None:  # contract: the discard is over (the contract's pick, or the rest of the deal)
         raise NotImplementedError
 
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force

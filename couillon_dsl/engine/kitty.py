@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout
-from couillon_dsl.engine.actions import DISCARD, DRAW
+from couillon_dsl.engine.actions import DISCARD
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.model import Contract, Deck, Discard
 
@@ -125,8 +125,7 @@ class KittyPhase(StateFields):
         self._discards |= 1 << card
         self._to_discard -= 1
         if not self._to_discard:
-            self._phase = DRAW  # not a chance node: _run_deal leaves it in the next phase
-            self._run_deal()
+            self._after_discard()
 
     def _discard_refusal(self, action: int) -> str:
         seat = self._discarder
@@ -145,5 +144,7 @@ class KittyPhase(StateFields):
         k = self._t.kitty
         c = self._contract
         mine = seat == self._discarder
-        kitty = self._kitty if c >= 0 and (k.shown[c] or mine and k.taken[c]) else 0
+        # the discarder saw the kitty if he took it: by his contract, or by his decision before one
+        kitty = self._kitty if (c >= 0 and k.shown[c]) or (mine and (c >= 0 and k.taken[c] or self._t.kitty_choice)) \
+            else 0
         return kitty, self._discards if mine else self._discards & k.face_up

@@ -46,7 +46,10 @@ class ScoringPhase(StateFields):
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
                              won, last, self._side_of, bids, seat_tricks, self._trick_bids, self._counts,
-                             self._held() if t.reads_held else (), self._trump)
+                             self._held() if t.reads_held else (), self._trump,
+                             t.auction_values[self._bid] if t.auction_values and self._bid >= 0 else 0,
+                             self._kitty != 0 and self._discarder is not None and self._discarder == self._decider,
+                             self._top_runs() if t.reads_top_runs else ())
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
@@ -68,6 +71,30 @@ class ScoringPhase(StateFields):
             for seat, card in zip(self._order[leader], cards):
                 held[self._side_of[seat]] |= 1 << card
         return tuple(held)
+
+    def _top_runs(self) -> tuple[int, ...]:
+        """Side -> its run of the hand's highest trumps (`top_run`): how many from the top one down it held,
+        or lacked when it lacked the top one. The cards nobody played (a kitty, a discard) count with the
+        side the contract gives them to (`aside_counts_for`), as they count in its points."""
+        ctx = self._ctx
+        order = sorted(iter_bits(ctx.trump_mask), key=ctx.strength[ctx.trump].__getitem__, reverse=True) \
+            if ctx.trump_mask else []
+        held = list(self._held())
+        aside = self._rs.layout.full_mask & ~sum(held)
+        owner = self._rs.contracts[self._contract].aside_counts_for if self._contract >= 0 else "nobody"
+        if owner != "nobody" and self._maker is not None:
+            side = self._maker if owner == "declarer" else 1 - self._maker
+            held[side] |= aside
+        runs = []
+        for cards in held:
+            run = 0
+            has_top = bool(order) and bool(cards >> order[0] & 1)
+            for card in order:
+                if bool(cards >> card & 1) != has_top:
+                    break
+                run += 1
+            runs.append(run)
+        return tuple(runs)
 
     def _count_aside(self, owner: str, won: tuple[int, ...]) -> tuple[int, ...]:
         """Give the cards dealt to nobody to the team the contract says (`aside_counts_for`):

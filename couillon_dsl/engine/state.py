@@ -16,7 +16,8 @@ from typing import Any, Mapping, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
-    ANNOUNCE, AUCTION, BID, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, NAME, OFFER, OVER, PASS, PHASE_NAMES, PLAY, TERMINAL,
+    ANNOUNCE, AUCTION, BID, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, KITTY, NAME, OFFER, OVER, PASS, PHASE_NAMES, PLAY,
+    TERMINAL,
     Actions,
     IllegalAction,
 )
@@ -31,7 +32,9 @@ from couillon_dsl.engine.passing import PassPhase
 from couillon_dsl.engine.play import PlayPhase
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary, SeatView
 from couillon_dsl.engine.scoring import ScoringPhase, fresh_counts
-from couillon_dsl.model import Ruleset, TrumpContext
+from couillon_dsl.model import Choose, Ruleset, TrumpContext
+
+AFTER_AUCTION = Choose()  # a numeric auction's declarer picks a contract, or names a suit for the named one
 
 __all__ = ["CHANCE", "TERMINAL", "Actions", "FinishedGame", "GameResult", "GameState", "HandSummary",
            "IllegalAction", "SeatView", "play_random_game"]
@@ -87,6 +90,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return self._speakers[self._spk]
         if phase == CHOOSE:
             return self._chooser
+        if phase == KITTY:
+            return self._decider  # type: ignore[return-value]
         if phase == ANNOUNCE:
             return self._offers[0][1]
         if phase == DISCARD:
@@ -116,11 +121,14 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return list(iter_bits(self._undrawn))
         if phase == OFFER:
             return [acts.accept, acts.pass_]
-        if phase == AUCTION:  # pass, or a contract above the last bid
+        if phase == AUCTION:  # pass, or a contract above the last bid; or a number, in pairs
+            if self._t.auction_values:
+                return self.pairs_allowed()
             return [acts.pass_, *sorted(acts.contract0 + j for j in self._t.auction_ladder[self._bid + 1:])]
+        if phase == KITTY:  # the declarer takes the kitty (accept) or leaves it unseen (pass)
+            return [acts.accept, acts.pass_]
         if phase == CHOOSE:
-            choose = self._rs.trump.choose
-            assert choose is not None
+            choose = self._rs.trump.choose or AFTER_AUCTION  # a numeric auction's declarer names or picks
             t = self._t
             # the ways name a trump suit: only when the named-trump contract is on (or there are no contracts)
             ways = choose.ways if t.named_contract >= 0 or not self._rs.contracts else ()
@@ -489,6 +497,17 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._trump if self._trump >= 0 else None
 
     @property
+    def auction_value(self) -> int | None:
+        """The highest value bid so far in a numeric auction (`trump.auction.values`; public), the value
+        the hand is played at once it is won; None before any bid and in other rulesets."""
+        return self._t.auction_values[self._bid] if self._t.auction_values and self._bid >= 0 else None
+
+    @property
+    def kitty_size(self) -> int:
+        """How many cards the deal put in the kitty this hand (public: the deal script says)."""
+        return self._kitty.bit_count()
+
+    @property
     def bids(self) -> tuple[int, ...]:
         """Seat -> the tricks it bid this hand, -1 before its bid (public; the seat view's ``bids``);
         () in rulesets without bids and before the bidding."""
@@ -598,7 +617,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         if kind == "declare":
             return f"declare {self._rs.declarations[arg].id}"
         if kind == "bid":
-            return f"bid {arg}"
+            return f"bid {self._t.auction_values[arg] if self._t.auction_values else arg}"
         if kind == "give":
             return f"pass {layout.name(arg)}"
         return kind
@@ -649,6 +668,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
                     return acts.contract0 + ids.index(arg)
                 raise ValueError(f"{arg!r} is not a contract to pick (contracts whose trump is named are picked "
                                  f"with `name SUIT`)")
+            values = self._t.auction_values
+            if head == "bid" and values:
+                if arg.isdigit() and int(arg) in values:
+                    return acts.bid0 + values.index(int(arg))
+                raise ValueError(f"{arg!r} is not a value of the auction ({', '.join(map(str, values))})")
             if head == "bid" and acts.bid0 >= 0:
                 if arg.isdigit() and acts.bid0 + int(arg) < acts.ends(acts.bid0):
                     return acts.bid0 + int(arg)
@@ -749,7 +773,7 @@ def _game_start(rs: Ruleset) -> _GameStart:
     acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements), len(t.fixed_contracts),
                          rs.trump.choose is not None and rs.trump.choose.delegate is not None, t.kitty is not None,
                          len(rs.declarations) if t.first_trick_offers else 0,
-                         rs.bids.highest + 1 if rs.bids is not None else 0, rs.passing is not None)
+                         rs.bids.highest + 1 if rs.bids is not None else len(t.auction_values), rs.passing is not None)
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start

@@ -489,6 +489,9 @@ def build_tables(
         reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides"}
                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_held=any("held" in reads for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
+        reads_top_runs=any("top_runs" in reads for reads in (*(rule.reads for rule in scoring),
+                                                            *(tally.reads for tally in tallies),
+                                                            maker_wins[1] if maker_wins else frozenset())),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
         deal_cycle=cycle,
         hand_tricks=tuple(dealt_per_seat(declarer_plans[hand * n][0] if declarer_plans else plans[hand * n])

@@ -75,6 +75,11 @@ class HandFacts(NamedTuple):
     held: tuple[int, ...] = ()  # team -> the mask of the cards its seats held at the start of play
     trump: int = -1  # the trump suit's index (-1: none): what a card set's trump cards (`AT`) stand for
     scores: tuple[int, ...] = ()  # team -> its score on the scoresheet before the hand
+    bid_value: int = 0  # the value a numeric auction was won at (`trump.auction.values`; 0: none)
+    kitty_taken: bool = False  # the declarer took the kitty into his hand this hand
+    # team -> how many of the hand's highest trumps in a row it held (its kitty or discard included, where
+    # they count for it) from the top one down, or lacked when it lacked the top one (0 without trumps)
+    top_runs: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,7 @@ VARIABLES: dict[str, str] = {
     "winner": "team", "loser": "team", "maker": "team", "dealer_team": "team", "elder_team": "team",
     "decided": "bool", "tie": "bool", "no_score": "bool", "all_tricks": "bool",
     "tricks_per_hand": "int", "points_in_play": "int", "passes_pending": "int", "ties_pending": "int",
-    "contract": "str", "multiplier": "int", "last_trick_winner": "team",
+    "contract": "str", "multiplier": "int", "last_trick_winner": "team", "bid_value": "int", "kitty_taken": "bool",
 }
 CONSTANTS: dict[str, tuple[str, Any]] = {"none": ("team", None), "true": ("bool", True), "false": ("bool", False)}
 # name -> (parameter kinds, result type); "announcement"/"option" take a quoted id.
@@ -124,6 +129,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "count": (("card_set", "team"), "int"),
     "held": (("card_set", "team"), "int"),
     "score": (("team",), "int"),
+    "top_run": (("team",), "int"),
     "in_last_trick": (("card_set",), "bool"),
     "in_trick": (("int", "card_set"), "bool"),
     "trick_winner": (("int",), "team"),
@@ -163,7 +169,7 @@ def reserved_names() -> frozenset[str]:
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidders_tricks": "tricks",
                    "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
-                   "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores",
+                   "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log"}
 
@@ -377,6 +383,8 @@ class _Checker:
             return result, bidders_tricks(team)
         if node.func == "score":  # a hand valued apart from a game (an agent's estimate) reads a fresh scoresheet: 0
             return result, lambda facts: 0 if (t := team(facts)) is None or not facts.scores else facts.scores[t]
+        if node.func == "top_run":  # a hand valued without its cards (an agent's estimate) holds no run
+            return result, lambda facts: 0 if (t := team(facts)) is None or not facts.top_runs else facts.top_runs[t]
         return result, lambda facts: 0 if (t := team(facts)) is None else table(facts)[t]
 
     def operation(self, node: Call) -> tuple[str, Evaluator | None]:
