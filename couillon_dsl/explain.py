@@ -719,6 +719,8 @@ def auction_sentences(rs: Ruleset) -> list[str]:
     auction = rs.trump.auction
     assert auction is not None
     first = "the dealer" if auction.first == "dealer" else elder(rs)
+    if auction.procedure == "pairs":
+        return pairs_sentences(rs, first)
     by_id = {c.id: c for c in rs.contracts}
     ladder = [by_id[c].name for c in auction.ladder]
     out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
@@ -726,6 +728,28 @@ def auction_sentences(rs: Ruleset) -> list[str]:
            f"the highest bidder declares that contract and plays it; {maker_phrase(rs, 'their team is the maker')}",
            "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
     return out + contract_sentences(rs, "the highest bidder")[2:]
+
+
+def pairs_sentences(rs: Ruleset, first: str) -> list[str]:
+    """A numeric auction in pairs: the values, who bids to whom, the survivor, the kitty decision, the contract."""
+    auction = rs.trump.auction
+    assert auction is not None
+    values = [str(v) for v in auction.values]
+    shown = join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
+    out = [f"the players bid numbers, lowest first {shown}; each bid must be higher than the last",
+           f"they bid two at a time: the next player after {first} bids to {first}, who says whether they hold "
+           "(bid as much themselves) or pass; the bidder then bids higher or passes; whoever passes is out, and "
+           "the one left holds in the same way against the next player in turn, to the last",
+           "the player left after the last pair declares at the last value bid (`bid_value` below); "
+           + maker_phrase(rs, "their team is the maker"),
+           "if every other player passed before anyone bid, the one left may bid the lowest value alone or pass; "
+           "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
+    if auction.kitty == "declarer_decides":
+        out.append("the declarer then either takes the kitty into their hand, unseen by the others, and discards "
+                   "as many cards face down (see Discard), or leaves it unseen by everyone (`kitty_taken` below is "
+                   "false)")
+    contracts = contract_sentences(rs, "the declarer then")
+    return out + contracts[:1] + contracts[2:]
 
 
 def maker_phrase(rs: Ruleset, with_teams: str) -> str:
@@ -770,7 +794,7 @@ def contract_sentences(rs: Ruleset, who: str) -> list[str]:
             text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
         if c.trump_points:
             text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
-        if rs.tables.kitty is not None:
+        if rs.tables.kitty is not None and not rs.tables.kitty_choice:  # else the declarer's decision says
             text += "; " + kitty_phrase(c.kitty)
         if c.aside_counts_for != "nobody":
             declarer = "the declarer" if alone(rs) else "the declarer's team"
@@ -843,8 +867,8 @@ def discard_sentences(rs: Ruleset) -> list[str]:
 
 
 def takes_kitty(rs: Ruleset) -> bool:
-    """Some contract hands the kitty to the declarer, who then discards."""
-    return rs.tables.kitty is not None and any(rs.tables.kitty.taken)
+    """Some contract hands the kitty to the declarer, or he may take it by his own decision, and then discards."""
+    return rs.tables.kitty is not None and (any(rs.tables.kitty.taken) or rs.tables.kitty_choice)
 
 
 def discards(rs: Ruleset) -> bool:
@@ -1759,6 +1783,7 @@ _INT_NAMES = {
     "tricks_per_hand": "the number of tricks in a hand",
     "points_in_play": "the card points in play",
     "multiplier": "the contract's multiplier",
+    "bid_value": "the value the auction was won at",
 }
 
 
@@ -1786,6 +1811,10 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
         if node.func == "score":
             team = team_phrase(rs, arg)
             return f"the score of {team} before the hand" if team else None
+        if node.func == "top_run":
+            team = team_phrase(rs, arg)
+            return (f"the number of the highest trumps in a row, from the top one down, {team} held (with the "
+                    f"cards that count for {team} unplayed), or lacked if it lacked the top one") if team else None
     if isinstance(node, Call) and node.func in ("count", "held") and len(node.args) == 2 \
             and isinstance(node.args[0], String):
         team = team_phrase(rs, node.args[1])
@@ -1800,10 +1829,12 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
 _BOOL_NAMES = {
     "decided": "a team wins the hand", "tie": "the hand is a tie", "no_score": "the hand is not scored",
     "all_tricks": "the winning team took every trick", "true": "always", "false": "never",
+    "kitty_taken": "the declarer took the kitty into their hand",
 }
 _NOT_BOOL = {
     "decided": "no team wins the hand", "tie": "the hand is not a tie", "no_score": "the hand is scored",
     "all_tricks": "the winning team did not take every trick",
+    "kitty_taken": "the declarer left the kitty unseen",
 }
 _MORE = {">": "more {what} than", "<": "fewer {what} than", ">=": "at least as many {what} as",
          "<=": "at most as many {what} as", "==": "as many {what} as", "!=": "not as many {what} as"}

@@ -1,0 +1,266 @@
+"""Skat (examples/skat.yaml) and the concepts it brought: promotions at the top of trump and a
+contract whose only trumps are the promoted cards (`top: true`, `trump: promoted`), a numeric
+auction in pairs (`procedure: pairs`, `values`, `bid_value`), the declarer's kitty decision
+before he picks the contract (`kitty: declarer_decides`, `kitty_taken`), and the run of top
+trumps a side held (`top_run`).
+
+Public: the bids, holds and passes, whether the declarer took the skat, his contract. Hidden:
+the skat from everyone in a hand game and from the defenders otherwise; the declarer's discards
+from the defenders. Moving a hidden card changes no world a seat samples nor any choice.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from couillon_dsl.agents import make_agent
+from couillon_dsl.agents.greedy import tricks_pay
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.engine import CHANCE, GameState, IllegalAction
+from couillon_dsl.engine.tables import OP_PACKET
+from couillon_dsl.kernel.eligible import ruleset_reason
+from example_games import FOLDER
+from honesty import same_worlds, swapped_game
+
+RS = build_ruleset(str(FOLDER / "skat.yaml"))
+LAYOUT = RS.layout
+ACTS = GameState(RS).actions
+NCARDS = LAYOUT.size
+DEALER = 0  # seat 1 is forehand, 2 middlehand, 0 rearhand
+KITTY = range(*RS.tables.kitty.positions[DEALER])
+GREEDY = make_agent("greedy")
+
+
+def cards(*names: str) -> list[int]:
+    return [LAYOUT.parse(name) for name in names]
+
+
+def plan() -> dict[int, list[int]]:
+    """Seat -> its pack positions in dealer 0's deal."""
+    seats: dict[int, list[int]] = {}
+    for op in RS.tables.deal_plans[DEALER]:
+        if op[0] == OP_PACKET:
+            for seat, positions in op[1]:
+                seats.setdefault(seat, []).extend(positions)
+    return seats
+
+
+PLAN = plan()
+
+
+def deal(hands: dict[int, list[int]], kitty: list[int] = (), seed: int = 0) -> GameState:
+    """A game dealt by seat 0: ``hands`` (seat -> some of its cards) and ``kitty``, the rest at random."""
+    pack = [-1] * NCARDS
+    for seat, held in hands.items():
+        for position, card in zip(PLAN[seat], held):
+            pack[position] = card
+    for position, card in zip(KITTY, kitty):
+        pack[position] = card
+    rest = [c for c in range(NCARDS) if c not in pack]
+    random.Random(seed).shuffle(rest)
+    state = GameState(RS)
+    state.apply(ACTS.dealer0 + DEALER)
+    state.deal_pack([c if c >= 0 else rest.pop() for c in pack])
+    return state
+
+
+def say(state: GameState, *words: str) -> None:
+    for word in words:
+        state.apply(state.string_to_action(None, word))
+
+
+def trumps_high_to_low(contract: str, trump: int = -1) -> list[str]:
+    t = RS.tables
+    index = [c.id for c in RS.contracts].index(contract)
+    ctx = t.context(trump if trump >= 0 else t.contract_trump[index], t.always_promoted, t.contract_base[index])
+    order = sorted((c for c in range(NCARDS) if ctx.trump_mask >> c & 1), key=lambda c: -ctx.strength[ctx.trump][c])
+    return [LAYOUT.name(c) for c in order]
+
+
+def test_the_four_jacks_top_every_suit_game_and_are_grands_only_trumps() -> None:
+    hearts = LAYOUT.suits.index("H")
+    assert trumps_high_to_low("suit", hearts) == ["JC", "JS", "JH", "JD", "AH", "10H", "KH", "QH", "9H", "8H", "7H"]
+    clubs = LAYOUT.suits.index("C")
+    assert trumps_high_to_low("suit", clubs)[:5] == ["JC", "JS", "JH", "JD", "AC"]
+    assert trumps_high_to_low("grand") == ["JC", "JS", "JH", "JD"]
+    assert trumps_high_to_low("nullo") == []
+
+
+def test_null_ranks_the_ten_below_the_jack_and_grand_leaves_the_jacks_out_of_their_suits() -> None:
+    t = RS.tables
+    for contract, suit in (("nullo", ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S"]),
+                           ("grand", ["AS", "10S", "KS", "QS", "9S", "8S", "7S"])):
+        index = [c.id for c in RS.contracts].index(contract)
+        ctx = t.context(-1, t.always_promoted, t.contract_base[index])
+        spades = LAYOUT.suits.index("S")
+        led = sorted((c for c in range(NCARDS) if ctx.suit_mask[spades] >> c & 1), key=lambda c: -ctx.strength[spades][c])
+        assert [LAYOUT.name(c) for c in led] == suit
+
+
+def test_a_jack_led_in_grand_is_a_trump_lead_the_jacks_alone_follow() -> None:
+    state = deal({1: cards("JS", "AH", "KH", "QH", "9H", "8H", "7H", "AD", "KD", "QD"),
+                  2: cards("JC", "10H", "10D", "9D", "8D", "7D", "AC", "10C", "KC", "QC"),
+                  0: cards("JH", "JD", "AS", "10S", "KS", "QS", "9S", "8S", "7S", "9C")}, cards("8C", "7C"))
+    say(state, "bid 18", "accept", "pass", "pass", "accept", "discard 8C", "discard 7C", "contract grand")
+    assert state.view(2).phase == "play" and state.current_player() == 1
+    say(state, "JS")
+    assert state.legal_actions() == cards("JC")  # middlehand's only trump; his hearts do not follow a jack
+    say(state, "JC")
+    assert sorted(state.legal_actions()) == sorted(cards("JH", "JD"))
+
+
+def test_middlehand_bids_to_forehand_then_rearhand_to_the_survivor() -> None:
+    state = deal({})
+    assert state.view(0).phase == "auction" and state.current_player() == 2
+    assert state.legal_actions()[0] == ACTS.pass_ and len(state.legal_actions()) == 1 + len(RS.tables.auction_values)
+    say(state, "bid 18")
+    assert state.current_player() == 1 and state.legal_actions() == [ACTS.accept, ACTS.pass_]
+    say(state, "accept", "bid 20", "pass")  # forehand holds 18, then passes 20: middlehand holds on
+    assert state.current_player() == 0 and state.auction_value == 20
+    assert state.action_to_string(state.legal_actions()[1]) == "bid 22"
+    say(state, "bid 22", "accept", "bid 23", "pass")  # middlehand holds 22, passes 23: rearhand declares at 23
+    view = state.view(1)
+    assert view.deciding_seat == 0 and view.phase == "kitty" and state.current_player() == 0
+    assert state.auction_value == 23
+    assert [word for _, word in view.decisions] == ["18", "hold", "20", "pass", "22", "hold", "23", "pass"]
+
+
+def test_a_bid_below_the_last_is_refused_and_bids_read_as_their_values() -> None:
+    state = deal({})
+    say(state, "bid 24", "accept")
+    with pytest.raises(IllegalAction, match="not legal in phase auction"):
+        say(state, "bid 23")
+    with pytest.raises(ValueError, match="not a value of the auction"):
+        state.string_to_action(None, "bid 19")
+
+
+def test_forehand_may_open_alone_when_both_others_pass_and_all_passing_throws_the_deal_in() -> None:
+    state = deal({})
+    say(state, "pass", "pass")
+    assert state.current_player() == 1 and [state.action_to_string(a) for a in state.legal_actions()] == \
+        ["pass", "bid 18"]
+    say(state, "bid 18")
+    assert state.view(0).deciding_seat == 1 and state.auction_value == 18
+    thrown = deal({})
+    say(thrown, "pass", "pass", "pass")
+    assert thrown.current_player() == CHANCE and thrown.hands[-1].maker is None and thrown.view(0).dealer == 1
+
+
+def test_the_declarer_who_takes_the_skat_sees_it_and_discards_unseen_then_picks_his_game() -> None:
+    skat = cards("AS", "10S")
+    state = deal({}, skat)
+    say(state, "bid 18", "pass", "pass")  # middlehand declares at 18
+    assert state.legal_actions() == [ACTS.accept, ACTS.pass_]
+    say(state, "accept")
+    assert state.view(2).phase == "discard" and state.view(2).kitty == sum(1 << c for c in skat)
+    assert state.hand_of(2).bit_count() == 12
+    assert state.view(1).kitty == 0 and state.view(0).kitty == 0
+    say(state, "discard AS", "discard 10S")
+    assert state.view(2).phase == "choose" and state.current_player() == 2
+    assert state.view(1).discarded == 0 and state.view(2).discarded == sum(1 << c for c in skat)
+    say(state, "name H")
+    assert state.view(1).phase == "play" and state.view(1).contract == "suit"
+
+
+def test_a_hand_game_leaves_the_skat_unseen_by_everyone() -> None:
+    state = deal({})
+    say(state, "bid 18", "pass", "pass", "pass", "contract grand")
+    assert all(state.view(seat).kitty == 0 for seat in range(3))
+    assert state.view(0).decisions[-2:] == ((2, "leave"), (2, "grand"))
+
+
+def test_top_run_counts_the_skat_with_the_declarers_cards_with_or_without() -> None:
+    """The declarer holds J♠ and, in the skat, J♣: with 2 (J♥ is a defender's). Another holds the
+    J♣: without 1, whether or not the skat held the J♠."""
+    runs = []
+    for hands, skat in (({2: cards("JS", "AH", "10H", "KH", "QH", "9H", "8H", "7H", "AS", "10S"),
+                          1: cards("JH")}, cards("JC", "AC")),
+                        ({2: cards("JS", "AH", "10H", "KH", "QH", "9H", "8H", "7H", "AS", "10S"),
+                          1: cards("JC")}, cards("JH", "AC"))):
+        state = deal(hands, skat)
+        say(state, "bid 18", "pass", "pass", "pass", "name H")  # a hand game: the skat still counts
+        runs.append(state._top_runs()[0])  # side 0: the declarer, as the scoring will read it
+    assert runs == [2, 1]
+
+
+def test_greedy_never_picks_a_game_won_by_losing_every_trick() -> None:
+    index = {c.id: i for i, c in enumerate(RS.contracts)}
+    assert tricks_pay(RS, 10, index["suit"]) and tricks_pay(RS, 10, index["grand"])
+    assert not tricks_pay(RS, 10, index["nullo"])
+
+
+def test_greedy_bids_a_strong_hand_and_passes_a_weak_one() -> None:
+    strong = deal({2: cards("JC", "JS", "JH", "AH", "10H", "KH", "QH", "AS", "10S", "AC")})
+    assert strong.action_to_string(GREEDY.act(strong, strong.legal_actions(), random.Random(0))) == "bid 18"
+    weak = deal({2: cards("7H", "8H", "9S", "8S", "7S", "9D", "8D", "7D", "9C", "8C")})
+    assert GREEDY.act(weak, weak.legal_actions(), random.Random(0)) == ACTS.pass_
+
+
+def hand_game(seed: int, take: bool) -> GameState | None:
+    """Middlehand declares at 18, takes the skat (or not) and plays a suit; greedy until seat 1 is to play
+    in the third trick, or None."""
+    state = deal({}, seed=seed)
+    say(state, "bid 18", "pass", "pass")
+    rng = random.Random(seed)
+    say(state, "accept" if take else "pass")
+    while state.view(0).phase == "discard":
+        state.apply(GREEDY.act(state, state.legal_actions(), rng))
+    say(state, "name H")
+    while len(state.view(0).played) < 6 or state.current_player() != 1:
+        if state.current_player() == CHANCE:
+            return None
+        state.apply(GREEDY.act(state, state.legal_actions(), rng))
+    return state
+
+
+@pytest.mark.parametrize("seat", [1, 2])  # a defender, and the declarer himself
+def test_nobody_learns_the_skat_of_a_hand_game(seat: int) -> None:
+    """Moving a card of an unseen skat into a defender's unseen hand changes none of the worlds the
+    other seats sample, nor any search's choice."""
+    checked = 0
+    for seed in range(12):
+        state = hand_game(seed, take=False)
+        if state is None:
+            continue
+        if seat == 2:  # the declarer's turn: play on to it
+            rng = random.Random(seed)
+            while state.current_player() != 2:
+                state.apply(GREEDY.act(state, state.legal_actions(), rng))
+        pack = state.history()[1:1 + NCARDS]
+        played = sum(1 << c for _, c in state.view(seat).played)
+        unplayed = [c for c in range(NCARDS) if state.hand_of(0) >> c & 1 and not played >> c & 1]
+        twin = swapped_game(state, pack[KITTY[0]], unplayed[0])
+        if twin is None:
+            continue
+        same_worlds(state, twin, seat, seed)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_a_defender_learns_nothing_of_the_declarers_discard() -> None:
+    checked = 0
+    for seed in range(12):
+        state = hand_game(seed, take=True)
+        if state is None:
+            continue
+        hidden = state.view(2).discarded
+        played = sum(1 << c for _, c in state.view(1).played)
+        unplayed = [c for c in range(NCARDS) if state.hand_of(0) >> c & 1 and not played >> c & 1]
+        discarded = [c for c in range(NCARDS) if hidden >> c & 1]
+        twin = swapped_game(state, discarded[0], unplayed[-1])
+        if twin is None:
+            continue
+        same_worlds(state, twin, 1, seed)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_the_kernel_and_the_rollout_decline_skat_by_its_concepts() -> None:
+    reason = ruleset_reason(RS) or ""
+    assert "`trump.auction`" in reason and "`deck.promotions[0].top`" in reason and "top_runs" in reason
+    assert RS.rollout is None
