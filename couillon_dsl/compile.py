@@ -74,7 +74,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     announcements = tuple(
         Announcement(id=key, name=value.get("name", key), holder_of=value.get("holder_of"),
                      after=value.get("after"), by=value.get("by"), leads=value.get("leads", False),
-                     sits_out=value.get("sits_out"))
+                     sits_out=value.get("sits_out"), shows_hand=value.get("shows_hand", False))
         for key, value in (data.get("announcements") or {}).items()
     )
     roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
@@ -115,7 +115,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
-        sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"))
+        sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
+        shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand))
     if play.lead_once_broken or play.first_lead_card or play.not_on_first_trick:
         tables = dataclasses.replace(
             tables, unbroken=class_mask(layout, deck, play.lead_once_broken),

@@ -1053,6 +1053,14 @@ def sitting_out_sentence(rs: Ruleset, announcement: Announcement) -> str | None:
             f"them would lead the first trick, the next player in play leads it")
 
 
+def shown_hand_sentence(announcement: Announcement) -> str | None:
+    """What `shows_hand` does: the announcer's cards laid face up before the first lead."""
+    if not announcement.shows_hand:
+        return None
+    return (f"if {announcement.name} is announced, the announcer lays their cards face up before the first lead: "
+            "everyone sees them until they are played")
+
+
 def describe_announcements(rs: Ruleset) -> Section | None:
     if not rs.announcements:
         return None
@@ -1063,6 +1071,7 @@ def describe_announcements(rs: Ruleset) -> Section | None:
         Paragraph(sentence(f"announcements are made {join(times, 'or')}")),
         Items(tuple(f"{a.name}: " + " ".join(sentence(s) for s in (announcement_sentence(rs, a),
                                                                       sitting_out_sentence(rs, a),
+                                                                      shown_hand_sentence(a),
                                                                       announcement_effects(rs, a)) if s)
                     for a in rs.announcements)),
     ))
@@ -1814,7 +1823,8 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
         if node.func == "top_run":
             team = team_phrase(rs, arg)
             return (f"the number of the highest trumps in a row, from the top one down, {team} held (with the "
-                    f"cards that count for {team} unplayed), or lacked if it lacked the top one") if team else None
+                    f"cards that count for {team} unplayed), or, when the top one was not among them, the number "
+                    f"missing above the highest held") if team else None
     if isinstance(node, Call) and node.func in ("count", "held") and len(node.args) == 2 \
             and isinstance(node.args[0], String):
         team = team_phrase(rs, node.args[1])
@@ -2065,7 +2075,8 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
         out["Bids"] = tuple(bid_sentences(rs))
     for announcement in rs.announcements:
         out[f"Announcement {announcement.name}"] = tuple(s for s in (announcement_sentence(rs, announcement),
-                                                                      sitting_out_sentence(rs, announcement)) if s)
+                                                                      sitting_out_sentence(rs, announcement),
+                                                                      shown_hand_sentence(announcement)) if s)
     for declaration in rs.declarations:
         out[f"Declaration {declaration.name}"] = tuple(declaration_sentences(rs, declaration))
     out["First lead"] = (first_lead_sentence(rs),)

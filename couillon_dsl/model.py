@@ -352,6 +352,7 @@ class Announcement:
     by: str | None = None
     leads: bool = False
     sits_out: str | None = None  # partners: once made, the announcer's partners sit the rest of the hand out
+    shows_hand: bool = False  # once made, the announcer's cards are face up for everyone until played
 
 
 @dataclass(frozen=True, slots=True)
@@ -580,6 +581,7 @@ class Tables:
     declarer_offers: tuple[int, ...] = ()  # announcements (`by: declarer`) put to the declarer before the first lead
     leading: tuple[int, ...] = ()  # announcements whose announcer leads the first trick (`leads`)
     sends_partners_out: tuple[int, ...] = ()  # announcements whose announcer's partners sit the hand out (`sits_out`)
+    shows_hand: tuple[int, ...] = ()  # announcements whose announcer lays his cards face up (`shows_hand`)
     # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
     # (no kitty step, no offered card taken)
     kitty: Any = None

@@ -603,6 +603,10 @@ class _Checks:
                 self.report("declarer-announcement-shape", f"a declarer's announcement (by: declarer) is made before "
                             f"the first lead, so it takes no {key}", f"{base}/{key}",
                             f"leave {key} out; answers to it say after: ID with by: opponents or partners", key=True)
+        if item.get("shows_hand") and not by_declarer:
+            self.report("shows-hand-without-declarer", "shows_hand lays the announcer's cards face up before the "
+                        "first lead, but only a declarer's announcement is made then", f"{base}/shows_hand",
+                        "add by: declarer (and leave out holder_of and after), or leave shows_hand out", key=True)
         if item.get("leads") and not by_declarer:
             self.report("leads-without-declarer", "leads: true gives the first lead to the announcer, but only a "
                         "declarer's announcement is made before the first lead", f"{base}/leads",

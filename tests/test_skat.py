@@ -17,11 +17,13 @@ import pytest
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.greedy import tricks_pay
 from couillon_dsl.compile import build_ruleset
+from couillon_dsl.diff import differences
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.engine.tables import OP_PACKET
+from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
 from example_games import FOLDER
-from honesty import same_worlds, swapped_game
+from honesty import same_worlds, swapped_game, worlds_of
 
 RS = build_ruleset(str(FOLDER / "skat.yaml"))
 LAYOUT = RS.layout
@@ -103,6 +105,8 @@ def test_a_jack_led_in_grand_is_a_trump_lead_the_jacks_alone_follow() -> None:
                   2: cards("JC", "10H", "10D", "9D", "8D", "7D", "AC", "10C", "KC", "QC"),
                   0: cards("JH", "JD", "AS", "10S", "KS", "QS", "9S", "8S", "7S", "9C")}, cards("8C", "7C"))
     say(state, "bid 18", "accept", "pass", "pass", "accept", "discard 8C", "discard 7C", "contract grand")
+    assert state.view(2).phase == "announce"  # schneider, schwarz, ouvert: declined
+    say(state, "no", "no", "no")
     assert state.view(2).phase == "play" and state.current_player() == 1
     say(state, "JS")
     assert state.legal_actions() == cards("JC")  # middlehand's only trump; his hearts do not follow a jack
@@ -159,7 +163,7 @@ def test_the_declarer_who_takes_the_skat_sees_it_and_discards_unseen_then_picks_
     say(state, "discard AS", "discard 10S")
     assert state.view(2).phase == "choose" and state.current_player() == 2
     assert state.view(1).discarded == 0 and state.view(2).discarded == sum(1 << c for c in skat)
-    say(state, "name H")
+    say(state, "name H", "no", "no", "no")
     assert state.view(1).phase == "play" and state.view(1).contract == "suit"
 
 
@@ -168,6 +172,18 @@ def test_a_hand_game_leaves_the_skat_unseen_by_everyone() -> None:
     say(state, "bid 18", "pass", "pass", "pass", "contract grand")
     assert all(state.view(seat).kitty == 0 for seat in range(3))
     assert state.view(0).decisions[-2:] == ((2, "leave"), (2, "grand"))
+
+
+def test_an_open_game_lays_the_declarers_cards_face_up_in_every_view_and_world() -> None:
+    held = cards("7C", "8C", "7S", "8S", "7H", "8H", "7D", "8D", "9D", "9H")
+    state = deal({1: held})
+    say(state, "pass", "pass", "bid 18", "pass", "contract nullo", "no", "no", "announce ouvert")
+    shown = {card for card, seat in state.view(2).face_up if seat == 1}
+    assert shown == set(held) and {card for card, seat in state.view(0).face_up if seat == 1} == set(held)
+    say(state, "7C")
+    assert {card for card, seat in state.view(2).face_up if seat == 1} == set(held) - {held[0]}
+    for world in worlds_of(state, 2, 0):
+        assert set(held[1:]) <= {c for c in range(NCARDS) if world.hand_of(1) >> c & 1}
 
 
 def test_top_run_counts_the_skat_with_the_declarers_cards_with_or_without() -> None:
@@ -264,3 +280,17 @@ def test_the_kernel_and_the_rollout_decline_skat_by_its_concepts() -> None:
     reason = ruleset_reason(RS) or ""
     assert "`trump.auction`" in reason and "`deck.promotions[0].top`" in reason and "top_runs" in reason
     assert RS.rollout is None
+
+
+def test_the_rulebook_and_its_diff_read_the_new_concepts() -> None:
+    text = explain(RS)
+    assert "the J♣ becomes a trump ranking above every card of the trump suit" in text
+    assert "the J♣, J♠, J♥ and J♦ are the only trumps, in that order" in text
+    assert "They bid two at a time" in text and "leaves it unseen by everyone" in text
+    assert "the number of the highest trumps in a row, from the top one down, the declarer held" in text
+    assert "the announcer lays their cards face up before the first lead" in text
+    lines = differences(RS, build_ruleset(str(FOLDER / "skat.yaml"), {"announcements": False}))
+    assert "Announcement Ouvert: removed (was: if Ouvert is announced, the announcer lays their cards face up " \
+        "before the first lead: everyone sees them until they are played)" in lines
+    nearer = differences(build_ruleset("tarot"), RS)
+    assert any(line.startswith("Trump: the players bid numbers, lowest first 18, 20, 22") for line in nearer)

@@ -76,6 +76,9 @@ class AnnouncePhase(StateFields):
         self._made.append((a, seat))
         if a in self._t.sends_partners_out:
             self._sit_out_partners(seat)
+        if a in self._t.shows_hand:  # his cards are public from now on, each until he plays it
+            for card in iter_bits(self._hands[seat]):
+                self._face_up[card] = seat
         follow = []
         rs = self._rs
         team_of = self._side_of
