@@ -219,13 +219,20 @@ class Table:
         offered = [arg for kind, arg in map(decode, legal) if kind == "announce"]
         return self.rs.announcements[offered[0]].name if offered else "anything"
 
-    def deed(self, seat: int, action: int, legal: Sequence[int], offered: Card | None) -> str:
-        """What ``seat`` did, as a sentence: ``Seat 1 plays ♠K.``"""
+    def deed(self, seat: int, action: int, legal: Sequence[int], offered: Card | None, phase: str = "") -> str:
+        """What ``seat`` did, as a sentence: ``Seat 1 plays ♠K.``; ``phase`` is the one it acted in (a
+        numeric auction's hold and a declarer's kitty decision are said as such)."""
         kind, arg = self.state.actions.decode(action)
+        values = self.rs.tables.auction_values
         who = self.subject(seat)
         s = "" if seat == self.seat else "s"
         if kind == "card":
             return f"{who} play{s} {self.card(arg)}."
+        if phase == "kitty":
+            return f"{who} take{s} the kitty into {'their' if s else 'your'} hand." if kind == "accept" \
+                else f"{who} leave{s} the kitty unseen."
+        if kind == "accept" and phase == "auction":
+            return f"{who} hold{s} {self.state.auction_value}."
         if kind == "accept":
             took = f" {self.card(offered)}" if offered is not None else ""
             return f"{who} accept{s}{took}."
@@ -249,7 +256,7 @@ class Table:
         if kind == "discard":
             return f"{who} discard{s} {self.card(arg)}."
         if kind == "bid":
-            return f"{who} bid{s} {self.tricks(arg)}."
+            return f"{who} bid{s} {values[arg] if values else self.tricks(arg)}."
         if kind == "give":  # only the person's own: another seat's passes are told as a count (pass_news)
             return f"{who} pass{'es' if s else ''} {self.card(arg)} to {self.who(self.receiver(seat))}."
         return f"{who}: {self.state.action_to_string(action)}."
@@ -323,7 +330,7 @@ class Table:
         elif kind == "give" and seat != self.seat:
             self.pass_news(seat)
         elif kind != "declare":  # a declaration is told with its cards (news)
-            self.say(self.deed(seat, action, legal, view.offered))
+            self.say(self.deed(seat, action, legal, view.offered, view.phase))
         self.news(view, state.view(self.seat))
         if len(state.hands) > hands:
             summary = state.hands[-1]
@@ -513,7 +520,7 @@ class Table:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.offered is not None:
             self.say(f"Offered: {self.card(v.offered)}.")
-        if v.decisions and v.phase in ("offer", "name", "choose", "auction"):
+        if v.decisions and v.phase in ("offer", "name", "choose", "auction", "kitty"):
             names = {c.id: c.name for c in self.rs.contracts}
             self.say("Said so far: " + ", ".join(f"{self.who(s)} {names.get(w, w)}" for s, w in v.decisions) + ".")
         if v.kitty:
@@ -524,6 +531,9 @@ class Table:
             self.say(f"{whose}: {self.cards_text(v.discarded)}.")
         if v.phase == "discard" and v.taken is not None:
             self.say(f"You took {self.card(v.taken)}: discard a card face down for it (it may be this one).")
+        if v.phase == "kitty" and v.current_player == self.seat:
+            self.say("You declare: accept takes the kitty into your hand (you then discard as many cards), "
+                     "pass leaves it unseen.")
         if v.face_up:
             self.say(self.face_up_text(v))
         if v.announcements:

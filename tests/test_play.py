@@ -304,3 +304,12 @@ def test_passing_through_the_command_line_and_the_record_replays(tmp_path: Path)
     assert "You pass ♥Q to seat 1." in result.output and "Traceback" not in result.output
     replayed = CliRunner().invoke(main, ["replay", str(path)])
     assert replayed.exit_code == 0, replayed.output
+
+
+def test_a_numeric_auction_and_the_kitty_decision_are_said_as_such() -> None:
+    """Skat: a value bid and held, the declarer leaving the skat unseen (a hand game)."""
+    out = play_cli(str(FOLDER / "skat.yaml"), "--seed", "2", "--seat", "2", "--option", "deals=1",
+                   input="2\n" * 80).output
+    assert "You bid 18." in out and "Seat 1 holds 18." in out and "bid 0 tricks" not in out
+    assert "Choices: 1) accept  2) pass" in out and "You leave the kitty unseen." in out
+    assert "Traceback" not in out
