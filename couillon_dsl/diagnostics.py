@@ -66,6 +66,7 @@ CODES: dict[str, str] = {
     "discard-without-kitty": "a discard section, but no contract takes the kitty and no offered card is taken (warning)",
     "discard-may-stick": "more cards may never be discarded than a declarer keeps (warning)",
     "shows-hand-without-declarer": "an announcement shows the announcer's hand but is not a declarer's, made before the first lead",
+    "bid-value-without-auction": "bid_value is read, but the ruleset's auction bids no numbers",
     "auction-values-invalid": "a numeric auction's values do not rise, or the procedure and what it bids do not match",
     "kitty-choice-invalid": "the declarer's kitty decision without a pairs auction, a kitty, or beside a contract that takes it",
     "auction-ladder-invalid": "the auction's ladder names a contract that is missing, disabled or names its trump",

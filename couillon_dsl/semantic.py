@@ -1331,6 +1331,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
         fixed_teams=data["players"].get("sides", "teams") == "teams",
         bids="bids" in data,
+        numeric_auction="values" in (data["trump"].get("auction") or {}),
     )
 
 

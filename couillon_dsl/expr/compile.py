@@ -102,6 +102,7 @@ class ExprNames:
     card_sets: Mapping[str, int | tuple[int, ...]] = field(default_factory=dict)
     bids: bool = True  # the ruleset has a `bids` section: bid() has something to read
     fixed_teams: bool = True  # the scoresheet is kept per team (not per seat): score() has a team's score to read
+    numeric_auction: bool = True  # trump.auction bids `values`: bid_value has something to read
 
 
 # name -> type; every variable is an attribute of HandFacts of the same name.
@@ -314,6 +315,10 @@ class _Checker:
         if node.name in CONSTANTS:
             kind, value = CONSTANTS[node.name]
             return kind, lambda facts: value
+        if node.name == "bid_value" and not self.names.numeric_auction:
+            return self.fail("bid-value-without-auction", "bid_value reads the value a numeric auction was won at, "
+                             "but this ruleset's auction bids no numbers", node,
+                             "bid trump.auction values (procedure pairs), or read the contract instead")
         if node.name in VARIABLES:
             kind = "number" if node.name == "points_in_play" and not self.names.whole_points else VARIABLES[node.name]
             return kind, operator.attrgetter(node.name)
