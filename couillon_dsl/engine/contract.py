@@ -119,12 +119,13 @@ class ContractPhase(StateFields):
         seat = self._chooser
         self._decider = seat
         t = self._t
+        named = "bid" if self._path == "bid" else "named"  # a numeric auction's declarer picks: still a bid
         if 0 <= acts.contract0 <= action:  # a contract whose trump is not named
             contract = t.fixed_contracts[action - acts.contract0]
             self._decisions.append((seat, self._rs.contracts[contract].id))
             self._trump = t.contract_trump[contract]  # a suit, or -1: none
             self._declarer_is(seat)
-            self._path = "named"
+            self._path = named
             self._fix_contract(contract)
             self._continue_deal()
             return
@@ -138,7 +139,7 @@ class ContractPhase(StateFields):
             self._decisions.append((seat, "name"))
             self._trump = action - acts.name0
             self._declarer_is(seat)
-            self._path = "named"
+            self._path = named
         else:
             card = action - acts.show0
             self._decisions.append((seat, "show"))
