@@ -206,6 +206,18 @@ def test_greedy_never_picks_a_game_won_by_losing_every_trick() -> None:
     assert not tricks_pay(RS, 10, index["nullo"])
 
 
+def test_greedy_picks_no_game_worth_less_than_its_bid() -> None:
+    """Won at 36 with J♣ J♠ and five hearts: hearts with two is worth 30 (an overbid), clubs with two
+    36 and Grand with two 72; greedy, taking the skat, names no suit below clubs."""
+    state = deal({2: cards("JC", "JS", "AC", "10C", "KC", "AH", "10H", "KH", "QH", "9H")}, cards("7S", "8S"))
+    say(state, "bid 36", "pass", "pass", "accept")
+    rng = random.Random(0)
+    while state.view(2).phase == "discard":
+        state.apply(GREEDY.act(state, state.legal_actions(), rng))
+    choice = state.action_to_string(GREEDY.act(state, state.legal_actions(), rng))
+    assert choice in ("name C", "contract grand"), choice
+
+
 def test_greedy_bids_a_strong_hand_and_passes_a_weak_one() -> None:
     strong = deal({2: cards("JC", "JS", "JH", "AH", "10H", "KH", "QH", "AS", "10S", "AC")})
     assert strong.action_to_string(GREEDY.act(strong, strong.legal_actions(), random.Random(0))) == "bid 18"

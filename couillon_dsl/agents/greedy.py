@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
+from couillon_dsl.engine.scoring import top_run
 from couillon_dsl.kernel.eligible import hand_size
 from couillon_dsl.model import NAMED_TRUMP
 
@@ -243,19 +244,21 @@ def trick_value(ctx: TrumpContext, hand: int, unseen: int) -> float:
     return value
 
 
-def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1) -> tuple[float, float]:
+def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, **facts: Any) -> tuple[float, float]:
     """What making trump stands to gain and to lose, by the ruleset's compiled scoring, in a hand
     of ``tricks`` tricks: the maker's side's scoresheet change against the other sides' (towards
     winning: positive) in a hand it wins with two thirds of the tricks and the card points, and
     minus that in a hand it loses with one third (the other sides sharing the rest evenly),
-    scored from a fresh scoresheet, under ``contract`` (an index into `contracts`; -1: none named).
+    scored from a fresh scoresheet, under ``contract`` (an index into `contracts`; -1: none named)
+    played in ``trump`` where the contract names it (-1: its first suit), with ``facts`` the
+    scoring may also read (a numeric auction's `bid_value`, `kitty_taken`, `top_runs`).
     Towards winning is towards the goal, or away from it where reaching the goal ends the game for
     the furthest from it to win (`at_goal: ends_game`)."""
     t = rs.tables
-    named = {} if contract < 0 else {
-        "contract": rs.contracts[contract].id,
-        "contract_multiplier": t.contract_multipliers[contract][1 if t.contract_trump[contract] == NAMED_TRUMP
-                                                                else t.contract_trump[contract] + 1]}
+    if contract >= 0:
+        fixed = t.contract_trump[contract]
+        column = fixed + 1 if fixed != NAMED_TRUMP else trump + 1 if trump >= 0 else 1
+        facts.update(contract=rs.contracts[contract].id, contract_multiplier=t.contract_multipliers[contract][column])
     n, sides = rs.players.count, rs.players.nsides
     dealt = sum(t.contexts[0].points) * n * tricks // rs.layout.size  # card points in play, in the engine's units
     sheet = rs.scoresheet
@@ -268,7 +271,7 @@ def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1) -> tuple[float, f
         won = min(max(round(tricks * share), 1), tricks - 1) if tricks > 1 else round(share)
         points = round(dealt * share)
         deltas = t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), 0, n - 1, tricks, 0, 0,
-                              values, (), side_of=side_of, **named).deltas
+                              values, (), side_of=side_of, **facts).deltas
         others = [d for team, d in enumerate(deltas) if team != 0]
         changes.append(sign * (sum(others) / len(others) - deltas[0]))
     return changes[0], -changes[1]
@@ -518,15 +521,30 @@ def choice_context(state: GameState, action: int) -> TrumpContext | None:
     return None
 
 
+def chosen_contract(state: GameState, action: int) -> int:
+    """The contract a choice picks (`name SUIT`: the named contract; `contract ID`: that one)."""
+    t, acts = state.ruleset.tables, state.actions
+    return t.named_contract if action < acts.show0 else t.fixed_contracts[action - acts.contract0]
+
+
 def playable_choices(state: GameState, actions: Sequence[int]) -> list[tuple[TrumpContext, int]]:
     """The contract choices among ``actions`` (`name SUIT`, `contract ID`) with the trump context each
     puts in force, less those won by losing tricks (:func:`tricks_pay`) unless every one is such."""
-    t, acts, tricks = state.ruleset.tables, state.actions, state.hand_tricks
     choices = [(ctx, a) for a in actions if (ctx := choice_context(state, a)) is not None]
-    playable = [(ctx, a) for ctx, a in choices
-                if tricks_pay(state.ruleset, tricks, t.named_contract if a < acts.show0
-                              else t.fixed_contracts[a - acts.contract0])]
+    playable = [(ctx, a) for ctx, a in choices if tricks_pay(state.ruleset, state.hand_tricks, chosen_contract(state, a))]
     return playable or choices
+
+
+def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, value: int, taken: bool) -> bool:
+    """Whether the choice ``action`` (context ``ctx``), won with two thirds of the tricks and points,
+    scores for its maker at the numeric bid ``value``, by the compiled scoring, with what the seat
+    knows: whether it took the kitty and its run of top trumps among its own ``cards`` (a game worth
+    less than the bid loses however it is played, Skat's overbid)."""
+    acts = state.actions
+    trump = action - acts.name0 if action < acts.show0 else -1
+    gain, _ = maker_stakes(state.ruleset, state.hand_tricks, chosen_contract(state, action), trump, bid_value=value,
+                           kitty_taken=taken, top_runs=(top_run(ctx, cards), 0))
+    return gain > 0
 
 
 class GreedyAgent:
@@ -628,13 +646,15 @@ class GreedyAgent:
         names = range(acts.name0, acts.show0) if rs.tables.named_contract >= 0 else ()
         choices = [*names, *(range(acts.contract0, acts.contract_end) if acts.contract0 >= 0 else ())]
         unseen = rs.layout.full_mask & ~hand
-        best = max(trick_value(ctx, hand, unseen) for ctx, _ in playable_choices(state, choices))
-        if rs.tables.kitty_choice:  # the kitty it will take, to keep its best cards: worth the hand's average card
-            best *= 1 + state.kitty_size / hand.bit_count()
+        # the kitty it will take, to keep its best cards: worth the hand's average card
+        boost = 1 + state.kitty_size / hand.bit_count() if rs.tables.kitty_choice else 1
+        valued = [(trick_value(ctx, hand, unseen) * boost, ctx, a) for ctx, a in playable_choices(state, choices)]
         bar = self.maker_bar(rs, state.hand_tricks)
 
         def supports(value: int) -> bool:
-            return bar.makes(best - (value / values[0] - 1), seat, hand.bit_count())
+            rung = value / values[0] - 1
+            return any(bar.makes(v - rung, seat, hand.bit_count())
+                       and worth_the_bid(state, a, ctx, hand, value, rs.tables.kitty_choice) for v, ctx, a in valued)
 
         if acts.accept in legal:
             return acts.accept if supports(state.auction_value or values[0]) else acts.pass_
@@ -655,8 +675,14 @@ class GreedyAgent:
         return best
 
     def _pick_contract(self, state: GameState, hand: int, legal: Sequence[int]) -> int:
-        """The contract (and trump) under which ``hand`` is worth most; push when even that is weak."""
-        valued = [(hand_value(ctx, hand), a) for ctx, a in playable_choices(state, legal)]
+        """The contract (and trump) under which ``hand`` is worth most, among those worth a numeric
+        auction's bid where there is one (unless none is); push when even that is weak."""
+        choices = playable_choices(state, legal)
+        bid = state.auction_value
+        if bid is not None:
+            taken = state.view(state.current_player()).discarding_seat == state.current_player()
+            choices = [(ctx, a) for ctx, a in choices if worth_the_bid(state, a, ctx, hand, bid, taken)] or choices
+        valued = [(hand_value(ctx, hand), a) for ctx, a in choices]
         if not valued:
             return legal[0]
         value, best = max(valued, key=lambda va: (va[0], -va[1]))

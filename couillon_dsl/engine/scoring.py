@@ -5,14 +5,14 @@ The rules themselves are closures built per ruleset (:mod:`couillon_dsl.engine.h
 """
 from __future__ import annotations
 
-from couillon_dsl.cards import iter_bits
+from couillon_dsl.cards import CardMask, iter_bits
 from couillon_dsl.engine.actions import OVER
 from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, passes_after_pass_out
 from couillon_dsl.engine.roles import won_cards
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
-from couillon_dsl.model import Ruleset, Team
+from couillon_dsl.model import Ruleset, Team, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 
@@ -20,6 +20,16 @@ _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTu
 def fresh_counts(rs: Ruleset) -> tuple[tuple[int, ...], ...]:
     """Every tally at nothing for every team: a new game's counts."""
     return ((0,) * len(rs.players.teams),) * len(rs.tallies)
+
+
+def top_run(ctx: TrumpContext, cards: CardMask) -> int:
+    """How many of the context's highest trumps in a row, from the top one down, ``cards`` holds, or,
+    without the top one, how many in a row it lacks (`top_run`: Skat's matadors "with" or "without")."""
+    order = sorted(iter_bits(ctx.trump_mask), key=ctx.strength[ctx.trump].__getitem__, reverse=True)
+    if not order:
+        return 0
+    has_top = cards >> order[0] & 1
+    return next((i for i, card in enumerate(order) if cards >> card & 1 != has_top), len(order))
 
 
 class ScoringPhase(StateFields):
@@ -76,25 +86,13 @@ class ScoringPhase(StateFields):
         """Side -> its run of the hand's highest trumps (`top_run`): how many from the top one down it held,
         or lacked when it lacked the top one. The cards nobody played (a kitty, a discard) count with the
         side the contract gives them to (`aside_counts_for`), as they count in its points."""
-        ctx = self._ctx
-        order = sorted(iter_bits(ctx.trump_mask), key=ctx.strength[ctx.trump].__getitem__, reverse=True) \
-            if ctx.trump_mask else []
         held = list(self._held())
         aside = self._rs.layout.full_mask & ~sum(held)
         owner = self._rs.contracts[self._contract].aside_counts_for if self._contract >= 0 else "nobody"
         if owner != "nobody" and self._maker is not None:
             side = self._maker if owner == "declarer" else 1 - self._maker
             held[side] |= aside
-        runs = []
-        for cards in held:
-            run = 0
-            has_top = bool(order) and bool(cards >> order[0] & 1)
-            for card in order:
-                if bool(cards >> card & 1) != has_top:
-                    break
-                run += 1
-            runs.append(run)
-        return tuple(runs)
+        return tuple(top_run(self._ctx, cards) for cards in held)
 
     def _count_aside(self, owner: str, won: tuple[int, ...]) -> tuple[int, ...]:
         """Give the cards dealt to nobody to the team the contract says (`aside_counts_for`):
