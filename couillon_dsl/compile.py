@@ -74,7 +74,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     announcements = tuple(
         Announcement(id=key, name=value.get("name", key), holder_of=value.get("holder_of"),
                      after=value.get("after"), by=value.get("by"), leads=value.get("leads", False),
-                     sits_out=value.get("sits_out"), shows_hand=value.get("shows_hand", False))
+                     sits_out=value.get("sits_out"), shows_hand=value.get("shows_hand", False),
+                     offered_when=value.get("offered_when"))
         for key, value in (data.get("announcements") or {}).items()
     )
     roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
@@ -116,7 +117,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
-        shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand))
+        shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
+        offered_when=_offered_when(announcements, document, names))
     if play.lead_once_broken or play.first_lead_card or play.not_on_first_trick:
         tables = dataclasses.replace(
             tables, unbroken=class_mask(layout, deck, play.lead_once_broken),
@@ -560,6 +562,17 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
     return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
                        when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads,
                        for_each=for_each)
+
+
+def _offered_when(announcements: tuple[Announcement, ...], document: Document,
+                  names: Any) -> tuple[Callable[[Any], object] | None, ...]:
+    """Each announcement's `offered_when` compiled (None where it has none); () when none has one."""
+    from couillon_dsl.expr import compile_expression
+
+    if not any(a.offered_when for a in announcements):
+        return ()
+    return tuple(compile_expression(a.offered_when, "bool", names, document.content_span_of(
+        f"/announcements/{escape(a.id)}/offered_when")) if a.offered_when else None for a in announcements)
 
 
 def _maker_wins(outcome: Outcome, document: Document, names: Any,

@@ -1018,8 +1018,12 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
     elif announcement.by == "declarer":
         done = [*settled_before_play(rs), *(["any cards passed"] if rs.passing is not None else []),
                 *(["the tricks bid"] if rs.bids is not None else [])]  # as the engine orders them
+        when = ""
+        if announcement.offered_when:
+            condition = condition_phrase(rs, parse_expression(announcement.offered_when))
+            when = f" (only when {condition or '`' + announcement.offered_when + '` holds'})"
         text = (f"once {join(done)}, before the first lead, the declarer may announce "
-                f"{announcement.name}; everyone hears whether they do")
+                f"{announcement.name}{when}; everyone hears whether they do")
         if announcement.leads:
             text += ", and if they do they lead to the first trick"
     else:
@@ -1968,6 +1972,9 @@ def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
     op, left, right = node.op, node.left, node.right
     if op in ("==", "!=") and (team_phrase(rs, left) or team_phrase(rs, right)):
         return _team_comparison(rs, op, left, right)
+    if op in ("==", "!=") and left == Name("contract") and isinstance(right, String):
+        contract = next((c.name for c in rs.contracts if c.id == right.value), right.value)
+        return f"the contract is {'' if op == '==' else 'not '}{contract}"
     if isinstance(left, Number) and not isinstance(right, Number):
         op, left, right = _FLIP[op], right, left
     bids = _bid_comparison(rs, op, left, right)

@@ -353,6 +353,7 @@ class Announcement:
     leads: bool = False
     sits_out: str | None = None  # partners: once made, the announcer's partners sit the rest of the hand out
     shows_hand: bool = False  # once made, the announcer's cards are face up for everyone until played
+    offered_when: str | None = None  # a declarer's announcement is put to him only when this expression holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -582,6 +583,8 @@ class Tables:
     leading: tuple[int, ...] = ()  # announcements whose announcer leads the first trick (`leads`)
     sends_partners_out: tuple[int, ...] = ()  # announcements whose announcer's partners sit the hand out (`sits_out`)
     shows_hand: tuple[int, ...] = ()  # announcements whose announcer lays his cards face up (`shows_hand`)
+    # announcement index -> `offered_when` compiled (a closure over HandFacts), or None; () when none has one
+    offered_when: tuple[Callable[[Any], object] | None, ...] = ()
     # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
     # (no kitty step, no offered card taken)
     kitty: Any = None

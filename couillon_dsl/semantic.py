@@ -603,10 +603,12 @@ class _Checks:
                 self.report("declarer-announcement-shape", f"a declarer's announcement (by: declarer) is made before "
                             f"the first lead, so it takes no {key}", f"{base}/{key}",
                             f"leave {key} out; answers to it say after: ID with by: opponents or partners", key=True)
-        if item.get("shows_hand") and not by_declarer:
-            self.report("shows-hand-without-declarer", "shows_hand lays the announcer's cards face up before the "
-                        "first lead, but only a declarer's announcement is made then", f"{base}/shows_hand",
-                        "add by: declarer (and leave out holder_of and after), or leave shows_hand out", key=True)
+        for key, what in (("shows_hand", "lays the announcer's cards face up before the first lead"),
+                          ("offered_when", "says when the announcement is put to the declarer")):
+            if key in item and not by_declarer:
+                self.report("declarer-announcement-key", f"{key} {what}, but only a declarer's announcement is made "
+                            "before the first lead", f"{base}/{key}",
+                            f"add by: declarer (and leave out holder_of and after), or leave {key} out", key=True)
         if item.get("leads") and not by_declarer:
             self.report("leads-without-declarer", "leads: true gives the first lead to the announcer, but only a "
                         "declarer's announcement is made before the first lead", f"{base}/leads",
@@ -1358,9 +1360,36 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
         if isinstance(text := tally.get("adds"), str):
             found += check_expression(text, "int", each_team, place.content(pointer), pointer)
     found += _maker_wins_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
+    found += _offered_when_diagnostics(data, place, checked.names)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
                          diagnostic.pointer, diagnostic.hint)
+
+
+# what a declarer's announcement's `offered_when` may read: the facts settled before the first lead
+SETTLED_FACTS = frozenset({"maker", "dealer_team", "elder_team", "contract", "multiplier", "trump", "kitty_taken",
+                           "bid_value", "options"})
+
+
+def _offered_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
+    """`announcements.<id>.offered_when`: a true/false expression read before the first lead, so it may
+    read only what is settled then (no definitions, which may read the play)."""
+    from couillon_dsl.expr import check_expression, facts_read
+
+    found: list[Diagnostic] = []
+    for name, item in (data.get("announcements") or {}).items():
+        text = item.get("offered_when")
+        if not isinstance(text, str):
+            continue
+        pointer = f"/announcements/{escape(name)}/offered_when"
+        checked = check_expression(text, "bool", replace(names, definitions={}), place.content(pointer), pointer)
+        later = sorted(facts_read(text) - SETTLED_FACTS) if not checked else []
+        if later:
+            checked.append(error("offered-when-reads-play", f"offered_when is read before the first lead, but reads "
+                                 f"{', '.join(later)}, which the play decides", place.content(pointer), pointer,
+                                 "read the contract, kitty_taken, bid_value, trump or maker instead"))
+        found += checked
+    return found
 
 
 def _maker_wins_diagnostics(data: dict[str, Any], place: _Place, names: Any, definitions_ok: bool) -> list[Diagnostic]:

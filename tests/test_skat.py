@@ -105,9 +105,7 @@ def test_a_jack_led_in_grand_is_a_trump_lead_the_jacks_alone_follow() -> None:
                   2: cards("JC", "10H", "10D", "9D", "8D", "7D", "AC", "10C", "KC", "QC"),
                   0: cards("JH", "JD", "AS", "10S", "KS", "QS", "9S", "8S", "7S", "9C")}, cards("8C", "7C"))
     say(state, "bid 18", "accept", "pass", "pass", "accept", "discard 8C", "discard 7C", "contract grand")
-    assert state.view(2).phase == "announce"  # schneider, schwarz, ouvert: declined
-    say(state, "no", "no", "no")
-    assert state.view(2).phase == "play" and state.current_player() == 1
+    assert state.view(2).phase == "play" and state.current_player() == 1  # no announcement after taking the skat
     say(state, "JS")
     assert state.legal_actions() == cards("JC")  # middlehand's only trump; his hearts do not follow a jack
     say(state, "JC")
@@ -163,7 +161,7 @@ def test_the_declarer_who_takes_the_skat_sees_it_and_discards_unseen_then_picks_
     say(state, "discard AS", "discard 10S")
     assert state.view(2).phase == "choose" and state.current_player() == 2
     assert state.view(1).discarded == 0 and state.view(2).discarded == sum(1 << c for c in skat)
-    say(state, "name H", "no", "no", "no")
+    say(state, "name H")
     assert state.view(1).phase == "play" and state.view(1).contract == "suit"
 
 
@@ -177,13 +175,29 @@ def test_a_hand_game_leaves_the_skat_unseen_by_everyone() -> None:
 def test_an_open_game_lays_the_declarers_cards_face_up_in_every_view_and_world() -> None:
     held = cards("7C", "8C", "7S", "8S", "7H", "8H", "7D", "8D", "9D", "9H")
     state = deal({1: held})
-    say(state, "pass", "pass", "bid 18", "pass", "contract nullo", "no", "no", "announce ouvert")
+    say(state, "pass", "pass", "bid 18", "pass", "contract nullo")
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["no", "announce ouvert"]
+    say(state, "announce ouvert")
     shown = {card for card, seat in state.view(2).face_up if seat == 1}
     assert shown == set(held) and {card for card, seat in state.view(0).face_up if seat == 1} == set(held)
     say(state, "7C")
     assert {card for card, seat in state.view(2).face_up if seat == 1} == set(held) - {held[0]}
     for world in worlds_of(state, 2, 0):
         assert set(held[1:]) <= {c for c in range(NCARDS) if world.hand_of(1) >> c & 1}
+
+
+def test_schneider_and_schwarz_are_offered_from_the_hand_only() -> None:
+    hand = deal({})
+    say(hand, "bid 18", "pass", "pass", "pass", "name H")
+    assert [hand.action_to_string(a) for a in hand.legal_actions()] == ["no", "announce schneider"]
+    say(hand, "no", "no", "no")
+    assert hand.view(0).phase == "play"
+    taken = deal({})
+    say(taken, "bid 18", "pass", "pass", "accept")
+    while taken.view(0).phase == "discard":
+        taken.apply(taken.legal_actions()[0])
+    say(taken, "name H")
+    assert taken.view(0).phase == "play"  # nothing offered once the skat is taken
 
 
 def test_top_run_counts_the_skat_with_the_declarers_cards_with_or_without() -> None:

@@ -206,6 +206,12 @@ class StateFields:
     def _end_hand(self) -> None:  # scoring: score the finished hand and move the game on
         raise NotImplementedError
 
+    def _bid_value(self) -> int:  # scoring: the value a numeric auction was won at (0: none)
+        raise NotImplementedError
+
+    def _kitty_taken(self) -> bool:  # scoring: the declarer took the kitty into his hand
+        raise NotImplementedError
+
     def _pass_out(self, path: str = "redeal") -> None:  # scoring: a deal refused by everyone (or annulled)
         raise NotImplementedError
 

@@ -8,6 +8,7 @@ seats may sit a hand out (`sits_out`), and a trick then has fewer cards than the
 """
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from couillon_dsl.cards import Card, CardMask
@@ -17,6 +18,7 @@ from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
 from couillon_dsl.engine.roles import OPEN_LEAD, settle_trick
 from couillon_dsl.engine.why import legal_reasons
+from couillon_dsl.expr.compile import HandFacts
 
 
 class PlayPhase(StateFields):
@@ -41,11 +43,23 @@ class PlayPhase(StateFields):
             self._begin_bids()
             return
         if t.declarer_offers and self._decider is not None and self._maker is not None:
-            # the declarer's announcements (and their answers) come before the first lead
-            self._offers = [(a, self._decider) for a in t.declarer_offers]
-            self._phase = ANNOUNCE
-            return
+            # the declarer's announcements (and their answers) come before the first lead, each where its
+            # `offered_when` holds
+            when = t.offered_when or (None,) * len(t.holder_cards)
+            self._offers = [(a, self._decider) for a in t.declarer_offers
+                            if (offered := when[a]) is None or offered(self._settled())]
+            if self._offers:
+                self._phase = ANNOUNCE
+                return
         self._lead_first_trick()
+
+    def _settled(self) -> HandFacts:
+        """What is settled before the first lead, as the facts an announcement's `offered_when` reads."""
+        side_of, dealer = self._side_of, self._dealer
+        return HandFacts(maker=self._maker, dealer_team=side_of[dealer], elder_team=side_of[self._t.next_seat[dealer]],
+                         contract=self._rs.contracts[self._contract].id if self._contract >= 0 else None,
+                         multiplier=self._mult, trump=self._trump, kitty_taken=self._kitty_taken(),
+                         bid_value=self._bid_value(), options=MappingProxyType(self._rs.option_values()))
 
     def _lead_first_trick(self) -> None:
         """The first leader (the announcer of a `leads` announcement made, else `play.first_lead`) leads."""

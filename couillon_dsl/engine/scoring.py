@@ -56,10 +56,8 @@ class ScoringPhase(StateFields):
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
                              won, last, self._side_of, bids, seat_tricks, self._trick_bids, self._counts,
-                             self._held() if t.reads_held else (), self._trump,
-                             t.auction_values[self._bid] if t.auction_values and self._bid >= 0 else 0,
-                             self._kitty != 0 and self._discarder is not None and self._discarder == self._decider,
-                             self._top_runs() if t.reads_top_runs else ())
+                             self._held() if t.reads_held else (), self._trump, self._bid_value(),
+                             self._kitty_taken(), self._top_runs() if t.reads_top_runs else ())
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
@@ -81,6 +79,15 @@ class ScoringPhase(StateFields):
             for seat, card in zip(self._order[leader], cards):
                 held[self._side_of[seat]] |= 1 << card
         return tuple(held)
+
+    def _bid_value(self) -> int:
+        """The value a numeric auction was won at (`bid_value`), 0 without one."""
+        t = self._t
+        return t.auction_values[self._bid] if t.auction_values and self._bid >= 0 else 0
+
+    def _kitty_taken(self) -> bool:
+        """Whether the declarer took the kitty into his hand this hand (`kitty_taken`)."""
+        return self._kitty != 0 and self._discarder is not None and self._discarder == self._decider
 
     def _top_runs(self) -> tuple[int, ...]:
         """Side -> its run of the hand's highest trumps (`top_run`): how many from the top one down it held,
