@@ -110,7 +110,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           card_roles=roles, deal_checks=deal_checks,
                           maker_wins=_maker_wins(outcome, document, names, texts), tallies=tallies)
     if declarations:
-        tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
+        built = build_declaration_tables(declarations, layout)
+        tables = dataclasses.replace(tables, declarations=built,
+                                     trick_melds=tuple(table for table in built if table.per_trick))
     tables = dataclasses.replace(
         tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
@@ -481,7 +483,7 @@ def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
         run_order=tuple(str(r) for r in raw["run_order"]) if raw.get("run_order") else None,
         disjoint=raw.get("disjoint", True), award=raw.get("award", "always"),
         compare=tuple(raw.get("compare", ("value", "length", "top", "trump"))), tie=raw.get("tie", "earliest_seat"),
-        void_if_opponents_take_all=raw.get("void_if_opponents_take_all", False),
+        void_if_opponents_take_all=raw.get("void_if_opponents_take_all", False), scope=raw.get("scope", "hand"),
     )
 
 

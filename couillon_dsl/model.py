@@ -393,6 +393,7 @@ class Declaration:
     compare: tuple[str, ...] = ("value", "length", "top", "trump")
     tie: str = "earliest_seat"
     void_if_opponents_take_all: bool = False
+    scope: str = "hand"  # hand: a seat's own cards; trick: each trick's cards, kept by its winner's side
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,6 +550,7 @@ class Tables:
     settle: Callable[..., Any] = field(compare=False, repr=False)
     # declaration index -> engine.declarations.DeclarationTable (pattern masks, run lookups, award rule)
     declarations: tuple[Any, ...] = ()
+    trick_melds: tuple[Any, ...] = ()  # the declarations of `scope: trick`: searched in each trick as it ends
 
     # contracts (all empty/-1 without a `contracts` section: one family of contexts, multiplier 1)
     contract_base: tuple[int, ...] = ()  # contract index -> offset of its family of contexts

@@ -727,7 +727,9 @@ class _Checks:
                         self.report("declaration-when-shape", "when: last_card_played needs given cards (a `cards` "
                                     "pattern): only then is there a last card to play", f"{base}/patterns/{i}",
                                     "use when: first_play for runs and sets")
-            if item.get("optional") and item.get("when") != "before_first_play":
+            if item.get("scope") == "trick":
+                self.check_trick_melds(item, base)
+            elif item.get("optional") and item.get("when") != "before_first_play":
                 self.report("declaration-optional-when", "an optional declaration is offered beside the holder's cards "
                             "before his first one: it needs when: before_first_play", f"{base}/optional", key=True)
             if item.get("award", "always") == "always":
@@ -735,6 +737,22 @@ class _Checks:
                     if key in item:
                         self.report("declaration-unused-key", f"`{key}` only matters with award: best_side_only",
                                     f"{base}/{key}", key=True, severity="warning")
+
+    def check_trick_melds(self, item: dict[str, Any], base: str) -> None:
+        """Melds of a trick (`scope: trick`) are nobody's to declare, and fit in the cards of one trick."""
+        for key in ("when", "optional", "shown"):
+            if key in item:
+                self.report("declaration-scope-key", f"`{key}` is about a player declaring the melds of his hand, "
+                            "but melds of a trick (scope: trick) are found when the trick is complete and its cards "
+                            "are public", f"{base}/{key}", "leave it out, or use scope: hand", key=True)
+        size = self.data["players"]["count"]  # every seat plays to every trick (sits_out refuses declarations)
+        for i, pattern in enumerate(item["patterns"]):
+            needs = pattern.get("run") or pattern.get("count") or pattern.get("at_least") or len(
+                pattern.get("cards") or ()) or len(self.suits)
+            if needs > size:
+                shape = next(key for key in ("run", "count", "at_least", "cards", "same_rank") if key in pattern)
+                self.report("declaration-unreachable", f"this pattern needs {needs} cards, but a trick holds "
+                            f"{size}", f"{base}/patterns/{i}/{shape}", "lower it, or use scope: hand")
 
     def check_stand_in(self, item: dict[str, Any], pattern: dict[str, Any], shape: str, at: str) -> None:
         """Stand-ins belong to an `of` pattern declared before the first play, and to its set."""

@@ -151,6 +151,8 @@ class PlayPhase(StateFields):
                 self._points[team] += share
         else:
             self._points[self._side_of[winner]] += self._tpoints
+        if t.trick_melds:
+            self._trick_melds(self._tmask, winner)
         self._tricks[self._side_of[winner]] += 1
         self._log.append((self._leader, tuple(self._trick), winner))
         if self._tmask & t.unbroken:
@@ -170,6 +172,7 @@ class PlayPhase(StateFields):
         if melds:
             self._declare_first()
         left = self._ntricks - self._trick_no
+        first = len(self._log)
         self._leader = self._turn = random_tricks(
             self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
             self._history, self._log, self._points, self._tricks, self._side_of)
@@ -178,6 +181,8 @@ class PlayPhase(StateFields):
         self._points[self._side_of[self._leader]] += self._rs.play.last_trick_points * self._t.point_unit  # the last trick's winner leads on
         if melds:
             self._declare_rest()
+        if self._t.trick_melds:
+            self._trick_melds_from(first)
         self._end_hand()
 
     def _play_refusal(self, action: int) -> str:
