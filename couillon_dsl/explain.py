@@ -1057,7 +1057,11 @@ def pattern_phrase(rs: Ruleset, declaration: Declaration, pattern: DeclarationPa
 def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
     """The rules of one kind of declaration, a sentence each."""
     name = declaration.name
-    if declaration.when == "first_play":
+    per_trick = declaration.scope == "trick"
+    if per_trick:
+        when = (f"when a trick is complete, the {name} its cards form, whoever played them, is found automatically "
+                f"and belongs to the player who won the trick")
+    elif declaration.when == "first_play":
         when = f"each player declares their {name} with their first card of the hand"
     elif declaration.when == "before_first_play":
         may = "may declare their best" if declaration.optional else "declares their"
@@ -1080,9 +1084,10 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
                    f"as the longest pattern it reaches")
     if len(declaration.patterns) > 1:
         chooses = "is offered" if declaration.optional else "declares"
-        out.append(f"a card serves in at most one {name}, and each player {chooses} the combination worth the most"
+        holder = "each trick counts" if per_trick else f"each player {chooses}"
+        out.append(f"a card serves in at most one {name}, and {holder} the combination worth the most"
                    if declaration.disjoint else f"a card may serve in several {name}")
-    if declaration.when in ("first_play", "before_first_play"):
+    if declaration.when in ("first_play", "before_first_play") and not per_trick:
         out.append("the declared cards are shown to everyone" if declaration.shown
                    else "only what is declared is told, not the cards")
     if declaration.award == "best_side_only":
@@ -1092,6 +1097,8 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         out.append(f"only the side holding the best single {name} scores, and then all of its {name}; "
                    f"{name} are compared by {join([criteria[c] for c in declaration.compare], 'then')}; "
                    f"on a tie {tie}")
+    elif per_trick:
+        out.append(f"every {name} scores for the side that won its trick")
     else:
         out.append(f"every {name} declared scores for its side")
     if declaration.void_if_opponents_take_all:
@@ -1107,6 +1114,10 @@ def describe_declarations(rs: Ruleset) -> Section | None:
         return None
     intro = ("players declare the combinations they hold (melds); they are found and declared automatically, "
              "a player always declaring the best")
+    if all(d.scope == "trick" for d in rs.declarations):
+        intro = "the cards of a trick may form combinations (melds) that score for the side winning the trick"
+    elif any(d.scope == "trick" for d in rs.declarations):
+        intro += "; where said, the cards of each trick form them instead, for the side winning the trick"
     if all(d.optional for d in rs.declarations):
         intro = "players may declare the combinations they hold; declaring is each holder's choice"
     elif any(d.optional for d in rs.declarations):

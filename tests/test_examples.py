@@ -26,7 +26,7 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["belote", "euchre", "hearts", "oh-hell", "spades", "whist"]
+    assert [path.stem for path in EXAMPLES] == ["belote", "euchre", "hearts", "klaverjas", "oh-hell", "spades", "whist"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
