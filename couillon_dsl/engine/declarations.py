@@ -18,6 +18,11 @@ Everything a pattern needs is computed once per compiled ruleset
   Choices are few (a hand holds at most a handful of sets); beyond :data:`MAX_CONTESTED`
   contested sets the search keeps the most valuable ones greedily, so it always ends.
 
+* **Melds of a trick** (``scope: trick``): the same patterns searched in each trick's cards
+  when it is complete (:meth:`DeclarePhase._trick_melds`, or after a hand played out at once
+  from its log), whoever played them, each meld its winner's. Nothing is declared or shown:
+  the cards were played face up. Rulesets without them pay one empty-tuple test per trick.
+
 At the end of a hand :func:`award` says what each side keeps: every meld (``always``), or
 only the side holding the best single meld, compared by ``compare`` (value, length, top
 card, trump) and then by seat (earlier in play order from the first leader), or both sides
