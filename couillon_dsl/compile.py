@@ -417,6 +417,7 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
         face=raw.get("face", "down"),
         stock=raw.get("stock"),
         turn_up=raw.get("turn_up"),
+        if_stock_empty=raw.get("if_stock_empty"),
         set_aside=raw.get("set_aside"),
         decide=raw.get("decide"),
         kitty=raw.get("kitty"),
@@ -591,7 +592,7 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
 
     left = layout.size
     sizes = [0] * n
-    face_up_seen = stock = False
+    face_up_seen = stock = stock_made = False
     in_stock = 0  # its cards not yet dealt or turned up: packets after it come from its top
     declarer = 1 % n  # packets to the declarer counted as if the elder declared (any seat gives the same sizes)
     decides = [i for i, s in enumerate(deal) if s.kind == "decide"]
@@ -612,13 +613,15 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
                 sizes[seat] += step.packet
             face_up_seen = face_up_seen or step.face == "up"
         elif kind == "stock":
-            stock = left > 0
+            stock, stock_made = left > 0, True
             in_stock, left = left, 0
         elif kind == "turn_up":
             face_up_seen = True
+            if step.if_stock_empty and stock_made and in_stock <= 0:
+                continue  # nothing left to turn: the hand is played without trump
             in_stock -= 1
-            if not stock:
-                problem("turn_up needs a stock", i)
+            if not stock or in_stock < 0:
+                problem("turn_up needs a stock with a card left", i)
         elif kind in ("set_aside", "kitty"):
             given = getattr(step, kind)
             count = left if given == "rest" else int(given)

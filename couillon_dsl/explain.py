@@ -494,7 +494,9 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
             out.append(f"put the remaining {_remaining(rs, left)} face down in a stock, which is not played")
         elif kind == "turn_up":
             where = "top" if step.turn_up == "stock_top" else "bottom"
-            out.append(f"turn the {where} card of the stock face up")
+            empty = ("; when the deal has left no card in the stock, none is turned and the hand is played "
+                     "without trump") if rs.tables.turns_nothing else ""
+            out.append(f"turn the {where} card of the stock face up{empty}")
         elif kind == "set_aside":
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
             which = f"the remaining {_remaining(rs, taken)}" if step.set_aside == "rest" else count(taken, "card")
@@ -530,7 +532,8 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
     if kind == "stock":
         return f"the other {left if rs.tables.deal_cycle == 1 else 'cards'} to a stock"
     if kind == "turn_up":
-        return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up"
+        empty = " (if any is left)" if rs.tables.turns_nothing else ""
+        return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up{empty}"
     if kind == "set_aside":
         return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
     if kind == "kitty":
@@ -701,8 +704,10 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         maker = (f"the team of {elder(rs)} is the maker" if trump.maker_after_fallback == "elder_team"
                  else "nobody is the maker")
         held = step is not None and step.kind == "packet"
+        empty = rs.tables.turns_nothing
         return ([f"the suit of {_offered_card(rs)} is trump: nobody decides, and {maker}"]
-                + (["the card stays in that hand and is played like any other"] if held else []))
+                + (["the card stays in that hand and is played like any other"] if held else [])
+                + (["a hand that leaves no card in the stock to turn up is played without trump"] if empty else []))
     return ["there are no trumps"]
 
 

@@ -134,6 +134,7 @@ class DealStep:
     face: str = "down"
     stock: str | None = None
     turn_up: str | None = None
+    if_stock_empty: str | None = None  # a turn-up from an empty stock: "no_trump" (else the deal always leaves one)
     set_aside: int | str | None = None
     decide: str | None = None
     kitty: int | str | None = None  # cards face down to the kitty (a number or "rest")
@@ -582,6 +583,8 @@ class Tables:
     # deal_cycle hands of a game; hand_tricks gives each of those hands' tricks (the cards a seat is dealt)
     deal_cycle: int = 1
     hand_tricks: tuple[int, ...] = (0,)
+    # a turn-up that some hand's deal leaves no card for (`if_stock_empty: no_trump`): that hand has no trump
+    turns_nothing: bool = False
 
     def plan_index(self, hand: int, dealer: int) -> int:
         """Where the game's ``hand``-th hand (from 0) dealt by ``dealer`` finds its deal plan, prefix and suffix."""

@@ -416,9 +416,17 @@ class _Checks:
                 stock = stock_left = need = max(0, size - dealt)
                 rest_taken = True
             elif "turn_up" in step:
-                if not stock and not overdealt:
+                if step.get("if_stock_empty") and stock is not None and not stock_left:
+                    face_up_before_decide = True  # nothing to turn: the hand is played without trump
+                    self.check_empty_turn_up(f"{pointer}/if_stock_empty")
+                elif not stock and not overdealt:
                     self.report("turn-up-without-stock", "turn_up needs a stock with cards, made earlier by {stock: rest}",
                                 pointer, "add {stock: rest} before this step")
+                elif not stock_left and not overdealt:
+                    face_up_before_decide = True  # reported here, not again as a missing face-up card
+                    self.report("turn-up-without-stock", f"the packets before this step leave no card in the stock "
+                                f"to turn up (it had {stock})", pointer, "deal fewer cards, or play such a hand without "
+                                "trump: `if_stock_empty: no_trump` (with trump.method: turned)")
                 elif not decides:
                     face_up_before_decide = offered_from_stock = True
                 stock_left = max(0, stock_left - 1)
@@ -473,6 +481,15 @@ class _Checks:
                         "the keeper's card missing", "/trump/offer/taker_discards",
                         "use taken_by: declarer (whoever fixes trump keeps the card), or let the taker discard")
         return 0 if offer["taken_by"] == "dealer" else _DECLARER
+
+    def check_empty_turn_up(self, pointer: str) -> None:
+        """A hand without trump when the stock is empty is the `turned` method's: an offer or a
+        choice would have no card to go by, or would not need one."""
+        method = self.data["trump"]["method"]
+        if method != "turned":
+            self.report("empty-turn-up-not-turned", f"if_stock_empty: no_trump plays a hand without trump when no "
+                        f"card is left to turn up, but trump.method is {method}, which does not take trump from "
+                        "the turned card", pointer, "use trump.method: turned, or deal fewer cards so one is left")
 
     def check_packet_from_stock(self, pointer: str) -> None:
         """A packet dealt from the stock's top needs a stock the trump procedure leaves alone: a
