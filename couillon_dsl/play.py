@@ -44,6 +44,7 @@ from couillon_dsl.simulation import AGENTS_SALT
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", ":q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
+TRUMP_FIXED = frozenset({"play", "bid", "pass", "announce", "discard"})  # phases after the trump procedure
 
 
 class Quit(Exception):
@@ -509,6 +510,8 @@ class Table:
             self.say(f"Trump: {trump}{self.contract_words(v.contract)}{maker}.")
         elif self.rs.trump.method == "none":
             self.say("Trump: none in this game.")
+        elif v.phase in TRUMP_FIXED:  # the procedure gave none (nothing left to turn up): a hand without trump
+            self.say("Trump: none in this hand.")
         else:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.offered is not None:
