@@ -519,11 +519,16 @@ def _definitions(data: Mapping[str, Any], document: Document, names: Any) -> tup
 
 def _tally(name: str, raw: Mapping[str, Any], document: Document, names: Any,
            definitions: Mapping[str, Any]) -> Tally:
-    """A tally, its `adds` compiled as the delta of a `for_each: team` rule."""
+    """A tally, its `adds` compiled as the delta of a `for_each: team` rule; a pot's `when` and `to`
+    as a rule's `when` and `team`."""
+    base = f"/tallies/{escape(name)}"
     rule = _scoring_rule(name, {"for_each": "team", "adds": raw["adds"]}, document, names, definitions,
-                         base=f"/tallies/{escape(name)}", delta_key="adds")
-    return Tally(name=name, description=raw.get("description", ""), adds=rule.delta, every=raw["every"],
-                 delta=raw["delta"], adds_fn=rule.delta_fn, reads=rule.reads)
+                         base=base, delta_key="adds")
+    pays = _scoring_rule(name, {"when": raw.get("when", "decided"), "team": raw["to"]}, document, names, definitions,
+                         base=base) if "to" in raw else None
+    return Tally(name=name, description=raw.get("description", ""), adds=rule.delta, every=raw.get("every", 0),
+                 delta=raw.get("delta", 0), adds_fn=rule.delta_fn, reads=rule.reads | (pays.reads if pays else set()),
+                 to=raw.get("to", ""), when=raw.get("when", "decided"), pays=pays)
 
 
 def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,

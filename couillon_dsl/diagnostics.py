@@ -117,6 +117,7 @@ CODES: dict[str, str] = {
     "card-set-follows-trump": "a card set naming trump cards (AT) where cards fixed before the deal are needed (a deal "
                               "check, a card class)",
     "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
+    "tally-payout-unclear": "a tally with neither or both of its payouts (`every` and `delta`, or `to` and `when`)",
     "passing-out-of-range": "more cards passed than a player holds, or `across` with an odd number of players",
     "game-may-not-end": "only a scoring expression might bring a team to the goal, which the check cannot follow (warning)",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",

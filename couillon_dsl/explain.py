@@ -1521,13 +1521,23 @@ def describe_scoring(rs: Ruleset) -> Section:
 
 
 def tally_sentence(rs: Ruleset, tally: Tally) -> str:
-    """One tally: what it counts, how it grows after a hand and what it pays each time it is full."""
+    """One tally: what it counts, how it grows after a hand and what it pays each time it is full,
+    or, a pot, after which hand it goes to which team."""
     adds = tally.adds if isinstance(tally.adds, int) else (
         value_phrase(rs, parse_expression(tally.adds)) or f"`{tally.adds}`")
     name = tally.name.replace("_", " ")
     what = f"{sentence(tally.description)} " if tally.description else ""
-    return (f"{what}After every hand each team adds {adds} to its {name}; each time the count "
-            f"reaches {tally.every}, it drops by {tally.every} and the team {delta_phrase(rs, tally.delta)}.")
+    grows = f"{what}After every hand each team adds {adds} to its {name}"
+    if not tally.is_pot:
+        return (f"{grows}; each time the count reaches {tally.every}, it drops by {tally.every} and the team "
+                f"{delta_phrase(rs, tally.delta)}.")
+    when = parse_expression(str(tally.when).lower() if isinstance(tally.when, bool) else tally.when)
+    clause = "every hand" if when == Name("true") else (
+        f"a hand where {phrase}" if (phrase := condition_phrase(rs, when)) is not None
+        else f"a hand where `{to_text(when)}`")
+    team = team_phrase(rs, parse_expression(tally.to)) or f"the team `{tally.to}`"
+    return (f"{grows}; after {clause}, every team's {name} goes to {team}, whose score grows by their sum, and "
+            f"each {name} starts again from 0: until then it is held.")
 
 
 def describe_tallies(rs: Ruleset) -> Section | None:
@@ -1710,6 +1720,11 @@ def team_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the team that announced {_announcement_name(rs, arg.value)}"
         if node.func == "trick_winner":
             return f"the team that took {trick_phrase(rs, arg)}"
+    if isinstance(node, Call) and node.func == "if" and len(node.args) == 3:  # a team chosen by a condition
+        condition = condition_phrase(rs, node.args[0])
+        first, other = team_phrase(rs, node.args[1]), team_phrase(rs, node.args[2])
+        if condition is not None and first and other:
+            return f"{first} if {condition}, else {other}"
     return None
 
 

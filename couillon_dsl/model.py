@@ -443,16 +443,25 @@ class ScoringRule:
 @dataclass(frozen=True)
 class Tally:
     """A running count each team keeps beside its score (the `tallies` section): after a hand's
-    scoring rules every team's tally grows by ``adds`` (a `for_each: team` expression), and
-    each time it reaches ``every`` it drops by ``every`` and ``delta`` goes to the team's score."""
+    scoring rules every team's tally grows by ``adds`` (a `for_each: team` expression). Then
+    either each time it reaches ``every`` it drops by ``every`` and ``delta`` goes to the team's
+    score, or (a pot, ``to`` set) after a hand where ``when`` holds every team's tally goes to
+    the score of the team ``to`` names, and all start again from 0."""
 
     name: str
     description: str
     adds: int | str
-    every: int
+    every: int  # 0 for a pot
     delta: int
     adds_fn: Callable[[Any], object] = field(compare=False, repr=False)
-    reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields `adds` reads
+    reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields the expressions read
+    to: str = ""  # a pot's payee (a team expression); "" for a tally paying every so many
+    when: str | bool = "decided"
+    pays: ScoringRule | None = field(default=None, compare=False, repr=False)  # `when` and `to` compiled as a rule's
+
+    @property
+    def is_pot(self) -> bool:
+        return bool(self.to)
 
 
 @dataclass(frozen=True, slots=True)

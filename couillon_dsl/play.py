@@ -186,7 +186,8 @@ class Table:
         else:
             goal = f"first to {sheet.goal} {'or below' if sheet.direction == 'down' else 'or more'}"
         counted = "".join(f"\n{tally.name.capitalize()}: " + " | ".join(f"{self.team(t)} {n}" for t, n in enumerate(counts))
-                          + f"   ({tally.delta:+d} every {tally.every})" for tally, counts in zip(self.rs.tallies, tallies))
+                          + (f"   ({tally.delta:+d} every {tally.every})" if tally.every else "   (held for a later hand)")
+                          for tally, counts in zip(self.rs.tallies, tallies))
         return "Scoresheet: " + " | ".join(parts) + f"   ({goal})" + counted
 
     def choice_label(self, action: int, legal: Sequence[int]) -> str:

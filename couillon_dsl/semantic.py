@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal
 
 from couillon_dsl.cards import SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean, error
@@ -922,6 +922,15 @@ class _Checks:
         if self.data.get("tallies") and sides != "teams":
             self.report("tallies-need-teams", f"tallies are counted per team, but with sides: {sides} the sides "
                         "change from hand to hand", "/tallies", "use tallies with fixed teams (players.teams)")
+        for name, tally in (self.data.get("tallies") or {}).items():
+            pointer = f"/tallies/{escape(name)}"
+            counted = {"every", "delta"} & tally.keys()
+            paid = {"to", "when"} & tally.keys()
+            if not (counted == {"every", "delta"} and not paid or "to" in paid and not counted):
+                written = ", ".join(k for k in ("every", "delta", "to", "when") if k in tally) or "none of them"
+                self.report("tally-payout-unclear", f"a tally pays out either every so many (`every` and `delta`) "
+                            f"or whole to a team (`to`, with `when`); this one has {written}", pointer,
+                            "give `every` and `delta`, or `to` (and `when`, by default decided)", key=True)
 
     def check_passing(self) -> None:
         """Each player holds the cards it passes, and `across` has a player opposite."""
@@ -1327,6 +1336,11 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
         pointer = f"/tallies/{escape(name)}/adds"
         if isinstance(text := tally.get("adds"), str):
             found += check_expression(text, "int", each_team, place.content(pointer), pointer)
+        pot_fields: tuple[tuple[str, Literal["team", "bool"]], ...] = (("to", "team"), ("when", "bool"))
+        for field, kind in pot_fields:  # a pot's payee and moment: the hand's facts
+            pointer = f"/tallies/{escape(name)}/{field}"
+            if isinstance(text := tally.get(field), str):
+                found += check_expression(text, kind, checked.names, place.content(pointer), pointer)
     found += _maker_wins_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
