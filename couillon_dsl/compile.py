@@ -419,6 +419,7 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
         face=raw.get("face", "down"),
         stock=raw.get("stock"),
         turn_up=raw.get("turn_up"),
+        if_stock_empty=raw.get("if_stock_empty"),
         set_aside=raw.get("set_aside"),
         decide=raw.get("decide"),
         kitty=raw.get("kitty"),
@@ -520,11 +521,16 @@ def _definitions(data: Mapping[str, Any], document: Document, names: Any) -> tup
 
 def _tally(name: str, raw: Mapping[str, Any], document: Document, names: Any,
            definitions: Mapping[str, Any]) -> Tally:
-    """A tally, its `adds` compiled as the delta of a `for_each: team` rule."""
+    """A tally, its `adds` compiled as the delta of a `for_each: team` rule; a pot's `when` and `to`
+    as a rule's `when` and `team`."""
+    base = f"/tallies/{escape(name)}"
     rule = _scoring_rule(name, {"for_each": "team", "adds": raw["adds"]}, document, names, definitions,
-                         base=f"/tallies/{escape(name)}", delta_key="adds")
-    return Tally(name=name, description=raw.get("description", ""), adds=rule.delta, every=raw["every"],
-                 delta=raw["delta"], adds_fn=rule.delta_fn, reads=rule.reads)
+                         base=base, delta_key="adds")
+    pays = _scoring_rule(name, {"when": raw.get("when", "decided"), "team": raw["to"]}, document, names, definitions,
+                         base=base) if "to" in raw else None
+    return Tally(name=name, description=raw.get("description", ""), adds=rule.delta, every=raw.get("every", 0),
+                 delta=raw.get("delta", 0), adds_fn=rule.delta_fn, reads=rule.reads | (pays.reads if pays else set()),
+                 to=raw.get("to", ""), when=raw.get("when", "decided"), pays=pays)
 
 
 def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,
@@ -593,7 +599,7 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
 
     left = layout.size
     sizes = [0] * n
-    face_up_seen = stock = False
+    face_up_seen = stock = stock_made = False
     in_stock = 0  # its cards not yet dealt or turned up: packets after it come from its top
     declarer = 1 % n  # packets to the declarer counted as if the elder declared (any seat gives the same sizes)
     decides = [i for i, s in enumerate(deal) if s.kind == "decide"]
@@ -614,13 +620,15 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
                 sizes[seat] += step.packet
             face_up_seen = face_up_seen or step.face == "up"
         elif kind == "stock":
-            stock = left > 0
+            stock, stock_made = left > 0, True
             in_stock, left = left, 0
         elif kind == "turn_up":
             face_up_seen = True
+            if step.if_stock_empty and stock_made and in_stock <= 0:
+                continue  # nothing left to turn: the hand is played without trump
             in_stock -= 1
-            if not stock:
-                problem("turn_up needs a stock", i)
+            if not stock or in_stock < 0:
+                problem("turn_up needs a stock with a card left", i)
         elif kind in ("set_aside", "kitty"):
             given = getattr(step, kind)
             count = left if given == "rest" else int(given)

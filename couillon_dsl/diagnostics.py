@@ -71,7 +71,8 @@ CODES: dict[str, str] = {
     "hand-size-too-big": "a schedule of hand sizes deals some hand more cards than the deck holds",
     "deal-cards-unaccounted": "some cards are never dealt, set aside, put in a stock or a kitty",
     "deal-uneven-hands": "players would hold different numbers of cards",
-    "turn-up-without-stock": "turn_up without a stock to turn from",
+    "turn-up-without-stock": "turn_up without a stock to turn from, or with none of its cards left",
+    "empty-turn-up-not-turned": "if_stock_empty: no_trump with a trump method that does not take the turned card",
     "decide-step-count": "not exactly one {decide: trump} step (or one with method none)",
     "offer-without-turn-up": "the offer (or turned) method has no face-up card to offer (or to fix trump)",
     "fallback-without-stock": "on_all_pass needs a stock the deal does not make",
@@ -117,6 +118,7 @@ CODES: dict[str, str] = {
     "card-set-follows-trump": "a card set naming trump cards (AT) where cards fixed before the deal are needed (a deal "
                               "check, a card class)",
     "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
+    "tally-payout-unclear": "a tally with neither or both of its payouts (`every` and `delta`, or `to` and `when`)",
     "passing-out-of-range": "more cards passed than a player holds, or `across` with an odd number of players",
     "game-may-not-end": "only a scoring expression might bring a team to the goal, which the check cannot follow (warning)",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",

@@ -494,7 +494,9 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
             out.append(f"put the remaining {_remaining(rs, left)} face down in a stock, which is not played")
         elif kind == "turn_up":
             where = "top" if step.turn_up == "stock_top" else "bottom"
-            out.append(f"turn the {where} card of the stock face up")
+            empty = ("; when the deal has left no card in the stock, none is turned and the hand is played "
+                     "without trump") if rs.tables.turns_nothing else ""
+            out.append(f"turn the {where} card of the stock face up{empty}")
         elif kind == "set_aside":
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
             which = f"the remaining {_remaining(rs, taken)}" if step.set_aside == "rest" else count(taken, "card")
@@ -530,7 +532,8 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
     if kind == "stock":
         return f"the other {left if rs.tables.deal_cycle == 1 else 'cards'} to a stock"
     if kind == "turn_up":
-        return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up"
+        empty = " (if any is left)" if rs.tables.turns_nothing else ""
+        return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up{empty}"
     if kind == "set_aside":
         return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
     if kind == "kitty":
@@ -701,8 +704,10 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         maker = (f"the team of {elder(rs)} is the maker" if trump.maker_after_fallback == "elder_team"
                  else "nobody is the maker")
         held = step is not None and step.kind == "packet"
+        empty = rs.tables.turns_nothing
         return ([f"the suit of {_offered_card(rs)} is trump: nobody decides, and {maker}"]
-                + (["the card stays in that hand and is played like any other"] if held else []))
+                + (["the card stays in that hand and is played like any other"] if held else [])
+                + (["a hand that leaves no card in the stock to turn up is played without trump"] if empty else []))
     return ["there are no trumps"]
 
 
@@ -1527,13 +1532,23 @@ def describe_scoring(rs: Ruleset) -> Section:
 
 
 def tally_sentence(rs: Ruleset, tally: Tally) -> str:
-    """One tally: what it counts, how it grows after a hand and what it pays each time it is full."""
+    """One tally: what it counts, how it grows after a hand and what it pays each time it is full,
+    or, a pot, after which hand it goes to which team."""
     adds = tally.adds if isinstance(tally.adds, int) else (
         value_phrase(rs, parse_expression(tally.adds)) or f"`{tally.adds}`")
     name = tally.name.replace("_", " ")
     what = f"{sentence(tally.description)} " if tally.description else ""
-    return (f"{what}After every hand each team adds {adds} to its {name}; each time the count "
-            f"reaches {tally.every}, it drops by {tally.every} and the team {delta_phrase(rs, tally.delta)}.")
+    grows = f"{what}After every hand each team adds {adds} to its {name}"
+    if not tally.is_pot:
+        return (f"{grows}; each time the count reaches {tally.every}, it drops by {tally.every} and the team "
+                f"{delta_phrase(rs, tally.delta)}.")
+    when = parse_expression(str(tally.when).lower() if isinstance(tally.when, bool) else tally.when)
+    clause = "every hand" if when == Name("true") else (
+        f"a hand where {phrase}" if (phrase := condition_phrase(rs, when)) is not None
+        else f"a hand where `{to_text(when)}`")
+    team = team_phrase(rs, parse_expression(tally.to)) or f"the team `{tally.to}`"
+    return (f"{grows}; after {clause}, every team's {name} goes to {team}, whose score grows by their sum, and "
+            f"each {name} starts again from 0: until then it is held.")
 
 
 def describe_tallies(rs: Ruleset) -> Section | None:
@@ -1716,6 +1731,11 @@ def team_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the team that announced {_announcement_name(rs, arg.value)}"
         if node.func == "trick_winner":
             return f"the team that took {trick_phrase(rs, arg)}"
+    if isinstance(node, Call) and node.func == "if" and len(node.args) == 3:  # a team chosen by a condition
+        condition = condition_phrase(rs, node.args[0])
+        first, other = team_phrase(rs, node.args[1]), team_phrase(rs, node.args[2])
+        if condition is not None and first and other:
+            return f"{first} if {condition}, else {other}"
     return None
 
 

@@ -324,7 +324,8 @@ def side_change(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int, won:
     (one of the side's, fixed teams), that seat bid ``seat_bid`` and took ``seat_won`` of them,
     for scoring that reads a seat. Remembered: a bid weighs a dozen numbers by a dozen outcomes,
     and the sampler asks for greedy's bids in every world it reads. A tally's count is priced at
-    its payout's share (Spades' bag at -100 / 10), whatever the count already stands at."""
+    its payout's share (Spades' bag at -100 / 10), whatever the count already stands at; a pot's
+    is not (a later hand says whose it is)."""
     key = (id(rs), tricks, bids, side, won, seat, seat_bid, seat_won)
     known = _CHANGE.get(key)
     if known is not None and known[0] is rs:
@@ -338,7 +339,8 @@ def side_change(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int, won:
                                  (rs.scoresheet.start,) * len(rs.players.teams), (), side_of=side_of, bids=bids,
                                  seat_tricks=tuple(seat_won if s == seat else 0 for s in seats),
                                  seat_bids=tuple(seat_bid if s == seat else -1 for s in seats))
-    counted = sum(counts[side] * tally.delta / tally.every for tally, counts in zip(rs.tallies, score.tallies))
+    counted = sum(counts[side] * tally.delta / tally.every  # a pot, going to a later hand's team, is not priced
+                  for tally, counts in zip(rs.tallies, score.tallies) if tally.every)
     change = (-1 if rs.scoresheet.lower_is_better() else 1) * (score.deltas[side] + counted)
     if len(_CHANGE) > 65536:
         _CHANGE.clear()

@@ -28,7 +28,8 @@ class PlayPhase(StateFields):
         rs = self._rs
         t = self._t
         if self._trump < 0:
-            if rs.trump.method != "none" and (self._contract < 0 or t.contract_trump[self._contract] != -1):
+            no_card = self._path == "turned"  # `if_stock_empty`: nothing was turned, the hand has no trump
+            if rs.trump.method != "none" and not no_card and (self._contract < 0 or t.contract_trump[self._contract] != -1):
                 raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
             if self._contract < 0:
                 self._trump = t.fixed_trump  # the deck's permanent trump suit, or none
