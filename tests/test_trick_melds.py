@@ -22,8 +22,8 @@ from couillon_dsl.engine import GameState
 from couillon_dsl.explain import declaration_sentences
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.model import Ruleset
-from tests.honesty import same_worlds, swapped_game
-from tests.variants import refused
+from honesty import same_worlds, swapped_game
+from variants import refused
 
 ROOT = Path(__file__).resolve().parents[1]
 KLAVERJAS = str(ROOT / "examples" / "klaverjas.yaml")
