@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
@@ -149,6 +150,36 @@ def test_declared_points_grow_trick_by_trick(rs: Ruleset) -> None:
         assert (after[team] - before[team], after[1 - team] - before[1 - team]) == (gained, 0)
         seen += gained
     assert seen and seen == sum(state.hands[0].declared[0])
+
+def test_greedy_gives_roem_to_its_side_and_keeps_it_from_the_other(rs: Ruleset) -> None:
+    """The last card of a trick: whatever greedy plays, if its side takes the trick the trick holds
+    the most roem it can, and if the other side takes it, the least."""
+    agent, rng = GreedyAgent(), random.Random(3)
+    checked = 0
+    for _ in range(30):
+        state = GameState(rs)
+        state.deal_shuffled(rng)
+        while not state.hands:
+            legal = state.legal_actions()
+            if len(state.current_trick()[1]) == 3 and len(legal) > 1:
+                seat = state.current_player()
+                trump = state.trump
+                outcome = {}
+                for card in legal:
+                    after = state.clone()
+                    before = after.view(seat).tricks
+                    after.apply(card)
+                    won = next(t for t, (a, b) in enumerate(zip(after.view(seat).tricks, before)) if a > b)
+                    outcome[card] = (won, recount(rs, state.current_trick()[1] + (card,), trump))
+                sides = {won for won, _ in outcome.values()}
+                if len(sides) == 1:
+                    worth = [value for _, value in outcome.values()]
+                    chosen = outcome[agent.act(state, legal, rng)][1]
+                    assert chosen == (max(worth) if sides == {rs.tables.team_of[seat]} else min(worth))
+                    checked += max(worth) != min(worth)
+            state.apply(agent.act(state, legal, rng) if legal[0] < rs.layout.size else rng.choice(legal))
+    assert checked >= 5
+
 
 # ---------------------------------------------------------------------- the rest of the system
 def test_the_kernel_and_the_rollout_decline_it(rs: Ruleset) -> None:
