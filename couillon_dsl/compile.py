@@ -111,7 +111,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           card_roles=roles, deal_checks=deal_checks,
                           maker_wins=_maker_wins(outcome, document, names, texts), tallies=tallies)
     if declarations:
-        tables = dataclasses.replace(tables, declarations=build_declaration_tables(declarations, layout))
+        built = build_declaration_tables(declarations, layout)
+        tables = dataclasses.replace(tables, declarations=built,
+                                     trick_melds=tuple(table for table in built if table.per_trick))
     tables = dataclasses.replace(
         tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
@@ -423,6 +425,7 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
         face=raw.get("face", "down"),
         stock=raw.get("stock"),
         turn_up=raw.get("turn_up"),
+        if_stock_empty=raw.get("if_stock_empty"),
         set_aside=raw.get("set_aside"),
         decide=raw.get("decide"),
         kitty=raw.get("kitty"),
@@ -489,7 +492,7 @@ def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
         run_order=tuple(str(r) for r in raw["run_order"]) if raw.get("run_order") else None,
         disjoint=raw.get("disjoint", True), award=raw.get("award", "always"),
         compare=tuple(raw.get("compare", ("value", "length", "top", "trump"))), tie=raw.get("tie", "earliest_seat"),
-        void_if_opponents_take_all=raw.get("void_if_opponents_take_all", False),
+        void_if_opponents_take_all=raw.get("void_if_opponents_take_all", False), scope=raw.get("scope", "hand"),
     )
 
 
@@ -526,11 +529,16 @@ def _definitions(data: Mapping[str, Any], document: Document, names: Any) -> tup
 
 def _tally(name: str, raw: Mapping[str, Any], document: Document, names: Any,
            definitions: Mapping[str, Any]) -> Tally:
-    """A tally, its `adds` compiled as the delta of a `for_each: team` rule."""
+    """A tally, its `adds` compiled as the delta of a `for_each: team` rule; a pot's `when` and `to`
+    as a rule's `when` and `team`."""
+    base = f"/tallies/{escape(name)}"
     rule = _scoring_rule(name, {"for_each": "team", "adds": raw["adds"]}, document, names, definitions,
-                         base=f"/tallies/{escape(name)}", delta_key="adds")
-    return Tally(name=name, description=raw.get("description", ""), adds=rule.delta, every=raw["every"],
-                 delta=raw["delta"], adds_fn=rule.delta_fn, reads=rule.reads)
+                         base=base, delta_key="adds")
+    pays = _scoring_rule(name, {"when": raw.get("when", "decided"), "team": raw["to"]}, document, names, definitions,
+                         base=base) if "to" in raw else None
+    return Tally(name=name, description=raw.get("description", ""), adds=rule.delta, every=raw.get("every", 0),
+                 delta=raw.get("delta", 0), adds_fn=rule.delta_fn, reads=rule.reads | (pays.reads if pays else set()),
+                 to=raw.get("to", ""), when=raw.get("when", "decided"), pays=pays)
 
 
 def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,
@@ -610,7 +618,7 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
 
     left = layout.size
     sizes = [0] * n
-    face_up_seen = stock = False
+    face_up_seen = stock = stock_made = False
     in_stock = 0  # its cards not yet dealt or turned up: packets after it come from its top
     declarer = 1 % n  # packets to the declarer counted as if the elder declared (any seat gives the same sizes)
     decides = [i for i, s in enumerate(deal) if s.kind == "decide"]
@@ -631,13 +639,15 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
                 sizes[seat] += step.packet
             face_up_seen = face_up_seen or step.face == "up"
         elif kind == "stock":
-            stock = left > 0
+            stock, stock_made = left > 0, True
             in_stock, left = left, 0
         elif kind == "turn_up":
             face_up_seen = True
+            if step.if_stock_empty and stock_made and in_stock <= 0:
+                continue  # nothing left to turn: the hand is played without trump
             in_stock -= 1
-            if not stock:
-                problem("turn_up needs a stock", i)
+            if not stock or in_stock < 0:
+                problem("turn_up needs a stock with a card left", i)
         elif kind in ("set_aside", "kitty"):
             given = getattr(step, kind)
             count = left if given == "rest" else int(given)

@@ -502,7 +502,9 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
             out.append(f"put the remaining {_remaining(rs, left)} face down in a stock, which is not played")
         elif kind == "turn_up":
             where = "top" if step.turn_up == "stock_top" else "bottom"
-            out.append(f"turn the {where} card of the stock face up")
+            empty = ("; when the deal has left no card in the stock, none is turned and the hand is played "
+                     "without trump") if rs.tables.turns_nothing else ""
+            out.append(f"turn the {where} card of the stock face up{empty}")
         elif kind == "set_aside":
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
             which = f"the remaining {_remaining(rs, taken)}" if step.set_aside == "rest" else count(taken, "card")
@@ -538,7 +540,8 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
     if kind == "stock":
         return f"the other {left if rs.tables.deal_cycle == 1 else 'cards'} to a stock"
     if kind == "turn_up":
-        return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up"
+        empty = " (if any is left)" if rs.tables.turns_nothing else ""
+        return f"the {'top' if step.turn_up == 'stock_top' else 'bottom'} stock card turned up{empty}"
     if kind == "set_aside":
         return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
     if kind == "kitty":
@@ -709,8 +712,10 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         maker = (f"the team of {elder(rs)} is the maker" if trump.maker_after_fallback == "elder_team"
                  else "nobody is the maker")
         held = step is not None and step.kind == "packet"
+        empty = rs.tables.turns_nothing
         return ([f"the suit of {_offered_card(rs)} is trump: nobody decides, and {maker}"]
-                + (["the card stays in that hand and is played like any other"] if held else []))
+                + (["the card stays in that hand and is played like any other"] if held else [])
+                + (["a hand that leaves no card in the stock to turn up is played without trump"] if empty else []))
     return ["there are no trumps"]
 
 
@@ -1105,7 +1110,11 @@ def pattern_phrase(rs: Ruleset, declaration: Declaration, pattern: DeclarationPa
 def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
     """The rules of one kind of declaration, a sentence each."""
     name = declaration.name
-    if declaration.when == "first_play":
+    per_trick = declaration.scope == "trick"
+    if per_trick:
+        when = (f"when a trick is complete, the {name} its cards form, whoever played them, is found automatically "
+                f"and belongs to the player who won the trick")
+    elif declaration.when == "first_play":
         when = f"each player declares their {name} with their first card of the hand"
     elif declaration.when == "before_first_play":
         may = "may declare their best" if declaration.optional else "declares their"
@@ -1128,9 +1137,10 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
                    f"as the longest pattern it reaches")
     if len(declaration.patterns) > 1:
         chooses = "is offered" if declaration.optional else "declares"
-        out.append(f"a card serves in at most one {name}, and each player {chooses} the combination worth the most"
+        holder = "each trick counts" if per_trick else f"each player {chooses}"
+        out.append(f"a card serves in at most one {name}, and {holder} the combination worth the most"
                    if declaration.disjoint else f"a card may serve in several {name}")
-    if declaration.when in ("first_play", "before_first_play"):
+    if declaration.when in ("first_play", "before_first_play") and not per_trick:
         out.append("the declared cards are shown to everyone" if declaration.shown
                    else "only what is declared is told, not the cards")
     if declaration.award == "best_side_only":
@@ -1140,6 +1150,8 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         out.append(f"only the side holding the best single {name} scores, and then all of its {name}; "
                    f"{name} are compared by {join([criteria[c] for c in declaration.compare], 'then')}; "
                    f"on a tie {tie}")
+    elif per_trick:
+        out.append(f"every {name} scores for the side that won its trick")
     else:
         out.append(f"every {name} declared scores for its side")
     if declaration.void_if_opponents_take_all:
@@ -1155,6 +1167,10 @@ def describe_declarations(rs: Ruleset) -> Section | None:
         return None
     intro = ("players declare the combinations they hold (melds); they are found and declared automatically, "
              "a player always declaring the best")
+    if all(d.scope == "trick" for d in rs.declarations):
+        intro = "the cards of a trick may form combinations (melds) that score for the side winning the trick"
+    elif any(d.scope == "trick" for d in rs.declarations):
+        intro += "; where said, the cards of each trick form them instead, for the side winning the trick"
     if all(d.optional for d in rs.declarations):
         intro = "players may declare the combinations they hold; declaring is each holder's choice"
     elif any(d.optional for d in rs.declarations):
@@ -1564,13 +1580,23 @@ def describe_scoring(rs: Ruleset) -> Section:
 
 
 def tally_sentence(rs: Ruleset, tally: Tally) -> str:
-    """One tally: what it counts, how it grows after a hand and what it pays each time it is full."""
+    """One tally: what it counts, how it grows after a hand and what it pays each time it is full,
+    or, a pot, after which hand it goes to which team."""
     adds = tally.adds if isinstance(tally.adds, int) else (
         value_phrase(rs, parse_expression(tally.adds)) or f"`{tally.adds}`")
     name = tally.name.replace("_", " ")
     what = f"{sentence(tally.description)} " if tally.description else ""
-    return (f"{what}After every hand each team adds {adds} to its {name}; each time the count "
-            f"reaches {tally.every}, it drops by {tally.every} and the team {delta_phrase(rs, tally.delta)}.")
+    grows = f"{what}After every hand each team adds {adds} to its {name}"
+    if not tally.is_pot:
+        return (f"{grows}; each time the count reaches {tally.every}, it drops by {tally.every} and the team "
+                f"{delta_phrase(rs, tally.delta)}.")
+    when = parse_expression(str(tally.when).lower() if isinstance(tally.when, bool) else tally.when)
+    clause = "every hand" if when == Name("true") else (
+        f"a hand where {phrase}" if (phrase := condition_phrase(rs, when)) is not None
+        else f"a hand where `{to_text(when)}`")
+    team = team_phrase(rs, parse_expression(tally.to)) or f"the team `{tally.to}`"
+    return (f"{grows}; after {clause}, every team's {name} goes to {team}, whose score grows by their sum, and "
+            f"each {name} starts again from 0: until then it is held.")
 
 
 def describe_tallies(rs: Ruleset) -> Section | None:
@@ -1753,6 +1779,11 @@ def team_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the team that announced {_announcement_name(rs, arg.value)}"
         if node.func == "trick_winner":
             return f"the team that took {trick_phrase(rs, arg)}"
+    if isinstance(node, Call) and node.func == "if" and len(node.args) == 3:  # a team chosen by a condition
+        condition = condition_phrase(rs, node.args[0])
+        first, other = team_phrase(rs, node.args[1]), team_phrase(rs, node.args[2])
+        if condition is not None and first and other:
+            return f"{first} if {condition}, else {other}"
     return None
 
 

@@ -136,6 +136,7 @@ class DealStep:
     face: str = "down"
     stock: str | None = None
     turn_up: str | None = None
+    if_stock_empty: str | None = None  # a turn-up from an empty stock: "no_trump" (else the deal always leaves one)
     set_aside: int | str | None = None
     decide: str | None = None
     kitty: int | str | None = None  # cards face down to the kitty (a number or "rest")
@@ -404,6 +405,7 @@ class Declaration:
     compare: tuple[str, ...] = ("value", "length", "top", "trump")
     tie: str = "earliest_seat"
     void_if_opponents_take_all: bool = False
+    scope: str = "hand"  # hand: a seat's own cards; trick: each trick's cards, kept by its winner's side
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,16 +455,25 @@ class ScoringRule:
 @dataclass(frozen=True)
 class Tally:
     """A running count each team keeps beside its score (the `tallies` section): after a hand's
-    scoring rules every team's tally grows by ``adds`` (a `for_each: team` expression), and
-    each time it reaches ``every`` it drops by ``every`` and ``delta`` goes to the team's score."""
+    scoring rules every team's tally grows by ``adds`` (a `for_each: team` expression). Then
+    either each time it reaches ``every`` it drops by ``every`` and ``delta`` goes to the team's
+    score, or (a pot, ``to`` set) after a hand where ``when`` holds every team's tally goes to
+    the score of the team ``to`` names, and all start again from 0."""
 
     name: str
     description: str
     adds: int | str
-    every: int
+    every: int  # 0 for a pot
     delta: int
     adds_fn: Callable[[Any], object] = field(compare=False, repr=False)
-    reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields `adds` reads
+    reads: frozenset[str] = field(default=frozenset(), compare=False)  # HandFacts fields the expressions read
+    to: str = ""  # a pot's payee (a team expression); "" for a tally paying every so many
+    when: str | bool = "decided"
+    pays: ScoringRule | None = field(default=None, compare=False, repr=False)  # `when` and `to` compiled as a rule's
+
+    @property
+    def is_pot(self) -> bool:
+        return bool(self.to)
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,6 +572,7 @@ class Tables:
     settle: Callable[..., Any] = field(compare=False, repr=False)
     # declaration index -> engine.declarations.DeclarationTable (pattern masks, run lookups, award rule)
     declarations: tuple[Any, ...] = ()
+    trick_melds: tuple[Any, ...] = ()  # the declarations of `scope: trick`: searched in each trick as it ends
 
     # contracts (all empty/-1 without a `contracts` section: one family of contexts, multiplier 1)
     contract_base: tuple[int, ...] = ()  # contract index -> offset of its family of contexts
@@ -599,6 +611,8 @@ class Tables:
     # deal_cycle hands of a game; hand_tricks gives each of those hands' tricks (the cards a seat is dealt)
     deal_cycle: int = 1
     hand_tricks: tuple[int, ...] = (0,)
+    # a turn-up that some hand's deal leaves no card for (`if_stock_empty: no_trump`): that hand has no trump
+    turns_nothing: bool = False
 
     def plan_index(self, hand: int, dealer: int) -> int:
         """Where the game's ``hand``-th hand (from 0) dealt by ``dealer`` finds its deal plan, prefix and suffix."""

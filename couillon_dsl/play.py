@@ -44,6 +44,7 @@ from couillon_dsl.simulation import AGENTS_SALT
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", ":q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
+TRUMP_FIXED = frozenset({"play", "bid", "pass", "announce", "discard"})  # phases after the trump procedure
 
 
 class Quit(Exception):
@@ -185,7 +186,8 @@ class Table:
         else:
             goal = f"first to {sheet.goal} {'or below' if sheet.direction == 'down' else 'or more'}"
         counted = "".join(f"\n{tally.name.capitalize()}: " + " | ".join(f"{self.team(t)} {n}" for t, n in enumerate(counts))
-                          + f"   ({tally.delta:+d} every {tally.every})" for tally, counts in zip(self.rs.tallies, tallies))
+                          + (f"   ({tally.delta:+d} every {tally.every})" if tally.every else "   (held for a later hand)")
+                          for tally, counts in zip(self.rs.tallies, tallies))
         return "Scoresheet: " + " | ".join(parts) + f"   ({goal})" + counted
 
     def choice_label(self, action: int, legal: Sequence[int]) -> str:
@@ -516,6 +518,8 @@ class Table:
             self.say(f"Trump: {trump}{self.contract_words(v.contract)}{maker}.")
         elif self.rs.trump.method == "none":
             self.say("Trump: none in this game.")
+        elif v.phase in TRUMP_FIXED:  # the procedure gave none (nothing left to turn up): a hand without trump
+            self.say("Trump: none in this hand.")
         else:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.offered is not None:

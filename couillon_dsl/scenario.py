@@ -777,7 +777,7 @@ def _expect_declared(r: _Runner, value: Any) -> None:
         words = str(item).split(maxsplit=2)
         if len(words) < 2:
             raise ScenarioError(f"`declared:` item {item!r} is SEAT DECLARATION [PATTERN], e.g. L weis run of 3")
-        want.append((r._seat(words[0]), words[1], words[2] if len(words) > 2 else None))
+        want.append((seat_of(words[0], dealer, n), words[1], words[2] if len(words) > 2 else None))
     matches = len(got) == len(want) and all(
         g[:2] == w[:2] and w[2] in (None, g[2]) for g, w in zip(got, want))
     shown = ", ".join(f"{seat_label(s, dealer, n)} {k} {label}" for s, k, label in got) or "nothing"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal
 
 from couillon_dsl.cards import SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean, error
@@ -421,9 +421,17 @@ class _Checks:
                 stock = stock_left = need = max(0, size - dealt)
                 rest_taken = True
             elif "turn_up" in step:
-                if not stock and not overdealt:
+                if step.get("if_stock_empty") and stock is not None and not stock_left:
+                    face_up_before_decide = True  # nothing to turn: the hand is played without trump
+                    self.check_empty_turn_up(f"{pointer}/if_stock_empty")
+                elif not stock and not overdealt:
                     self.report("turn-up-without-stock", "turn_up needs a stock with cards, made earlier by {stock: rest}",
                                 pointer, "add {stock: rest} before this step")
+                elif not stock_left and not overdealt:
+                    face_up_before_decide = True  # reported here, not again as a missing face-up card
+                    self.report("turn-up-without-stock", f"the packets before this step leave no card in the stock "
+                                f"to turn up (it had {stock})", pointer, "deal fewer cards, or play such a hand without "
+                                "trump: `if_stock_empty: no_trump` (with trump.method: turned)")
                 elif not decides:
                     face_up_before_decide = offered_from_stock = True
                 stock_left = max(0, stock_left - 1)
@@ -478,6 +486,15 @@ class _Checks:
                         "the keeper's card missing", "/trump/offer/taker_discards",
                         "use taken_by: declarer (whoever fixes trump keeps the card), or let the taker discard")
         return 0 if offer["taken_by"] == "dealer" else _DECLARER
+
+    def check_empty_turn_up(self, pointer: str) -> None:
+        """A hand without trump when the stock is empty is the `turned` method's: an offer or a
+        choice would have no card to go by, or would not need one."""
+        method = self.data["trump"]["method"]
+        if method != "turned":
+            self.report("empty-turn-up-not-turned", f"if_stock_empty: no_trump plays a hand without trump when no "
+                        f"card is left to turn up, but trump.method is {method}, which does not take trump from "
+                        "the turned card", pointer, "use trump.method: turned, or deal fewer cards so one is left")
 
     def check_packet_from_stock(self, pointer: str) -> None:
         """A packet dealt from the stock's top needs a stock the trump procedure leaves alone: a
@@ -738,7 +755,9 @@ class _Checks:
                         self.report("declaration-when-shape", "when: last_card_played needs given cards (a `cards` "
                                     "pattern): only then is there a last card to play", f"{base}/patterns/{i}",
                                     "use when: first_play for runs and sets")
-            if item.get("optional") and item.get("when") != "before_first_play":
+            if item.get("scope") == "trick":
+                self.check_trick_melds(item, base)
+            elif item.get("optional") and item.get("when") != "before_first_play":
                 self.report("declaration-optional-when", "an optional declaration is offered beside the holder's cards "
                             "before his first one: it needs when: before_first_play", f"{base}/optional", key=True)
             if item.get("award", "always") == "always":
@@ -746,6 +765,22 @@ class _Checks:
                     if key in item:
                         self.report("declaration-unused-key", f"`{key}` only matters with award: best_side_only",
                                     f"{base}/{key}", key=True, severity="warning")
+
+    def check_trick_melds(self, item: dict[str, Any], base: str) -> None:
+        """Melds of a trick (`scope: trick`) are nobody's to declare, and fit in the cards of one trick."""
+        for key in ("when", "optional", "shown"):
+            if key in item:
+                self.report("declaration-scope-key", f"`{key}` is about a player declaring the melds of his hand, "
+                            "but melds of a trick (scope: trick) are found when the trick is complete and its cards "
+                            "are public", f"{base}/{key}", "leave it out, or use scope: hand", key=True)
+        size = self.data["players"]["count"]  # every seat plays to every trick (sits_out refuses declarations)
+        for i, pattern in enumerate(item["patterns"]):
+            needs = pattern.get("run") or pattern.get("count") or pattern.get("at_least") or len(
+                pattern.get("cards") or ()) or len(self.suits)
+            if needs > size:
+                shape = next(key for key in ("run", "count", "at_least", "cards", "same_rank") if key in pattern)
+                self.report("declaration-unreachable", f"this pattern needs {needs} cards, but a trick holds "
+                            f"{size}", f"{base}/patterns/{i}/{shape}", "lower it, or use scope: hand")
 
     def check_stand_in(self, item: dict[str, Any], pattern: dict[str, Any], shape: str, at: str) -> None:
         """Stand-ins belong to an `of` pattern declared before the first play, and to its set."""
@@ -953,6 +988,15 @@ class _Checks:
         if self.data.get("tallies") and sides != "teams":
             self.report("tallies-need-teams", f"tallies are counted per team, but with sides: {sides} the sides "
                         "change from hand to hand", "/tallies", "use tallies with fixed teams (players.teams)")
+        for name, tally in (self.data.get("tallies") or {}).items():
+            pointer = f"/tallies/{escape(name)}"
+            counted = {"every", "delta"} & tally.keys()
+            paid = {"to", "when"} & tally.keys()
+            if not (counted == {"every", "delta"} and not paid or "to" in paid and not counted):
+                written = ", ".join(k for k in ("every", "delta", "to", "when") if k in tally) or "none of them"
+                self.report("tally-payout-unclear", f"a tally pays out either every so many (`every` and `delta`) "
+                            f"or whole to a team (`to`, with `when`); this one has {written}", pointer,
+                            "give `every` and `delta`, or `to` (and `when`, by default decided)", key=True)
 
     def check_passing(self) -> None:
         """Each player holds the cards it passes, and `across` has a player opposite."""
@@ -1359,6 +1403,11 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
         pointer = f"/tallies/{escape(name)}/adds"
         if isinstance(text := tally.get("adds"), str):
             found += check_expression(text, "int", each_team, place.content(pointer), pointer)
+        pot_fields: tuple[tuple[str, Literal["team", "bool"]], ...] = (("to", "team"), ("when", "bool"))
+        for field, kind in pot_fields:  # a pot's payee and moment: the hand's facts
+            pointer = f"/tallies/{escape(name)}/{field}"
+            if isinstance(text := tally.get(field), str):
+                found += check_expression(text, kind, checked.names, place.content(pointer), pointer)
     found += _maker_wins_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     found += _offered_when_diagnostics(data, place, checked.names)
     for diagnostic in found:

@@ -26,7 +26,8 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["belote", "euchre", "hearts", "oh-hell", "skat", "spades", "whist"]
+    assert [path.stem for path in EXAMPLES] == ["belote", "euchre", "hearts", "klaverjas", "oh-hell", "skat", "spades",
+                                                "whist"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)

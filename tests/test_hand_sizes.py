@@ -3,7 +3,8 @@
 The game's k-th hand (from 0, again from 0 in each game) deals the schedule's entry k % len;
 the tricks of the hand, the bids allowed and the hook follow that hand's size, the tables of a
 ruleset without a schedule are the dealers' plans as before, and the kernel and the rollout
-decline a schedule.
+decline a schedule. A hand that deals the whole pack leaves no card to turn up for trump:
+with `if_stock_empty: no_trump` it is played without trump; without it the deal is refused.
 """
 from __future__ import annotations
 
@@ -16,23 +17,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl import api
+from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
-from couillon_dsl.explain import hand_sentence, schedule_text
+from couillon_dsl.explain import deal_step_sentences, hand_sentence, schedule_text
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.model import Ruleset
 from example_games import EXAMPLES
+from variants import refused
 
 OH_HELL = Path(__file__).resolve().parents[1] / "examples" / "oh-hell.yaml"
 RS = api.load(OH_HELL)
 UP_AND_DOWN = [*range(1, 11), *range(10, 0, -1)]
+WHOLE_PACK = [*range(1, 14), *range(12, 0, -1)]
 
 
 def check_game(rs: Ruleset, state: GameState, schedule: list[int]) -> None:
     """Every hand of a finished game: its seats each dealt the schedule's entry for the hand and
-    played them all, no card twice, and no bid above the hand's tricks."""
+    played them all, no card twice, and no bid above the hand's tricks; a hand of the whole pack
+    (nothing left to turn up) without trump, every other with the turned card's."""
     for k, hand in enumerate(state.hands):
         size = schedule[k % len(schedule)]
         assert rs.tables.tricks_of(k) == size
@@ -43,6 +48,7 @@ def check_game(rs: Ruleset, state: GameState, schedule: list[int]) -> None:
             assert sum(1 for leader, cards, _ in hand.played_tricks for i, _ in enumerate(cards)
                        if (leader + i) % rs.players.count == seat) == size
         assert all(0 <= bid <= size for bid in hand.bids)
+        assert (hand.trump is None) == (size * rs.players.count == rs.layout.size)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -125,10 +131,61 @@ def test_the_rulebook_reads_the_schedule() -> None:
                                  "from 12 to 48 of the 52 cards are not played")
     assert hand_sentence(api.load(OH_HELL, {"schedule": "fixed", "cards": 7})) == (
         "each player now holds 7 cards, so a hand has 7 tricks; 24 of the 52 cards are not played")
+    # the hand without trump is told only where a deal leaves no card to turn up
+    assert deal_step_sentences(api.load(OH_HELL, {"schedule": "whole_pack"}))[2] == (
+        "turn the top card of the stock face up; when the deal has left no card in the stock, none is turned "
+        "and the hand is played without trump")
+    assert deal_step_sentences(RS)[2] == "turn the top card of the stock face up"
+
+
+def test_a_deal_of_the_whole_pack_is_played_without_trump() -> None:
+    """schedule=whole_pack: the thirteenth deal gives every card, none is turned up, and each of
+    its tricks goes to the highest card of the suit led, a trump-less hand."""
+    rs = api.load(OH_HELL, {"schedule": "whole_pack"})
+    state = GameState(rs)
+    state.play_random(random.Random(4))
+    assert len(state.hands) == 25
+    check_game(rs, state, WHOLE_PACK)
+    whole = state.hands[12]
+    assert whole.trump is None and all(hand.trump is not None for hand in state.hands if hand is not whole)
+    layout = rs.layout
+    for leader, cards, winner in whole.played_tricks:
+        led = [c for c in cards if layout.suit_of(c) == layout.suit_of(cards[0])]
+        best = min(led, key=layout.rank_of)  # rank index 0 is the highest
+        assert (leader + cards.index(best)) % 4 == winner
+
+
+def test_the_searches_play_a_hand_without_trump() -> None:
+    """The sampler's worlds of a trump-less hand replay to the seat's view, and a search plays it."""
+    rs = api.load(OH_HELL, {"schedule": "fixed", "cards": 13, "deals": 1})
+    state, rng = GameState(rs), random.Random(6)
+    state.deal_shuffled(rng)
+    while state.current_player() != CHANCE and state.result is None and not state.is_playing():
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    assert state.context.trump_mask == 0
+    worlds = Sampler().worlds(state, seat, 6, random.Random(3))
+    assert len(worlds) == 6 and all(world.view(seat) == state.view(seat) for world in worlds)
+    card = make_agent("ismcts:iterations=20").act(state, state.legal_actions(), random.Random(1))
+    assert card in state.legal_actions()
+
+
+def test_a_turn_up_needs_a_card_left_in_the_stock(tmp_path: Path) -> None:
+    """Packets dealt from the stock may empty it: a turn-up after them is refused by validation,
+    as by the compiler (before, it validated and the engine failed at the deal), unless the hand
+    may be played without trump; that needs the turned card to be what fixes trump."""
+    emptied = ("deal:\n  - {packet: 2, to: all}\n  - {stock: rest}\n  - {packet: 2, to: all}\n"
+               "  - {packet: 2, to: all}\n  - {turn_up: stock_top%s}\n  - {decide: trump}\n"
+               "trump: {method: turned, offer: null}\n")
+    assert refused(tmp_path, "couillon", emptied % "") == ["turn-up-without-stock"]
+    rs = api.load(OH_HELL, {"schedule": "fixed", "cards": 13})
+    assert rs.tables.turns_nothing and not api.load(OH_HELL).tables.turns_nothing
+    offered = emptied.replace("trump: {method: turned, offer: null}", "trump: {offer: {on_all_pass: redeal}}")
+    assert refused(tmp_path, "couillon", offered % ", if_stock_empty: no_trump") == ["empty-turn-up-not-turned"]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(schedule=st.lists(st.integers(1, 12), min_size=1, max_size=5), deals=st.integers(1, 12),
+@given(schedule=st.lists(st.integers(1, 13), min_size=1, max_size=5), deals=st.integers(1, 12),
        seed=st.integers(0, 2**16))
 def test_any_schedule_deals_its_entries_hand_after_hand(schedule: list[int], deals: int, seed: int) -> None:
     """Whatever the schedule and the game's length (shorter than the schedule, or running round it
@@ -137,7 +194,8 @@ def test_any_schedule_deals_its_entries_hand_after_hand(schedule: list[int], dea
         variant = Path(folder) / "schedule.yaml"
         variant.write_text(f"extends: {OH_HELL}\nid: schedule\nname: Schedule\noptions: null\n"
                            f"deal:\n  - {{packet: {schedule}, to: all}}\n  - {{stock: rest}}\n"
-                           f"  - {{turn_up: stock_top}}\n  - {{decide: trump}}\nscoresheet: {{deals: {deals}}}\n")
+                           f"  - {{turn_up: stock_top, if_stock_empty: no_trump}}\n  - {{decide: trump}}\n"
+                           f"scoresheet: {{deals: {deals}}}\n")
         rs = api.load(variant)
     state = GameState(rs)
     state.play_random(random.Random(seed))

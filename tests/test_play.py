@@ -235,6 +235,14 @@ def test_a_bid_is_asked_with_the_numbers_allowed_and_every_bid_stays_in_sight() 
     assert h.bids[0] == 1 and "Winner: seat " in text
 
 
+def test_a_deal_of_the_whole_pack_is_shown_without_trump() -> None:
+    """Thirteen cards each leave no card to turn up: the hand is told as played without trump."""
+    out = play_cli(OH_HELL, "-o", "schedule=fixed", "-o", "cards=13", "-o", "deals=1", "--seed", "3",
+                   input=ALWAYS_FIRST).output
+    assert "Trump: none in this hand." in out and "Trump: not fixed yet." not in out
+    assert "there are no trumps" in out and "Hand 1 over. Trump none." in out and "Traceback" not in out
+
+
 def test_bids_through_the_command_line_and_the_record_replays(tmp_path: Path) -> None:
     """A bare number is a bid at the command line too; "1", or "0" when 1 is the hook's number,
     bids through a whole game of twenty deals, each announced with its cards, against random

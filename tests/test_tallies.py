@@ -2,12 +2,14 @@
 
 How a count grows and pays out, that it is public and starts afresh with each game, how a
 scenario sets and checks it, that records keep it, how the checks refuse a tally without
-fixed teams, and greedy's price for a count (a bag costs a tenth of 100).
+fixed teams, and greedy's price for a count (a bag costs a tenth of 100). A pot (`to`, with
+`when`) is paid whole to a team a later hand names: Belote's traditional litige.
 """
 from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -17,11 +19,13 @@ from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.greedy import over_bid_costs, side_change, wants_tricks
 from couillon_dsl.cli import main
 from couillon_dsl.engine.hand import tally_payouts
+from couillon_dsl.explain import tally_sentence
 from couillon_dsl.kernel.eligible import ruleset_reason
 from tests.example_games import FOLDER
 from variants import refused
 
 SPADES = api.load(FOLDER / "spades.yaml")
+LITIGE = api.load(FOLDER / "belote.yaml", {"litige": "held"})
 
 
 def without_bags(tmp_path: Path) -> object:
@@ -35,9 +39,61 @@ def without_bags(tmp_path: Path) -> object:
 def test_a_count_pays_out_each_time_it_reaches_every():
     """Ten bags cost 100 and are taken off; 23 cost 200 and leave 3; below ten nothing happens."""
     payouts = ((10, -100),)
-    assert tally_payouts(payouts, ((8, 9),), ((2, 0),)) == (((0, 9),), (-100, 0))
-    assert tally_payouts(payouts, ((5, 0),), ((18, 3),)) == (((3, 3),), (-200, 0))
-    assert tally_payouts(payouts, ((0, 0),), ((0, 9),)) == (((0, 9),), (0, 0))
+    assert tally_payouts(payouts, ((8, 9),), ((2, 0),), (None,)) == (((0, 9),), (-100, 0))
+    assert tally_payouts(payouts, ((5, 0),), ((18, 3),), (None,)) == (((3, 3),), (-200, 0))
+    assert tally_payouts(payouts, ((0, 0),), ((0, 9),), (None,)) == (((0, 9),), (0, 0))
+
+
+def test_a_pot_is_held_until_a_hand_names_its_team():
+    """Added to and held while no team is named; then every team's count goes to that team."""
+    assert tally_payouts(((0, 0),), ((0, 0),), ((81, 0),), (None,)) == (((81, 0),), (0, 0))
+    assert tally_payouts(((0, 0),), ((81, 0),), ((0, 12),), (None,)) == (((81, 12),), (0, 0))
+    assert tally_payouts(((0, 0),), ((81, 12),), ((0, 0),), (1,)) == (((0, 0),), (0, 93))
+
+
+def belote_totals(hand: Any) -> tuple[list[int], list[int], list[int], int]:
+    """A Belote hand's card points (250 for a capot), melds and belote per team, recounted from its
+    summary, and its takers."""
+    kinds = [d.id for d in LITIGE.declarations]
+    melds, belote = list(hand.declared[kinds.index("melds")]), list(hand.declared[kinds.index("belote")])
+    cards = [250 if hand.tricks[t] == 8 else hand.points[t] for t in range(2)]
+    return cards, melds, belote, hand.maker
+
+
+def test_belote_litige_holds_the_takers_points_for_the_next_hands_winners():
+    """Greedy games of Belote with litige=held, recounted by the rules: in a tied hand (the takers'
+    total equals the defenders') the defenders score their points and melds, the takers only
+    their belote, and the takers' points and melds wait in the litige; the next hand scored
+    (not tied) is scored as usual and its winning side, the takers if they made it, else the
+    defenders, takes the litige too, which is then 0 again."""
+    greedy = make_agent("greedy")
+    checked = 0
+    for seed in range(40):
+        state = api.new_game(LITIGE, seed=seed)
+        rng = random.Random(seed)
+        while state.result is None:
+            if state.is_chance_node():
+                state.deal_shuffled()
+            else:
+                state.apply(greedy.act(state, state.legal_actions(), rng))
+        held = [0, 0]
+        for hand in (h for h in state.hands if h.outcome != "passed_out"):
+            cards, melds, belote, m = belote_totals(hand)
+            d = 1 - m
+            takers, defenders = cards[m] + melds[m] + belote[m], cards[d] + melds[d] + belote[d]
+            if takers == defenders:
+                own = {m: belote[m], d: cards[d] + melds[d] + belote[d]}
+                held[m] += cards[m] + melds[m]
+            else:
+                made = takers > defenders
+                own = {m: (cards[m] + melds[m] if made else 0) + belote[m],
+                       d: (cards[d] + melds[d] if made else 162 if cards[d] != 250 else 250) + belote[d]
+                       + (0 if made else melds[d] + melds[m])}
+                own[m if made else d] += sum(held)
+                checked += bool(sum(held))
+                held = [0, 0]
+            assert hand.deltas == (own[0], own[1]) and hand.tallies == (tuple(held),), (seed, hand.number)
+    assert checked >= 3  # hands that paid a litige out
 
 
 def test_bags_follow_the_overtricks_of_every_hand_and_start_afresh_each_game():
@@ -152,6 +208,12 @@ def test_learning_environments_see_each_count_in_units_of_its_payout():
     assert encoder.encode(view)[-2:] == [0.3, 0.7]
     assert "scores 40 10 | bags 3 7" in encoder.text(view)
     assert dict(ViewEncoder(api.load("couillon")).pieces)["tallies"] == 0
+
+
+def test_the_rulebook_reads_a_pot_with_its_team_and_moment():
+    text = tally_sentence(LITIGE, LITIGE.tallies[0])
+    assert "after a hand where it is not the case that `litige` holds, every team's litige goes to the maker if " \
+           "`made` holds, else the maker's opponents, whose score grows by their sum" in text
 
 
 def test_the_rulebook_and_diff_read_a_tally_as_a_rule(tmp_path: Path):

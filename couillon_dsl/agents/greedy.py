@@ -8,6 +8,8 @@ under the winning card, shed the costliest card on another's trick, lead the car
 to lose. Where the seats bid tricks (`bids`), greedy bids what its hand's trick value makes
 best for its side by the scoring (:func:`bid_for`) and plays to win tricks until its side has
 its bid, then to lose them if the scoring makes a trick over the bid cost (:func:`wants_tricks`).
+Where a trick's cards form melds (`scope: trick`), the last card to a trick gives its side's
+trick the most of them and an opponent's the least, before the card points.
 After taking a kitty, discard by the same measure, from short suits first. A declarer's
 undertaking (`by: declarer`, a chelem) is announced only with a hand that cannot lose a trick:
 its payoff is the ruleset's scoring, which greedy does not weigh, so it takes on only what
@@ -32,7 +34,7 @@ import math
 import random
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.bidding import side_bids
@@ -98,23 +100,41 @@ def orders_of(ctx: TrumpContext) -> CardOrders:
 
 
 def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[int], cards: Sequence[int],
-           legal: Sequence[int]) -> int:
+           legal: Sequence[int], melds: Callable[[int], int] | None = None) -> int:
     """The card to add to the trick, ``cards`` so far in play order, ``order`` the seats that play to
     it (seats sitting the hand out left out): cheapest winner, else cheapest card. ``side_of`` gives
-    each seat's side in this hand (who is a partner)."""
+    each seat's side in this hand (who is a partner). ``melds`` (the last card of a trick whose
+    cards form melds, `scope: trick`): what the trick's melds are worth with each card; the seat
+    gives the most to its side's trick (a partner's, or its own with any winning card) and the
+    least to an opponent's, before anything else."""
     orders = orders_of(ctx)
     led, best_card = led_and_winner(ctx, cards)
     suit = ctx.card_suit[best_card] if led == OPEN_LEAD else led  # after an open lead: any
     strength = ctx.strength[suit]
     if side_of[order[cards.index(best_card)]] == side_of[seat]:
         if len(cards) == len(order) - 1:  # the partner wins: give it the most points a non-trump can add
-            return max(legal, key=orders.feed[suit].__getitem__)
+            feed = orders.feed[suit]
+            return max(legal, key=(lambda c: (melds(c), feed[c])) if melds else feed.__getitem__)
         return min(legal, key=orders.shed.__getitem__)
     best = strength[best_card]
     winners = [c for c in legal if strength[c] > best]
     if winners:
-        return min(winners, key=orders.cheap_win[suit].__getitem__)
-    return min(legal, key=orders.shed.__getitem__)
+        cheap = orders.cheap_win[suit]
+        return min(winners, key=(lambda c: (-melds(c), cheap[c])) if melds else cheap.__getitem__)
+    shed = orders.shed
+    return min(legal, key=(lambda c: (melds(c), shed[c])) if melds else shed.__getitem__)
+
+
+def trick_melds_worth(state: GameState, cards: Sequence[int]) -> Callable[[int], int] | None:
+    """What the melds of the trick (`scope: trick`) would be worth with each card added as its
+    last, or None when the ruleset has none or the trick will have more cards."""
+    tables = state.ruleset.tables.trick_melds
+    if not tables or len(cards) != len(state.play_order(state.current_trick()[0])) - 1:
+        return None
+    trump = state.trump
+    trick = sum(1 << card for card in cards)
+    return lambda card: sum(m.value for table in tables
+                            for m in table.melds(trick | 1 << card, -1 if trump is None else trump, 0))
 
 
 def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[int], cards: Sequence[int],
@@ -216,7 +236,9 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     leader, cards = state.current_trick()
     avoid = avoids_tricks(state.ruleset) if not state.bids else not wants_tricks(state, seat)
     if cards:
-        return (duck if avoid else follow)(ctx, state.sides, seat, state.play_order(leader), cards, legal)
+        if avoid:
+            return duck(ctx, state.sides, seat, state.play_order(leader), cards, legal)
+        return follow(ctx, state.sides, seat, state.play_order(leader), cards, legal, trick_melds_worth(state, cards))
     gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
     return (lead_low if avoid else lead)(ctx, legal, ~gone)
 
@@ -349,7 +371,8 @@ def side_change(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int, won:
     (one of the side's, fixed teams), that seat bid ``seat_bid`` and took ``seat_won`` of them,
     for scoring that reads a seat. Remembered: a bid weighs a dozen numbers by a dozen outcomes,
     and the sampler asks for greedy's bids in every world it reads. A tally's count is priced at
-    its payout's share (Spades' bag at -100 / 10), whatever the count already stands at."""
+    its payout's share (Spades' bag at -100 / 10), whatever the count already stands at; a pot's
+    is not (a later hand says whose it is)."""
     key = (id(rs), tricks, bids, side, won, seat, seat_bid, seat_won)
     known = _CHANGE.get(key)
     if known is not None and known[0] is rs:
@@ -363,7 +386,8 @@ def side_change(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int, won:
                                  (rs.scoresheet.start,) * len(rs.players.teams), (), side_of=side_of, bids=bids,
                                  seat_tricks=tuple(seat_won if s == seat else 0 for s in seats),
                                  seat_bids=tuple(seat_bid if s == seat else -1 for s in seats))
-    counted = sum(counts[side] * tally.delta / tally.every for tally, counts in zip(rs.tallies, score.tallies))
+    counted = sum(counts[side] * tally.delta / tally.every  # a pot, going to a later hand's team, is not priced
+                  for tally, counts in zip(rs.tallies, score.tallies) if tally.every)
     change = (-1 if rs.scoresheet.lower_is_better() else 1) * (score.deltas[side] + counted)
     if len(_CHANGE) > 65536:
         _CHANGE.clear()

@@ -54,7 +54,8 @@ class ContractPhase(StateFields):
             self._phase = CHOOSE
             return True
         if method == "turned":  # no decision: the last face-up card is trump, the maker as after a fallback
-            self._trump = self._t.suit_of[self._last_up]
+            up = self._last_up
+            self._trump = self._t.suit_of[up] if up >= 0 else -1  # none turned (`if_stock_empty`): no trump
             self._fallback_maker()
             self._path = "turned"
         return False

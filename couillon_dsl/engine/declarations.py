@@ -18,6 +18,11 @@ Everything a pattern needs is computed once per compiled ruleset
   Choices are few (a hand holds at most a handful of sets); beyond :data:`MAX_CONTESTED`
   contested sets the search keeps the most valuable ones greedily, so it always ends.
 
+* **Melds of a trick** (``scope: trick``): the same patterns searched in each trick's cards
+  when it is complete (:meth:`DeclarePhase._trick_melds`, or after a hand played out at once
+  from its log), whoever played them, each meld its winner's. Nothing is declared or shown:
+  the cards were played face up. Rulesets without them pay one empty-tuple test per trick.
+
 At the end of a hand :func:`award` says what each side keeps: every meld (``always``), or
 only the side holding the best single meld, compared by ``compare`` (value, length, top
 card, trump) and then by seat (earlier in play order from the first leader), or both sides
@@ -81,6 +86,7 @@ class DeclarationTable:
     tie: str
     compare: tuple[str, ...]
     void_if_opponents_take_all: bool
+    per_trick: bool  # scope: trick: found among each trick's cards, the melds of its winner
     labels: tuple[str, ...]  # pattern index -> how statistics and prose name it
     run_ladder: tuple[tuple[int, int, int], ...]  # (run length, value, pattern index), longest first
     min_run: int  # shortest run pattern; 0 when there is none
@@ -252,6 +258,8 @@ class DeclarePhase(StateFields):
         later: list[Meld] = []
         offers: list[dict[int, Meld]] = [{} for _ in range(n)]
         for table in self._t.declarations:
+            if table.per_trick:
+                continue
             for seat in range(n):
                 found = table.melds(hands[seat], trump, seat)
                 if table.optional:
@@ -286,6 +294,17 @@ class DeclarePhase(StateFields):
                 self._declare(done)
                 self._meld_later = tuple(m for m in self._meld_later if m not in done)
         self._meld_watch = self._watched()
+
+    def _trick_melds(self, cards: CardMask, winner: int) -> None:
+        """A trick of ``cards`` just won by ``winner``: the melds its cards form, his (they are public)."""
+        trump = self._trump
+        for table in self._t.trick_melds:
+            self._melds.extend(table.melds(cards, trump, winner))
+
+    def _trick_melds_from(self, first: int) -> None:
+        """Tricks ``first`` onwards were just played out at once: their melds, trick by trick."""
+        for _, cards, winner in self._log[first:]:
+            self._trick_melds(sum(1 << card for card in cards), winner)
 
     def _declarations_offered(self, seat: int) -> int:
         """The optional kinds (bits) ``seat`` may still declare: on its first turn only."""
@@ -454,7 +473,7 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
     return DeclarationTable(
         index=index, id=declaration.id, when=declaration.when, shown=declaration.shown, optional=declaration.optional,
         disjoint=declaration.disjoint, award=declaration.award, tie=declaration.tie, compare=declaration.compare,
-        void_if_opponents_take_all=declaration.void_if_opponents_take_all,
+        void_if_opponents_take_all=declaration.void_if_opponents_take_all, per_trick=declaration.scope == "trick",
         labels=tuple(pattern_label(p, nsuits) for p in patterns),
         run_ladder=run_ladder, min_run=min_run, runs_of=runs_of, rank_place=tuple(rank_place), sets=tuple(sets),
         nranks=nranks, nsuits=nsuits, suit_of_mask=tuple(layout.suit_mask(s) for s in range(nsuits)),

@@ -194,6 +194,12 @@ class StateFields:
     def _declare_rest(self) -> None:  # declarations: a hand played out at once
         raise NotImplementedError
 
+    def _trick_melds(self, cards: CardMask, winner: int) -> None:  # declarations: a trick's melds, its winner's
+        raise NotImplementedError
+
+    def _trick_melds_from(self, first: int) -> None:  # declarations: the melds of tricks played out at once
+        raise NotImplementedError
+
     def _declarations_offered(self, seat: int) -> int:  # declarations: optional kinds (bits) seat may declare now
         raise NotImplementedError
 

@@ -14,7 +14,7 @@ from itertools import combinations, repeat, starmap
 from math import comb, floor
 from operator import add, itemgetter
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, MutableSequence, NamedTuple, Sequence, cast
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.expr.compile import Definition, HandFacts
@@ -142,7 +142,8 @@ def make_score_hand(
 
     ``tallies`` (fixed teams only) come after the rules: each team's count grows by the
     tally's `adds` (remembered with the rules' deltas), and every `every` it reaches pays the
-    tally's `delta` into the hand's change, as one more step of the race to the goal. The
+    tally's `delta` into the hand's change, as one more step of the race to the goal; a pot's
+    (`to`) counts all go to the team `to` names after a hand where its `when` holds. The
     closure then takes the counts before the hand (``counts``, per tally per team) and
     returns them after it (``HandScore.tallies``).
 
@@ -162,8 +163,9 @@ def make_score_hand(
     reads = set().union(*(rule.reads for rule in rules), *(tally.reads for tally in tallies)) - {"options"}
     if any(rule.tie_scaled for rule in rules):
         reads.add("ties_pending")  # the tie multiplier
-    # a row's (deltas, steps rule by rule, each tally's adds per team)
-    memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = {}
+    # a row's (deltas, steps rule by rule, each tally's adds per team, each pot's payee or None)
+    memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
+                          tuple[Team | None, ...]]] = {}
     race = sheet.when_both_reach == "first_by_rule_order"
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1
@@ -193,6 +195,7 @@ def make_score_hand(
     teams = range(nteams)
     counted = tuple(tally.adds_fn for tally in tallies)
     payouts = tuple((tally.every, tally.delta) for tally in tallies)
+    pays = tuple(tally.pays for tally in tallies)
     if not (race or per_seat or decide is not None or tallies) and reads <= LANGUAGE_V1_FACTS:
         return _score_language_v1(outcome, plan, define, team_of, next_seat, carries_ties, multiplier, key_of,
                                   lambda row: facts_of(row, team_of), options)
@@ -233,13 +236,14 @@ def make_score_hand(
             deltas, steps = rule_deltas(plan, define, nsides, facts, k)
             adds = tuple(tuple(int(fn(facts._replace(each_team=t))) for t in teams)  # type: ignore[call-overload]
                          for fn in counted)  # facts.defined is filled by now
-            scored = deltas, steps, adds
+            payees = tuple(_payee(pot, facts) for pot in pays)
+            scored = deltas, steps, adds, payees
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
-        deltas, steps, adds = scored
+        deltas, steps, adds, payees = scored
         if counted:
-            counts, paid = tally_payouts(payouts, counts or ((0,) * nteams,) * len(counted), adds)
+            counts, paid = tally_payouts(payouts, counts or ((0,) * nteams,) * len(counted), adds, payees)
             if any(paid):
                 deltas = tuple(map(add, deltas, paid))
                 steps = (*steps, paid)
@@ -267,14 +271,31 @@ def make_score_hand(
     return score
 
 
+def _payee(pot: ScoringRule | None, facts: HandFacts) -> Team | None:
+    """The team a pot (a tally with `to`) goes to after the hand of ``facts``: its `to` when its
+    `when` holds, else None (held); None for a tally that pays every so many."""
+    if pot is None or not pot.when_fn(facts):
+        return None
+    return cast(Team | None, pot.team_fn(facts))
+
+
 def tally_payouts(payouts: Sequence[tuple[int, int]], counts: Sequence[tuple[int, ...]],
-                  adds: Sequence[tuple[int, ...]]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+                  adds: Sequence[tuple[int, ...]], payees: Sequence[Team | None]
+                  ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Each tally's counts after a hand that ``adds`` to them, and what their payouts add to each
     team's score: a count that reaches ``every`` drops by it (as many times as it holds it) and
-    pays ``delta`` each time."""
+    pays ``delta`` each time; a pot's counts (``every`` 0) all go to its ``payee``, if any."""
     paid = [0] * len(counts[0]) if counts else []
     after = []
-    for (every, delta), before, more in zip(payouts, counts, adds):
+    for (every, delta), before, more, payee in zip(payouts, counts, adds, payees):
+        if not every:  # a pot: whole, to the team the hand names, or held
+            held = tuple(map(add, before, more))
+            if payee is None:
+                after.append(held)
+            else:
+                paid[payee] += sum(held)
+                after.append((0,) * len(held))
+            continue
         row = []
         for team, count in enumerate(map(add, before, more)):
             times = count // every if count >= every else 0

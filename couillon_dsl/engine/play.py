@@ -30,7 +30,8 @@ class PlayPhase(StateFields):
         rs = self._rs
         t = self._t
         if self._trump < 0:
-            if rs.trump.method != "none" and (self._contract < 0 or t.contract_trump[self._contract] != -1):
+            no_card = self._path == "turned"  # `if_stock_empty`: nothing was turned, the hand has no trump
+            if rs.trump.method != "none" and not no_card and (self._contract < 0 or t.contract_trump[self._contract] != -1):
                 raise RuntimeError("the deal ended before trump was fixed")  # compile checks prevent this
             if self._contract < 0:
                 self._trump = t.fixed_trump  # the deck's permanent trump suit, or none
@@ -165,6 +166,8 @@ class PlayPhase(StateFields):
                 self._points[team] += share
         else:
             self._points[self._side_of[winner]] += self._tpoints
+        if t.trick_melds:
+            self._trick_melds(self._tmask, winner)
         self._tricks[self._side_of[winner]] += 1
         self._log.append((self._leader, tuple(self._trick), winner))
         if self._tmask & t.unbroken:
@@ -184,6 +187,7 @@ class PlayPhase(StateFields):
         if melds:
             self._declare_first()
         left = self._ntricks - self._trick_no
+        first = len(self._log)
         self._leader = self._turn = random_tricks(
             self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
             self._history, self._log, self._points, self._tricks, self._side_of)
@@ -192,6 +196,8 @@ class PlayPhase(StateFields):
         self._points[self._side_of[self._leader]] += self._rs.play.last_trick_points * self._t.point_unit  # the last trick's winner leads on
         if melds:
             self._declare_rest()
+        if self._t.trick_melds:
+            self._trick_melds_from(first)
         self._end_hand()
 
     def _play_refusal(self, action: int) -> str:

@@ -152,10 +152,11 @@ class ScoringPhase(StateFields):
 
     def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:
         """This hand's declarations as a summary lists them, or (``public``) as every seat sees them:
-        the cards only of the declarations that are shown."""
+        the cards only of the declarations that are shown, or found in a trick (played: public)."""
         tables = self._t.declarations
         return tuple((tables[m.kind].id, tables[m.kind].labels[m.pattern], m.seat, m.value,
-                      m.cards if tables[m.kind].shown or not public else 0) for m in self._melds)
+                      m.cards if tables[m.kind].shown or tables[m.kind].per_trick or not public else 0)
+                     for m in self._melds)
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool, first_to_goal: Team | None = None) -> None:
         """End the game if a team reached the goal (or a limit was hit), else deal again."""

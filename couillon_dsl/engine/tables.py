@@ -279,6 +279,8 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int,
             ops.append((OP_STOCK, top, bottom))
             pos = ncards
         elif kind == "turn_up":
+            if top == bottom >= 0:  # nothing left to turn (`if_stock_empty`, the checks allow no other): no trump
+                continue
             ops.append((OP_TURN_UP, step.turn_up == "stock_bottom"))
             if top >= 0:
                 top, bottom = (top, bottom - 1) if step.turn_up == "stock_bottom" else (top + 1, bottom)
@@ -494,6 +496,8 @@ def build_tables(
                                                             maker_wins[1] if maker_wins else frozenset())),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
         deal_cycle=cycle,
+        turns_nothing=any(step.kind == "turn_up" for step in steps)
+        and any(all(op[0] != OP_TURN_UP for op in plan) for plan in plans),
         hand_tricks=tuple(dealt_per_seat(declarer_plans[hand * n][0] if declarer_plans else plans[hand * n])
                           for hand in range(cycle)),
     )

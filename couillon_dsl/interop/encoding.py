@@ -10,7 +10,8 @@ declarations made (a shown one's cards are among the face-up cards) and the tric
 seat bid. With bids the tricks taken so far are there too: the cards played by seat, in no
 order, do not tell who took them, and a bid is made or broken by exactly that count (other
 rulesets keep the tensor they always had). With tallies (Spades' bags) each team's count is
-there too, in units of the count that pays out. With cards passed before play (`passing`)
+there too, in units of the count that pays out (a pot's, paid whole to a team, in the scores'
+units). With cards passed before play (`passing`)
 the seat's own passed cards and, once the exchange is done, the cards it received are there:
 only its own, since the cards other seats pass between them are hidden from it.
 
@@ -147,7 +148,7 @@ class ViewEncoder:
         at += 2
         for tally, counts in zip(self.ruleset.tallies, view.tallies):
             for team, count in enumerate(counts):
-                out[at + team] = count / tally.every
+                out[at + team] = count / tally.every if tally.every else count / self.span  # a pot: in score units
             at += nteams
         return out
 
