@@ -9,7 +9,7 @@ import pytest
 
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
-from couillon_dsl.engine.tables import OP_PACKET
+from packs import seat_positions
 from couillon_dsl.explain import explain
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.validate import check
@@ -31,16 +31,6 @@ def variant(tmp_path: Path, deals: int = 3, extra: str = EXTRA) -> Path:
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory):
     return build_ruleset(variant(tmp_path_factory.mktemp("checks")))
-
-
-def seat_positions(rs, dealer: int) -> dict[int, list[int]]:
-    """Pack positions dealt to each seat by the deal script."""
-    out: dict[int, list[int]] = {}
-    for op in rs.tables.deal_plans[dealer]:
-        if op[0] == OP_PACKET:
-            for seat, positions in op[1]:
-                out.setdefault(seat, []).extend(positions)
-    return out
 
 
 def petit_sec_pack(rs, dealer: int) -> list[int]:

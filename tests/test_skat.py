@@ -19,11 +19,11 @@ from couillon_dsl.agents.greedy import tricks_pay
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
-from couillon_dsl.engine.tables import OP_PACKET
 from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
 from example_games import FOLDER
 from honesty import same_worlds, swapped_game, worlds_of
+from packs import pack_dealing
 
 RS = build_ruleset(str(FOLDER / "skat.yaml"))
 LAYOUT = RS.layout
@@ -38,32 +38,11 @@ def cards(*names: str) -> list[int]:
     return [LAYOUT.parse(name) for name in names]
 
 
-def plan() -> dict[int, list[int]]:
-    """Seat -> its pack positions in dealer 0's deal."""
-    seats: dict[int, list[int]] = {}
-    for op in RS.tables.deal_plans[DEALER]:
-        if op[0] == OP_PACKET:
-            for seat, positions in op[1]:
-                seats.setdefault(seat, []).extend(positions)
-    return seats
-
-
-PLAN = plan()
-
-
 def deal(hands: dict[int, list[int]], kitty: list[int] = (), seed: int = 0) -> GameState:
     """A game dealt by seat 0: ``hands`` (seat -> some of its cards) and ``kitty``, the rest at random."""
-    pack = [-1] * NCARDS
-    for seat, held in hands.items():
-        for position, card in zip(PLAN[seat], held):
-            pack[position] = card
-    for position, card in zip(KITTY, kitty):
-        pack[position] = card
-    rest = [c for c in range(NCARDS) if c not in pack]
-    random.Random(seed).shuffle(rest)
     state = GameState(RS)
     state.apply(ACTS.dealer0 + DEALER)
-    state.deal_pack([c if c >= 0 else rest.pop() for c in pack])
+    state.deal_pack(pack_dealing(RS, DEALER, hands, kitty, seed))
     return state
 
 

@@ -18,13 +18,13 @@ from couillon_dsl.agents import make_agent
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
 from honesty import same_worlds, swapped_game, world_pack, worlds_of
+from packs import pack_dealing
 
 RS = build_ruleset("tarot")
 LAYOUT = RS.layout
 ACTS = GameState(RS).actions
 NCARDS = LAYOUT.size
 DEALER = 0
-PLAN = dict(RS.tables.deal_plans[DEALER][0][1])  # seat -> its pack positions
 KITTY = range(*RS.tables.kitty.positions[DEALER])
 TRUMPS = LAYOUT.suit_mask(LAYOUT.suits.index("T"))
 GREEDY = make_agent("greedy")
@@ -36,15 +36,7 @@ def names(*cards: str) -> list[int]:
 
 def pack_with(seed: int, hands: dict[int, list[int]], kitty: list[int] = ()) -> list[int]:
     """A pack order dealing ``hands`` (seat -> some of its cards) and ``kitty``, the rest at random."""
-    pack = [-1] * NCARDS
-    for seat, cards in hands.items():
-        for position, card in zip(PLAN[seat], cards):
-            pack[position] = card
-    for position, card in zip(KITTY, kitty):
-        pack[position] = card
-    rest = [c for c in range(NCARDS) if c not in pack]
-    random.Random(seed).shuffle(rest)
-    return [c if c >= 0 else rest.pop() for c in pack]
+    return pack_dealing(RS, DEALER, hands, kitty, seed)
 
 
 def bid(pack: list[int], contract: str) -> GameState | None:

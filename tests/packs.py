@@ -1,0 +1,35 @@
+"""Pack orders that deal chosen cards to chosen seats, for tests that set up a hand by hand."""
+from __future__ import annotations
+
+import random
+from typing import Iterable, Mapping, Sequence
+
+from couillon_dsl.engine.tables import OP_PACKET
+from couillon_dsl.model import Ruleset
+
+
+def seat_positions(rs: Ruleset, dealer: int) -> dict[int, list[int]]:
+    """Seat -> the pack positions ``dealer``'s deal script gives it, in dealing order."""
+    out: dict[int, list[int]] = {}
+    for op in rs.tables.deal_plans[dealer]:
+        if op[0] == OP_PACKET:
+            for seat, positions in op[1]:  # type: ignore[attr-defined]
+                out.setdefault(seat, []).extend(positions)
+    return out
+
+
+def pack_dealing(rs: Ruleset, dealer: int, hands: Mapping[int, Sequence[int]], kitty: Sequence[int] = (),
+                 seed: int = 0) -> list[int]:
+    """A pack order in which ``dealer``'s deal gives each seat of ``hands`` its cards first (some of
+    its hand), the kitty ``kitty``, and every other card at random (from ``seed``)."""
+    pack = [-1] * rs.layout.size
+    places = seat_positions(rs, dealer)
+    for seat, cards in hands.items():
+        for position, card in zip(places[seat], cards):
+            pack[position] = card
+    kitty_at: Iterable[int] = range(*rs.tables.kitty.positions[dealer]) if kitty else ()
+    for position, card in zip(kitty_at, kitty):
+        pack[position] = card
+    rest = [c for c in range(rs.layout.size) if c not in pack]
+    random.Random(seed).shuffle(rest)
+    return [c if c >= 0 else rest.pop() for c in pack]
