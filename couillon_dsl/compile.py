@@ -101,7 +101,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     bids_data = data.get("bids")
     bids = None if bids_data is None else Bids(
         lowest=bids_data.get("lowest", 0), highest=bids_data.get("highest", hand_size),
-        may_total_tricks=bids_data.get("may_total_tricks", True))
+        may_total_tricks=bids_data.get("may_total_tricks", True), **_blind_bid(bids_data, document, names))
     passing_data = data.get("passing")
     passing = None if passing_data is None else Passing(cards=passing_data["cards"],
                                                         to=tuple(passing_data.get("to", ("next",))))
@@ -581,6 +581,20 @@ def _offered_when(announcements: tuple[Announcement, ...], document: Document,
         return ()
     return tuple(compile_expression(a.offered_when, "bool", names, document.content_span_of(
         f"/announcements/{escape(a.id)}/offered_when")) if a.offered_when else None for a in announcements)
+
+
+def _blind_bid(bids: Mapping[str, Any], document: Document, names: Any) -> dict[str, Any]:
+    """`bids.blind` as the Bids fields: its bid, and its `when` compiled with `seat` and `team` bound."""
+    from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, compile_expression
+
+    blind = bids.get("blind")
+    if blind is None:
+        return {}
+    when = blind.get("when")
+    fn = None if when is None else compile_expression(
+        when, "bool", dataclasses.replace(names, bound=frozenset({EACH_SEAT, EACH_TEAM})),
+        document.content_span_of("/bids/blind/when"))
+    return {"blind": blind["bid"], "blind_when": when, "blind_when_fn": fn}
 
 
 def _maker_wins(outcome: Outcome, document: Document, names: Any,

@@ -67,6 +67,8 @@ CODES: dict[str, str] = {
     "discard-may-stick": "more cards may never be discarded than a declarer keeps (warning)",
     "declarer-announcement-key": "shows_hand or offered_when on an announcement that is not a declarer's (made before the first lead)",
     "offered-when-reads-play": "an announcement's offered_when reads a fact the play decides, not settled before the first lead",
+    "blind-when-reads-play": "bids.blind.when reads a fact the hand decides, not settled before the cards are looked at",
+    "blind-bid-after-decision": "a blind bid in a ruleset whose seats decide with their cards before the bids",
     "bid-value-without-auction": "bid_value is read, but the ruleset's auction bids no numbers",
     "auction-values-invalid": "a numeric auction's values do not rise, or the procedure and what it bids do not match",
     "kitty-choice-invalid": "the declarer's kitty decision without a pairs auction, a kitty, or beside a contract that takes it",

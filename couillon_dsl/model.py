@@ -296,6 +296,10 @@ class Bids:
     highest: int
     lowest: int = 0
     may_total_tricks: bool = True  # False: the last bidder may not make the bids add up to the tricks
+    blind: int = -1  # `blind.bid`: the tricks a bid made before looking at one's cards says (-1: no blind bid)
+    blind_when: str | None = None  # `blind.when`: which seats may bid blind (None: every seat)
+    # `blind.when` compiled, read with the seat and its team bound (None: every seat may)
+    blind_when_fn: Callable[[Any], object] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,6 +233,10 @@ class Table:
         if phase == "kitty":
             return f"{who} take{s} the kitty into {'their' if s else 'your'} hand." if kind == "accept" \
                 else f"{who} leave{s} the kitty unseen."
+        if kind in ("accept", "pass") and phase == "bid":  # a blind bid, or looking at one's cards first
+            blind = self.rs.bids.blind  # type: ignore[union-attr]
+            return f"{who} bid{s} {self.tricks(blind)} blind, before looking at {'their' if s else 'your'} cards." \
+                if kind == "accept" else f"{who} look{s} at {'their' if s else 'your'} cards."
         if kind == "accept" and phase == "auction":
             return f"{who} hold{s} {self.state.auction_value}."
         if kind == "accept":
@@ -561,7 +565,11 @@ class Table:
                                                         for t, p in enumerate(v.points)) + ".")
             elif not v.bids:
                 self.say("Tricks so far: " + " | ".join(f"{self.side(t, v.sides)} {n}" for t, n in enumerate(v.tricks)) + ".")
-        self.say(f"Your hand: {self.hand_text(v.hand)}")
+        if v.unseen >> self.seat & 1:  # a blind bid is decided before the cards are seen: none is shown
+            self.say(f"You have not looked at your cards: bid {self.tricks(self.rs.bids.blind)} blind "  # type: ignore[union-attr]
+                     "(for the blind bid's score), or look at them and then bid.")
+        else:
+            self.say(f"Your hand: {self.hand_text(v.hand)}")
         if self.bidding(legal):
             self.say(f"Your bid: how many tricks will you take? {self.bid_choices(legal)}. Type the number.")
             return

@@ -981,6 +981,21 @@ class _Checks:
             self.report("bids-out-of-range", f"bids.lowest ({lowest}) is above the highest bid "
                         f"({min(highest, self.fewest_tricks)}{'' if highest <= self.fewest_tricks else ' in the smallest hand'}): "
                         "nobody could bid", "/bids/lowest", "make lowest at most highest")
+        blind = bids.get("blind")
+        if blind is None:
+            return
+        if not lowest <= blind["bid"] <= min(highest, self.fewest_tricks):
+            self.report("bids-out-of-range", f"bids.blind.bid is {blind['bid']}, outside the bids "
+                        f"({lowest} to {min(highest, self.fewest_tricks)})", "/bids/blind/bid",
+                        "make the blind bid one of the bids")
+        looked = [what for what, used in (
+            (f"trump.method {self.data['trump']['method']}", self.data["trump"]["method"] not in ("none", "turned")),
+            ("passing", "passing" in self.data)) if used]
+        if looked:
+            self.report("blind-bid-after-decision", f"a blind bid is made before looking at one's cards, but "
+                        f"the seats decide with their cards before the bids ({', '.join(looked)})", "/bids/blind",
+                        "use blind bids where nothing is decided before the bids (trump.method none or turned, "
+                        "no passing)")
 
     def check_tallies(self) -> None:
         """A tally is a team's count: the teams must stay the same from hand to hand."""
@@ -1410,6 +1425,7 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
                 found += check_expression(text, kind, checked.names, place.content(pointer), pointer)
     found += _maker_wins_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     found += _offered_when_diagnostics(data, place, checked.names)
+    found += _blind_when_diagnostics(data, place, checked.names)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
                          diagnostic.pointer, diagnostic.hint)
@@ -1439,6 +1455,29 @@ def _offered_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -
                                  "read the contract, kitty_taken, bid_value, trump or maker instead"))
         found += checked
     return found
+
+
+# what `bids.blind.when` may read: what is settled before anyone looks at the deal
+BEFORE_THE_DEAL_FACTS = frozenset({"scores", "options", "dealer_team", "elder_team", "tricks_per_hand", "seat_sides"})
+
+
+def _blind_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
+    """`bids.blind.when`: a true/false expression with `seat` and `team` bound, read at the start of the
+    hand, so it may read only what is settled before the cards are looked at (no definitions)."""
+    from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, check_expression, facts_read
+
+    text = ((data.get("bids") or {}).get("blind") or {}).get("when")
+    if not isinstance(text, str):
+        return []
+    pointer = "/bids/blind/when"
+    bound = replace(names, definitions={}, bound=frozenset({EACH_SEAT, EACH_TEAM}))
+    checked = check_expression(text, "bool", bound, place.content(pointer), pointer)
+    later = sorted(facts_read(text) - BEFORE_THE_DEAL_FACTS) if not checked else []
+    if later:
+        checked.append(error("blind-when-reads-play", f"bids.blind.when is read before anyone looks at the deal, "
+                             f"but reads {', '.join(later)}, which the hand decides", place.content(pointer), pointer,
+                             "read score(), the options, dealer_team or elder_team instead"))
+    return checked
 
 
 def _maker_wins_diagnostics(data: dict[str, Any], place: _Place, names: Any, definitions_ok: bool) -> list[Diagnostic]:

@@ -127,8 +127,8 @@ class Reading:
                 or 0 <= acts.give0 <= action < acts.give0 + acts.ncards:  # a card passed: chosen for the world
             return True
         legal = world.legal_actions()
-        if len(legal) < 2 or action not in legal:  # no choice, or an illegal action the replay refuses
-            return True
+        if len(legal) < 2 or action not in legal or legal[0] == acts.accept and world.phase == "bid":
+            return True  # no choice, an illegal action the replay refuses, or a blind bid's (no card read)
         model = self.model.act(world, legal, self.rng)
         if 0 <= acts.bid0 <= action < acts.ends(acts.bid0):  # a number of tricks: the model's estimate, read within one
             return abs(model - action) <= BID_SLACK or self.rng.random() >= self.strength

@@ -56,6 +56,7 @@ class DealPhase(StateFields):
         self._mult = 1
         self._bid = self._bidder = -1
         self._trick_bids = self._given = self._received = ()
+        self._unseen = self._blind = 0
         self._speakers: tuple[int, ...] = ()
         self._promo = t.always_promoted  # promotions without an announcement, in force from the deal on
         self._ctx = t.contexts[0]

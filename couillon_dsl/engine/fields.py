@@ -27,7 +27,7 @@ FIELDS = (
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
     "_bid", "_bidder", "_side_of",
     # bids
-    "_trick_bids",
+    "_trick_bids", "_unseen", "_blind",
     # passing
     "_given", "_received",
     # kitty
@@ -92,6 +92,8 @@ class StateFields:
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # bids (engine.bidding)
     _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
+    _unseen: int  # the mask of the seats that have not looked at their cards yet (`bids.blind`)
+    _blind: int  # the mask of the seats that bid blind this hand
     # passing (engine.passing)
     _given: tuple[CardMask, ...]  # seat -> the cards it passed this hand; () before the passing
     _received: tuple[CardMask, ...]  # seat -> the cards passed to it (once every seat has passed)

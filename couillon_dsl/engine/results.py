@@ -125,6 +125,8 @@ class SeatView:
     kitty: CardMask = 0  # the kitty's cards, once shown (to the declarer: once taken)
     discarded: CardMask = 0  # the discarder's discards this seat sees: all (the discarder), the shown ones (the others)
     bids: tuple[int, ...] = ()  # seat -> the tricks it bid this hand (-1: not yet), in rulesets with `bids`
+    unseen: int = 0  # the mask of the seats that have not looked at their cards yet (`bids.blind`): no hand shown
+    blind: int = 0  # the mask of the seats that bid blind this hand (public)
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (`tallies`), each team's count (public, as the scores)
     passed: CardMask = 0  # the cards this seat passed before play this hand (`passing`)
     received: CardMask = 0  # the cards passed to this seat, once every seat has passed

@@ -149,6 +149,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         if phase == DEALER:
             return [acts.dealer0 + s for s in range(self._n)]
         if phase == BID:
+            if self._unseen >> self._speakers[self._spk] & 1:  # bid blind (accept), or look at one's cards (pass)
+                return [acts.accept, acts.pass_]
             return [acts.bid0 + n for n in self.bids_allowed()]
         if phase == DISCARD:
             return [acts.discard0 + c for c in iter_bits(self.discard_mask())]
@@ -324,6 +326,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         other._side_of = self._side_of
         # bids
         other._trick_bids = self._trick_bids
+        other._unseen = self._unseen
+        other._blind = self._blind
         # passing
         other._given = self._given
         other._received = self._received
@@ -514,6 +518,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._trick_bids
 
     @property
+    def blind_bids(self) -> int:
+        """The mask of the seats that bid before looking at their cards this hand (public; `bids.blind`)."""
+        return self._blind
+
+    @property
     def trick_counts(self) -> tuple[int, ...]:
         """Side -> the tricks it took so far this hand (public; the seat view's ``tricks``)."""
         return tuple(self._tricks)
@@ -616,6 +625,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return f"discard {layout.name(arg)}"
         if kind == "declare":
             return f"declare {self._rs.declarations[arg].id}"
+        if kind in ("accept", "pass") and self._phase == BID:  # the blind decision
+            return "blind" if kind == "accept" else "look"
         if kind == "bid":
             return f"bid {self._t.auction_values[arg] if self._t.auction_values else arg}"
         if kind == "give":
@@ -631,7 +642,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             raise ValueError("empty action")
         head = words[0].lower()
         fixed = {"accept": acts.accept, "pass": acts.pass_, "defer": acts.defer, "no": acts.decline,
-                 "decline": acts.decline}
+                 "decline": acts.decline, "blind": acts.accept, "look": acts.pass_}
         if len(words) == 1 and head in fixed:
             return fixed[head]
         if len(words) == 1 and head == "push" and acts.push >= 0:
@@ -697,7 +708,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             phase=PHASE_NAMES[self._phase],
             current_player=self.current_player(),
             dealer=self._dealer,
-            hand=self._hands[seat] if hand_phase else 0,
+            hand=self._hands[seat] if hand_phase and not self._unseen >> seat & 1 else 0,
             hand_sizes=tuple(h.bit_count() for h in self._hands) if hand_phase else (0,) * self._n,
             face_up=tuple((c, s) for c, s in self._face_up.items() if self._visible_face_up(c, s, unseen_discards))
             if hand_phase else (),
@@ -727,6 +738,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             taken=self._taken_card() if hand_phase else None,
             sitting_out=self._sitting_out if hand_phase else (),
             bids=self._trick_bids if hand_phase else (),
+            unseen=self._unseen,
+            blind=self._blind if hand_phase else 0,
             tallies=self._counts,
             passed=passed,
             received=received,

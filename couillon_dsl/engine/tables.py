@@ -488,7 +488,7 @@ def build_tables(
         roles=roles,
         reads_tricks=any(reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"}
                          for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
-        reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides"}
+        reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides", "seat_blinds"}
                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_held=any("held" in reads for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_top_runs=any("top_runs" in reads for reads in (*(rule.reads for rule in scoring),

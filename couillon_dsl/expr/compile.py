@@ -80,6 +80,7 @@ class HandFacts(NamedTuple):
     # team -> how many of the hand's highest trumps in a row it held (its kitty or discard included, where
     # they count for it) from the top one down, or lacked when it lacked the top one (0 without trumps)
     top_runs: tuple[int, ...] = ()
+    seat_blinds: tuple[bool, ...] = ()  # seat -> it bid before looking at its cards (`bids.blind`); () when none did
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "bidders_tricks": (("team",), "int"),
     "seat_tricks": (("seat",), "int"),
     "seat_bid": (("seat",), "int"),
+    "seat_blind": (("seat",), "bool"),
     "team_of": (("seat",), "team"),
     "announced": (("announcement",), "bool"),
     "announcer": (("announcement",), "team"),
@@ -169,7 +171,7 @@ def reserved_names() -> frozenset[str]:
 # the HandFacts field each function reads
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidders_tricks": "tricks",
                    "seat_tricks": "seat_tricks",
-                   "seat_bid": "seat_bids", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
+                   "seat_bid": "seat_bids", "seat_blind": "seat_blinds", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
                    "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log"}
@@ -360,7 +362,7 @@ class _Checker:
         arg, param = node.args[0], params[0]
         if param in ("announcement", "option"):
             return self.keyed(node, arg, param, result)
-        if node.func in ("bid", "seat_bid", "bidders_tricks") and not self.names.bids:
+        if node.func in ("bid", "seat_bid", "seat_blind", "bidders_tricks") and not self.names.bids:
             return self.fail("bid-without-bids", "bid() reads the tricks a team bid, but this ruleset has no bids",
                              node, "add a `bids` section, or read tricks() instead")
         if param == "seat":  # seat_tricks / seat_bid / team_of: a tuple per seat
@@ -368,7 +370,7 @@ class _Checker:
             if seat is None:
                 return result, None
             table = operator.attrgetter(_FUNCTION_FACTS[node.func])
-            unknown = {"seat_bid": -1, "team_of": None}.get(node.func, 0)  # a hand valued without seats (an estimate)
+            unknown = {"seat_bid": -1, "team_of": None, "seat_blind": False}.get(node.func, 0)  # a hand valued without seats (an estimate)
             return result, lambda facts: table(facts)[seat(facts)] if table(facts) else unknown
         if node.func == "opponents" and self.names.team_count != 2:
             return self.fail("expr-type", "opponents() needs a game with exactly two teams", node)
