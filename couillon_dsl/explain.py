@@ -973,6 +973,21 @@ def bid_sentences(rs: Ruleset) -> list[str]:
     places = _counted_in(rs, lambda n: isinstance(n, Call) and n.func in ("bid", "seat_bid"))
     if places:
         out.append(f"the bids count in {places}")
+    if bids.blind >= 0:
+        out += blind_sentences(rs, bids.blind, bids.blind_when)
+    return out
+
+
+def blind_sentences(rs: Ruleset, bid: int, when: str | None) -> list[str]:
+    """A bid made before looking at one's cards: who may, when it is decided, and what the others know."""
+    who = "every player"
+    if when is not None:
+        condition = condition_phrase(rs, parse_expression(when))
+        who = f"a player for whom {condition or '`' + when + '` holds'} when the hand is dealt"
+    out = [f"{who} may bid {bid} blind: such a player does not look at their cards until their turn to bid, and "
+           f"then either bids {bid} without looking at them, or looks at them and bids as any other player"]
+    places = _counted_in(rs, lambda n: isinstance(n, Call) and n.func == "seat_blind")
+    out.append("everyone knows whether a bid was made blind" + (f"; a blind bid counts in {places}" if places else ""))
     return out
 
 
