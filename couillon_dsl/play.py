@@ -134,9 +134,11 @@ class Table:
         return f"{count} card{'' if count == 1 else 's'}"
 
     def bids_text(self, view: SeatView) -> str:
-        """``seat 1 3, seat 2 0, you 2``: the bids made, in the bidding's order (from the elder)."""
+        """``seat 1 3, seat 2 0 blind, you 2``: the bids made, in the bidding's order (from the elder), a bid
+        made before looking at the cards said as such."""
         order = self.rs.tables.rounds[self.rs.tables.next_seat[view.dealer]]
-        return ", ".join(f"{self.who(s)} {view.bids[s]}" for s in order if view.bids[s] >= 0) or "none yet"
+        return ", ".join(f"{self.who(s)} {view.bids[s]}{' blind' if view.blind >> s & 1 else ''}"
+                         for s in order if view.bids[s] >= 0) or "none yet"
 
     def bids_and_tricks(self, bids: Sequence[int], tricks: Sequence[int], sides: Sequence[int] | None) -> str:
         """``you bid 2, took 1 | seat 1 bid 3, took 0``, per side; a side of several seats adds its

@@ -4,6 +4,7 @@ sampled world reads its cards, how the scoring reads it, greedy's choice, and wh
 from __future__ import annotations
 
 import io
+import re
 import random
 from pathlib import Path
 
@@ -16,8 +17,10 @@ from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.engine.rollout import rolls_out_language_v1
 from couillon_dsl.kernel.eligible import ruleset_reason
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Ruleset
 from couillon_dsl.play import Quit, Table
+from couillon_dsl.validate import check
 from example_games import FOLDER
 from honesty import same_worlds, swapped_game, worlds_of
 
@@ -161,6 +164,13 @@ def test_greedy_bids_blind_where_the_scoring_makes_it_pay(tmp_path: Path) -> Non
     assert make_agent("greedy").act(state, state.legal_actions(), random.Random(0)) == state.actions.accept
 
 
+def test_a_blind_bid_outside_the_bids_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "over.yaml"
+    path.write_text(f"extends: {SPADES}\nid: over\nname: Over\nbids:\n  highest: 6\n  blind: {{bid: 7}}\n")
+    found = [d for d in check(load_ruleset(path)) if d.is_error]
+    assert [(d.code, d.pointer) for d in found] == [("bids-out-of-range", "/bids/blind/bid")]
+
+
 def test_the_kernel_and_the_rollout_decline_it() -> None:
     assert ruleset_reason(RS) is not None and not rolls_out_language_v1(RS)
 
@@ -179,3 +189,18 @@ def test_the_person_is_not_shown_his_hand_before_he_decides() -> None:
     assert "Your hand:" not in text[:asked]
     assert text.index("> look\nYou look at your cards.") < text.index("Your hand:")
     assert "Choices: 1) blind  2) look" in text
+    assert "Bids so far: seat 1 " in text
+
+
+def test_the_person_bidding_blind_is_told_so_and_the_bids_say_it() -> None:
+    out = io.StringIO()
+    table = Table(RS, seat=2, agents=[make_agent("greedy"), make_agent("greedy"), None, make_agent("greedy")],
+                  seed=3, inp=io.StringIO("blind\n" + "1\n" * 20), out=out, echo_input=True)
+    table.state.set_scoresheet([0, 150])
+    try:
+        table.run()
+    except Quit:
+        pass
+    text = out.getvalue()
+    assert "> blind\nYou bid 0 tricks blind, before looking at your cards." in text
+    assert re.search(r"Bids: seat 1 \d+, you 0 blind, seat 3 \d+, seat 0 \d+; ", text)
