@@ -86,10 +86,10 @@ def _hand_record(hand: Any) -> dict[str, Any]:
     """A hand summary as a mapping; `melds` and `declared` only in rulesets with declarations, `contract` only
     where the ruleset has contracts, `sides` only where they change with each hand, `won` only where the
     scoring reads the cards won, `bids` only where the seats bid tricks, `tallies` only where the ruleset
-    keeps them, `passed` only in hands where cards were passed, `sitting_out` only in hands some seats sat out
-    (older records stay as they were)."""
+    keeps them, `passed` only in hands where cards were passed, `sitting_out` only in hands some seats sat out,
+    `blind` only in hands some seats bid blind (older records stay as they were)."""
     record = hand._asdict()
-    for key in ("melds", "declared", "sides", "won", "bids", "tallies", "passed", "sitting_out"):
+    for key in ("melds", "declared", "sides", "won", "bids", "tallies", "passed", "sitting_out", "blind"):
         if not record[key]:
             del record[key]
     if record["contract"] is None:

@@ -385,6 +385,7 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
             seat_tricks=tuple(sum(winner == seat for _, _, winner in hand.played_tricks)
                               for seat in range(rs.players.count)),
             seat_bids=hand.bids, seat_sides=tuple(team_of),
+            seat_blinds=tuple(seat in hand.blind for seat in range(rs.players.count)) if hand.blind else (),
         )
         defined: list[object] = []
         facts = facts._replace(defined=defined)

@@ -446,7 +446,8 @@ def blind_or_look(state: GameState) -> int:
     own. A hand not yet seen is worth a fair share of the tricks (a trick in ``count`` for each seat), so
     greedy bids blind only where, by the compiled scoring, the blind bid's expected change for the side
     beats that of the best bid such a hand would make once seen (in Spades it never does: a blind nil
-    made from a fair share comes off 0.75^13, 2.4% of hands, against -200)."""
+    from a fair share is made 0.75^13 = 2.4% of the time; measured after an opponent's bid of 3,
+    -219.7 expected against +3.4 for the best seen bid, 3)."""
     rs, acts = state.ruleset, state.actions
     bids = rs.bids
     assert bids is not None

@@ -69,6 +69,7 @@ class HandSummary(NamedTuple):
     passed: tuple[CardMask, ...] = ()  # seat -> the cards it passed before play, in hands with `passing`
     # the seats that sat the hand out (`sits_out`): played_tricks' cards are by play_orders(n, sitting_out)
     sitting_out: tuple[int, ...] = ()
+    blind: tuple[int, ...] = ()  # the seats that bid before looking at their cards (`bids.blind`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,7 +234,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 game_hands += 1
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, None, path, None, None, decisions, no_points, no_points,
-                    "passed_out", None, False, (), 0, 1, no_points, values, (), (), None, (), (), (), (), (), (), (),
+                    "passed_out", None, False, (), 0, 1, no_points, values, (), (), None, (), (), (), (), (), (), (), (),
                 )))
                 if redeals > limits.max_redeals_in_a_row:
                     verdict, winner = ABANDONED, None
@@ -265,7 +265,7 @@ def make_rollout(rs: Ruleset) -> Rollout | None:
                 hands_out.append(_new_tuple(HandSummary, (
                     game, game_hands, dealer, suits[trump_suit] if trump_suit >= 0 else None, path, maker, decider,
                     decisions, points, tricks, outcome, hand_winner, all_tricks, (), in_play, k, deltas,
-                    values, tuple(log), (), None, (), (), (), (), (), (), (),
+                    values, tuple(log), (), None, (), (), (), (), (), (), (), (),
                 )))
                 verdict, winner = settle(values, hand_winner, game_hands, games_won)
                 same_dealer = tie and same_dealer_after_tie

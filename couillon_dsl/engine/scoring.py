@@ -149,6 +149,7 @@ class ScoringPhase(StateFields):
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
             declared, self._side_of if self._t.declarer_sides and self._maker is not None else (), won,
             self._trick_bids, self._counts, self._given, self._sitting_out,
+            tuple(s for s in range(self._n) if self._blind >> s & 1) if self._blind else (),
         )))
 
     def _meld_record(self, public: bool = False) -> tuple[tuple[str, str, int, int, int], ...]:
