@@ -811,14 +811,20 @@ class _Checks:
     def check_auction_values(self, auction: dict[str, Any]) -> None:
         """A ladder of contracts is bid once round (procedure once); numbers rising from the lowest are bid in
         pairs (procedure pairs); the declarer's kitty decision needs the numbers, a kitty, and no bids of tricks."""
-        pairs = auction.get("procedure", "once") == "pairs"
+        procedure = auction.get("procedure", "once")
+        pairs = procedure != "once"  # pairs and open bid numbers
         values = auction.get("values")
         if pairs != (values is not None) or pairs == ("ladder" in auction):
-            self.report("auction-values-invalid", "procedure pairs bids `values` (numbers), procedure once a "
-                        "`ladder` of contracts; this auction gives " + ("neither" if values is None and
+            self.report("auction-values-invalid", "procedures pairs and open bid `values` (numbers), procedure once "
+                        "a `ladder` of contracts; this auction gives " + ("neither" if values is None and
                         "ladder" not in auction else "the other"), "/trump/auction",
                         "write procedure: pairs with values: [18, 20, ...], or ladder: [...] alone")
             return
+        if procedure == "open" and self.data.get("contracts"):
+            self.report("auction-values-invalid", "an open auction's bids name their trump suit; there are no "
+                        "contracts to pick after it", "/contracts", "drop `contracts`, or use procedure pairs",
+                        key=True)
+        self.check_doubling(auction, procedure)
         if values is not None and any(b <= a for a, b in zip(values, values[1:])):
             self.report("auction-values-invalid", "the auction's values must rise, each above the one before",
                         "/trump/auction/values", "list the numbers lowest first, without repeats")
@@ -827,15 +833,28 @@ class _Checks:
                         "actions", "/trump/auction/values", "drop the `bids` section")
         if auction.get("kitty", "by_contract") == "declarer_decides":
             takes = [k for k, c in (self.data.get("contracts") or {}).items() if (c.get("kitty") or {}).get("taken")]
-            if values is None or self.kitty_size is None or takes:
-                why = ("needs procedure pairs (the contract picked after the auction)" if values is None else
+            if procedure != "pairs" or self.kitty_size is None or takes:
+                why = ("needs procedure pairs (the contract picked after the auction)" if procedure != "pairs" else
                        "needs a kitty step in the deal" if self.kitty_size is None else
                        f"leaves no kitty for contract {takes[0]} to take")
-                where = f"/contracts/{escape(takes[0])}/kitty" if takes and values is not None \
+                where = f"/contracts/{escape(takes[0])}/kitty" if takes and procedure == "pairs" \
                     and self.kitty_size is not None else "/trump/auction/kitty"
                 self.report("kitty-choice-invalid", f"kitty: declarer_decides {why}", where,
                             "deal a {kitty: N} step, use procedure pairs, and take the kitty by the declarer's "
                             "decision alone")
+
+    def check_doubling(self, auction: dict[str, Any], procedure: str) -> None:
+        """Doubling raises the last bid of an open auction (the bidding goes round, so an opponent is
+        asked after it), each level above the one before."""
+        levels = auction.get("doubling")
+        if levels is None:
+            return
+        if procedure != "open":
+            self.report("doubling-invalid", f"doubling needs procedure open; procedure {procedure} asks nobody "
+                        "after the last bid", "/trump/auction/doubling", "use procedure: open, or drop doubling")
+        elif any(b <= a for a, b in zip(levels, levels[1:])):
+            self.report("doubling-invalid", "the levels of doubling must rise, each above the one before",
+                        "/trump/auction/doubling", "list them lowest first, as [2, 4]")
 
     def check_contracts(self) -> None:
         """Contracts go with a choice; one at most has its trump named; their orders, points and suits exist."""
@@ -850,7 +869,8 @@ class _Checks:
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
         auction = self.data["trump"].get("auction") or {}
-        if self.data["trump"]["method"] == "auction" and not (contracts and auction):
+        open_auction = auction.get("procedure") == "open"  # its bids name trump: no contracts to pick
+        if self.data["trump"]["method"] == "auction" and not ((contracts or open_auction) and auction):
             self.report("auction-ladder-invalid", "an auction needs `contracts` and `trump.auction` with their ladder",
                         "/trump/method", "declare the contracts, then trump: {method: auction, auction: {ladder: [...]}}")
         elif auction:
