@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Iterator, Literal
+from typing import Any, Iterator, Literal, Mapping
 
 from couillon_dsl.cards import SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean, error
@@ -843,6 +843,15 @@ class _Checks:
                             "deal a {kitty: N} step, use procedure pairs, and take the kitty by the declarer's "
                             "decision alone")
 
+    def fact_ranges(self) -> dict[str, tuple[float, float]]:
+        """The least and most of the facts an auction settles: the value bid and the doubling level."""
+        auction = self.data["trump"].get("auction") or {}
+        values, levels = auction.get("values"), auction.get("doubling") or [1]
+        ranges = {"doubled": (1.0, float(max(levels)))}
+        if values:
+            ranges["bid_value"] = (float(min(values)), float(max(values)))
+        return ranges
+
     def check_doubling(self, auction: dict[str, Any], procedure: str) -> None:
         """Doubling raises the last bid of an open auction (the bidding goes round, so an opponent is
         asked after it), each level above the one before."""
@@ -1103,7 +1112,7 @@ class _Checks:
             if isinstance(delta, str):
                 # the winner of a hand compared by tricks, one of two sides, took more than half of them
                 won = self.tricks // 2 + 1 if compare == "tricks" and self.nsides == 2 and _requires_decided(when) else 0
-                moves = _delta_range(delta, self.tricks, self.total_points(), won)
+                moves = _delta_range(delta, self.tricks, self.total_points(), won, self.fact_ranges())
             if moves is not None and (moves[1] < 0 if down else moves[0] > 0) and team.strip() == "winner" \
                     and when is not False:
                 return
@@ -1159,10 +1168,13 @@ def _requires_decided(when: Any) -> bool:
     return isinstance(node, Name) and node.name == "decided"
 
 
-def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int) -> tuple[float, float] | None:
+def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int,
+                 facts: Mapping[str, tuple[float, float]] | None = None) -> tuple[float, float] | None:
     """The least and the most ``delta`` can be in any hand, where each side takes 0 to ``tricks``
-    tricks (the winner at least ``winner_tricks``) and 0 to ``points`` card points; None when it
-    reads something else. Enough to see that Whist's odd tricks, ``tricks(winner) - 6``, are positive."""
+    tricks (the winner at least ``winner_tricks``) and 0 to ``points`` card points, and each of
+    ``facts`` (a name: its least and most) lies in its range; either branch of an if() may be taken;
+    None when it reads something else. Enough to see that Whist's odd tricks, ``tricks(winner) - 6``,
+    and a won contract's ``(160 + bid_value) * doubled`` are positive."""
     from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Number, Unary, parse_expression
 
     try:
@@ -1191,6 +1203,11 @@ def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int) -> 
             if node.func == "points":
                 return 0.0, points
             return float(winner_tricks if node.args[0].name == "winner" else 0), float(tricks)
+        if isinstance(node, Name) and facts and node.name in facts:
+            return facts[node.name]
+        if isinstance(node, Call) and node.func == "if" and len(node.args) == 3:
+            yes, no = span(node.args[1]), span(node.args[2])
+            return None if yes is None or no is None else (min(yes[0], no[0]), max(yes[1], no[1]))
         if isinstance(node, Call) and node.func in ("min", "max") and node.args:
             spans = [span(arg) for arg in node.args]
             if any(s is None for s in spans):

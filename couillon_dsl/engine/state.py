@@ -507,6 +507,16 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._t.auction_values[self._bid] if self._t.auction_values and self._bid >= 0 else None
 
     @property
+    def auction_bidder(self) -> int | None:
+        """The seat that made the highest bid so far in an open auction (public); None before any bid and elsewhere."""
+        return self._bidder if self._t.auction_suits and self._bid >= 0 else None
+
+    @property
+    def auction_suit(self) -> int:
+        """The trump suit the highest bid of an open auction names (public); -1 before any bid and elsewhere."""
+        return self._bid_suit
+
+    @property
     def kitty_size(self) -> int:
         """How many cards the deal put in the kitty this hand (public: the deal script says)."""
         return self._kitty.bit_count()
