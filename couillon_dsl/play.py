@@ -210,7 +210,18 @@ class Table:
             return self.card(arg)
         if kind == "declare":
             return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
+        if kind == "bid" and self.rs.tables.auction_suits:
+            return f"{self.state.action_to_string(action)} ({self.open_bid(arg)})"
         return self.state.action_to_string(action)
+
+    def open_bid(self, arg: int) -> str:
+        """An open auction's bid as said: ``90 ♥``, or the double and the level it raises the bid to."""
+        t = self.rs.tables
+        value, suit = divmod(arg, t.auction_suits)
+        if value < len(t.auction_values):
+            return f"{t.auction_values[value]} {self.suit(suit)}"
+        level = self.state.doubled
+        return f"doubled to x{t.doubling[t.doubling.index(level) + 1] if level > 1 else t.doubling[0]}"
 
     def contract_name(self, fixed: int) -> str:
         """The name of the contract a contract action picks (``fixed``: its index among the actions)."""
@@ -257,6 +268,10 @@ class Table:
             return f"{who} push{'es' if s else ''} the choice on to {self.who(self.state.current_player())}."
         if kind == "discard":
             return f"{who} discard{s} {self.card(arg)}."
+        if kind == "bid" and self.rs.tables.auction_suits:  # said after the action: the level is the new one
+            value = arg // self.rs.tables.auction_suits
+            return f"{who} bid{s} {self.open_bid(arg)}." if value < len(values) \
+                else f"{who} double{s}: the bid is now worth x{self.state.doubled}."
         if kind == "bid":
             return f"{who} bid{s} {values[arg] if values else self.tricks(arg)}."
         if kind == "give":  # only the person's own: another seat's passes are told as a count (pass_news)
@@ -373,7 +388,9 @@ class Table:
                 self.say(f"Trump is {self.suit(after.trump)}.")
         elif after.trump is not None and after.trump != before.trump:
             maker = f", made by {self.side(after.maker, after.sides)}" if after.maker is not None else ""
-            self.say(f"Trump is {self.suit(after.trump)}{maker}.")
+            bid = self.state.auction_value if self.rs.tables.auction_suits else None
+            at = f" at {bid}" + (f", doubled x{after.doubled}" if after.doubled > 1 else "") if bid else ""
+            self.say(f"Trump is {self.suit(after.trump)}{maker}{at}.")
         elif after.contract is not None and before.contract is None and after.trump is None:
             self.say(f"Contract: {self.contract(after.contract).name}, no trump.")  # type: ignore[union-attr]
         elif after.offered is not None and after.offered != before.offered:
@@ -522,6 +539,8 @@ class Table:
             self.say("Trump: none in this hand.")
         else:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
+        if v.doubled > 1:
+            self.say(f"The bid is doubled: x{v.doubled}.")
         if v.offered is not None:
             self.say(f"Offered: {self.card(v.offered)}.")
         if v.decisions and v.phase in ("offer", "name", "choose", "auction", "kitty"):
