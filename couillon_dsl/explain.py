@@ -756,7 +756,7 @@ def pairs_sentences(rs: Ruleset, first: str) -> list[str]:
                    "as many cards face down (see Discard), or leaves it unseen by everyone (`kitty_taken` below is "
                    "false)")
     contracts = contract_sentences(rs, "the declarer then")
-    return out + contracts[:1] + contracts[2:]
+    return out + contracts[:1] + contracts[2:] + doubling_sentences(rs)
 
 
 def open_sentences(rs: Ruleset, first: str) -> list[str]:
@@ -772,15 +772,27 @@ def open_sentences(rs: Ruleset, first: str) -> list[str]:
            "anyone bids, the deal is thrown in: nobody scores and the next dealer deals",
            "the last bidder declares: their suit is trump and the last number bid is the contract (`bid_value` "
            "below); " + maker_phrase(rs, "their team is the maker")]
+    return out + doubling_sentences(rs)
+
+
+def doubling_sentences(rs: Ruleset) -> list[str]:
+    """Doubling (`trump.auction.doubling`): who doubles when, who raises it, the levels."""
+    auction = rs.trump.auction
+    assert auction is not None
     levels = auction.doubling
-    if levels:
-        times = join([f"{level} times" for level in levels])
-        out.append("instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid; "
-                   "a double closes the bidding"
-                   + ("" if len(levels) == 1 else ": the players of the other side are then asked in turn whether "
-                      "to raise it to the next level or pass, and so on while there are levels")
-                   + f"; the levels are {times} the stake (`doubled` below, 1 when nobody doubled)")
-    return out
+    if not levels:
+        return []
+    times = join([f"{level} times" for level in levels])
+    raise_ = "" if len(levels) == 1 else (": the players of the other side are then asked in turn whether to raise it "
+                                          "to the next level or pass, and so on while there are levels")
+    levels_said = f"; the levels are {times} the stake (`doubled` below, 1 when nobody doubled)"
+    if auction.procedure == "open":
+        return ["instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid; "
+                "a double closes the bidding" + raise_ + levels_said]
+    raise_ = "" if len(levels) == 1 else ("; after a double the declarer's side is asked whether to raise it to the "
+                                          "next level, then the opponents again, while there are levels")
+    return ["once the declarer has picked the contract and made any announcements, before the first lead, the "
+            "declarer's opponents are asked in turn whether to double it" + raise_ + levels_said]
 
 
 def maker_phrase(rs: Ruleset, with_teams: str) -> str:

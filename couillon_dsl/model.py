@@ -253,7 +253,7 @@ class Auction:
     first: str = "elder"
     procedure: str = "once"  # once | pairs | open
     values: tuple[int, ...] = ()  # pairs, open: the numbers that may be bid, lowest first
-    doubling: tuple[int, ...] = ()  # open: the levels the last bid may be doubled to, in order (2, 4)
+    doubling: tuple[int, ...] = ()  # open, pairs: the levels the last bid may be doubled to, in order (2, 4)
     kitty: str = "by_contract"  # by_contract | declarer_decides
 
 
@@ -586,7 +586,7 @@ class Tables:
     auction_values: tuple[int, ...] = ()  # trump.auction's values (procedure pairs), bid with BID n (the n-th)
     kitty_choice: bool = False  # trump.auction.kitty: declarer_decides (take or leave it before the contract)
     auction_suits: int = 0  # procedure open: the suits a bid names (BID n*auction_suits + s); 0 otherwise
-    doubling: tuple[int, ...] = ()  # procedure open: the levels a bid may be doubled to (DOUBLE: the last BID action)
+    doubling: tuple[int, ...] = ()  # the levels a bid may be doubled to (DOUBLE: the last BID action, double_offset)
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
     # sides per hand (players.sides other than teams): declarer seat -> seat -> side (0: the declarer's);
     # empty with fixed teams, whose sides are team_of
@@ -621,6 +621,11 @@ class Tables:
     def plan_index(self, hand: int, dealer: int) -> int:
         """Where the game's ``hand``-th hand (from 0) dealt by ``dealer`` finds its deal plan, prefix and suffix."""
         return dealer if self.deal_cycle == 1 else hand % self.deal_cycle * len(self.next_seat) + dealer
+
+    @property
+    def double_offset(self) -> int:
+        """Where DOUBLE sits in the BID range (`trump.auction.doubling`): after every value (and suit) bid."""
+        return len(self.auction_values) * (self.auction_suits or 1)
 
     def tricks_of(self, hand: int) -> int:
         """The tricks of the game's ``hand``-th hand (from 0): the cards each seat is dealt."""

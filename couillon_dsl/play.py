@@ -210,16 +210,17 @@ class Table:
             return self.card(arg)
         if kind == "declare":
             return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
-        if kind == "bid" and self.rs.tables.auction_suits:
+        if kind == "bid" and (self.rs.tables.auction_suits or self.rs.tables.doubling):
             return f"{self.state.action_to_string(action)} ({self.open_bid(arg)})"
         return self.state.action_to_string(action)
 
     def open_bid(self, arg: int) -> str:
-        """An open auction's bid as said: ``90 ♥``, or the double and the level it raises the bid to."""
+        """A numeric auction's bid as said: ``90 ♥`` (open) or ``18``, or the double and the level it raises
+        the stake to."""
         t = self.rs.tables
-        value, suit = divmod(arg, t.auction_suits)
-        if value < len(t.auction_values):
-            return f"{t.auction_values[value]} {self.suit(suit)}"
+        if arg < t.double_offset:
+            value, suit = divmod(arg, t.auction_suits or 1)
+            return f"{t.auction_values[value]}" + (f" {self.suit(suit)}" if t.auction_suits else "")
         level = self.state.doubled
         return f"doubled to x{t.doubling[t.doubling.index(level) + 1] if level > 1 else t.doubling[0]}"
 
@@ -268,10 +269,10 @@ class Table:
             return f"{who} push{'es' if s else ''} the choice on to {self.who(self.state.current_player())}."
         if kind == "discard":
             return f"{who} discard{s} {self.card(arg)}."
-        if kind == "bid" and self.rs.tables.auction_suits:  # said after the action: the level is the new one
-            value = arg // self.rs.tables.auction_suits
-            return f"{who} bid{s} {self.open_bid(arg)}." if value < len(values) \
-                else f"{who} double{s}: the bid is now worth x{self.state.doubled}."
+        if kind == "bid" and self.rs.tables.doubling and arg == self.rs.tables.double_offset:  # said after it
+            return f"{who} double{s}: the stake is now x{self.state.doubled}."
+        if kind == "bid" and self.rs.tables.auction_suits:
+            return f"{who} bid{s} {self.open_bid(arg)}."
         if kind == "bid":
             return f"{who} bid{s} {values[arg] if values else self.tricks(arg)}."
         if kind == "give":  # only the person's own: another seat's passes are told as a count (pass_news)

@@ -854,13 +854,14 @@ class _Checks:
 
     def check_doubling(self, auction: dict[str, Any], procedure: str) -> None:
         """Doubling raises the last bid of an open auction (the bidding goes round, so an opponent is
-        asked after it), each level above the one before."""
+        asked after it) or the contract a pairs auction fixed, each level above the one before."""
         levels = auction.get("doubling")
         if levels is None:
             return
-        if procedure != "open":
-            self.report("doubling-invalid", f"doubling needs procedure open; procedure {procedure} asks nobody "
-                        "after the last bid", "/trump/auction/doubling", "use procedure: open, or drop doubling")
+        if procedure == "once":
+            self.report("doubling-invalid", "doubling needs procedure open or pairs; a ladder bid once round "
+                        "has no bid value for `doubled` to raise", "/trump/auction/doubling",
+                        "use procedure: open or pairs, or drop doubling")
         elif any(b <= a for a, b in zip(levels, levels[1:])):
             self.report("doubling-invalid", "the levels of doubling must rise, each above the one before",
                         "/trump/auction/doubling", "list them lowest first, as [2, 4]")

@@ -598,20 +598,20 @@ def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> in
     """An open auction (`procedure: open`): the highest value the hand's estimated points support, in
     its best suit, unless its partner holds the bid; a double when the points its own hand is sure of
     leave the opponents short of their bid; a redouble only when its side's estimate clears the bid by
-    a margin."""
+    a margin. A contract a pairs auction fixed is doubled by the same measure, under its own trump."""
     acts, t = state.actions, state.ruleset.tables
     suits = t.auction_suits
-    double = acts.bid0 + len(t.auction_values) * suits
+    double = acts.bid0 + t.double_offset
     bid, bidder = state.auction_value, state.auction_bidder
     if bid is not None and bidder is not None:
-        ctx = t.context(state.auction_suit, t.always_promoted)
+        ctx = t.context(state.auction_suit, t.always_promoted) if state.auction_suit >= 0 else state.context
         ours = state.sides[bidder] == state.sides[seat]
         if double in legal and ours:  # asked to redouble its side's bid
             return double if side_points(state, seat, ctx, hand) >= bid + DOUBLE_MARGIN else acts.pass_
         # what the opponents can take at most, the tricks its own hand takes lost to them
         if double in legal and points_in_play(state.ruleset, ctx) - side_points(state, seat, ctx, hand, 1.0, True) < bid:
             return double
-        if ours:
+        if ours or not suits:  # its partner's bid; or a contract fixed, not doubled
             return acts.pass_
     estimates = [side_points(state, seat, t.context(s, t.always_promoted), hand) for s in range(suits)]
     best = max(range(suits), key=lambda s: (estimates[s], -s))
@@ -669,7 +669,8 @@ class GreedyAgent:
             return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
         if state.phase == "kitty":  # a declarer's kitty: more cards to choose the best from, and his to keep
             return acts.accept
-        if state.phase == "auction" and rs.tables.auction_suits:
+        # an open auction, or a pairs auction's contract to double (the action past its values)
+        if state.phase == "auction" and (rs.tables.auction_suits or acts.bid0 + rs.tables.double_offset in legal):
             return bid_open(state, seat, hand, legal)
         if state.phase == "auction" and rs.tables.auction_values:
             return self._bid_value(state, seat, hand, legal)

@@ -133,7 +133,7 @@ class Reading:
         t = world.ruleset.tables
         if t.auction_suits and model != action and model >= acts.bid0 and action >= acts.bid0:  # open auction: bids
             # a value is the model's estimate: a bid in the suit the model bids is believed whatever its height
-            double = acts.bid0 + len(t.auction_values) * t.auction_suits
+            double = acts.bid0 + t.double_offset
             same = double not in (model, action) and (model - action) % t.auction_suits == 0
             return same or self.rng.random() >= self.strength
         if 0 <= acts.bid0 <= action < acts.ends(acts.bid0):  # a number of tricks: the model's estimate, read within one

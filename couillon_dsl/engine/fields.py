@@ -181,6 +181,12 @@ class StateFields:
     def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card
         raise NotImplementedError
 
+    def _before_first_lead(self) -> None:  # play: the declarer's announcements settled, doubling, the first lead
+        raise NotImplementedError
+
+    def _ask_doubling(self) -> None:  # contract: the defenders asked to double a contract fixed in pairs
+        raise NotImplementedError
+
     def _lead_first_trick(self) -> None:  # play: the declarer's announcements settled, the first lead
         raise NotImplementedError
 

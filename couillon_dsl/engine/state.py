@@ -122,7 +122,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         if phase == OFFER:
             return [acts.accept, acts.pass_]
         if phase == AUCTION:  # pass, or a contract above the last bid; or a number, in pairs or open
-            if self._t.auction_suits:
+            if self._t.auction_suits or self._path == "bid":  # an open auction, or doubling a contract fixed
                 return self.open_allowed()
             if self._t.auction_values:
                 return self.pairs_allowed()
@@ -508,8 +508,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
 
     @property
     def auction_bidder(self) -> int | None:
-        """The seat that made the highest bid so far in an open auction (public); None before any bid and elsewhere."""
-        return self._bidder if self._t.auction_suits and self._bid >= 0 else None
+        """The seat holding the highest bid so far in a numeric auction (public; in pairs, the holder, then the
+        declarer); None before any bid and elsewhere."""
+        return self._bidder if self._t.auction_values and self._bid >= 0 else None
 
     @property
     def auction_suit(self) -> int:
@@ -630,10 +631,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return f"discard {layout.name(arg)}"
         if kind == "declare":
             return f"declare {self._rs.declarations[arg].id}"
-        if kind == "bid" and self._t.auction_suits:  # a value and a suit; the last: a double
+        if kind == "bid" and self._t.doubling and arg == self._t.double_offset:
+            return "double"
+        if kind == "bid" and self._t.auction_suits:  # a value and a suit
             value, suit = divmod(arg, self._t.auction_suits)
-            return f"bid {self._t.auction_values[value]} {layout.suits[suit]}" if value < len(self._t.auction_values) \
-                else "double"
+            return f"bid {self._t.auction_values[value]} {layout.suits[suit]}"
         if kind == "bid":
             return f"bid {self._t.auction_values[arg] if self._t.auction_values else arg}"
         if kind == "give":
@@ -656,7 +658,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return acts.push
         t = self._t
         if len(words) == 1 and head == "double" and t.doubling:
-            return acts.bid0 + len(t.auction_values) * t.auction_suits
+            return acts.bid0 + t.double_offset
         if len(words) == 3 and head == "bid" and t.auction_suits:
             ids = [suit.upper() for suit in layout.suits]
             if not (words[1].isdigit() and int(words[1]) in t.auction_values and words[2].upper() in ids):
