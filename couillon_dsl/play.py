@@ -541,7 +541,7 @@ class Table:
         else:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.doubled > 1:
-            self.say(f"The bid is doubled: x{v.doubled}.")
+            self.say(f"The stake is doubled: x{v.doubled}.")
         if v.offered is not None:
             self.say(f"Offered: {self.card(v.offered)}.")
         if v.decisions and v.phase in ("offer", "name", "choose", "auction", "kitty"):

@@ -218,3 +218,56 @@ def test_the_rulebook_reads_the_auction_and_the_doubling() -> None:
     assert "going round the table as often as needed" in text
     assert "a double closes the bidding" in text and "2 times and 4 times the stake" in text
     assert "the level the bid was doubled to (1 when nobody doubled)" in text
+
+
+SKAT = build_ruleset(str(FOLDER / "skat.yaml"), {"kontra": True})
+
+
+def skat_declared(seed: int = 0) -> GameState:
+    """A Skat game with Kontra and Re: middlehand (seat 2) declares a hand game in hearts at 18."""
+    state = GameState(SKAT)
+    state.apply(state.actions.dealer0 + DEALER)
+    state.deal_pack(pack_dealing(SKAT, DEALER, {}, seed=seed))
+    say(state, "bid 18", "pass", "pass", "pass", "name H", "no", "no", "no")
+    return state
+
+
+def test_kontra_asks_the_defenders_in_turn_before_the_first_lead_and_re_the_declarer() -> None:
+    state = skat_declared()
+    assert state.phase == "auction" and state.current_player() == 1 and said(state) == ["pass", "double"]
+    say(state, "pass")
+    assert state.current_player() == 0 and said(state) == ["pass", "double"]
+    say(state, "double")  # Kontra
+    assert state.current_player() == 2 and state.doubled == 2 and said(state) == ["pass", "double"]
+    say(state, "double")  # Re: the last level
+    assert state.phase == "play" and state.doubled == 4 and state.current_player() == 1
+    assert [w for _, w in state.view(1).decisions][-3:] == ["pass", "double x2", "double x4"]
+
+
+def test_without_kontra_the_game_is_led_to_at_once_and_scored_once() -> None:
+    state = skat_declared()
+    say(state, "pass", "pass")
+    assert state.phase == "play" and state.doubled == 1
+    plain = GameState(build_ruleset(str(FOLDER / "skat.yaml")))
+    plain.apply(plain.actions.dealer0 + DEALER)
+    plain.deal_pack(pack_dealing(plain.ruleset, DEALER, {}, seed=0))
+    say(plain, "bid 18", "pass", "pass", "pass", "name H", "no", "no", "no")
+    assert plain.phase == "play" and plain.actions.ends(plain.actions.bid0) - plain.actions.bid0 == 63  # no DOUBLE
+
+
+def test_kontra_multiplies_the_game_value_won_or_lost() -> None:
+    state = skat_declared(seed=3)
+    say(state, "double", "pass")
+    actions = play_out(state, 3)
+    once = skat_declared(seed=3)
+    say(once, "pass", "pass")
+    for action in actions:
+        once.apply(action)
+    assert state.hands[0].deltas == tuple(2 * d for d in once.hands[0].deltas) != (0, 0, 0)
+
+
+def test_greedy_never_doubles_a_skat_game_on_the_bid_alone() -> None:
+    """Greedy doubles when its own points leave the declarer short of his bid; a Skat bid of 18 is never
+    that (the 61 points he needs are the scoring's, not the bid's): it passes."""
+    state = skat_declared()
+    assert GREEDY.act(state, state.legal_actions(), random.Random(0)) == state.actions.pass_
