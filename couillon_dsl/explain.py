@@ -684,11 +684,17 @@ def trump_sentences(rs: Ruleset) -> list[str]:
                        f"chooses{' (if it was dealt to a player)' if undealt else ''}; on later hands {who} does")
             who = "the chooser"
         if choose.delegate is not None:
-            receiver = "their partner" if choose.delegate.to == "partner" else "the next player"
-            again = ("" if choose.delegate.times == 1 else
-                     f"; the choice may be handed on {choose.delegate.times} times in a hand in all, "
-                     "each time to the receiver's " + ("partner" if choose.delegate.to == "partner" else "next player"))
-            pre.append(f"instead of choosing, {who} may push: hand the choice to {receiver}, who must then choose{again}")
+            times, to = choose.delegate.times, choose.delegate.to
+            receiver = "their partner" if to == "partner" else "the next player"
+            if times == 1:
+                pre.append(f"instead of choosing, {who} may push: hand the choice to {receiver}, who must then choose")
+            else:
+                # where the last hand-on lands: round the table (next) or back and forth (partner)
+                back = times % (rs.players.count if to == "next" else 2) == 0
+                last = f"it comes back to {who}, who" if back else "the player it then reaches"
+                pre.append(f"instead of choosing, {who} may push: hand the choice to {receiver}, who may choose or "
+                           f"push it on in turn, each time to {'their partner' if to == 'partner' else 'the next player'}"
+                           f"; after {times} pushes in a hand {last} must choose")
         if rs.contracts:
             return pre + contract_sentences(rs, who)
         ways = {

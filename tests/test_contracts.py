@@ -12,7 +12,9 @@ from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.engine.actions import Actions
 from couillon_dsl.engine.hand import make_settle
+from couillon_dsl.explain import explain
 from couillon_dsl.model import Limits, Scoresheet, Session
+from example_games import FOLDER
 
 OPTIONS = st.fixed_dictionaries({
     "no_trump_contracts": st.booleans(),
@@ -85,6 +87,24 @@ def test_push_back_is_one_more_hand_on() -> None:
     state.apply(push)
     state.apply(push)
     assert state.current_player() == chooser and push not in state.legal_actions()
+
+
+def test_a_choice_pushed_round_the_table_comes_back_to_the_first_chooser() -> None:
+    """Klaverjas "vrij" (examples/klaverjas.yaml, trump_choice=vrij): each player may pass the
+    choice to the next; after four pushes it is the elder's again and he must name trump; the
+    rulebook says so (and Schieber's push back, to the partner, the same way)."""
+    rs = build_ruleset(str(FOLDER / "klaverjas.yaml"), {"trump_choice": "vrij"})
+    state = GameState(rs, seed=3)
+    while state.is_chance_node():
+        state.deal_shuffled()
+    push, asked = state.actions.push, []
+    for _ in range(4):
+        asked.append(state.current_player())
+        state.apply(push)
+    assert asked == [1, 2, 3, 0] and state.current_player() == 1 and push not in state.legal_actions()
+    assert "after 4 pushes in a hand it comes back to the player on the dealer's left, who must choose" in explain(rs)
+    assert "after 2 pushes in a hand it comes back to the chooser, who must choose" in explain(
+        build_ruleset("schieber", {"pushes": 2}))
 
 
 def test_no_trump_contracts_rank_and_count_by_their_own_tables() -> None:
