@@ -138,7 +138,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
                                                                   for c in trump.auction.ladder),
                                      auction_values=trump.auction.values,
-                                     kitty_choice=trump.auction.kitty == "declarer_decides")
+                                     kitty_choice=trump.auction.kitty == "declarer_decides",
+                                     auction_suits=len(layout.suits) if trump.auction.procedure == "open" else 0,
+                                     doubling=trump.auction.doubling)
     ruleset = Ruleset(
         id=data["id"],
         name=data["name"],
@@ -474,7 +476,8 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
         auction=Auction(ladder=tuple(raw["auction"].get("ladder", ())), first=raw["auction"].get("first", "elder"),
                         procedure=raw["auction"].get("procedure", "once"), values=tuple(raw["auction"].get("values", ())),
-                        kitty=raw["auction"].get("kitty", "by_contract"))
+                        kitty=raw["auction"].get("kitty", "by_contract"),
+                        doubling=tuple(raw["auction"].get("doubling", ())))
         if method == "auction" and raw.get("auction") else None,
     )
 

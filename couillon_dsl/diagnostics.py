@@ -71,6 +71,7 @@ CODES: dict[str, str] = {
     "blind-bid-after-decision": "a blind bid in a ruleset whose seats decide with their cards before the bids",
     "bid-value-without-auction": "bid_value is read, but the ruleset's auction bids no numbers",
     "auction-values-invalid": "a numeric auction's values do not rise, or the procedure and what it bids do not match",
+    "doubling-invalid": "doubling beside an auction that is not open, or levels that do not rise",
     "kitty-choice-invalid": "the declarer's kitty decision without a pairs auction, a kitty, or beside a contract that takes it",
     "auction-ladder-invalid": "the auction's ladder names a contract that is missing, disabled or names its trump",
     "unknown-card-set": "a reference to a card set deck.card_sets does not define",

@@ -732,6 +732,8 @@ def auction_sentences(rs: Ruleset) -> list[str]:
     first = "the dealer" if auction.first == "dealer" else elder(rs)
     if auction.procedure == "pairs":
         return pairs_sentences(rs, first)
+    if auction.procedure == "open":
+        return open_sentences(rs, first)
     by_id = {c.id: c for c in rs.contracts}
     ladder = [by_id[c].name for c in auction.ladder]
     out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
@@ -760,7 +762,43 @@ def pairs_sentences(rs: Ruleset, first: str) -> list[str]:
                    "as many cards face down (see Discard), or leaves it unseen by everyone (`kitty_taken` below is "
                    "false)")
     contracts = contract_sentences(rs, "the declarer then")
-    return out + contracts[:1] + contracts[2:]
+    return out + contracts[:1] + contracts[2:] + doubling_sentences(rs)
+
+
+def open_sentences(rs: Ruleset, first: str) -> list[str]:
+    """An open auction: the values with a suit, the turns until all others pass, the doubling, the declarer."""
+    auction = rs.trump.auction
+    assert auction is not None
+    values = [str(v) for v in auction.values]
+    shown = join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
+    out = [f"starting with {first} and going round the table as often as needed, each player either passes or "
+           f"bids a number, lowest first {shown}, together with a trump suit; each bid must be a higher number "
+           "than the last, in any suit",
+           "the bidding ends when every other player has passed in turn after the last bid; if all pass before "
+           "anyone bids, the deal is thrown in: nobody scores and the next dealer deals",
+           "the last bidder declares: their suit is trump and the last number bid is the contract (`bid_value` "
+           "below); " + maker_phrase(rs, "their team is the maker")]
+    return out + doubling_sentences(rs)
+
+
+def doubling_sentences(rs: Ruleset) -> list[str]:
+    """Doubling (`trump.auction.doubling`): who doubles when, who raises it, the levels."""
+    auction = rs.trump.auction
+    assert auction is not None
+    levels = auction.doubling
+    if not levels:
+        return []
+    times = join([f"{level} times" for level in levels])
+    raise_ = "" if len(levels) == 1 else (": the players of the other side are then asked in turn whether to raise it "
+                                          "to the next level or pass, and so on while there are levels")
+    levels_said = f"; the levels are {times} the stake (`doubled` below, 1 when nobody doubled)"
+    if auction.procedure == "open":
+        return ["instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid; "
+                "a double closes the bidding" + raise_ + levels_said]
+    raise_ = "" if len(levels) == 1 else ("; after a double the declarer's side is asked whether to raise it to the "
+                                          "next level, then the opponents again, while there are levels")
+    return ["once the declarer has picked the contract and made any announcements, before the first lead, the "
+            "declarer's opponents are asked in turn whether to double it" + raise_ + levels_said]
 
 
 def maker_phrase(rs: Ruleset, with_teams: str) -> str:
@@ -1849,6 +1887,7 @@ _INT_NAMES = {
     "points_in_play": "the card points in play",
     "multiplier": "the contract's multiplier",
     "bid_value": "the value the auction was won at",
+    "doubled": "the level the bid was doubled to (1 when nobody doubled)",
 }
 
 

@@ -246,12 +246,14 @@ class Auction:
     """Bidding for a contract: each seat once, from `first`, a contract of `ladder` above the last bid
     (procedure ``once``); or numbers of ``values`` bid two players at a time (``pairs``), the survivor
     declaring at the last value and then picking the contract, after taking or leaving the kitty when
-    ``kitty`` is ``declarer_decides``."""
+    ``kitty`` is ``declarer_decides``; or round and round (``open``), each bid a value with a trump suit,
+    until all the others pass after the last bid, which ``doubling`` lets its opponents double."""
 
     ladder: tuple[str, ...] = ()
     first: str = "elder"
-    procedure: str = "once"  # once | pairs
-    values: tuple[int, ...] = ()  # pairs: the numbers that may be bid, lowest first
+    procedure: str = "once"  # once | pairs | open
+    values: tuple[int, ...] = ()  # pairs, open: the numbers that may be bid, lowest first
+    doubling: tuple[int, ...] = ()  # open, pairs: the levels the last bid may be doubled to, in order (2, 4)
     kitty: str = "by_contract"  # by_contract | declarer_decides
 
 
@@ -587,6 +589,8 @@ class Tables:
     auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     auction_values: tuple[int, ...] = ()  # trump.auction's values (procedure pairs), bid with BID n (the n-th)
     kitty_choice: bool = False  # trump.auction.kitty: declarer_decides (take or leave it before the contract)
+    auction_suits: int = 0  # procedure open: the suits a bid names (BID n*auction_suits + s); 0 otherwise
+    doubling: tuple[int, ...] = ()  # the levels a bid may be doubled to (DOUBLE: the last BID action, double_offset)
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
     # sides per hand (players.sides other than teams): declarer seat -> seat -> side (0: the declarer's);
     # empty with fixed teams, whose sides are team_of
@@ -621,6 +625,11 @@ class Tables:
     def plan_index(self, hand: int, dealer: int) -> int:
         """Where the game's ``hand``-th hand (from 0) dealt by ``dealer`` finds its deal plan, prefix and suffix."""
         return dealer if self.deal_cycle == 1 else hand % self.deal_cycle * len(self.next_seat) + dealer
+
+    @property
+    def double_offset(self) -> int:
+        """Where DOUBLE sits in the BID range (`trump.auction.doubling`): after every value (and suit) bid."""
+        return len(self.auction_values) * (self.auction_suits or 1)
 
     def tricks_of(self, hand: int) -> int:
         """The tricks of the game's ``hand``-th hand (from 0): the cards each seat is dealt."""

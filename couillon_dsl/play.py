@@ -212,7 +212,19 @@ class Table:
             return self.card(arg)
         if kind == "declare":
             return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
+        if kind == "bid" and (self.rs.tables.auction_suits or self.rs.tables.doubling):
+            return f"{self.state.action_to_string(action)} ({self.open_bid(arg)})"
         return self.state.action_to_string(action)
+
+    def open_bid(self, arg: int) -> str:
+        """A numeric auction's bid as said: ``90 ♥`` (open) or ``18``, or the double and the level it raises
+        the stake to."""
+        t = self.rs.tables
+        if arg < t.double_offset:
+            value, suit = divmod(arg, t.auction_suits or 1)
+            return f"{t.auction_values[value]}" + (f" {self.suit(suit)}" if t.auction_suits else "")
+        level = self.state.doubled
+        return f"doubled to x{t.doubling[t.doubling.index(level) + 1] if level > 1 else t.doubling[0]}"
 
     def contract_name(self, fixed: int) -> str:
         """The name of the contract a contract action picks (``fixed``: its index among the actions)."""
@@ -263,6 +275,10 @@ class Table:
             return f"{who} push{'es' if s else ''} the choice on to {self.who(self.state.current_player())}."
         if kind == "discard":
             return f"{who} discard{s} {self.card(arg)}."
+        if kind == "bid" and self.rs.tables.doubling and arg == self.rs.tables.double_offset:  # said after it
+            return f"{who} double{s}: the stake is now x{self.state.doubled}."
+        if kind == "bid" and self.rs.tables.auction_suits:
+            return f"{who} bid{s} {self.open_bid(arg)}."
         if kind == "bid":
             return f"{who} bid{s} {values[arg] if values else self.tricks(arg)}."
         if kind == "give":  # only the person's own: another seat's passes are told as a count (pass_news)
@@ -379,7 +395,9 @@ class Table:
                 self.say(f"Trump is {self.suit(after.trump)}.")
         elif after.trump is not None and after.trump != before.trump:
             maker = f", made by {self.side(after.maker, after.sides)}" if after.maker is not None else ""
-            self.say(f"Trump is {self.suit(after.trump)}{maker}.")
+            bid = self.state.auction_value if self.rs.tables.auction_suits else None
+            at = f" at {bid}" + (f", doubled x{after.doubled}" if after.doubled > 1 else "") if bid else ""
+            self.say(f"Trump is {self.suit(after.trump)}{maker}{at}.")
         elif after.contract is not None and before.contract is None and after.trump is None:
             self.say(f"Contract: {self.contract(after.contract).name}, no trump.")  # type: ignore[union-attr]
         elif after.offered is not None and after.offered != before.offered:
@@ -528,6 +546,8 @@ class Table:
             self.say("Trump: none in this hand.")
         else:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
+        if v.doubled > 1:
+            self.say(f"The stake is doubled: x{v.doubled}.")
         if v.offered is not None:
             self.say(f"Offered: {self.card(v.offered)}.")
         if v.decisions and v.phase in ("offer", "name", "choose", "auction", "kitty"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Iterator, Literal
+from typing import Any, Iterator, Literal, Mapping
 
 from couillon_dsl.cards import SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, Severity, Span, did_you_mean, error
@@ -811,14 +811,20 @@ class _Checks:
     def check_auction_values(self, auction: dict[str, Any]) -> None:
         """A ladder of contracts is bid once round (procedure once); numbers rising from the lowest are bid in
         pairs (procedure pairs); the declarer's kitty decision needs the numbers, a kitty, and no bids of tricks."""
-        pairs = auction.get("procedure", "once") == "pairs"
+        procedure = auction.get("procedure", "once")
+        pairs = procedure != "once"  # pairs and open bid numbers
         values = auction.get("values")
         if pairs != (values is not None) or pairs == ("ladder" in auction):
-            self.report("auction-values-invalid", "procedure pairs bids `values` (numbers), procedure once a "
-                        "`ladder` of contracts; this auction gives " + ("neither" if values is None and
+            self.report("auction-values-invalid", "procedures pairs and open bid `values` (numbers), procedure once "
+                        "a `ladder` of contracts; this auction gives " + ("neither" if values is None and
                         "ladder" not in auction else "the other"), "/trump/auction",
                         "write procedure: pairs with values: [18, 20, ...], or ladder: [...] alone")
             return
+        if procedure == "open" and self.data.get("contracts"):
+            self.report("auction-values-invalid", "an open auction's bids name their trump suit; there are no "
+                        "contracts to pick after it", "/contracts", "drop `contracts`, or use procedure pairs",
+                        key=True)
+        self.check_doubling(auction, procedure)
         if values is not None and any(b <= a for a, b in zip(values, values[1:])):
             self.report("auction-values-invalid", "the auction's values must rise, each above the one before",
                         "/trump/auction/values", "list the numbers lowest first, without repeats")
@@ -827,15 +833,38 @@ class _Checks:
                         "actions", "/trump/auction/values", "drop the `bids` section")
         if auction.get("kitty", "by_contract") == "declarer_decides":
             takes = [k for k, c in (self.data.get("contracts") or {}).items() if (c.get("kitty") or {}).get("taken")]
-            if values is None or self.kitty_size is None or takes:
-                why = ("needs procedure pairs (the contract picked after the auction)" if values is None else
+            if procedure != "pairs" or self.kitty_size is None or takes:
+                why = ("needs procedure pairs (the contract picked after the auction)" if procedure != "pairs" else
                        "needs a kitty step in the deal" if self.kitty_size is None else
                        f"leaves no kitty for contract {takes[0]} to take")
-                where = f"/contracts/{escape(takes[0])}/kitty" if takes and values is not None \
+                where = f"/contracts/{escape(takes[0])}/kitty" if takes and procedure == "pairs" \
                     and self.kitty_size is not None else "/trump/auction/kitty"
                 self.report("kitty-choice-invalid", f"kitty: declarer_decides {why}", where,
                             "deal a {kitty: N} step, use procedure pairs, and take the kitty by the declarer's "
                             "decision alone")
+
+    def fact_ranges(self) -> dict[str, tuple[float, float]]:
+        """The least and most of the facts an auction settles: the value bid and the doubling level."""
+        auction = self.data["trump"].get("auction") or {}
+        values, levels = auction.get("values"), auction.get("doubling") or [1]
+        ranges = {"doubled": (1.0, float(max(levels)))}
+        if values:
+            ranges["bid_value"] = (float(min(values)), float(max(values)))
+        return ranges
+
+    def check_doubling(self, auction: dict[str, Any], procedure: str) -> None:
+        """Doubling raises the last bid of an open auction (the bidding goes round, so an opponent is
+        asked after it) or the contract a pairs auction fixed, each level above the one before."""
+        levels = auction.get("doubling")
+        if levels is None:
+            return
+        if procedure == "once":
+            self.report("doubling-invalid", "doubling needs procedure open or pairs; a ladder bid once round "
+                        "has no bid value for `doubled` to raise", "/trump/auction/doubling",
+                        "use procedure: open or pairs, or drop doubling")
+        elif any(b <= a for a, b in zip(levels, levels[1:])):
+            self.report("doubling-invalid", "the levels of doubling must rise, each above the one before",
+                        "/trump/auction/doubling", "list them lowest first, as [2, 4]")
 
     def check_contracts(self) -> None:
         """Contracts go with a choice; one at most has its trump named; their orders, points and suits exist."""
@@ -850,7 +879,8 @@ class _Checks:
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
         auction = self.data["trump"].get("auction") or {}
-        if self.data["trump"]["method"] == "auction" and not (contracts and auction):
+        open_auction = auction.get("procedure") == "open"  # its bids name trump: no contracts to pick
+        if self.data["trump"]["method"] == "auction" and not ((contracts or open_auction) and auction):
             self.report("auction-ladder-invalid", "an auction needs `contracts` and `trump.auction` with their ladder",
                         "/trump/method", "declare the contracts, then trump: {method: auction, auction: {ladder: [...]}}")
         elif auction:
@@ -1098,7 +1128,7 @@ class _Checks:
             if isinstance(delta, str):
                 # the winner of a hand compared by tricks, one of two sides, took more than half of them
                 won = self.tricks // 2 + 1 if compare == "tricks" and self.nsides == 2 and _requires_decided(when) else 0
-                moves = _delta_range(delta, self.tricks, self.total_points(), won)
+                moves = _delta_range(delta, self.tricks, self.total_points(), won, self.fact_ranges())
             if moves is not None and (moves[1] < 0 if down else moves[0] > 0) and team.strip() == "winner" \
                     and when is not False:
                 return
@@ -1154,10 +1184,13 @@ def _requires_decided(when: Any) -> bool:
     return isinstance(node, Name) and node.name == "decided"
 
 
-def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int) -> tuple[float, float] | None:
+def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int,
+                 facts: Mapping[str, tuple[float, float]] | None = None) -> tuple[float, float] | None:
     """The least and the most ``delta`` can be in any hand, where each side takes 0 to ``tricks``
-    tricks (the winner at least ``winner_tricks``) and 0 to ``points`` card points; None when it
-    reads something else. Enough to see that Whist's odd tricks, ``tricks(winner) - 6``, are positive."""
+    tricks (the winner at least ``winner_tricks``) and 0 to ``points`` card points, and each of
+    ``facts`` (a name: its least and most) lies in its range; either branch of an if() may be taken;
+    None when it reads something else. Enough to see that Whist's odd tricks, ``tricks(winner) - 6``,
+    and a won contract's ``(160 + bid_value) * doubled`` are positive."""
     from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Number, Unary, parse_expression
 
     try:
@@ -1186,6 +1219,11 @@ def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int) -> 
             if node.func == "points":
                 return 0.0, points
             return float(winner_tricks if node.args[0].name == "winner" else 0), float(tricks)
+        if isinstance(node, Name) and facts and node.name in facts:
+            return facts[node.name]
+        if isinstance(node, Call) and node.func == "if" and len(node.args) == 3:
+            yes, no = span(node.args[1]), span(node.args[2])
+            return None if yes is None or no is None else (min(yes[0], no[0]), max(yes[1], no[1]))
         if isinstance(node, Call) and node.func in ("min", "max") and node.args:
             spans = [span(arg) for arg in node.args]
             if any(s is None for s in spans):

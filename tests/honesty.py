@@ -3,6 +3,7 @@ that a seat sees, samples and chooses the same in both (nothing hidden leaks int
 from __future__ import annotations
 
 import random
+from typing import Iterable
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.sampler import Sampler
@@ -51,3 +52,17 @@ def same_worlds(state: GameState, twin: GameState, seat: int, seed: int) -> None
     for spec in SEARCHES:
         assert make_agent(spec).act(state, legal, random.Random(seed)) == \
             make_agent(spec).act(twin, legal, random.Random(seed)), spec
+
+
+def twins_look_the_same(cases: Iterable[tuple[GameState, int, int, int, int]], wanted: int = 2) -> None:
+    """For ``wanted`` of ``cases`` (a game, two cards to trade, the seat, the seed) whose twin is still
+    legal, the seat cannot tell the game from its twin (:func:`same_worlds`)."""
+    checked = 0
+    for state, a, b, seat, seed in cases:
+        twin = swapped_game(state, a, b)
+        if twin is not None:
+            same_worlds(state, twin, seat, seed)
+            checked += 1
+            if checked == wanted:
+                return
+    raise AssertionError(f"fewer than {wanted} games to check")

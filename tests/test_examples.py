@@ -26,15 +26,16 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["belote", "euchre", "hearts", "klaverjas", "oh-hell", "skat", "spades",
-                                                "whist"]
+    assert [path.stem for path in EXAMPLES] == ["belote", "contree", "euchre", "hearts", "klaverjas", "oh-hell", "skat",
+                                                "spades", "whist"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
 def test_example_validates_without_an_unexpected_warning(path: Path) -> None:
     """The game-end check follows Hearts' players banking the points they take (the moon adjusts
-    them after) and Whist's odd tricks, the winner's tricks less six, at least one; Oh Hell is a
-    game of four deals."""
+    them after), Whist's odd tricks, the winner's tricks less six, at least one, and contrée's
+    contract, 160 and the bid, times the doubling, or the bid alone, to the hand's winner; Oh Hell is
+    a game of four deals."""
     found = check(load_ruleset(path))
     assert [d.code for d in found] == EXPECTED_WARNINGS.get(path.stem, [])
     assert all(d.severity == "warning" for d in found)

@@ -599,6 +599,55 @@ def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, 
     return gain > 0
 
 
+POINTS_CAUTION = 0.8  # an open auction's estimate of its side's points: this share of the even split's tricks
+DOUBLE_MARGIN = 30  # a redouble needs an estimate this many points above the bid
+
+
+def side_points(state: GameState, seat: int, ctx: TrumpContext, hand: int, caution: float = POINTS_CAUTION,
+                alone: bool = False) -> float:
+    """The card points ``seat``'s side may take under ``ctx``: the tricks of its ``hand``
+    (:func:`hand_value`) and, unless ``alone``, its partners' fair share of the rest, as a share of
+    the points in play, times ``caution``."""
+    rs = state.ruleset
+    ntricks = state.hand_tricks
+    sides = state.sides
+    partners = 0 if alone else sum(1 for s in range(rs.players.count) if s != seat and sides[s] == sides[seat])
+    tricks = min(float(ntricks), hand_value(ctx, hand))
+    share = tricks + (ntricks - tricks) * partners / (rs.players.count - 1)
+    return caution * points_in_play(rs, ctx) * share / ntricks
+
+
+def points_in_play(rs: Ruleset, ctx: TrumpContext) -> int:
+    """The card points of a hand under ``ctx``, the last trick's bonus included."""
+    return sum(ctx.points[c] for c in iter_bits(rs.layout.full_mask)) + rs.play.last_trick_points
+
+
+def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
+    """An open auction (`procedure: open`): the highest value the hand's estimated points support, in
+    its best suit, unless its partner holds the bid; a double when the points its own hand is sure of
+    leave the opponents short of their bid; a redouble only when its side's estimate clears the bid by
+    a margin. A contract a pairs auction fixed is doubled by the same measure, under its own trump."""
+    acts, t = state.actions, state.ruleset.tables
+    suits = t.auction_suits
+    double = acts.bid0 + t.double_offset
+    bid, bidder = state.auction_value, state.auction_bidder
+    if bid is not None and bidder is not None:
+        ctx = t.context(state.auction_suit, t.always_promoted) if state.auction_suit >= 0 else state.context
+        ours = state.sides[bidder] == state.sides[seat]
+        if double in legal and ours:  # asked to redouble its side's bid
+            return double if side_points(state, seat, ctx, hand) >= bid + DOUBLE_MARGIN else acts.pass_
+        # what the opponents can take at most, the tricks its own hand takes lost to them
+        if double in legal and points_in_play(state.ruleset, ctx) - side_points(state, seat, ctx, hand, 1.0, True) < bid:
+            return double
+        if ours or not suits:  # its partner's bid; or a contract fixed, not doubled
+            return acts.pass_
+    estimates = [side_points(state, seat, t.context(s, t.always_promoted), hand) for s in range(suits)]
+    best = max(range(suits), key=lambda s: (estimates[s], -s))
+    bids = [a for a in legal if acts.bid0 <= a < double and (a - acts.bid0) % suits == best
+            and t.auction_values[(a - acts.bid0) // suits] <= estimates[best]]
+    return bids[-1] if bids else acts.pass_
+
+
 class GreedyAgent:
     """Takes tricks cheaply, sheds cheaply, and makes trump when its side's chance clears the break-even."""
 
@@ -650,6 +699,9 @@ class GreedyAgent:
             return acts.discard0 + discard(state.context, hand, [a - acts.discard0 for a in legal])
         if state.phase == "kitty":  # a declarer's kitty: more cards to choose the best from, and his to keep
             return acts.accept
+        # an open auction, or a pairs auction's contract to double (the action past its values)
+        if state.phase == "auction" and (rs.tables.auction_suits or acts.bid0 + rs.tables.double_offset in legal):
+            return bid_open(state, seat, hand, legal)
         if state.phase == "auction" and rs.tables.auction_values:
             return self._bid_value(state, seat, hand, legal)
         if acts.accept in legal:

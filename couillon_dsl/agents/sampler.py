@@ -130,6 +130,12 @@ class Reading:
         if len(legal) < 2 or action not in legal or legal[0] == acts.accept and world.phase == "bid":
             return True  # no choice, an illegal action the replay refuses, or a blind bid's (no card read)
         model = self.model.act(world, legal, self.rng)
+        t = world.ruleset.tables
+        if t.auction_suits and model != action and model >= acts.bid0 and action >= acts.bid0:  # open auction: bids
+            # a value is the model's estimate: a bid in the suit the model bids is believed whatever its height
+            double = acts.bid0 + t.double_offset
+            same = double not in (model, action) and (model - action) % t.auction_suits == 0
+            return same or self.rng.random() >= self.strength
         if 0 <= acts.bid0 <= action < acts.ends(acts.bid0):  # a number of tricks: the model's estimate, read within one
             return abs(model - action) <= BID_SLACK or self.rng.random() >= self.strength
         return model == action or self.rng.random() >= self.strength

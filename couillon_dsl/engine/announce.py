@@ -68,7 +68,7 @@ class AnnouncePhase(StateFields):
             if self._ntricks:
                 self._phase = PLAY
             else:  # the answers before the first lead are in: play begins
-                self._lead_first_trick()
+                self._before_first_lead()
 
     def _make(self, a: int, seat: int) -> None:
         """Record announcement ``a`` by ``seat``, send out the seats it sends out, queue its follow-ups

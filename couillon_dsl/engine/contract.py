@@ -33,7 +33,9 @@ class ContractPhase(StateFields):
             return True
         if method == "auction":
             order = self._auction_order()
-            if self._t.auction_values:  # pairs: the second seat bids to the first
+            if self._t.auction_suits:  # open: round and round from the first seat; _round counts passes in a row
+                self._speakers, self._spk, self._round = order, 0, 0
+            elif self._t.auction_values:  # pairs: the second seat bids to the first
                 self._bidder, self._round, self._speakers, self._spk = order[0], 2, order[:2], 1
             else:
                 self._speakers, self._spk = order, 0
@@ -96,7 +98,9 @@ class ContractPhase(StateFields):
         """Apply a trump decision: accept/pass an offer; name/show/defer, pick a contract or push a choice."""
         acts = self._acts
         if self._phase == AUCTION:
-            if self._t.auction_values:
+            if self._t.auction_suits or self._path == "bid":  # an open auction, or doubling a contract fixed
+                self._bid_open(action)
+            elif self._t.auction_values:
                 self._bid_in_pairs(action)
             else:
                 self._bid_or_pass(action)
@@ -197,6 +201,86 @@ class ContractPhase(StateFields):
             self._auction_won()
         else:
             self._spk = 0
+
+    def open_allowed(self) -> list[int]:
+        """An open auction's choices: pass, a value above the last bid with any suit, or (`doubling`) double
+        the last bid, an opponent's; once it is doubled, or the contract fixed (pairs), those asked double
+        or raise it to the next level, or pass."""
+        acts = self._acts
+        t = self._t
+        double = acts.bid0 + t.double_offset  # the last BID action
+        if self._doubled or self._path == "bid":
+            return [acts.pass_, double]
+        out = [acts.pass_, *range(acts.bid0 + (self._bid + 1) * t.auction_suits, double)]
+        if t.doubling and self._bid >= 0 and self._side_of[self._speakers[self._spk]] != self._side_of[self._bidder]:
+            out.append(double)
+        return out
+
+    def _bid_open(self, action: int) -> None:
+        """One turn of an open auction: a pass (after the last bid, once every other seat has passed, the
+        bidder declares; all passing at the start throws the deal in), a value and a suit above the last
+        bid, or a double. A double closes the bidding: the other side is asked, in turn, whether to raise
+        it to the next level, and so on while `doubling` has levels. A contract fixed by a pairs auction
+        is doubled the same way before the first lead (:meth:`_ask_doubling`)."""
+        acts = self._acts
+        t = self._t
+        seat = self._speakers[self._spk]
+        n = len(self._t.rounds[0])
+        if action == acts.pass_:
+            self._decisions.append((seat, "pass"))
+            if self._doubled or self._path == "bid":  # the next of those asked, or the doubling is over
+                if self._spk + 1 < len(self._speakers):
+                    self._spk += 1
+                else:
+                    self._doubling_over()
+                return
+            self._round += 1
+            if self._bid < 0 and self._round == n:
+                self._pass_out()
+            elif self._bid >= 0 and self._round == n - 1:
+                self._open_won()
+            else:
+                self._spk = (self._spk + 1) % n
+            return
+        number = action - acts.bid0
+        if number < t.double_offset:
+            self._bid, self._bid_suit = divmod(number, t.auction_suits)
+            self._bidder, self._round = seat, 0
+            self._decisions.append((seat, f"{t.auction_values[self._bid]} {self._rs.layout.suits[self._bid_suit]}"))
+            self._spk = (self._spk + 1) % n
+            return
+        self._doubled += 1
+        self._decisions.append((seat, f"double x{t.doubling[self._doubled - 1]}"))
+        if self._doubled == len(t.doubling):
+            self._doubling_over()
+            return
+        side = self._side_of[seat]  # the other side answers, in turn from the seat after this one
+        self._speakers = tuple(s for s in t.rounds[seat][1:] if self._side_of[s] != side)
+        self._spk = 0
+
+    def _ask_doubling(self) -> None:
+        """A contract fixed by a pairs auction (`doubling`), before the first lead: the seats not on the
+        declarer's side are asked in turn, from the elder, whether to double it (phase ``auction``)."""
+        self._speakers = tuple(s for s in self._auction_order() if self._side_of[s] != self._maker)
+        self._spk = 0
+        self._phase = AUCTION
+
+    def _doubling_over(self) -> None:
+        """Nobody raises the stake further: an open auction's last bidder declares; a contract fixed
+        before is led to."""
+        if self._t.auction_suits:
+            self._open_won()
+        else:
+            self._lead_first_trick()
+
+    def _open_won(self) -> None:
+        """The last bidder of an open auction declares: his suit is trump, his side the maker."""
+        self._trump = self._bid_suit
+        self._declarer_is(self._bidder)
+        self._decider = self._bidder
+        self._path = "bid"
+        self._fix_contract(self._t.named_contract)
+        self._continue_deal()
 
     def _auction_won(self) -> None:
         """The survivor of a numeric auction declares: he takes or leaves the kitty if the ruleset lets

@@ -25,7 +25,7 @@ FIELDS = (
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
-    "_bid", "_bidder", "_side_of",
+    "_bid", "_bidder", "_bid_suit", "_doubled", "_side_of",
     # bids
     "_trick_bids", "_unseen", "_blind",
     # passing
@@ -89,6 +89,8 @@ class StateFields:
     _mult: int  # the contract's multiplier for the trump fixed
     _bid: int  # the auction's highest bid so far, as a ladder position (-1: none)
     _bidder: int  # the seat that made it (-1: none); in pairs, the seat holding (the survivor so far)
+    _bid_suit: int  # procedure open: the trump suit the highest bid names (-1: none)
+    _doubled: int  # procedure open: how many levels of `doubling` the last bid was raised (0: none)
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # bids (engine.bidding)
     _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
@@ -181,6 +183,12 @@ class StateFields:
     def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card
         raise NotImplementedError
 
+    def _before_first_lead(self) -> None:  # play: the declarer's announcements settled, doubling, the first lead
+        raise NotImplementedError
+
+    def _ask_doubling(self) -> None:  # contract: the defenders asked to double a contract fixed in pairs
+        raise NotImplementedError
+
     def _lead_first_trick(self) -> None:  # play: the declarer's announcements settled, the first lead
         raise NotImplementedError
 
@@ -204,6 +212,12 @@ class StateFields:
 
     def _declarations_offered(self, seat: int) -> int:  # declarations: optional kinds (bits) seat may declare now
         raise NotImplementedError
+
+    @property
+    def doubled(self) -> int:
+        """The level the auction's last bid was doubled to (`trump.auction.doubling`; public): 1 undoubled,
+        then 2, 4, ... as its levels say; scoring reads it as `doubled`."""
+        return self._t.doubling[self._doubled - 1] if self._doubled else 1
 
     def _declare_offered(self, seat: int, kind: int) -> None:  # declarations: seat declares its optional meld
         raise NotImplementedError

@@ -52,7 +52,15 @@ class PlayPhase(StateFields):
             if self._offers:
                 self._phase = ANNOUNCE
                 return
-        self._lead_first_trick()
+        self._before_first_lead()
+
+    def _before_first_lead(self) -> None:
+        """The declarer's announcements are settled: a contract fixed by a pairs auction may be doubled
+        (`trump.auction.doubling`), then the first lead."""
+        if self._t.doubling and not self._t.auction_suits and self._maker is not None:
+            self._ask_doubling()
+        else:
+            self._lead_first_trick()
 
     def _settled(self) -> HandFacts:
         """What is settled before the first lead, as the facts an announcement's `offered_when` reads."""

@@ -57,7 +57,7 @@ class ScoringPhase(StateFields):
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
                              won, last, self._side_of, bids, seat_tricks, self._trick_bids, self._counts,
                              self._held() if t.reads_held else (), self._trump, self._bid_value(),
-                             self._kitty_taken(), self._top_runs() if t.reads_top_runs else (),
+                             self._kitty_taken(), self._top_runs() if t.reads_top_runs else (), self.doubled,
                              tuple(bool(self._blind >> s & 1) for s in range(self._n)) if self._blind else ())
         self._values = score.values
         self._counts = score.tallies

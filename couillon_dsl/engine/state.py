@@ -121,7 +121,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return list(iter_bits(self._undrawn))
         if phase == OFFER:
             return [acts.accept, acts.pass_]
-        if phase == AUCTION:  # pass, or a contract above the last bid; or a number, in pairs
+        if phase == AUCTION:  # pass, or a contract above the last bid; or a number, in pairs or open
+            if self._t.auction_suits or self._path == "bid":  # an open auction, or doubling a contract fixed
+                return self.open_allowed()
             if self._t.auction_values:
                 return self.pairs_allowed()
             return [acts.pass_, *sorted(acts.contract0 + j for j in self._t.auction_ladder[self._bid + 1:])]
@@ -323,6 +325,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         other._mult = self._mult
         other._bid = self._bid
         other._bidder = self._bidder
+        other._bid_suit = self._bid_suit
+        other._doubled = self._doubled
         other._side_of = self._side_of
         # bids
         other._trick_bids = self._trick_bids
@@ -507,6 +511,17 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._t.auction_values[self._bid] if self._t.auction_values and self._bid >= 0 else None
 
     @property
+    def auction_bidder(self) -> int | None:
+        """The seat holding the highest bid so far in a numeric auction (public; in pairs, the holder, then the
+        declarer); None before any bid and elsewhere."""
+        return self._bidder if self._t.auction_values and self._bid >= 0 else None
+
+    @property
+    def auction_suit(self) -> int:
+        """The trump suit the highest bid of an open auction names (public); -1 before any bid and elsewhere."""
+        return self._bid_suit
+
+    @property
     def kitty_size(self) -> int:
         """How many cards the deal put in the kitty this hand (public: the deal script says)."""
         return self._kitty.bit_count()
@@ -627,6 +642,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return f"declare {self._rs.declarations[arg].id}"
         if kind in ("accept", "pass") and self._phase == BID:  # the blind decision
             return "blind" if kind == "accept" else "look"
+        if kind == "bid" and self._t.doubling and arg == self._t.double_offset:
+            return "double"
+        if kind == "bid" and self._t.auction_suits:  # a value and a suit
+            value, suit = divmod(arg, self._t.auction_suits)
+            return f"bid {self._t.auction_values[value]} {layout.suits[suit]}"
         if kind == "bid":
             return f"bid {self._t.auction_values[arg] if self._t.auction_values else arg}"
         if kind == "give":
@@ -647,6 +667,15 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return fixed[head]
         if len(words) == 1 and head == "push" and acts.push >= 0:
             return acts.push
+        t = self._t
+        if len(words) == 1 and head == "double" and t.doubling:
+            return acts.bid0 + t.double_offset
+        if len(words) == 3 and head == "bid" and t.auction_suits:
+            ids = [suit.upper() for suit in layout.suits]
+            if not (words[1].isdigit() and int(words[1]) in t.auction_values and words[2].upper() in ids):
+                raise ValueError(f"{' '.join(words[1:])!r} is not a value of the auction "
+                                 f"({', '.join(map(str, t.auction_values))}) and a suit ({', '.join(layout.suits)})")
+            return acts.bid0 + t.auction_values.index(int(words[1])) * t.auction_suits + ids.index(words[2].upper())
         if len(words) == 2:
             arg = words[1]
             if head == "name":
@@ -740,6 +769,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             bids=self._trick_bids if hand_phase else (),
             unseen=self._unseen,
             blind=self._blind if hand_phase else 0,
+            doubled=self.doubled if hand_phase else 1,
             tallies=self._counts,
             passed=passed,
             received=received,
@@ -786,7 +816,8 @@ def _game_start(rs: Ruleset) -> _GameStart:
     acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements), len(t.fixed_contracts),
                          rs.trump.choose is not None and rs.trump.choose.delegate is not None, t.kitty is not None,
                          len(rs.declarations) if t.first_trick_offers else 0,
-                         rs.bids.highest + 1 if rs.bids is not None else len(t.auction_values), rs.passing is not None)
+                         rs.bids.highest + 1 if rs.bids is not None
+                         else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.passing is not None)
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start

@@ -80,6 +80,7 @@ class HandFacts(NamedTuple):
     # team -> how many of the hand's highest trumps in a row it held (its kitty or discard included, where
     # they count for it) from the top one down, or lacked when it lacked the top one (0 without trumps)
     top_runs: tuple[int, ...] = ()
+    doubled: int = 1  # the level the auction's last bid was doubled to (`trump.auction.doubling`; 1: not)
     seat_blinds: tuple[bool, ...] = ()  # seat -> it bid before looking at its cards (`bids.blind`); () when none did
 
 
@@ -112,6 +113,7 @@ VARIABLES: dict[str, str] = {
     "decided": "bool", "tie": "bool", "no_score": "bool", "all_tricks": "bool",
     "tricks_per_hand": "int", "points_in_play": "int", "passes_pending": "int", "ties_pending": "int",
     "contract": "str", "multiplier": "int", "last_trick_winner": "team", "bid_value": "int", "kitty_taken": "bool",
+    "doubled": "int",
 }
 CONSTANTS: dict[str, tuple[str, Any]] = {"none": ("team", None), "true": ("bool", True), "false": ("bool", False)}
 # name -> (parameter kinds, result type); "announcement"/"option" take a quoted id.
