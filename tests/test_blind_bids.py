@@ -175,16 +175,21 @@ def test_the_kernel_and_the_rollout_decline_it() -> None:
     assert ruleset_reason(RS) is not None and not rolls_out_language_v1(RS)
 
 
-def test_the_person_is_not_shown_his_hand_before_he_decides() -> None:
+def played_as_seat_2(answers: str) -> str:
+    """What `couillon play` shows the person at seat 2, 150 behind, answering ``answers`` beside greedy players."""
     out = io.StringIO()
     table = Table(RS, seat=2, agents=[make_agent("greedy"), make_agent("greedy"), None, make_agent("greedy")],
-                  seed=3, inp=io.StringIO("look\n" + "1\n" * 400), out=out, echo_input=True)
+                  seed=3, inp=io.StringIO(answers), out=out, echo_input=True)
     table.state.set_scoresheet([0, 150])
     try:
         table.run()
     except Quit:  # the answers ran out before the game's end
         pass
-    text = out.getvalue()
+    return out.getvalue()
+
+
+def test_the_person_is_not_shown_his_hand_before_he_decides() -> None:
+    text = played_as_seat_2("look\n" + "1\n" * 400)
     asked = text.index("You have not looked at your cards: bid 0 tricks blind")
     assert "Your hand:" not in text[:asked]
     assert text.index("> look\nYou look at your cards.") < text.index("Your hand:")
@@ -193,14 +198,6 @@ def test_the_person_is_not_shown_his_hand_before_he_decides() -> None:
 
 
 def test_the_person_bidding_blind_is_told_so_and_the_bids_say_it() -> None:
-    out = io.StringIO()
-    table = Table(RS, seat=2, agents=[make_agent("greedy"), make_agent("greedy"), None, make_agent("greedy")],
-                  seed=3, inp=io.StringIO("blind\n" + "1\n" * 20), out=out, echo_input=True)
-    table.state.set_scoresheet([0, 150])
-    try:
-        table.run()
-    except Quit:
-        pass
-    text = out.getvalue()
+    text = played_as_seat_2("blind\n" + "1\n" * 20)
     assert "> blind\nYou bid 0 tricks blind, before looking at your cards." in text
     assert re.search(r"Bids: seat 1 \d+, you 0 blind, seat 3 \d+, seat 0 \d+; ", text)
