@@ -11,6 +11,7 @@ from the defenders. Moving a hidden card changes no world a seat samples nor any
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
 import pytest
 
@@ -22,7 +23,7 @@ from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
 from example_games import FOLDER
-from honesty import same_worlds, swapped_game, worlds_of
+from honesty import twins_look_the_same, worlds_of
 from packs import pack_dealing
 
 RS = build_ruleset(str(FOLDER / "skat.yaml"))
@@ -239,46 +240,36 @@ def hand_game(seed: int, take: bool) -> GameState | None:
 def test_nobody_learns_the_skat_of_a_hand_game(seat: int) -> None:
     """Moving a card of an unseen skat into a defender's unseen hand changes none of the worlds the
     other seats sample, nor any search's choice."""
-    checked = 0
-    for seed in range(12):
-        state = hand_game(seed, take=False)
-        if state is None:
-            continue
-        if seat == 2:  # the declarer's turn: play on to it
-            rng = random.Random(seed)
-            while state.current_player() != 2:
-                state.apply(GREEDY.act(state, state.legal_actions(), rng))
-        pack = state.history()[1:1 + NCARDS]
-        played = sum(1 << c for _, c in state.view(seat).played)
-        unplayed = [c for c in range(NCARDS) if state.hand_of(0) >> c & 1 and not played >> c & 1]
-        twin = swapped_game(state, pack[KITTY[0]], unplayed[0])
-        if twin is None:
-            continue
-        same_worlds(state, twin, seat, seed)
-        checked += 1
-        if checked == 2:
-            break
-    assert checked == 2
+    def cases() -> Iterator[tuple[GameState, int, int, int, int]]:
+        for seed in range(12):
+            state = hand_game(seed, take=False)
+            if state is None:
+                continue
+            if seat == 2:  # the declarer's turn: play on to it
+                rng = random.Random(seed)
+                while state.current_player() != 2:
+                    state.apply(GREEDY.act(state, state.legal_actions(), rng))
+            pack = state.history()[1:1 + NCARDS]
+            played = sum(1 << c for _, c in state.view(seat).played)
+            unplayed = [c for c in range(NCARDS) if state.hand_of(0) >> c & 1 and not played >> c & 1]
+            yield state, pack[KITTY[0]], unplayed[0], seat, seed
+
+    twins_look_the_same(cases())
 
 
 def test_a_defender_learns_nothing_of_the_declarers_discard() -> None:
-    checked = 0
-    for seed in range(12):
-        state = hand_game(seed, take=True)
-        if state is None:
-            continue
-        hidden = state.view(2).discarded
-        played = sum(1 << c for _, c in state.view(1).played)
-        unplayed = [c for c in range(NCARDS) if state.hand_of(0) >> c & 1 and not played >> c & 1]
-        discarded = [c for c in range(NCARDS) if hidden >> c & 1]
-        twin = swapped_game(state, discarded[0], unplayed[-1])
-        if twin is None:
-            continue
-        same_worlds(state, twin, 1, seed)
-        checked += 1
-        if checked == 2:
-            break
-    assert checked == 2
+    def cases() -> Iterator[tuple[GameState, int, int, int, int]]:
+        for seed in range(12):
+            state = hand_game(seed, take=True)
+            if state is None:
+                continue
+            hidden = state.view(2).discarded
+            played = sum(1 << c for _, c in state.view(1).played)
+            unplayed = [c for c in range(NCARDS) if state.hand_of(0) >> c & 1 and not played >> c & 1]
+            discarded = [c for c in range(NCARDS) if hidden >> c & 1]
+            yield state, discarded[0], unplayed[-1], 1, seed
+
+    twins_look_the_same(cases())
 
 
 def test_the_kernel_and_the_rollout_decline_skat_by_its_concepts() -> None:
