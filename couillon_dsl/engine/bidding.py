@@ -13,12 +13,10 @@ blind is public; the scoring reads it as ``seat_blind(seat)``.
 """
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Sequence
 
 from couillon_dsl.engine.actions import BID
 from couillon_dsl.engine.fields import StateFields
-from couillon_dsl.expr import HandFacts
 
 
 def side_bids(bids: Sequence[int], side_of: Sequence[int], nsides: int) -> tuple[int, ...]:
@@ -45,10 +43,7 @@ class BidPhase(StateFields):
         when = self._rs.bids.blind_when_fn  # type: ignore[union-attr]
         if when is None:
             return (1 << self._n) - 1
-        side_of, dealer = self._side_of, self._dealer
-        settled = HandFacts(dealer_team=side_of[dealer], elder_team=side_of[self._t.next_seat[dealer]],
-                            tricks_per_hand=self._t.tricks_of(self._game_hands), scores=tuple(self._values),
-                            options=MappingProxyType(self._rs.option_values()), seat_sides=side_of)
+        side_of, settled = self._side_of, self._settled()
         return sum(1 << seat for seat in range(self._n)
                    if when(settled._replace(each_seat=seat, each_team=side_of[seat])))
 

@@ -16,6 +16,7 @@ from typing import Any
 from couillon_dsl.cards import Card, CardMask
 from couillon_dsl.engine.actions import Actions
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
+from couillon_dsl.expr.compile import HandFacts
 from couillon_dsl.model import Ruleset, Tables, Team, TrumpContext
 
 FIELDS = (
@@ -226,6 +227,9 @@ class StateFields:
         raise NotImplementedError
 
     def _end_hand(self) -> None:  # scoring: score the finished hand and move the game on
+        raise NotImplementedError
+
+    def _settled(self) -> HandFacts:  # play: what is settled before the first lead, as facts
         raise NotImplementedError
 
     def _bid_value(self) -> int:  # scoring: the value a numeric auction was won at (0: none)

@@ -63,12 +63,15 @@ class PlayPhase(StateFields):
             self._lead_first_trick()
 
     def _settled(self) -> HandFacts:
-        """What is settled before the first lead, as the facts an announcement's `offered_when` reads."""
+        """What is settled now, before the first lead, as the facts read by an announcement's
+        `offered_when` and a blind bid's `when` (the checks keep each to what it may read)."""
         side_of, dealer = self._side_of, self._dealer
         return HandFacts(maker=self._maker, dealer_team=side_of[dealer], elder_team=side_of[self._t.next_seat[dealer]],
                          contract=self._rs.contracts[self._contract].id if self._contract >= 0 else None,
                          multiplier=self._mult, trump=self._trump, kitty_taken=self._kitty_taken(),
-                         bid_value=self._bid_value(), options=MappingProxyType(self._rs.option_values()))
+                         bid_value=self._bid_value(), options=MappingProxyType(self._rs.option_values()),
+                         tricks_per_hand=self._t.tricks_of(self._game_hands), scores=tuple(self._values),
+                         seat_sides=side_of)
 
     def _lead_first_trick(self) -> None:
         """The first leader (the announcer of a `leads` announcement made, else `play.first_lead`) leads."""
