@@ -25,7 +25,7 @@ from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
-    Scoresheet, Session, Source, Suit, Trump, deal_cycle, hand_script,
+    Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
 )
 from couillon_dsl.schema import with_defaults
 
@@ -135,11 +135,12 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                                                                       tables.deal_plans, OP_KITTY))
     if trump.auction is not None:
         ids = [c.id for c in contracts]
+        strains = open_strains(tables, len(layout.suits), bool(contracts)) if trump.auction.procedure == "open" else ()
         tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
                                                                   for c in trump.auction.ladder),
                                      auction_values=trump.auction.values,
                                      kitty_choice=trump.auction.kitty == "declarer_decides",
-                                     auction_suits=len(layout.suits) if trump.auction.procedure == "open" else 0,
+                                     auction_suits=len(strains), auction_strains=strains,
                                      doubling=trump.auction.doubling)
     ruleset = Ruleset(
         id=data["id"],
@@ -432,6 +433,15 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
         decide=raw.get("decide"),
         kitty=raw.get("kitty"),
     )
+
+
+def open_strains(tables: Tables, nsuits: int, contracts: bool) -> tuple[tuple[int, int], ...]:
+    """What an open auction's bid may name beside its value, as (contract, trump suit): each suit
+    (under the contract whose trump is named, or none without contracts), then every other enabled
+    contract (its own trump: a suit, or -1)."""
+    named = tables.named_contract
+    suits = tuple((named, s) for s in range(nsuits)) if named >= 0 or not contracts else ()
+    return suits + tuple((c, tables.contract_trump[c]) for c in tables.fixed_contracts)
 
 
 def _contract(key: str, raw: Mapping[str, Any]) -> Contract:

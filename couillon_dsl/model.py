@@ -220,8 +220,8 @@ class Discard:
 @dataclass(frozen=True, slots=True)
 class Contract:
     """What a trump choice picks: a trump (``named`` by the chooser, ``none``, ``promoted``: only the
-    promoted cards, or a suit id), the card order and points under it, and the multiplier the
-    hand counts with."""
+    promoted cards, ``all_suits``: every suit played as the trump suit is, or a suit id), the card
+    order and points under it, and the multiplier the hand counts with."""
 
     id: str
     name: str
@@ -589,7 +589,11 @@ class Tables:
     auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     auction_values: tuple[int, ...] = ()  # trump.auction's values (procedure pairs), bid with BID n (the n-th)
     kitty_choice: bool = False  # trump.auction.kitty: declarer_decides (take or leave it before the contract)
-    auction_suits: int = 0  # procedure open: the suits a bid names (BID n*auction_suits + s); 0 otherwise
+    auction_suits: int = 0  # procedure open: the strains a bid names (BID n*auction_suits + s); 0 otherwise
+    # procedure open: strain s -> (contract index or -1 without contracts, its trump suit or -1): the suits
+    # first (under the contract of trump: named), then the other enabled contracts
+    auction_strains: tuple[tuple[int, int], ...] = ()
+    all_suits: tuple[bool, ...] = ()  # contract index -> trump: all_suits (every suit played as trumps)
     doubling: tuple[int, ...] = ()  # the levels a bid may be doubled to (DOUBLE: the last BID action, double_offset)
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
     # sides per hand (players.sides other than teams): declarer seat -> seat -> side (0: the declarer's);

@@ -221,10 +221,17 @@ class Table:
         the stake to."""
         t = self.rs.tables
         if arg < t.double_offset:
-            value, suit = divmod(arg, t.auction_suits or 1)
-            return f"{t.auction_values[value]}" + (f" {self.suit(suit)}" if t.auction_suits else "")
+            value, strain = divmod(arg, t.auction_suits or 1)
+            return f"{t.auction_values[value]}" + (f" {self.strain(strain)}" if t.auction_suits else "")
         level = self.state.doubled
         return f"doubled to x{t.doubling[t.doubling.index(level) + 1] if level > 1 else t.doubling[0]}"
+
+    def strain(self, strain: int) -> str:
+        """What an open auction's bid names beside its value, as said: a suit, or a contract's name."""
+        contract, suit = self.rs.tables.auction_strains[strain]
+        if contract < 0 or contract == self.rs.tables.named_contract:
+            return self.suit(suit)
+        return self.rs.contracts[contract].name
 
     def contract_name(self, fixed: int) -> str:
         """The name of the contract a contract action picks (``fixed``: its index among the actions)."""
@@ -399,7 +406,9 @@ class Table:
             at = f" at {bid}" + (f", doubled x{after.doubled}" if after.doubled > 1 else "") if bid else ""
             self.say(f"Trump is {self.suit(after.trump)}{maker}{at}.")
         elif after.contract is not None and before.contract is None and after.trump is None:
-            self.say(f"Contract: {self.contract(after.contract).name}, no trump.")  # type: ignore[union-attr]
+            c = self.contract(after.contract)
+            trumps = "every suit played as trumps" if c is not None and c.trump == "all_suits" else "no trump"
+            self.say(f"Contract: {c.name if c is not None else after.contract}, {trumps}.")
         elif after.offered is not None and after.offered != before.offered:
             self.say(f"Turned up: {self.card(after.offered)}.")
         if after.contract is not None and before.contract is None:

@@ -820,10 +820,6 @@ class _Checks:
                         "ladder" not in auction else "the other"), "/trump/auction",
                         "write procedure: pairs with values: [18, 20, ...], or ladder: [...] alone")
             return
-        if procedure == "open" and self.data.get("contracts"):
-            self.report("auction-values-invalid", "an open auction's bids name their trump suit; there are no "
-                        "contracts to pick after it", "/contracts", "drop `contracts`, or use procedure pairs",
-                        key=True)
         self.check_doubling(auction, procedure)
         if values is not None and any(b <= a for a, b in zip(values, values[1:])):
             self.report("auction-values-invalid", "the auction's values must rise, each above the one before",
@@ -879,7 +875,7 @@ class _Checks:
             self.report("delegate-needs-partner", "delegate to: partner needs teams of exactly two seats",
                         "/trump/choose/delegate", "use to: next, or teams of two")
         auction = self.data["trump"].get("auction") or {}
-        open_auction = auction.get("procedure") == "open"  # its bids name trump: no contracts to pick
+        open_auction = auction.get("procedure") == "open"  # its bids name a suit (or a contract)
         if self.data["trump"]["method"] == "auction" and not ((contracts or open_auction) and auction):
             self.report("auction-ladder-invalid", "an auction needs `contracts` and `trump.auction` with their ladder",
                         "/trump/method", "declare the contracts, then trump: {method: auction, auction: {ladder: [...]}}")
@@ -922,7 +918,11 @@ class _Checks:
                 self.report("trump-promoted-without-cards", f"contract {key} makes the promoted cards the only trumps, "
                             "but the deck promotes no fixed card", f"{base}/trump",
                             "promote cards with deck.promotions (card: JC, top: true), or use trump: none")
-            if trump not in ("named", "none", "promoted") and trump not in self.suits:
+            if trump == "all_suits" and contract.get("points"):
+                self.report("unused-setting", f"contract {key} plays every suit as trumps: its cards count "
+                            "trump_points, never points", f"{base}/points", "write the points as trump_points",
+                            key=True, severity="warning")
+            if trump not in ("named", "none", "promoted", "all_suits") and trump not in self.suits:
                 self.report("unknown-suit", f"'{trump}' is not a suit of this deck", f"{base}/trump",
                             did_you_mean(trump, self.suits) or f"suits: {', '.join(self.suits)}")
             ranks = [str(r) for r in contract.get("ranks") or []]

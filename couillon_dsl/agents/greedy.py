@@ -47,7 +47,7 @@ from couillon_dsl.model import NAMED_TRUMP
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
     from couillon_dsl.engine.roles import RoleTables
-    from couillon_dsl.model import Ruleset, TrumpContext
+    from couillon_dsl.model import Ruleset, Tables, TrumpContext
 
 
 def suit_strength(ruleset: Ruleset, hand: int, suit: int) -> float:
@@ -132,10 +132,9 @@ def trick_melds_worth(state: GameState, cards: Sequence[int]) -> Callable[[int],
     tables = state.ruleset.tables.trick_melds
     if not tables or len(cards) != len(state.play_order(state.current_trick()[0])) - 1:
         return None
-    trump = state.trump
+    trump = state.meld_trump
     trick = sum(1 << card for card in cards)
-    return lambda card: sum(m.value for table in tables
-                            for m in table.melds(trick | 1 << card, -1 if trump is None else trump, 0))
+    return lambda card: sum(m.value for table in tables for m in table.melds(trick | 1 << card, trump, 0))
 
 
 def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[int], cards: Sequence[int],
@@ -622,9 +621,15 @@ def points_in_play(rs: Ruleset, ctx: TrumpContext) -> int:
     return sum(ctx.points[c] for c in iter_bits(rs.layout.full_mask)) + rs.play.last_trick_points
 
 
+def strain_context(t: Tables, strain: int) -> TrumpContext:
+    """The trump context an open auction's bid naming ``strain`` (a suit, or a contract) puts in force."""
+    contract, suit = t.auction_strains[strain]
+    return t.context(suit, t.always_promoted, t.contract_base[contract] if contract >= 0 else 0)
+
+
 def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
     """An open auction (`procedure: open`): the highest value the hand's estimated points support, in
-    its best suit, unless its partner holds the bid; a double when the points its own hand is sure of
+    its best suit or contract (each estimated under its own card order and points), unless its partner holds the bid; a double when the points its own hand is sure of
     leave the opponents short of their bid; a redouble only when its side's estimate clears the bid by
     a margin. A contract a pairs auction fixed is doubled by the same measure, under its own trump."""
     acts, t = state.actions, state.ruleset.tables
@@ -632,7 +637,7 @@ def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> in
     double = acts.bid0 + t.double_offset
     bid, bidder = state.auction_value, state.auction_bidder
     if bid is not None and bidder is not None:
-        ctx = t.context(state.auction_suit, t.always_promoted) if state.auction_suit >= 0 else state.context
+        ctx = strain_context(t, state.auction_strain) if state.auction_strain >= 0 else state.context
         ours = state.sides[bidder] == state.sides[seat]
         if double in legal and ours:  # asked to redouble its side's bid
             return double if side_points(state, seat, ctx, hand) >= bid + DOUBLE_MARGIN else acts.pass_
@@ -641,7 +646,7 @@ def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> in
             return double
         if ours or not suits:  # its partner's bid; or a contract fixed, not doubled
             return acts.pass_
-    estimates = [side_points(state, seat, t.context(s, t.always_promoted), hand) for s in range(suits)]
+    estimates = [side_points(state, seat, strain_context(t, s), hand) for s in range(suits)]
     best = max(range(suits), key=lambda s: (estimates[s], -s))
     bids = [a for a in legal if acts.bid0 <= a < double and (a - acts.bid0) % suits == best
             and t.auction_values[(a - acts.bid0) // suits] <= estimates[best]]

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState, IllegalAction
+from couillon_dsl.engine.declarations import meld_trump
 from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.roles import led_and_winner
 
@@ -144,8 +145,10 @@ class Reading:
 def shown_melds_rule_out(state: GameState, view: SeatView) -> dict[int, int]:
     """Per seat, the cards its shown declarations say it does not hold besides the shown ones
     (the declaration's own rule for which cards to show, asked of its table)."""
-    tables = {table.id: table for table in state.ruleset.tables.declarations}
-    trump = view.trump if view.trump is not None else -1
+    rs = state.ruleset
+    tables = {table.id: table for table in rs.tables.declarations}
+    contract = next((i for i, c in enumerate(rs.contracts) if c.id == view.contract), -1)
+    trump = meld_trump(rs, contract, view.trump if view.trump is not None else -1)
     out: dict[int, int] = {}
     for kind, label, seat, _, cards in view.melds:
         table = tables[kind]

@@ -246,7 +246,7 @@ class ContractPhase(StateFields):
         if number < t.double_offset:
             self._bid, self._bid_suit = divmod(number, t.auction_suits)
             self._bidder, self._round = seat, 0
-            self._decisions.append((seat, f"{t.auction_values[self._bid]} {self._rs.layout.suits[self._bid_suit]}"))
+            self._decisions.append((seat, f"{t.auction_values[self._bid]} {self.strain_id(self._bid_suit)}"))
             self._spk = (self._spk + 1) % n
             return
         self._doubled += 1
@@ -273,13 +273,20 @@ class ContractPhase(StateFields):
         else:
             self._lead_first_trick()
 
+    def strain_id(self, strain: int) -> str:
+        """What an open auction's bid names beside its value: a suit's id, or a contract's."""
+        contract, suit = self._t.auction_strains[strain]
+        named = contract < 0 or contract == self._t.named_contract
+        return self._rs.layout.suits[suit] if named else self._rs.contracts[contract].id
+
     def _open_won(self) -> None:
-        """The last bidder of an open auction declares: his suit is trump, his side the maker."""
-        self._trump = self._bid_suit
+        """The last bidder of an open auction declares: the suit or the contract he named is played, his
+        side the maker."""
+        contract, self._trump = self._t.auction_strains[self._bid_suit]
         self._declarer_is(self._bidder)
         self._decider = self._bidder
         self._path = "bid"
-        self._fix_contract(self._t.named_contract)
+        self._fix_contract(contract)
         self._continue_deal()
 
     def _auction_won(self) -> None:

@@ -37,7 +37,7 @@ from typing import Mapping, NamedTuple, Sequence
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout, iter_bits
 from couillon_dsl.engine.fields import StateFields
-from couillon_dsl.model import Declaration, DeclarationPattern
+from couillon_dsl.model import Declaration, DeclarationPattern, Ruleset
 
 MAX_CONTESTED = 12  # contested set melds searched exhaustively (2**12 choices at most)
 TRUMP_WORD = "trump"  # in `of:`, every card of the trump suit
@@ -92,13 +92,14 @@ class DeclarationTable:
     min_run: int  # shortest run pattern; 0 when there is none
     runs_of: Mapping[int, tuple[RunInfo, ...]]  # one suit's bits (plain rank order) -> its maximal sequences
     rank_place: tuple[int, ...]  # plain rank index -> place in the run order (higher is better; 0: not in it)
-    sets: tuple[tuple[SetGroup, ...], ...]  # trump + 1 -> the set groups under that trump
+    sets: tuple[tuple[SetGroup, ...], ...]  # trump + 1 -> the set groups under that trump (nsuits: every suit)
     nranks: int
     nsuits: int
     suit_of_mask: tuple[CardMask, ...]  # suit -> its mask
 
     def melds(self, hand: CardMask, trump: int, seat: int) -> tuple[Meld, ...]:
-        """The melds of this kind that ``hand`` declares under ``trump`` (-1: none), best choice."""
+        """The melds of this kind that ``hand`` declares under ``trump`` (-1: none; ``nsuits``: every
+        suit played as trumps, :func:`meld_trump`), best choice."""
         found = [m for group in self.sets[trump + 1] if (m := self._set_meld(group, hand, trump, seat)) is not None]
         if not self.disjoint:
             return tuple(found) + self._runs(hand, trump, seat)
@@ -154,7 +155,7 @@ class DeclarationTable:
         for need, value, pattern in group.ladder:
             if count >= need:
                 top = max(self.rank_place[c % self.nranks] for c in iter_bits(held))
-                in_trump = trump >= 0 and (held & self.suit_of_mask[trump]) == held
+                in_trump = trump >= self.nsuits or trump >= 0 and (held & self.suit_of_mask[trump]) == held
                 return Meld(self.index, pattern, seat, value, held, count, top, in_trump)
         return None
 
@@ -197,13 +198,20 @@ class DeclarationTable:
                 for need, value, pattern in self.run_ladder:
                     if run.length >= need:
                         out.append(Meld(self.index, pattern, seat, value, run.bits << (suit * n), run.length, run.top,
-                                        suit == trump))
+                                        suit == trump or trump >= self.nsuits))
                         break
         return tuple(out)
 
     def key(self, meld: Meld) -> tuple[int, ...]:
         """What `compare` ranks a meld by, best highest."""
         return tuple(int(getattr(meld, field)) for field in self.compare)
+
+
+def meld_trump(rs: Ruleset, contract: int, trump: int) -> int:
+    """The trump the declarations read under ``contract`` (an index into `contracts`, or -1) and the
+    hand's ``trump`` suit (-1: none): every suit (past the last) under a contract of `trump: all_suits`,
+    whose trump cards (KT) are those of every suit; else the trump suit."""
+    return len(rs.layout.suits) if contract >= 0 and rs.tables.all_suits[contract] else trump
 
 
 def award(table: DeclarationTable, melds: Sequence[Meld], team_of: Sequence[int], order: Sequence[int],
@@ -253,7 +261,7 @@ class DeclarePhase(StateFields):
 
     def _find_melds(self) -> None:
         """At the first lead: every seat's melds of every kind, pending until declared."""
-        hands, trump, n = self._hands, self._trump, self._n
+        hands, trump, n = self._hands, meld_trump(self._rs, self._contract, self._trump), self._n
         first: list[list[Meld]] = [[] for _ in range(n)]
         later: list[Meld] = []
         offers: list[dict[int, Meld]] = [{} for _ in range(n)]
@@ -297,7 +305,7 @@ class DeclarePhase(StateFields):
 
     def _trick_melds(self, cards: CardMask, winner: int) -> None:
         """A trick of ``cards`` just won by ``winner``: the melds its cards form, his (they are public)."""
-        trump = self._trump
+        trump = meld_trump(self._rs, self._contract, self._trump)
         for table in self._t.trick_melds:
             self._melds.extend(table.melds(cards, trump, winner))
 
@@ -451,7 +459,7 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
     else:
         runs_of = _RunLookup(by_place, min_run)
     sets = []
-    for trump in range(-1, nsuits):
+    for trump in range(-1, nsuits + 1):  # no trump, each suit, then every suit (`trump: all_suits`, meld_trump)
         groups: dict[CardMask, list[tuple[int, int, int]]] = {}
         stand_ins: dict[CardMask, CardMask] = {}
         for i, p in enumerate(patterns):
@@ -463,11 +471,12 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
                     mask = sum(1 << layout.card(s, ranks.index(rank)) for s in range(nsuits))
                     groups.setdefault(mask, []).append((p.count or nsuits, p.value, i))
                 continue
-            cards = card_set(layout, p.cards if shape == "cards" else p.of, trump)
-            if cards:
-                need = cards.bit_count() if shape == "cards" else (p.at_least or 1)
-                groups.setdefault(cards, []).append((need, p.value, i))
-                stand_ins[cards] = stand_ins.get(cards, 0) | (layout.parse_mask(list(p.stand_in)) & cards)
+            for suit in (range(nsuits) if trump == nsuits else (trump,)):  # every suit: one group each
+                cards = card_set(layout, p.cards if shape == "cards" else p.of, suit)
+                if cards:
+                    need = cards.bit_count() if shape == "cards" else (p.at_least or 1)
+                    groups.setdefault(cards, []).append((need, p.value, i))
+                    stand_ins[cards] = stand_ins.get(cards, 0) | (layout.parse_mask(list(p.stand_in)) & cards)
         sets.append(tuple(SetGroup(mask, tuple(sorted(ladder, reverse=True)), stand_ins.get(mask, 0))
                           for mask, ladder in groups.items()))
     return DeclarationTable(

@@ -41,8 +41,10 @@ def make_legal(
     trump_mask: CardMask,
     above: Sequence[CardMask],
     exempt: CardMask,
+    all_suits: bool = False,
 ) -> LegalFn:
-    """The legal-card closure for one follow configuration in one trump context."""
+    """The legal-card closure for one follow configuration in one trump context; ``all_suits``: no
+    trump suit, every led suit followed as a trump lead is (a contract of `trump: all_suits`)."""
     SM = tuple(suit_mask)
     TM = trump_mask
     must_follow = follow.led_suit == "must_follow"
@@ -77,7 +79,7 @@ def make_legal(
 
     def legal(h: int, led: int, win: int, trick: int) -> int:
         lm = SM[led]
-        if led == trump:
+        if led == trump or all_suits:
             have = h & lm
             if not have & NOT_EX:
                 return h  # no trump, or only an exempt one: any card

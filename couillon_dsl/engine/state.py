@@ -25,7 +25,7 @@ from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.bidding import BidPhase
 from couillon_dsl.engine.contract import ContractPhase
 from couillon_dsl.engine.deal import DealPhase
-from couillon_dsl.engine.declarations import DeclarePhase
+from couillon_dsl.engine.declarations import DeclarePhase, meld_trump
 from couillon_dsl.engine.hand import cards_table
 from couillon_dsl.engine.kitty import KittyPhase
 from couillon_dsl.engine.passing import PassPhase
@@ -505,6 +505,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._trump if self._trump >= 0 else None
 
     @property
+    def meld_trump(self) -> int:
+        """The trump the declarations read (public once the contract is fixed): the trump suit, -1 none,
+        or past the last suit under a contract of `trump: all_suits` (engine.declarations.meld_trump)."""
+        return meld_trump(self._rs, self._contract, self._trump)
+
+    @property
     def auction_value(self) -> int | None:
         """The highest value bid so far in a numeric auction (`trump.auction.values`; public), the value
         the hand is played at once it is won; None before any bid and in other rulesets."""
@@ -517,8 +523,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._bidder if self._t.auction_values and self._bid >= 0 else None
 
     @property
-    def auction_suit(self) -> int:
-        """The trump suit the highest bid of an open auction names (public); -1 before any bid and elsewhere."""
+    def auction_strain(self) -> int:
+        """What the highest bid of an open auction names beside its value (public): an index into
+        ``tables.auction_strains`` (a suit, or a contract); -1 before any bid and elsewhere."""
         return self._bid_suit
 
     @property
@@ -644,9 +651,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return "blind" if kind == "accept" else "look"
         if kind == "bid" and self._t.doubling and arg == self._t.double_offset:
             return "double"
-        if kind == "bid" and self._t.auction_suits:  # a value and a suit
-            value, suit = divmod(arg, self._t.auction_suits)
-            return f"bid {self._t.auction_values[value]} {layout.suits[suit]}"
+        if kind == "bid" and self._t.auction_suits:  # a value and a suit (or a contract)
+            value, strain = divmod(arg, self._t.auction_suits)
+            return f"bid {self._t.auction_values[value]} {self.strain_id(strain)}"
         if kind == "bid":
             return f"bid {self._t.auction_values[arg] if self._t.auction_values else arg}"
         if kind == "give":
@@ -671,10 +678,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         if len(words) == 1 and head == "double" and t.doubling:
             return acts.bid0 + t.double_offset
         if len(words) == 3 and head == "bid" and t.auction_suits:
-            ids = [suit.upper() for suit in layout.suits]
+            ids = [self.strain_id(strain).upper() for strain in range(t.auction_suits)]
             if not (words[1].isdigit() and int(words[1]) in t.auction_values and words[2].upper() in ids):
                 raise ValueError(f"{' '.join(words[1:])!r} is not a value of the auction "
-                                 f"({', '.join(map(str, t.auction_values))}) and a suit ({', '.join(layout.suits)})")
+                                 f"({', '.join(map(str, t.auction_values))}) and a suit or contract "
+                                 f"({', '.join(map(self.strain_id, range(t.auction_suits)))})")
             return acts.bid0 + t.auction_values.index(int(words[1])) * t.auction_suits + ids.index(words[2].upper())
         if len(words) == 2:
             arg = words[1]

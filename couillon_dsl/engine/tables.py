@@ -108,13 +108,15 @@ def role_tables(layout: DeckLayout, roles: Sequence[CardRole], unit: int) -> Rol
 
 def build_context(
     deck: Deck, layout: DeckLayout, follow: Follow, trump: int, promoted: Sequence[tuple[Card, str | None]],
-    unit: int = 1, roles: RoleTables | None = None, promoted_only: bool = False,
+    unit: int = 1, roles: RoleTables | None = None, promoted_only: bool = False, all_suits: bool = False,
 ) -> TrumpContext:
     """Tables for one trump suit (-1: none) with the given (card, below-rank or None at the top)
     promotions; card points in 1/``unit`` of a point. Card roles change strength (a card that never
     wins has none) and wrap the follow closure (a card playable at any time; an open lead). With
     ``promoted_only`` and no trump suit the promoted cards are the trumps, a suit of their own
-    after the printed suits and the extras' (a contract with `trump: promoted`)."""
+    after the printed suits and the extras' (a contract with `trump: promoted`). With ``all_suits`` and
+    no trump suit every led suit is followed as a trump lead (`trump: all_suits`; ``deck`` already ranks
+    and counts every suit as trumps)."""
     n = layout.size
     nsuits = len(layout.suits) + (1 if layout.extras else 0)  # the extras' pseudo-suit last
     if trump < 0 and promoted_only and promoted:
@@ -160,8 +162,9 @@ def build_context(
         exempted = exempt_card(layout, name, trump if trump < len(layout.suits) else -1)
         if exempted is not None:
             exempt |= 1 << exempted
-    legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt)
-    masks = plain_masks(follow, suit_mask, trump_mask, exempt)
+    all_suits = all_suits and trump < 0
+    legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt, all_suits)
+    masks = None if all_suits else plain_masks(follow, suit_mask, trump_mask, exempt)
     if roles is not None:
         legal, masks = with_roles(legal, roles), None  # the closure alone knows the roles
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
@@ -181,7 +184,13 @@ def with_roles(legal: Callable[[int, int, int, int], int], roles: RoleTables) ->
 
 
 def contract_deck(deck: Deck, contract: Contract) -> Deck:
-    """The deck as a contract sees it: its plain order and its points merged over the deck's."""
+    """The deck as a contract sees it: its plain order and its points merged over the deck's. Under
+    `trump: all_suits` every suit is a trump suit: its order is the contract's ranks or the deck's trump
+    order, its points the trump points."""
+    if contract.trump == "all_suits":
+        return dataclasses.replace(
+            deck, ranks=contract.ranks or deck.trump_ranks or deck.ranks,
+            points={**(deck.trump_points or deck.points), **(contract.trump_points or {})}, trump_points=None)
     return dataclasses.replace(
         deck,
         ranks=contract.ranks or deck.ranks,
@@ -408,7 +417,7 @@ def build_tables(
     unit = point_unit(deck, card_roles)
     roles = role_tables(layout, card_roles, unit)
 
-    def add_family(family_deck: Deck, promoted_only: bool = False) -> int:
+    def add_family(family_deck: Deck, promoted_only: bool = False, all_suits: bool = False) -> int:
         """Contexts for every trump suit (and none) and promotion set under one card order; its offset.
         ``promoted_only``: without a trump suit the promoted cards are trumps (`trump: promoted`)."""
         base = len(contexts)
@@ -417,12 +426,14 @@ def build_tables(
                 active = [(promoted_card(deck, layout, p, trump), below)
                           for i, (p, below, _) in enumerate(promotions)
                           if bits >> i & 1 and (trump >= 0 or promoted_only)]
-                contexts.append(build_context(family_deck, layout, follow, trump, active, unit, roles, promoted_only))
+                contexts.append(build_context(family_deck, layout, follow, trump, active, unit, roles, promoted_only,
+                                              all_suits))
         return base
 
     add_family(deck)
-    bases = tuple(add_family(contract_deck(deck, c), c.trump == "promoted")
-                  if c.ranks or c.points or c.trump_points or c.trump == "promoted" else 0 for c in contracts)
+    bases = tuple(add_family(contract_deck(deck, c), c.trump == "promoted", c.trump == "all_suits")
+                  if c.ranks or c.points or c.trump_points or c.trump in ("promoted", "all_suits") else 0
+                  for c in contracts)
     n = players.count
     team_of = [0] * n
     for team, seats in enumerate(players.teams):
@@ -471,10 +482,11 @@ def build_tables(
                                    players.nsides if declarer_sides else 0, maker_wins, tallies),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
-        contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted") else
+        contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted", "all_suits") else
                              layout.suits.index(c.trump) for c in contracts),
         contract_multipliers=tuple(tuple(c.multiplier_for(layout.suits[s] if s >= 0 else None)
                                          for s in range(-1, len(layout.suits))) for c in contracts),
+        all_suits=tuple(c.trump == "all_suits" for c in contracts),
         named_contract=next((i for i, c in enumerate(contracts) if c.enabled and c.trump == "named"), -1),
         fixed_contracts=tuple(i for i, c in enumerate(contracts) if c.enabled and c.trump != "named"),
         first_hand_card=first_hand_card,
