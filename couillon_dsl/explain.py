@@ -17,7 +17,7 @@ from couillon_dsl.expr.parse import (
     Binary, Call, Name, Node, Number, String, Unary, decimal_text, exact, parse_expression, to_text,
 )
 from couillon_dsl.model import (
-    Announcement, CardRole, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Promotion, Reading,
+    Announcement, CardRole, Contract, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Promotion, Reading,
     Ruleset, ScoringRule, Suit, Tally, hand_script,
 )
 from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition, walk
@@ -771,14 +771,21 @@ def open_sentences(rs: Ruleset, first: str) -> list[str]:
     assert auction is not None
     values = [str(v) for v in auction.values]
     shown = join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
+    others = [c.name for c in rs.contracts if c.enabled and c.trump != "named"]
+    suits = rs.tables.named_contract >= 0 or not rs.contracts
+    named = (("a trump suit" if suits else "") + (", or instead of a suit " if suits and others else "")
+             + (join(others, 'or') if others else ""))
     out = [f"starting with {first} and going round the table as often as needed, each player either passes or "
-           f"bids a number, lowest first {shown}, together with a trump suit; each bid must be a higher number "
-           "than the last, in any suit",
+           f"bids a number, lowest first {shown}, together with {named}; each bid must be a higher number "
+           "than the last, in any suit" + (" or contract" if others else ""),
            "the bidding ends when every other player has passed in turn after the last bid; if all pass before "
            "anyone bids, the deal is thrown in: nobody scores and the next dealer deals",
-           "the last bidder declares: their suit is trump and the last number bid is the contract (`bid_value` "
-           "below); " + maker_phrase(rs, "their team is the maker")]
-    return out + doubling_sentences(rs)
+           "the last bidder declares: " + ("the suit or contract they named is played" if others
+                                           else "their suit is trump")
+           + " and the last number bid is the contract (`bid_value` below); "
+           + maker_phrase(rs, "their team is the maker")]
+    named_contracts = contract_sentences(rs, "", lambda c: c.trump != "named")[2:] if rs.contracts else []
+    return out + named_contracts + doubling_sentences(rs)
 
 
 def doubling_sentences(rs: Ruleset) -> list[str]:
@@ -821,49 +828,80 @@ def _its(rs: Ruleset) -> str:
     return "their" if alone(rs) else "its"
 
 
-def contract_sentences(rs: Ruleset, who: str) -> list[str]:
-    """What a choice among `contracts` picks: each contract's trump, order, points and multiplier."""
+def contract_sentences(rs: Ruleset, who: str, keep: Callable[[Contract], bool] = lambda c: True) -> list[str]:
+    """What a choice among `contracts` picks: each contract's trump, order, points and multiplier (those
+    ``keep`` keeps), then those not played."""
     enabled = [c for c in rs.contracts if c.enabled]
     names = [c.name for c in enabled]
     out = [f"{who} looks at their cards and picks one of these contracts: {join(names, 'or')}",
            maker_phrase(rs, "the team of the player who picks it is the maker")]
-    for c in enabled:
-        if c.trump == "named":
-            text = f"{c.name}: they name any suit as trump"
-        elif c.trump == "none":
-            text = f"{c.name}: there are no trumps"
-        elif c.trump == "promoted":
-            promoted = [_promoted(rs, p) for p in rs.deck.promotions if p.card is not None]
-            text = f"{c.name}: no suit is trump; the {join(promoted)} are the only trumps, in that order"
-        else:
-            text = f"{c.name}: {rs.layout.suit_names[rs.layout.suits.index(c.trump)]} are trumps"
-        if c.ranks:
-            text += ", and the cards of every suit rank " + " ".join(c.ranks) + " from high to low"
-        if c.points:
-            text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
-        if c.trump_points:
-            text += "; trumps: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
-        if rs.tables.kitty is not None and not rs.tables.kitty_choice:  # else the declarer's decision says
-            text += "; " + kitty_phrase(c.kitty)
-        if c.aside_counts_for != "nobody":
-            declarer = "the declarer" if alone(rs) else "the declarer's team"
-            who = declarer if c.aside_counts_for == "declarer" else "the defence" if alone(rs) else \
-                "the declarer's opponents"
-            unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
-                        else "the cards dealt to nobody")
-            text += f"; {unplayed} count for {who} at the end of the hand"
-        if isinstance(c.multiplier, int):
-            if c.multiplier != 1:
-                text += f"; the hand counts {c.multiplier} times (`multiplier`)"
-        else:
-            per = ", ".join(f"{rs.layout.suit_names[rs.layout.suits.index(s)]} x{m}" for s, m in c.multiplier.items())
-            text += f"; the hand counts as many times as its trump suit says ({per}; `multiplier`)"
-        out.append(text)
+    out.extend(contract_phrase(rs, c) for c in enabled if keep(c))
     disabled = [c.name for c in rs.contracts if not c.enabled]
     if disabled:
         out.append(f"{join(disabled)} {'is' if len(disabled) == 1 else 'are'} not played (an option may allow "
                    f"{'it' if len(disabled) == 1 else 'them'})")
     return out
+
+
+def contract_phrase(rs: Ruleset, c: Contract) -> str:
+    """One contract's trump, order, points, kitty, unplayed cards and multiplier."""
+    if c.trump == "named":
+        text = f"{c.name}: they name any suit as trump"
+    elif c.trump == "none":
+        text = f"{c.name}: there are no trumps" + (", so no declaration of trump cards" if names_trump_cards(rs)
+                                                   else "")
+    elif c.trump == "promoted":
+        promoted = [_promoted(rs, p) for p in rs.deck.promotions if p.card is not None]
+        text = f"{c.name}: no suit is trump; the {join(promoted)} are the only trumps, in that order"
+    elif c.trump == "all_suits":
+        text = all_suits_phrase(rs, c)
+    else:
+        text = f"{c.name}: {rs.layout.suit_names[rs.layout.suits.index(c.trump)]} are trumps"
+    if c.ranks and c.trump != "all_suits":
+        text += ", and the cards of every suit rank " + " ".join(c.ranks) + " from high to low"
+    if c.points:
+        text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
+    if c.trump_points:
+        what = "every card" if c.trump == "all_suits" else "trumps"
+        text += f"; {what}: " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.trump_points.items())
+    if rs.tables.kitty is not None and not rs.tables.kitty_choice:  # else the declarer's decision says
+        text += "; " + kitty_phrase(c.kitty)
+    if c.aside_counts_for != "nobody":
+        declarer = "the declarer" if alone(rs) else "the declarer's team"
+        who = declarer if c.aside_counts_for == "declarer" else "the defence" if alone(rs) else \
+            "the declarer's opponents"
+        unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
+                    else "the cards dealt to nobody")
+        text += f"; {unplayed} count for {who} at the end of the hand"
+    if isinstance(c.multiplier, int):
+        if c.multiplier != 1:
+            text += f"; the hand counts {c.multiplier} times (`multiplier`)"
+    else:
+        per = ", ".join(f"{rs.layout.suit_names[rs.layout.suits.index(s)]} x{m}" for s, m in c.multiplier.items())
+        text += f"; the hand counts as many times as its trump suit says ({per}; `multiplier`)"
+    return text
+
+
+def all_suits_phrase(rs: Ruleset, c: Contract) -> str:
+    """A contract of `trump: all_suits`: no single trump suit, every suit played as trumps are."""
+    deck = rs.deck
+    order = c.ranks or deck.trump_ranks or deck.ranks
+    follow = rs.play.follow
+    overtake = follow.overtrump == "when_able" or follow.head == "when_able"
+    text = (f"{c.name}: no single suit is trump, every suit is played as the trump suit is: its cards rank "
+            + " ".join(order) + " from high to low and count the trump points; a player must follow the suit led"
+            + (" and beat its best card when they can" if overtake else "")
+            + ", and a player without it plays any card (no card of another suit can win)")
+    if names_trump_cards(rs):
+        text += "; the trump cards the declarations name (KT) may be of any suit, each suit's counting apart"
+    return text
+
+
+def names_trump_cards(rs: Ruleset) -> bool:
+    """Some declaration's pattern names trump cards (`KT`, or `of: [trump]`): none without a trump suit."""
+    relative = "T" not in rs.layout.suits  # `KT` names the trump king only where no suit is called T
+    return any(any(relative and card.upper().endswith("T") or card == "trump" for card in (*p.cards, *p.of))
+               for d in rs.declarations for p in d.patterns)
 
 
 def kitty_phrase(kitty: Kitty) -> str:

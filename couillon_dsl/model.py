@@ -518,6 +518,7 @@ class TrumpContext:
     follow_masks: tuple[Any, ...] | None  # engine.follow.FollowMasks when the rule is masks alone, else None
     legal: Callable[[int, int, int, int], int] = field(compare=False, repr=False)
     open_lead: CardMask = 0  # led, these cards let the next card set the suit (card roles)
+    all_suits: bool = False  # no trump suit, every suit played as trumps (`trump: all_suits`): led, followed as trumps
 
 
 @dataclass(frozen=True, slots=True)

@@ -195,11 +195,8 @@ def test_the_kernel_and_the_rollout_decline_the_open_auction() -> None:
     assert RS.rollout is None
 
 
-def test_an_open_auction_refuses_contracts_and_doubling_levels_that_do_not_rise(tmp_path: Path) -> None:
+def test_an_open_auction_refuses_doubling_levels_that_do_not_rise(tmp_path: Path) -> None:
     text = (FOLDER / "contree.yaml").read_text(encoding="utf-8")
-    with_contracts = text.replace("trump:\n  method: auction", "contracts:\n  suit: {name: Suit, trump: named}\n"
-                                  "trump:\n  method: auction")
-    assert "auction-values-invalid" in codes_of(tmp_path / "contracts.yaml", with_contracts)
     falling = text.replace("doubling: [2, 4]", "doubling: [4, 2]")
     assert "doubling-invalid" in codes_of(tmp_path / "falling.yaml", falling)
 

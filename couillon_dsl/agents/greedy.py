@@ -629,9 +629,10 @@ def strain_context(t: Tables, strain: int) -> TrumpContext:
 
 def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
     """An open auction (`procedure: open`): the highest value the hand's estimated points support, in
-    its best suit or contract (each estimated under its own card order and points), unless its partner holds the bid; a double when the points its own hand is sure of
-    leave the opponents short of their bid; a redouble only when its side's estimate clears the bid by
-    a margin. A contract a pairs auction fixed is doubled by the same measure, under its own trump."""
+    its best suit or contract (each estimated under its own card order and points), unless its partner
+    holds the bid; a double when the points its own hand is sure of leave the opponents short of their
+    bid; a redouble only when its side's estimate clears the bid by a margin. A contract a pairs
+    auction fixed is doubled by the same measure, under its own trump."""
     acts, t = state.actions, state.ruleset.tables
     suits = t.auction_suits
     double = acts.bid0 + t.double_offset

@@ -168,7 +168,7 @@ def build_context(
     if roles is not None:
         legal, masks = with_roles(legal, roles), None  # the closure alone knows the roles
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
-                        strength, above, points, exempt, masks, legal, roles.open_lead if roles else 0)
+                        strength, above, points, exempt, masks, legal, roles.open_lead if roles else 0, all_suits)
 
 
 def with_roles(legal: Callable[[int, int, int, int], int], roles: RoleTables) -> Callable[[int, int, int, int], int]:

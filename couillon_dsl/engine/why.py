@@ -142,6 +142,8 @@ def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...]) -> st
     if led == OPEN_LEAD:
         return f"{text} was led alone"
     symbol = ruleset.layout.suit_symbol(led)
+    if ctx.all_suits:
+        return f"{text} is the highest card of the led suit ({symbol}); every suit is played as trumps"
     if ctx.trump < 0:
         return f"{text} is the highest card of the led suit ({symbol}); there are no trumps"
     return f"{text} is the highest card of the led suit ({symbol}); no trump was played"
@@ -162,6 +164,18 @@ def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, 
             out.setdefault(c, (ok, reason))
 
     raising = follow.overtrump == "when_able" or follow.head == "when_able"
+    if ctx.all_suits:  # every suit played as trumps: each lead is followed as a trump lead
+        have = h & lm
+        if not have & ~ctx.exempt:
+            mark(h, True, f"void in {sym[led]}: any card (every suit is played as trumps)")
+            return out
+        up = have & ctx.above[win] if raising else 0
+        if up:
+            mark(up, True, f"beats {name(win)}")
+            mark(have, False, f"must beat {name(win)} (every suit is played as trumps)")
+        mark(have, True, f"follows suit ({sym[led]} led)")
+        mark(h, False, f"must follow suit ({sym[led]} led)")
+        return out
     if led == ctx.trump:
         have = h & lm
         if not have & ~ctx.exempt:
