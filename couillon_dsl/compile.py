@@ -597,7 +597,8 @@ def _offered_when(announcements: tuple[Announcement, ...], document: Document,
 
 
 def _blind_bid(bids: Mapping[str, Any], document: Document, names: Any) -> dict[str, Any]:
-    """`bids.blind` as the Bids fields: its bid, and its `when` compiled with `seat` and `team` bound."""
+    """`bids.blind` as the Bids fields: its bid, its `when` compiled with `seat` and `team` bound, and the
+    blind bidders' exchange (`bids.blind_exchange`)."""
     from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, compile_expression
 
     blind = bids.get("blind")
@@ -607,7 +608,9 @@ def _blind_bid(bids: Mapping[str, Any], document: Document, names: Any) -> dict[
     fn = None if when is None else compile_expression(
         when, "bool", dataclasses.replace(names, bound=frozenset({EACH_SEAT, EACH_TEAM})),
         document.content_span_of("/bids/blind/when"))
-    return {"blind": blind["bid"], "blind_when": when, "blind_when_fn": fn}
+    exchange = bids.get("blind_exchange") or {}
+    return {"blind": blind["bid"], "blind_when": when, "blind_when_fn": fn, "exchange": exchange.get("cards", 0),
+            "exchange_first": exchange.get("first", "partner")}
 
 
 def _maker_wins(outcome: Outcome, document: Document, names: Any,

@@ -69,6 +69,7 @@ CODES: dict[str, str] = {
     "offered-when-reads-play": "an announcement's offered_when reads a fact the play decides, not settled before the first lead",
     "blind-when-reads-play": "bids.blind.when reads a fact the hand decides, not settled before the cards are looked at",
     "blind-bid-after-decision": "a blind bid in a ruleset whose seats decide with their cards before the bids",
+    "blind-exchange-invalid": "a blind bidders' exchange without a blind bid, partners seated opposite, or fewer cards than a hand",
     "bid-value-without-auction": "bid_value is read, but the ruleset's auction bids no numbers",
     "auction-values-invalid": "a numeric auction's values do not rise, or the procedure and what it bids do not match",
     "doubling-invalid": "doubling beside an auction that is not open, or levels that do not rise",

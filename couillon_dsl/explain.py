@@ -1070,6 +1070,16 @@ def blind_sentences(rs: Ruleset, bid: int, when: str | None) -> list[str]:
            f"then either bids {bid} without looking at them, or looks at them and bids as any other player"]
     places = _counted_in(rs, lambda n: isinstance(n, Call) and n.func == "seat_blind")
     out.append("everyone knows whether a bid was made blind" + (f"; a blind bid counts in {places}" if places else ""))
+    bids = rs.bids
+    if bids is not None and bids.exchange:
+        cards = count(bids.exchange, "card")
+        first, second = ("the blind bidder's partner", "the blind bidder") if bids.exchange_first == "partner" \
+            else ("the blind bidder", "their partner")
+        out.append(f"when everyone has bid, each player who bid blind and their partner exchange {cards}: {first} "
+                   f"passes {cards} face down, and {second}, having taken them up, passes {cards} back (they may "
+                   "include cards just received); where both partners bid blind, the one who bid first is the blind "
+                   "bidder; everyone knows that the exchange takes place, but only the giver and the receiver see "
+                   "the cards passed")
     return out
 
 
@@ -1814,8 +1824,11 @@ def describe_options(rs: Ruleset) -> Section | None:
 
 
 def reading_sentence(reading: Reading) -> str:
-    """A setting that is this ruleset's own reading where the sources are silent, with why."""
-    return f"`{where(reading.setting)}: {_value(reading.value)}`: {' '.join(reading.note.split())}"
+    """A setting that is this ruleset's own reading where the sources are silent, with why (a section
+    by its place alone: the note says what of it is read)."""
+    shown = where(reading.setting) if isinstance(reading.value, dict) else \
+        f"{where(reading.setting)}: {_value(reading.value)}"
+    return f"`{shown}`: {' '.join(reading.note.split())}"
 
 
 def describe_readings(rs: Ruleset) -> Section | None:

@@ -302,6 +302,8 @@ class Bids:
     blind_when: str | None = None  # `blind.when`: which seats may bid blind (None: every seat)
     # `blind.when` compiled, read with the seat and its team bound (None: every seat may)
     blind_when_fn: Callable[[Any], object] | None = field(default=None, compare=False, repr=False)
+    exchange: int = 0  # `blind_exchange.cards`: a blind bidder and his partner exchange this many cards (0: none)
+    exchange_first: str = "partner"  # `blind_exchange.first`: partner | bidder, who gives first
 
 
 @dataclass(frozen=True, slots=True)
@@ -678,6 +680,23 @@ class Ruleset:
     bids: Bids | None = None  # the `bids` section: each seat bids a number of tricks before play
     tallies: tuple[Tally, ...] = ()  # the `tallies` section: running counts paying out every so many
     passing: Passing | None = None  # the `passing` section: cards passed before play
+
+    @property
+    def pass_cards(self) -> int:
+        """How many cards a seat that passes gives: `passing.cards`, or a blind bid's exchange
+        (`bids.blind_exchange.cards`); 0 where nobody passes."""
+        if self.passing is not None:
+            return self.passing.cards
+        return self.bids.exchange if self.bids is not None else 0
+
+    def pass_offset(self, hand: int) -> int:
+        """How many seats on, in the order of play, a seat that passes gives to in the game's ``hand``-th
+        hand (from 0): `passing.to`'s, or across the table to the partner for a blind bid's exchange
+        (whoever takes part in it); 0 where nobody passes."""
+        n = self.players.count
+        if self.passing is not None:
+            return self.passing.offset(hand, n)
+        return n // 2 if self.pass_cards else 0
 
     def option_values(self) -> dict[str, Any]:
         """Effective option values by name (what `option(name)` sees)."""

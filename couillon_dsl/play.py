@@ -130,7 +130,7 @@ class Table:
 
     def cards_passed(self) -> str:
         """``3 cards``: what each seat passes in a hand where cards are passed."""
-        count = self.rs.passing.cards if self.rs.passing is not None else 0
+        count = self.rs.pass_cards
         return f"{count} card{'' if count == 1 else 's'}"
 
     def bids_text(self, view: SeatView) -> str:
@@ -423,7 +423,7 @@ class Table:
             shown = f"; shown: {self.cards_text(after.discarded)}" if after.discarded else ""
             self.say(f"{self.subject(before.current_player)} discards {count} card{'s' if count != 1 else ''} "
                      f"face down{shown}.")
-        if before.phase == "pass" and after.phase != "pass":
+        if before.phase == "pass" and after.phase != "pass" and (after.passed or after.received):
             giver = (self.seat - self.state.passing_offset()) % self.rs.players.count
             self.say(f"You passed {self.cards_text(after.passed)} to {self.who(self.receiver(self.seat))}; "
                      f"you received {self.cards_text(after.received)} from {self.who(giver)}.")
@@ -605,7 +605,7 @@ class Table:
             self.say(f"Your bid: how many tricks will you take? {self.bid_choices(legal)}. Type the number.")
             return
         if self.passing(legal):
-            left = self.rs.passing.cards - v.passed.bit_count()  # type: ignore[union-attr]
+            left = self.rs.pass_cards - v.passed.bit_count()
             so_far = f" (passed so far: {self.cards_text(v.passed)})" if v.passed else ""
             self.say(f"Pass {self.cards_passed()} to {self.who(self.receiver(self.seat))}: {left} still to pass{so_far}. "
                      "Type a card, or its number.")

@@ -27,7 +27,7 @@ from couillon_dsl.engine.tables import resolve_seats
 from couillon_dsl.engine.why import explain_legal, why_wins
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import load_yaml
-from couillon_dsl.model import Passing, Ruleset, hand_script
+from couillon_dsl.model import Ruleset, hand_script
 
 # seat names relative to the dealer of the hand in play (rules digest §0.2)
 RELATIVE_SEATS = {"D": 0, "dealer": 0, "L": 1, "elder": 1, "P": 2, "R": 3}
@@ -816,16 +816,16 @@ def _expect_bids(r: _Runner, value: Any) -> None:
                                 f"expected {'nothing yet' if number < 0 else number}")
 
 
-def _hand_exchange(r: _Runner, passing: Passing) -> tuple[tuple[CardMask, ...], tuple[CardMask, ...]]:
-    """Per seat, the cards it passed and the cards passed to it (none until every seat has passed),
-    in the hand being played or the one just ended."""
+def _hand_exchange(r: _Runner) -> tuple[tuple[CardMask, ...], tuple[CardMask, ...]]:
+    """Per seat, the cards it passed and the cards passed to it (none until they reached it), in the
+    hand being played or the one just ended."""
     n = r.rs.players.count
     if r._in_hand():
         views = [r.state.view(seat) for seat in range(n)]
         return tuple(v.passed for v in views), tuple(v.received for v in views)
     hand = r._last_hand()
     passed = hand.passed or (0,) * n
-    offset = passing.offset(hand.number - 1, n)  # a summary counts the game's hands from 1
+    offset = r.rs.pass_offset(hand.number - 1)  # a summary counts the game's hands from 1
     received = [0] * n
     for giver, cards in enumerate(passed):
         received[(giver + offset) % n] |= cards
@@ -834,14 +834,13 @@ def _hand_exchange(r: _Runner, passing: Passing) -> tuple[tuple[CardMask, ...], 
 
 def _expect_exchange(r: _Runner, value: Any, key: str) -> None:
     """``passed:`` or ``received:`` ``{SEAT: [cards]}``: the cards each seat listed gave, or was given."""
-    passing = r.rs.passing
-    if passing is None:
-        raise ScenarioError(f"`{key}:` is for rulesets with a `passing` section")
+    if not r.rs.pass_cards:
+        raise ScenarioError(f"`{key}:` is for rulesets with a `passing` section or a blind bid's exchange")
     if not isinstance(value, dict):
         raise ScenarioError(f"`{key}:` maps seats to cards, e.g. {{L: [QS, AH, KH]}}")
     dealer = r._hand_dealer()
     count = r.rs.players.count
-    passed, received = _hand_exchange(r, passing)
+    passed, received = _hand_exchange(r)
     actual = passed if key == "passed" else received
     for ref, cards in value.items():
         seat = seat_of(ref, dealer, count)

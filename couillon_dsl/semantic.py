@@ -1012,6 +1012,8 @@ class _Checks:
                         f"({min(highest, self.fewest_tricks)}{'' if highest <= self.fewest_tricks else ' in the smallest hand'}): "
                         "nobody could bid", "/bids/lowest", "make lowest at most highest")
         blind = bids.get("blind")
+        if "blind_exchange" in bids:
+            self.check_blind_exchange(bids["blind_exchange"], blind is not None)
         if blind is None:
             return
         if not lowest <= blind["bid"] <= min(highest, self.fewest_tricks):
@@ -1026,6 +1028,25 @@ class _Checks:
                         f"the seats decide with their cards before the bids ({', '.join(looked)})", "/bids/blind",
                         "use blind bids where nothing is decided before the bids (trump.method none or turned, "
                         "no passing)")
+
+    def check_blind_exchange(self, exchange: dict[str, Any], blind: bool) -> None:
+        """A blind bidder exchanges cards with his partner across the table, fewer than a hand holds."""
+        players = self.data["players"]
+        n = players["count"]
+        teams = players.get("teams", [])
+        across = players.get("sides", "teams") == "teams" and n % 2 == 0 and len(teams) == n // 2 and all(
+            len(team) == 2 and (team[0] + n // 2) % n == team[1] for team in teams)
+        if not blind:
+            self.report("blind-exchange-invalid", "bids.blind_exchange is the blind bidders' exchange, but nobody "
+                        "may bid blind (no bids.blind)", "/bids/blind_exchange", "add bids.blind, or drop the exchange",
+                        key=True)
+        elif not across:
+            self.report("blind-exchange-invalid", "a blind bidder exchanges cards with his partner, but the seats "
+                        "are not in teams of two partners seated opposite", "/bids/blind_exchange",
+                        "seat partners across the table (teams: [[0, 2], [1, 3]]), or drop the exchange", key=True)
+        elif exchange["cards"] >= self.fewest_tricks:
+            self.report("blind-exchange-invalid", f"the exchange gives {exchange['cards']} cards, but a hand "
+                        f"holds {self.fewest_tricks}", "/bids/blind_exchange/cards", "give fewer cards than a hand holds")
 
     def check_tallies(self) -> None:
         """A tally is a team's count: the teams must stay the same from hand to hand."""

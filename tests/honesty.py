@@ -27,7 +27,7 @@ def worlds_of(state: GameState, seat: int, seed: int, count: int = 8) -> list[Ga
 
 def swapped_game(state: GameState, a: int, b: int) -> GameState | None:
     """``state``'s game with cards ``a`` and ``b`` trading places everywhere (deal, discards,
-    plays); None when its actions are no longer all legal."""
+    cards passed, plays); None when its actions are no longer all legal."""
     swap = {a: b, b: a}
     acts = state.actions
     twin = GameState(state.ruleset)
@@ -37,6 +37,8 @@ def swapped_game(state: GameState, a: int, b: int) -> GameState | None:
                 action = swap.get(action, action)
             elif 0 <= acts.discard0 <= action < acts.discard0 + acts.ncards:
                 action = acts.discard0 + swap.get(action - acts.discard0, action - acts.discard0)
+            elif 0 <= acts.give0 <= action < acts.give0 + acts.ncards:  # a card passed
+                action = acts.give0 + swap.get(action - acts.give0, action - acts.give0)
             twin.apply(action)
     except IllegalAction:
         return None

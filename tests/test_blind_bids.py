@@ -57,7 +57,8 @@ def test_only_the_seats_of_a_side_100_behind_are_offered_it_and_see_no_hand_unti
     state.apply(acts.bid0 + 4)
     state.apply(acts.accept)  # seat 0, the dealer, bids nil blind
     assert state.bids == (0, 3, 2, 4) and state.blind_bids == 0b0001 and state.view(3).blind == 0b0001
-    assert state.phase == "play" and state.view(0).hand == state.hand_of(0)
+    assert state.view(0).hand == state.hand_of(0)
+    assert state.phase == "pass" and state.current_player() == 2  # the exchange: seat 0's partner gives first
 
 
 @pytest.mark.parametrize("scores", [[0, 0], [0, 99], [150, 0]])

@@ -202,6 +202,17 @@ def give(ctx: TrumpContext, hand: int, legal: Sequence[int], avoiding: bool) -> 
     return discard(ctx, hand, legal)
 
 
+def nil_exchange(ctx: TrumpContext, legal: Sequence[int], nil: bool) -> int:
+    """A card passed between a seat that bid nothing and its partner (a blind bid's exchange): the nil
+    bidder gives the card likeliest to take a trick (the fewest cards of its suit above it, a trump
+    first); its partner the one least likely to (the most cards above it, a plain card first), which
+    the nil bidder can hold safely."""
+    trumps, above = ctx.trump_mask, ctx.above
+    if nil:
+        return min(legal, key=lambda c: (above[c].bit_count(), not trumps >> c & 1, c))
+    return max(legal, key=lambda c: (not trumps >> c & 1, above[c].bit_count(), c))
+
+
 def cannot_lose_a_trick(ctx: TrumpContext, hand: int, roles: RoleTables | None) -> bool:
     """Whether no card outside ``hand`` can beat any card of it: each card is the best left of its
     suit, a plain card only when no trump is outside (nobody can trump it), and a card that never
@@ -698,6 +709,9 @@ class GreedyAgent:
         rs = state.ruleset
         if legal[0] >= acts.give0 >= 0:  # passing cards: the last range before the dealer's
             cards = [a - acts.give0 for a in legal]
+            receiver = (seat + state.passing_offset()) % rs.players.count
+            if rs.bids is not None and 0 in (state.bids[seat], state.bids[receiver]):  # to or from a nil bidder
+                return acts.give0 + nil_exchange(state.context, cards, state.bids[seat] == 0)
             return acts.give0 + give(state.context, hand, cards, avoids_tricks(rs))
         if legal[0] >= acts.bid0 >= 0:  # bids come after every other decision's actions
             return bid_for(state, hand, legal)

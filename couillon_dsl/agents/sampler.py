@@ -33,6 +33,7 @@ from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.engine.declarations import meld_trump
 from couillon_dsl.engine.follow import partner_frees
+from couillon_dsl.engine.passing import pass_givers
 from couillon_dsl.engine.roles import led_and_winner
 
 if TYPE_CHECKING:
@@ -196,36 +197,38 @@ def replays_discarding(world: GameState, actions: Sequence[int], hidden: set[int
 
 def hidden_gives(state: GameState, seat: int, view: SeatView, public: Sequence[int]) -> set[int]:
     """Indexes in ``public`` of the cards other seats passed before play: ``seat`` never sees
-    them given (the ones passed to it it sees only as cards received). Seats pass in turn from
-    the elder, all their cards each, so the k-th card passed is the elder's k // cards later."""
+    them given (the ones passed to it it sees only as cards received). The givers give in turn
+    (:func:`pass_givers`), all their cards each, so the k-th card passed is the k // cards-th giver's."""
     acts = state.actions
-    passing = state.ruleset.passing
-    if acts.give0 < 0 or passing is None:
+    rs = state.ruleset
+    if acts.give0 < 0 or not rs.pass_cards:
         return set()
-    n = state.ruleset.players.count
-    elder = (view.dealer + 1) % n
+    givers = pass_givers(rs, view.dealer, view.blind)
     gives = [i for i, action in enumerate(public) if acts.give0 <= action < acts.give0 + acts.ncards]
-    return {i for k, i in enumerate(gives) if (elder + k // passing.cards) % n != seat}
+    return {i for k, i in enumerate(gives) if givers[k // rs.pass_cards] != seat}
 
 
-def passes_behind(layout: _Layout, pack: list[int], view: SeatView,
+def passes_behind(layout: _Layout, pack: list[int], view: SeatView, givers: Sequence[int], cards: int,
                   rng: random.Random) -> tuple[list[int], dict[int, list[int]]]:
     """The deal and the cards passed that lead to ``pack`` as it stands after the exchange (each
     seat's dealt positions holding the cards it holds now or has played): the seat's own cards
-    passed and received are known, the other seats' are drawn from their receivers' cards. The
-    cards a seat keeps stay where they were dealt; the ones it passed fill the places of the
-    ones it received."""
+    passed and received are known, the other ``givers``' ``cards`` each are drawn from their
+    receivers' cards. The cards a seat keeps stay where they were dealt; the ones it passed fill
+    the places of the ones it received (a card given back to its first giver never moved)."""
     n, offset = len(layout.dealt), layout.offset
     seat = view.seat
     held = {s: [pack[p] for p in spots] for s, spots in layout.dealt.items()}
-    given = {seat: list(iter_bits(view.passed)), (seat - offset) % n: list(iter_bits(view.received))}
-    for s in range(n):
-        if s not in given:
-            given[s] = rng.sample(held[(s + offset) % n], len(given[seat]))
+    given: dict[int, list[int]] = {s: [] for s in range(n)}
+    if seat in givers:
+        given[seat], given[(seat - offset) % n] = list(iter_bits(view.passed)), list(iter_bits(view.received))
+    for s in givers:
+        if not given[s]:
+            given[s] = rng.sample(held[(s + offset) % n], cards)
     dealt = pack.copy()
     for s, spots in layout.dealt.items():
-        came = set(given[(s - offset) % n])
-        going = iter(given[s])
+        giver = (s - offset) % n
+        came = set(given[giver]) - set(given[s])
+        going = iter([c for c in given[s] if c not in given[giver]])
         for position in spots:
             if pack[position] in came:
                 dealt[position] = next(going)
@@ -235,16 +238,21 @@ def passes_behind(layout: _Layout, pack: list[int], view: SeatView,
 def replays_passing(world: GameState, actions: Sequence[int], hidden: set[int], given: dict[int, list[int]] | None,
                     view: SeatView, reading: Reading | None, rng: random.Random) -> bool:
     """:func:`replays` where each card another seat passed, which this seat did not see, is the
-    world's: the one ``given`` says (after the exchange), or any card of the giver's hand (while
-    seats are still passing, when nothing later tells). The world's view must then be the seat's."""
+    world's: the one ``given`` says (after the exchange), or while seats are still passing one this
+    seat was given (an exchange, received at once), else any card of the giver's hand (nothing
+    later tells). The world's view must then be the seat's."""
     acts = world.actions
     ncards = acts.ncards
     planned = {s: list(cards) for s, cards in given.items()} if given is not None else None
+    to_me = list(iter_bits(view.received))
+    offset = world.ruleset.pass_offset(view.hand_number - 1)
+    n = world.ruleset.players.count
     try:
         for i, action in enumerate(actions):
             if i in hidden:
                 giver = world.current_player()
                 card = planned[giver].pop() if planned is not None else \
+                    to_me.pop() if (giver + offset) % n == view.seat and to_me else \
                     rng.choice(list(iter_bits(world.hand_of(giver))))
                 action = acts.give0 + card
             elif reading is not None and action >= ncards and not reading.believes(world, action):
@@ -303,10 +311,14 @@ class _Layout:
         self.dealt = {s: list(iter_bits(probe.hand_of(s))) for s in range(nseats)}  # each seat's dealt positions
         # the cards this seat passed: where they are now (with the receiver), or still its own while seats pass
         # how many seats on each seat passed to in this hand (0: no passing)
-        self.offset = rs.passing.offset(view.hand_number - 1, nseats) if rs.passing is not None else 0
+        self.offset = rs.pass_offset(view.hand_number - 1)
+        # an exchange under way that this seat has already been given cards in (received at once): the pack
+        # is built as dealt, what it was given its giver's, what it gave its own (replays_passing gives them)
+        self.mid_exchange = bool(view.received) and view.phase == "pass"
         owner = -1
         if view.passed:
-            owner = (seat + self.offset) % nseats if view.received else seat
+            owner = (seat + self.offset) % nseats if view.received and not self.mid_exchange else seat
+        giver_to_me = (seat - self.offset) % nseats if self.mid_exchange else -1
         played_by: dict[int, list[int]] = {s: [] for s in range(nseats)}
         for s, card in view.played:
             played_by[s].append(card)
@@ -331,9 +343,11 @@ class _Layout:
             if s == taker:  # the discards this seat saw came from the discarder's cards
                 cards += list(iter_bits(view.discarded))
             if s == seat:
-                cards += list(iter_bits(view.hand))
+                cards += list(iter_bits(view.hand & ~view.received if self.mid_exchange else view.hand))
             if s == owner:
                 cards += list(iter_bits(view.passed))
+            if s == giver_to_me:
+                cards += list(iter_bits(view.received))
             cards = sorted(set(c for c in cards if not known >> c & 1))
             self.known[s] = cards
             known |= sum(1 << c for c in cards)
@@ -472,6 +486,7 @@ class Sampler:
         hidden = hidden_discards(state, seat, view, public)
         layout = _Layout(base, public, seat, view, len(hidden))
         gives = hidden_gives(state, seat, view, public)
+        givers = pass_givers(rs, view.dealer, view.blind)
         excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free)
         for seat_, ruled_out in shown_melds_rule_out(state, view).items():
             excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
@@ -490,8 +505,8 @@ class Sampler:
             candidate = base.clone()
             if gives:  # cards passed unseen: after the exchange the pack holds the cards as they are now
                 given = None
-                if view.received:
-                    pack, given = passes_behind(layout, pack, view, rng)
+                if view.phase != "pass":
+                    pack, given = passes_behind(layout, pack, view, givers, rs.pass_cards, rng)
                 candidate.deal_pack(pack)
                 return candidate if replays_passing(candidate, public, gives, given, view, reading, rng) else None
             candidate.deal_pack(pack)

@@ -73,7 +73,7 @@ class BidPhase(StateFields):
         bids[seat] = action - self._acts.bid0
         self._trick_bids = tuple(bids)
         self._spk += 1
-        if self._spk == len(self._speakers):
+        if self._spk == len(self._speakers) and not self._begin_blind_exchange():  # a blind bidder's exchange
             self._begin_play()
 
     def _bid_refusal(self, action: int) -> str:

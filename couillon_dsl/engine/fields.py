@@ -169,6 +169,9 @@ class StateFields:
     def _begin_passing(self) -> bool:  # passing: trump fixed, cards passed before any bid; True when they are
         raise NotImplementedError
 
+    def _begin_blind_exchange(self) -> bool:  # passing: after the bids, a blind bidder's exchange; True when it starts
+        raise NotImplementedError
+
     def _begin_exchange(self) -> bool:  # kitty: the contract is fixed; True when the declarer must discard
         raise NotImplementedError
 

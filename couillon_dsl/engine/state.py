@@ -825,7 +825,7 @@ def _game_start(rs: Ruleset) -> _GameStart:
                          rs.trump.choose is not None and rs.trump.choose.delegate is not None, t.kitty is not None,
                          len(rs.declarations) if t.first_trick_offers else 0,
                          rs.bids.highest + 1 if rs.bids is not None
-                         else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.passing is not None)
+                         else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.pass_cards > 0)
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start

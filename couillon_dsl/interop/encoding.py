@@ -53,7 +53,7 @@ class ViewEncoder:
         self.nbids = 0 if bids is None else bids.highest + 1  # bids 0 .. highest
         self.most_tricks = max(1, *ruleset.tables.hand_tricks)  # the tricks piece's unit: the largest hand's tricks
         self.nsides = ruleset.tables.nsides if self.nbids else 0  # the tricks piece: with bids only
-        self.npassed = ncards if ruleset.passing is not None else 0  # the passed and received pieces
+        self.npassed = ncards if ruleset.pass_cards else 0  # the passed and received pieces
         self.pieces: tuple[tuple[str, int], ...] = (
             ("seat", n), ("current_player", n), ("dealer", n),
             ("hand", ncards), ("played_by_seat", n * ncards), ("trick", ncards), ("face_up", ncards),

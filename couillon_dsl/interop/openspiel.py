@@ -112,7 +112,7 @@ class CouillonGame(pyspiel.Game):
         # a hand: the pack drawn, every card played or discarded, offer rounds over the pack, bids and pushes,
         # announcements and declarations, the tricks bid, the cards passed
         per_hand = rs.layout.size * (3 + n) + n * (len(rs.announcements) + len(rs.declarations) + len(rs.contracts) + 2
-                                                   + (rs.bids is not None) + (rs.passing.cards if rs.passing else 0))
+                                                   + (rs.bids is not None) + rs.pass_cards)
         info = pyspiel.GameInfo(
             num_distinct_actions=acts.dealer0 + n,
             max_chance_outcomes=acts.dealer0 + n,
@@ -235,11 +235,11 @@ class ViewObserver:
     def own_passes(self, hand: HandSummary, player: int) -> str:
         """``passed QS KS received 2C 3C `` in a finished hand where cards were passed: the
         player's own alone, as its view showed them (the summary holds every seat's)."""
-        passing = self.setup.ruleset.passing
-        if not hand.passed or passing is None:
+        rs = self.setup.ruleset
+        if not hand.passed or not rs.pass_cards:
             return ""
         n = len(hand.passed)
-        giver = (player - passing.offset(hand.number - 1, n)) % n  # hand.number counts the game's hands from 1
+        giver = (player - rs.pass_offset(hand.number - 1)) % n  # hand.number counts the game's hands from 1
         name = self.setup.ruleset.layout.name
         return (f"passed {' '.join(name(c) for c in iter_bits(hand.passed[player]))} "
                 f"received {' '.join(name(c) for c in iter_bits(hand.passed[giver]))} ")
