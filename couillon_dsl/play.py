@@ -380,9 +380,14 @@ class Table:
 
     def pass_news(self, seat: int) -> None:
         """Another seat has passed a card: told only once it has passed all its cards, and only
-        how many and to whom, since the cards are seen by their receiver alone."""
+        how many and to whom, since the cards are seen by their receiver alone (in an exchange, the
+        person receiving them is told which at once: he takes them up before giving his own)."""
         state = self.state
         if state.view(self.seat).phase == "pass" and state.current_player() == seat:
+            return
+        received = state.view(self.seat).received
+        if self.rs.passing is None and self.receiver(seat) == self.seat and received:  # an exchange: taken up at once
+            self.say(f"{self.subject(seat)} passes you {self.cards_text(received)}.")
             return
         self.say(f"{self.subject(seat)} passes {self.cards_passed()} to {self.who(self.receiver(seat))}.")
 

@@ -202,3 +202,5 @@ def test_the_person_bidding_blind_is_told_so_and_the_bids_say_it() -> None:
     text = played_as_seat_2("blind\n" + "1\n" * 20)
     assert "> blind\nYou bid 0 tricks blind, before looking at your cards." in text
     assert re.search(r"Bids: seat 1 \d+, you 0 blind, seat 3 \d+, seat 0 \d+; ", text)
+    # the blind bidders' exchange: the partner's cards are told at once, then the person gives two back
+    assert re.search(r"Seat 0 passes you \S+ \S+\.\n", text) and "Pass 2 cards to seat 0" in text

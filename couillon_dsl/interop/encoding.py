@@ -11,8 +11,8 @@ seat bid. With bids the tricks taken so far are there too: the cards played by s
 order, do not tell who took them, and a bid is made or broken by exactly that count (other
 rulesets keep the tensor they always had). With tallies (Spades' bags) each team's count is
 there too, in units of the count that pays out (a pot's, paid whole to a team, in the scores'
-units). With cards passed before play (`passing`)
-the seat's own passed cards and, once the exchange is done, the cards it received are there:
+units). With cards passed before play (`passing`, or a blind bidders' exchange)
+the seat's own passed cards and, once they reached it, the cards it received are there:
 only its own, since the cards other seats pass between them are hidden from it.
 
 The scores are in units of what a game spans, so a learner sees numbers near one on every
