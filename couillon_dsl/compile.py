@@ -487,7 +487,8 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
         auction=Auction(ladder=tuple(raw["auction"].get("ladder", ())), first=raw["auction"].get("first", "elder"),
                         procedure=raw["auction"].get("procedure", "once"), values=tuple(raw["auction"].get("values", ())),
                         kitty=raw["auction"].get("kitty", "by_contract"),
-                        doubling=tuple(raw["auction"].get("doubling", ())))
+                        doubling=tuple(raw["auction"].get("doubling", ())),
+                        double_out_of_turn=raw["auction"].get("double_out_of_turn", False))
         if method == "auction" and raw.get("auction") else None,
     )
 

@@ -72,7 +72,7 @@ CODES: dict[str, str] = {
     "blind-exchange-invalid": "a blind bidders' exchange without a blind bid, partners seated opposite, or fewer cards than a hand",
     "bid-value-without-auction": "bid_value is read, but the ruleset's auction bids no numbers",
     "auction-values-invalid": "a numeric auction's values do not rise, or the procedure and what it bids do not match",
-    "doubling-invalid": "doubling beside an auction that is not open, or levels that do not rise",
+    "doubling-invalid": "doubling beside a once-round auction, levels that do not rise, or double_out_of_turn off an open auction's doubling",
     "kitty-choice-invalid": "the declarer's kitty decision without a pairs auction, a kitty, or beside a contract that takes it",
     "auction-ladder-invalid": "the auction's ladder names a contract that is missing, disabled or names its trump",
     "unknown-card-set": "a reference to a card set deck.card_sets does not define",

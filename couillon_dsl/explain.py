@@ -800,8 +800,11 @@ def doubling_sentences(rs: Ruleset) -> list[str]:
                                           "to the next level or pass, and so on while there are levels")
     levels_said = f"; the levels are {times} the stake (`doubled` below, 1 when nobody doubled)"
     if auction.procedure == "open":
-        return ["instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid; "
-                "a double closes the bidding" + raise_ + levels_said]
+        aside = ("; an opponent may also double out of turn: after each bid or pass that leaves the bidding open, "
+                 "the last bidder's opponents other than the player who just spoke and the next to speak are asked "
+                 "in turn whether to double, and their passing is no call" if auction.double_out_of_turn else "")
+        return ["instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid" + aside
+                + "; a double closes the bidding" + raise_ + levels_said]
     raise_ = "" if len(levels) == 1 else ("; after a double the declarer's side is asked whether to raise it to the "
                                           "next level, then the opponents again, while there are levels")
     return ["once the declarer has picked the contract and made any announcements, before the first lead, the "

@@ -255,6 +255,7 @@ class Auction:
     values: tuple[int, ...] = ()  # pairs, open: the numbers that may be bid, lowest first
     doubling: tuple[int, ...] = ()  # open, pairs: the levels the last bid may be doubled to, in order (2, 4)
     kitty: str = "by_contract"  # by_contract | declarer_decides
+    double_out_of_turn: bool = False  # open: the last bid's opponents are asked to double after each call too
 
 
 @dataclass(frozen=True, slots=True)

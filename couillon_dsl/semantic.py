@@ -852,6 +852,11 @@ class _Checks:
         """Doubling raises the last bid of an open auction (the bidding goes round, so an opponent is
         asked after it) or the contract a pairs auction fixed, each level above the one before."""
         levels = auction.get("doubling")
+        if auction.get("double_out_of_turn") and (levels is None or procedure != "open"):
+            self.report("doubling-invalid", "double_out_of_turn asks the opponents of an open auction's last bid "
+                        "whether to double it, but " + ("there is no doubling" if levels is None else
+                                                        f"the procedure is {procedure}"),
+                        "/trump/auction/double_out_of_turn", "use procedure: open with doubling: [2, 4], or drop it")
         if levels is None:
             return
         if procedure == "once":

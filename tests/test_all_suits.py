@@ -162,6 +162,13 @@ def test_the_kernel_and_the_rollout_decline_contracts_in_every_suit() -> None:
     assert RS.rollout is None
 
 
+def test_diff_reads_sans_atout_and_tout_atout_switched_off() -> None:
+    from couillon_dsl.diff import differences
+    off = build_ruleset(str(FOLDER / "contree.yaml"), {"sans_tout_atout": False})
+    lines = differences(RS, off)
+    assert any("Sans atout and Tout atout are not played" in line for line in lines)
+
+
 def test_the_rulebook_reads_sans_atout_and_tout_atout() -> None:
     text = explain(RS)
     assert "together with a trump suit, or instead of a suit Sans atout or Tout atout" in text

@@ -176,10 +176,10 @@ def test_nobody_learns_an_unseen_card_from_the_auction() -> None:
     twins_look_the_same(case for seed in range(10) if (case := auctioned(seed)) is not None)
 
 
-def auctioned(seed: int) -> tuple[GameState, int, int, int, int] | None:
+def auctioned(seed: int, rs=RS) -> tuple[GameState, int, int, int, int] | None:
     """A greedy auction and play up to seat 1's turn, with a card of seat 2 and one of seat 3; None
     when the deal was thrown in."""
-    state = deal({}, seed=seed)
+    state = deal({}, seed=seed, rs=rs)
     rng = random.Random(seed)
     while state.phase == "auction" or state.phase == "play" and state.current_player() != 1:
         state.apply(GREEDY.act(state, state.legal_actions(), rng))
@@ -188,6 +188,62 @@ def auctioned(seed: int) -> tuple[GameState, int, int, int, int] | None:
     a = next(c for c in range(LAYOUT.size) if state.hand_of(2) >> c & 1)
     b = next(c for c in range(LAYOUT.size) if state.hand_of(3) >> c & 1)
     return state, a, b, 1, seed
+
+
+OUT_OF_TURN = build_ruleset(str(FOLDER / "contree.yaml"), {"out_of_turn": True})
+
+
+def test_out_of_turn_the_opponents_not_next_to_speak_are_asked_after_each_call() -> None:
+    """Seat 1 bids: seat 0 (an opponent, not next) is asked before seat 2 speaks; after seat 2's pass, seat 0
+    again (seat 3, next, is the bidder's partner); after seat 3's pass, seat 2 (seat 0 speaks next, in turn).
+    A pass out of turn is no call: the bidding ends at seat 0's own pass in turn."""
+    state = deal({}, rs=OUT_OF_TURN)
+    say(state, "bid 80 H")
+    assert state.current_player() == 0 and said(state) == ["pass", "double"]
+    say(state, "pass")
+    assert state.current_player() == 2 and said(state)[1] == "bid 90 S"  # the bidding goes on where it was
+    say(state, "pass")
+    assert state.current_player() == 0 and said(state) == ["pass", "double"]
+    say(state, "pass", "pass")  # seat 0 out of turn, seat 3 in turn
+    assert state.current_player() == 2 and said(state) == ["pass", "double"]
+    say(state, "pass")
+    assert state.current_player() == 0 and said(state)[1] == "bid 90 S"
+    say(state, "pass")
+    assert state.phase == "play" and state.doubled == 1 and state.sides[1] == state.view(0).maker
+
+
+def test_out_of_turn_a_double_closes_the_bidding_as_in_turn_and_a_new_bid_asks_again() -> None:
+    state = deal({}, rs=OUT_OF_TURN)
+    say(state, "bid 80 H", "pass", "bid 90 S")  # seat 0 declines out of turn; seat 2 overbids
+    assert state.current_player() == 1 and said(state) == ["pass", "double"]  # seat 2's opponents: 1 not next
+    say(state, "double")
+    assert state.current_player() == 2 and said(state) == ["pass", "double"]  # seat 2's side may redouble
+    say(state, "pass", "pass")
+    assert state.phase == "play" and state.doubled == 2 and state.sides[2] == state.view(0).maker
+
+
+def test_out_of_turn_greedy_doubles_on_the_same_measure_and_nothing_leaks() -> None:
+    state = deal({0: cards("JH", "9H", "AH", "10H", "AS", "AC", "AD", "10S"), 2: cards("7H", "8H", "KS")},
+                 rs=OUT_OF_TURN)
+    say(state, "bid 120 H")
+    assert state.current_player() == 0
+    assert state.action_to_string(GREEDY.act(state, state.legal_actions(), random.Random(0))) == "double"
+    twins_look_the_same(case for seed in range(10) if (case := auctioned(seed, OUT_OF_TURN)) is not None)
+
+
+def test_the_rulebook_and_diff_read_doubling_out_of_turn() -> None:
+    from couillon_dsl.diff import differences
+    from couillon_dsl.explain import explain
+    assert "an opponent may also double out of turn" in explain(OUT_OF_TURN)
+    assert "an opponent may also double out of turn" not in explain(RS)
+    assert any("out of turn" in line for line in differences(RS, OUT_OF_TURN))
+
+
+def test_out_of_turn_needs_an_open_auction_with_doubling(tmp_path: Path) -> None:
+    text = (FOLDER / "contree.yaml").read_text(encoding="utf-8")
+    bare = text.replace("    doubling: [2, 4]                                             # coinche, surcoinche\n", "")
+    assert "doubling-invalid" in codes_of(tmp_path / "bare.yaml", bare.replace("double_out_of_turn: false",
+                                                                               "double_out_of_turn: true"))
 
 
 def test_the_kernel_and_the_rollout_decline_the_open_auction() -> None:

@@ -209,7 +209,7 @@ class ContractPhase(StateFields):
         acts = self._acts
         t = self._t
         double = acts.bid0 + t.double_offset  # the last BID action
-        if self._doubled or self._path == "bid":
+        if self._doubled or self._path == "bid" or self._aside >= 0:  # or asked out of turn
             return [acts.pass_, double]
         out = [acts.pass_, *range(acts.bid0 + (self._bid + 1) * t.auction_suits, double)]
         if t.doubling and self._bid >= 0 and self._side_of[self._speakers[self._spk]] != self._side_of[self._bidder]:
@@ -226,7 +226,16 @@ class ContractPhase(StateFields):
         t = self._t
         seat = self._speakers[self._spk]
         n = len(self._t.rounds[0])
-        if action == acts.pass_:
+        if self._aside >= 0:  # asked out of turn: a pass is no call; the bidding goes on where it was
+            if action == acts.pass_:
+                self._decisions.append((seat, "pass"))
+                if self._spk + 1 < len(self._speakers):
+                    self._spk += 1
+                else:
+                    self._speakers, self._spk, self._aside = self._auction_order(), self._aside, -1
+                return
+            self._aside = -1
+        elif action == acts.pass_:
             self._decisions.append((seat, "pass"))
             if self._doubled or self._path == "bid":  # the next of those asked, or the doubling is over
                 if self._spk + 1 < len(self._speakers):
@@ -241,6 +250,7 @@ class ContractPhase(StateFields):
                 self._open_won()
             else:
                 self._spk = (self._spk + 1) % n
+                self._ask_out_of_turn(seat)
             return
         number = action - acts.bid0
         if number < t.double_offset:
@@ -248,6 +258,7 @@ class ContractPhase(StateFields):
             self._bidder, self._round = seat, 0
             self._decisions.append((seat, f"{t.auction_values[self._bid]} {self.strain_id(self._bid_suit)}"))
             self._spk = (self._spk + 1) % n
+            self._ask_out_of_turn(seat)
             return
         self._doubled += 1
         self._decisions.append((seat, f"double x{t.doubling[self._doubled - 1]}"))
@@ -257,6 +268,19 @@ class ContractPhase(StateFields):
         side = self._side_of[seat]  # the other side answers, in turn from the seat after this one
         self._speakers = tuple(s for s in t.rounds[seat][1:] if self._side_of[s] != side)
         self._spk = 0
+
+    def _ask_out_of_turn(self, caller: int) -> None:
+        """After ``caller``'s call, the bidding still open (`double_out_of_turn`): the last bid's opponents
+        other than the caller and the seat to speak next are asked in turn, from the seat after the
+        caller, whether to double it; ``_aside`` keeps where the bidding goes on."""
+        auction = self._rs.trump.auction
+        if auction is None or not auction.double_out_of_turn or self._bid < 0 or self._doubled:
+            return
+        following = self._speakers[self._spk]
+        side = self._side_of[self._bidder]
+        asked = tuple(s for s in self._t.rounds[caller][1:] if self._side_of[s] != side and s != following)
+        if asked:
+            self._aside, self._speakers, self._spk = self._spk, asked, 0
 
     def _ask_doubling(self) -> None:
         """A contract fixed by a pairs auction (`doubling`), before the first lead: the seats not on the

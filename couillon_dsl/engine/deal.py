@@ -54,7 +54,7 @@ class DealPhase(StateFields):
         self._last_up = self._offered = self._trump = self._defer_seat = self._chooser = self._contract = self._asked = -1
         self._pushes = self._cbase = 0
         self._mult = 1
-        self._bid = self._bidder = self._bid_suit = -1
+        self._bid = self._bidder = self._bid_suit = self._aside = -1
         self._doubled = 0
         self._trick_bids = self._given = self._received = ()
         self._unseen = self._blind = 0

@@ -327,6 +327,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         other._bidder = self._bidder
         other._bid_suit = self._bid_suit
         other._doubled = self._doubled
+        other._aside = self._aside
         other._side_of = self._side_of
         # bids
         other._trick_bids = self._trick_bids
