@@ -130,6 +130,7 @@ CODES: dict[str, str] = {
     "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
     "tally-payout-unclear": "a tally with neither or both of its payouts (`every` and `delta`, or `to` and `when`)",
     "passing-out-of-range": "more cards passed than a player holds, or `across` with an odd number of players",
+    "schedule-cut-short": "a game of a fixed number of deals ends partway through its schedule of hand sizes (warning)",
     "game-may-not-end": "only a scoring expression might bring a team to the goal, which the check cannot follow (warning)",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",
     "unused-setting": "a setting the chosen method ignores (warning)",

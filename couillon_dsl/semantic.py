@@ -1093,6 +1093,20 @@ class _Checks:
                 total += fixed.get(r + suit, value)
         return total
 
+    def check_schedule_length(self, deals: int) -> None:
+        """A game of a fixed number of deals whose schedule of hand sizes it plays only in part: the
+        schedule starts again after its last entry, so a game cut partway through it is most likely a
+        miscount (Oh Hell's 1..10..1 is twenty deals)."""
+        for i, step in enumerate(self.data["deal"]):
+            schedule = step.get("packet")
+            if isinstance(schedule, list) and deals % len(schedule):
+                passes = "before it is through" if deals < len(schedule) else \
+                    f"{deals % len(schedule)} deals into its pass number {deals // len(schedule) + 1}"
+                self.report("schedule-cut-short", f"the game lasts {deals} deals but the schedule of hand sizes has "
+                            f"{len(schedule)} entries: the game ends {passes}", "/scoresheet/deals",
+                            f"make scoresheet.deals {len(schedule)} or a multiple of it, or give deal step {i + 1} "
+                            f"{deals} entries", severity="warning")
+
     def check_outcome(self) -> None:
         needs = self.data.get("outcome", {}).get("maker_needs")
         if needs is not None and needs > self.total_points():
@@ -1114,6 +1128,7 @@ class _Checks:
                                else "with at_goal: ends_game the furthest from the goal wins, whoever got there first"),
                             f"/scoresheet/{key}", f"remove scoresheet.{key}", key=True, severity="warning")
         if "deals" in sheet:  # a fixed number of deals always ends
+            self.check_schedule_length(sheet["deals"])
             return
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):
