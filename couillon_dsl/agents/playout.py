@@ -200,10 +200,11 @@ class Outlook:
         self.limit = -(-span // self.scale) + 10  # a team may fall behind its start (a beaten maker)
         self.games_to_win = ruleset.session.games_to_win
         self.table = _points_problem(self.limit)
+        self.carry = sheet.tie_carry  # ties pending make the next decided hand count double (or more)
         self.deals = sheet.deals or 0
         self.ends = not self.deals and sheet.at_goal == "ends_game"
         self.unit = hand_spread(ruleset) if self.deals or self.ends else 0.0  # a hand's typical change
-        self._priced: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[float]] = {}  # see chances
+        self._priced: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], list[float]] = {}  # see chances
 
     def steps(self, value: int) -> int:
         """Priced steps from ``value`` to the goal (0 at or past it)."""
@@ -223,12 +224,23 @@ class Outlook:
         return -self.sign * scores[team] - best_other, self.unit * math.sqrt(left)
 
     def game_chances(self, state: GameState) -> list[float]:
-        """Each team's chance to win the current game."""
+        """Each team's chance to win the current game. In a race to the goal with ties pending whose
+        carry multiplies the next decided hand (`tie_carry`), that hand is worth as many steps, won by
+        any team alike: a tie is worth more to the side behind than to the side ahead."""
         teams = range(len(state.scores))
         if self.deals or self.ends:
             return [STANDARD_NORMAL.cdf(lead / spread) for lead, spread in (self._lead(state, t) for t in teams)]
         steps = [self.steps(v) for v in state.scores]
-        return [self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)] for team in teams]
+        ties = state.ties_pending
+        if ties and self.carry != "none":
+            doubled = 2 ** ties if self.carry == "cumulative_double" else 2
+            after = [[max(0, s - doubled) if t == won else s for t, s in enumerate(steps)] for won in teams]
+            return [sum(self.race(row, team) for row in after) / len(after) for team in teams]
+        return [self.race(steps, team) for team in teams]
+
+    def race(self, steps: Sequence[int], team: int) -> float:
+        """``team``'s chance to reach the goal first with the teams ``steps`` from it (even steps)."""
+        return self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)]
 
     def chances(self, state: GameState) -> list[float]:
         """Per team, the chance to win the session from where ``state`` stands (a new list).
@@ -238,7 +250,7 @@ class Outlook:
         result = state.result
         if result is not None:
             return [float(result.winner == t) for t in range(len(result.scores))]
-        key = (state.scores, state.games_won, state.hand_number if self.deals else 0)
+        key = (state.scores, state.games_won, state.hand_number if self.deals else 0, state.ties_pending)
         known = self._priced.get(key)
         if known is None:
             won = key[1]
