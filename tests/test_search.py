@@ -76,6 +76,19 @@ def test_a_tie_pending_prices_the_next_decided_hand_at_its_double() -> None:
     assert Outlook(plain).chances(state)[0] == pytest.approx(0.875)
 
 
+def test_a_deal_thrown_in_prices_the_point_it_owes_the_next_hands_winner() -> None:
+    """Kwajongen (`pass_carry: single`): after a deal thrown in, the next decided hand's winner takes
+    a point more, two steps: from two points against three, the leader wins with that hand or
+    stands at two against one (1/2 + 1/2 x 1/4), where Pascal gives 11/16 without the carry."""
+    rs = build_ruleset("kwajongen")
+    outlook = Outlook(rs)
+    state = GameState(rs)
+    state.set_scoresheet([2, 3])
+    assert outlook.chances(state)[0] == pytest.approx(11 / 16)
+    state.set_scoresheet([2, 3], passes=1)
+    assert outlook.chances(state) == pytest.approx([0.625, 0.375])
+
+
 def test_chances_are_remembered_per_scoresheet_state_and_handed_out_as_new_lists() -> None:
     """A playout adds its tie-break to the list it gets: the remembered chances must not change."""
     rs = build_ruleset("couillon")
