@@ -170,16 +170,21 @@ def chooser(rs: Ruleset, by: str) -> str:
 
 def players_sentence(rs: Ruleset) -> str:
     players = rs.players
-    if players.sides == "declarer_alone":
-        return (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
-                f"contract) plays alone against the other {players.count - 1}, who play together, and each "
-                "player keeps their own score")
     sizes = sorted({len(team) for team in players.teams})
-    if sizes == [1]:
-        return f"{players.count} players, each playing for themselves"
-    if len(sizes) == 1:
-        return f"{players.count} players in {len(players.teams)} teams of {sizes[0]}"
-    return f"{players.count} players in teams of {join([str(len(t)) for t in players.teams])}"
+    if players.sides == "declarer_alone":
+        text = (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
+                f"contract) plays alone against the other {players.in_play - 1}, who play together, and each "
+                "player keeps their own score")
+    elif sizes == [1]:
+        text = f"{players.count} players, each playing for themselves"
+    elif len(sizes) == 1:
+        text = f"{players.count} players in {len(players.teams)} teams of {sizes[0]}"
+    else:
+        text = f"{players.count} players in teams of {join([str(len(t)) for t in players.teams])}"
+    if players.sit_out == "dealer":
+        text += (f"; the dealer deals to the other {players.in_play} and sits each hand out: he is dealt no cards, "
+                 "is asked nothing and plays no card, and is paid what his side is paid")
+    return text
 
 
 def seating_sentence(rs: Ruleset) -> str:

@@ -203,7 +203,7 @@ def hidden_gives(state: GameState, seat: int, view: SeatView, public: Sequence[i
     rs = state.ruleset
     if acts.give0 < 0 or not rs.pass_cards:
         return set()
-    givers = pass_givers(rs, view.dealer, view.blind)
+    givers = pass_givers(rs, state.play_order((view.dealer + 1) % rs.players.count), view.blind)
     gives = [i for i, action in enumerate(public) if acts.give0 <= action < acts.give0 + acts.ncards]
     return {i for k, i in enumerate(gives) if givers[k // rs.pass_cards] != seat}
 
@@ -486,7 +486,7 @@ class Sampler:
         hidden = hidden_discards(state, seat, view, public)
         layout = _Layout(base, public, seat, view, len(hidden))
         gives = hidden_gives(state, seat, view, public)
-        givers = pass_givers(rs, view.dealer, view.blind)
+        givers = pass_givers(rs, state.play_order((view.dealer + 1) % rs.players.count), view.blind)
         excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free)
         for seat_, ruled_out in shown_melds_rule_out(state, view).items():
             excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen

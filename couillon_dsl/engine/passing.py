@@ -37,14 +37,12 @@ def exchange_givers(blind: int, order: Sequence[int], first: str) -> tuple[int, 
     return tuple(out)
 
 
-def pass_givers(rs: Ruleset, dealer: int, blind: int) -> tuple[int, ...]:
-    """The seats that give cards in a hand dealt by ``dealer``, in turn: with `passing` every seat from
-    the elder; with a blind bid's exchange the seats :func:`exchange_givers` names for the seats that
-    bid blind (the ``blind`` mask, public); else none."""
-    t = rs.tables
-    order = t.rounds[t.next_seat[dealer]]
+def pass_givers(rs: Ruleset, order: Sequence[int], blind: int) -> tuple[int, ...]:
+    """The seats that give cards in a hand whose seats in play, from the elder, are ``order``, in turn:
+    with `passing` every one of them; with a blind bid's exchange the seats :func:`exchange_givers`
+    names for the seats that bid blind (the ``blind`` mask, public); else none."""
     if rs.passing is not None:
-        return order
+        return tuple(order)
     if rs.bids is not None and rs.bids.exchange:
         return exchange_givers(blind, order, rs.bids.exchange_first)
     return ()
@@ -66,7 +64,7 @@ class PassPhase(StateFields):
         bids = self._rs.bids
         if bids is None or not bids.exchange or not self._blind or self._given:
             return False
-        self._speakers = pass_givers(self._rs, self._dealer, self._blind)
+        self._speakers = pass_givers(self._rs, self._order[self._t.next_seat[self._dealer]], self._blind)
         self._spk = 0
         self._given = self._received = (0,) * self._n
         self._phase = PASS
@@ -76,7 +74,7 @@ class PassPhase(StateFields):
         """Enter the passing phase when this hand passes and has not yet; True when it did."""
         if self._given or not self.passing_offset():
             return False
-        self._speakers = self._t.rounds[self._t.next_seat[self._dealer]]
+        self._speakers = self._order[self._t.next_seat[self._dealer]]
         self._spk = 0
         self._given = self._received = (0,) * self._n
         self._phase = PASS
