@@ -244,7 +244,8 @@ class Table:
 
     def deed(self, seat: int, action: int, legal: Sequence[int], offered: Card | None, phase: str = "") -> str:
         """What ``seat`` did, as a sentence: ``Seat 1 plays ♠K.``; ``phase`` is the one it acted in (a
-        numeric auction's hold and a declarer's kitty decision are said as such)."""
+        numeric auction's hold, a declarer's kitty decision and a pass when asked out of turn whether to
+        double, ``out_of_turn``, are said as such)."""
         kind, arg = self.state.actions.decode(action)
         values = self.rs.tables.auction_values
         who = self.subject(seat)
@@ -263,6 +264,8 @@ class Table:
         if kind == "accept":
             took = f" {self.card(offered)}" if offered is not None else ""
             return f"{who} accept{s}{took}."
+        if kind == "pass" and phase == "out_of_turn":  # asked whether to double out of turn: no call
+            return f"{who} do{'es' if s else ''} not double."
         if kind == "pass":
             return f"{who} pass{'es' if s else ''}."
         if kind == "defer":
@@ -354,6 +357,7 @@ class Table:
         hands = len(state.hands)
         ctx = state.context
         view = state.view(self.seat)
+        phase = "out_of_turn" if state.asked_out_of_turn else view.phase
         state.apply(action)
         kind, _ = state.actions.decode(action)
         if kind == "discard" and seat != self.seat:
@@ -361,7 +365,7 @@ class Table:
         elif kind == "give" and seat != self.seat:
             self.pass_news(seat)
         elif kind != "declare":  # a declaration is told with its cards (news)
-            self.say(self.deed(seat, action, legal, view.offered, view.phase))
+            self.say(self.deed(seat, action, legal, view.offered, phase))
         self.news(view, state.view(self.seat))
         if len(state.hands) > hands:
             summary = state.hands[-1]
@@ -562,6 +566,8 @@ class Table:
             self.say("Contract: not fixed yet." if v.phase == "auction" else "Trump: not fixed yet.")
         if v.doubled > 1:
             self.say(f"The stake is doubled: x{v.doubled}.")
+        if self.state.asked_out_of_turn:
+            self.say("You are asked out of turn whether to double the last bid (passing is no call).")
         if v.offered is not None:
             self.say(f"Offered: {self.card(v.offered)}.")
         if v.decisions and v.phase in ("offer", "name", "choose", "auction", "kitty"):

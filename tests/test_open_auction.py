@@ -199,9 +199,10 @@ def test_out_of_turn_the_opponents_not_next_to_speak_are_asked_after_each_call()
     A pass out of turn is no call: the bidding ends at seat 0's own pass in turn."""
     state = deal({}, rs=OUT_OF_TURN)
     say(state, "bid 80 H")
-    assert state.current_player() == 0 and said(state) == ["pass", "double"]
+    assert state.current_player() == 0 and said(state) == ["pass", "double"] and state.asked_out_of_turn
     say(state, "pass")
     assert state.current_player() == 2 and said(state)[1] == "bid 90 S"  # the bidding goes on where it was
+    assert not state.asked_out_of_turn and state.view(1).decisions[-1] == (0, "no double")
     say(state, "pass")
     assert state.current_player() == 0 and said(state) == ["pass", "double"]
     say(state, "pass", "pass")  # seat 0 out of turn, seat 3 in turn

@@ -228,7 +228,7 @@ class ContractPhase(StateFields):
         n = len(self._order[0])  # the seats in play
         if self._aside >= 0:  # asked out of turn: a pass is no call; the bidding goes on where it was
             if action == acts.pass_:
-                self._decisions.append((seat, "pass"))
+                self._decisions.append((seat, "no double"))
                 if self._spk + 1 < len(self._speakers):
                     self._spk += 1
                 else:

@@ -522,6 +522,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return meld_trump(self._rs, self._contract, self._trump)
 
     @property
+    def asked_out_of_turn(self) -> bool:
+        """Whether the seat to act is asked out of turn whether to double the last bid of an open auction
+        (`double_out_of_turn`; public: who is asked follows from the calls)."""
+        return self._aside >= 0
+
+    @property
     def auction_value(self) -> int | None:
         """The highest value bid so far in a numeric auction (`trump.auction.values`; public), the value
         the hand is played at once it is won; None before any bid and in other rulesets."""
