@@ -15,6 +15,7 @@ from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.engine.passing import exchange_givers
 from couillon_dsl.explain import explain
+from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Ruleset
 from couillon_dsl.validate import check
@@ -143,6 +144,10 @@ def test_an_exchange_needs_partners_across_and_fewer_cards_than_a_hand(tmp_path:
                     f"bids:\n  blind_exchange: {{cards: {cards}}}\n")
     found = [d for d in check(load_ruleset(path)) if d.code == "blind-exchange-invalid"]
     assert found and (words in found[0].message or words in (found[0].hint or ""))
+
+
+def test_the_kernel_and_the_rollout_decline_it() -> None:
+    assert "`bids`" in (ruleset_reason(RS) or "") and RS.rollout is None
 
 
 def test_the_rulebook_reads_the_exchange() -> None:

@@ -250,6 +250,7 @@ def test_out_of_turn_needs_an_open_auction_with_doubling(tmp_path: Path) -> None
 def test_the_kernel_and_the_rollout_decline_the_open_auction() -> None:
     assert "`trump.auction`" in (ruleset_reason(RS) or "")
     assert RS.rollout is None
+    assert "`trump.auction`" in (ruleset_reason(OUT_OF_TURN) or "") and OUT_OF_TURN.rollout is None
 
 
 def test_an_open_auction_refuses_doubling_levels_that_do_not_rise(tmp_path: Path) -> None:
