@@ -1915,6 +1915,9 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
         if node.func == "score":
             team = team_phrase(rs, arg)
             return f"the score of {team} before the hand" if team else None
+        if node.func == "seats":
+            team = team_phrase(rs, arg)
+            return f"the number of players on {team}" if team else None
         if node.func == "top_run":
             team = team_phrase(rs, arg)
             return (f"the number of the highest trumps in a row, from the top one down, {team} held (with the "

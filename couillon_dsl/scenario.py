@@ -616,9 +616,12 @@ class _Runner:
 
     def _hand_sides(self) -> tuple[int, ...] | None:
         """Seat -> side of the hand in play (or just ended) when the sides change with each hand, else None."""
-        if not self.rs.tables.declarer_sides:
+        t = self.rs.tables
+        if not (t.declarer_sides or t.side_cards):
             return None
-        sides = self._hand_value(lambda: self.state.view(0).sides, lambda h: h.sides)
+        # the true sides (hidden sides too: a scenario is written by someone who sees every hand)
+        sides = self._hand_value(lambda: self.state.sides if self.state.view(0).sides is not None else None,
+                                 lambda h: h.sides)
         if not sides:
             raise ScenarioError("the sides of this hand are not fixed (no contract was made)")
         return tuple(sides)

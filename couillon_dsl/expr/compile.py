@@ -135,6 +135,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "held": (("card_set", "team"), "int"),
     "score": (("team",), "int"),
     "top_run": (("team",), "int"),
+    "seats": (("team",), "int"),
     "in_last_trick": (("card_set",), "bool"),
     "in_trick": (("int", "card_set"), "bool"),
     "trick_winner": (("int",), "team"),
@@ -174,7 +175,7 @@ def reserved_names() -> frozenset[str]:
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidders_tricks": "tricks",
                    "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "seat_blind": "seat_blinds", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
-                   "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs",
+                   "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log"}
 
@@ -392,6 +393,8 @@ class _Checker:
             return result, bidders_tricks(team)
         if node.func == "score":  # a hand valued apart from a game (an agent's estimate) reads a fresh scoresheet: 0
             return result, lambda facts: 0 if (t := team(facts)) is None or not facts.scores else facts.scores[t]
+        if node.func == "seats":  # how many seats play on the side; a hand valued without seats (an estimate): 0
+            return result, lambda facts: 0 if (t := team(facts)) is None else facts.seat_sides.count(t)
         if node.func == "top_run":  # a hand valued without its cards (an agent's estimate) holds no run
             return result, lambda facts: 0 if (t := team(facts)) is None or not facts.top_runs else facts.top_runs[t]
         return result, lambda facts: 0 if (t := team(facts)) is None else table(facts)[t]
