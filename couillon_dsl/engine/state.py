@@ -539,8 +539,15 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
 
     @property
     def trick_counts(self) -> tuple[int, ...]:
-        """Side -> the tricks it took so far this hand (public; the seat view's ``tricks``)."""
+        """Side -> the tricks it took so far this hand (the seat view's ``tricks``: public, but for
+        sides hidden until revealed, `card_holders`)."""
         return tuple(self._tricks)
+
+    @property
+    def side_points(self) -> tuple[int, ...]:
+        """Side -> the card points it took so far this hand, in 1/``point_unit`` of a point (the seat
+        view's ``points``: public, but for sides hidden until revealed, `card_holders`)."""
+        return tuple(self._points)
 
     @property
     def scores(self) -> tuple[int, ...]:
