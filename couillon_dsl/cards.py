@@ -124,6 +124,15 @@ class DeckLayout:
         """Every copy of ``card``, as a mask."""
         return ((1 << self.copies) - 1) << self.first_copy(card)
 
+    def with_copies(self, mask: CardMask) -> CardMask:
+        """``mask`` with every copy of each card it holds: what a rule naming those cards covers."""
+        if self.copies == 1:
+            return mask
+        out = 0
+        for card in iter_bits(mask):
+            out |= self.copies_mask(card)
+        return out
+
     def lowest_copies(self, mask: CardMask) -> CardMask:
         """``mask`` with one copy of each card it holds, the lowest: equal cards as one choice."""
         if self.copies == 1:

@@ -124,26 +124,22 @@ def make_greedy():  # type: ignore[no-untyped-def]
     return make_agent("greedy")
 
 
-def test_nobody_learns_where_an_unplayed_queen_of_clubs_is() -> None:
-    """Seat 1, to play, holds no queen of clubs: moving an unplayed one from one of the other
-    seats to another (trading it for a card of the same suit class it did not see) changes
-    neither its view, the worlds it samples nor any search's choice, though the sides change."""
+@pytest.mark.parametrize("re", [False, True])  # seat 1 of Kontra, or of Re (its partner unknown to it)
+def test_nobody_learns_where_an_unplayed_queen_of_clubs_is(re: bool) -> None:
+    """Seat 1, to play, holding a queen of clubs or not: moving an unplayed one it does not hold from
+    one of the other seats to another (trading it for a trump there) changes neither its view, the
+    worlds it samples nor any search's choice, though the sides change."""
     def cases() -> Iterator[tuple[GameState, int, int, int, int]]:
-        for seed in range(40):
+        for seed in range(60):
             state = hand_in_play(seed)
-            if state is None or state.hand_of(1) & QC:
+            if state is None or bool(state.hand_of(1) & QC) != re:
                 continue
             played = sum(1 << c for _, c in state.view(1).played)
-            for holder in (0, 2, 3):
-                queen = state.hand_of(holder) & QC & ~played
-                if not queen:
-                    continue
-                for other in (0, 2, 3):
-                    mine = state.hand_of(other) & ~QC & ~played & state.context.trump_mask
-                    if other != holder and mine:
-                        yield state, (queen & -queen).bit_length() - 1, (mine & -mine).bit_length() - 1, 1, seed
-                        break
-                break
+            moves = [(queen, trump) for holder in (0, 2, 3) for other in (0, 2, 3) if other != holder
+                     for queen in iter_bits(state.hand_of(holder) & QC & ~played)
+                     for trump in iter_bits(state.hand_of(other) & ~QC & ~played & state.context.trump_mask)]
+            if moves:
+                yield state, *moves[0], 1, seed
 
     twins_look_the_same(cases())
 

@@ -94,8 +94,8 @@ def role_tables(layout: DeckLayout, roles: Sequence[CardRole], unit: int) -> Rol
     if not roles:
         return None
 
-    def cards(keep: Callable[[CardRole], bool]) -> CardMask:
-        return sum(layout.parse_mask(list(r.cards)) for r in roles if keep(r))
+    def cards(keep: Callable[[CardRole], bool]) -> CardMask:  # every copy of a role's cards
+        return sum(layout.with_copies(layout.parse_mask(list(r.cards))) for r in roles if keep(r))
 
     kept = [r for r in roles if r.kept_by_owner]
     return RoleTables(
@@ -527,7 +527,7 @@ def check_masks(layout: DeckLayout, deck: Deck, check: DealCheck) -> tuple[CardM
     counts = []
     for kind, key, least, most in check.counts:
         mask = (layout.suit_mask(layout.suits.index(key)) if kind == "suit"
-                else layout.parse_mask(list(deck.card_sets[key])))
+                else layout.with_copies(layout.parse_mask(list(deck.card_sets[key]))))
         counts.append((mask, least, layout.size if most is None else most))
     return layout.parse_mask(list(check.holds)), layout.parse_mask(list(check.lacks)), tuple(counts)
 
