@@ -1950,11 +1950,17 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return (f"the number of the highest trumps in a row, from the top one down, {team} held (with the "
                     f"cards that count for {team} unplayed), or, when the top one was not among them, the number "
                     f"missing above the highest held") if team else None
-    if isinstance(node, Call) and node.func in ("count", "held") and len(node.args) == 2 \
+    if isinstance(node, Call) and node.func == "tricks_worth" and len(node.args) == 2 \
+            and isinstance(node.args[1], Number):
+        team = team_phrase(rs, node.args[0])
+        return f"the number of tricks {team} took holding at least {node.args[1].value} card points" if team else None
+    if isinstance(node, Call) and node.func in ("count", "held", "captured") and len(node.args) == 2 \
             and isinstance(node.args[0], String):
         team = team_phrase(rs, node.args[1])
         if team is None:
             return None
+        if node.func == "captured":
+            return f"the number of {node.args[0].value} in the tricks of {team} played by its opponents"
         if node.func == "held":
             return f"the number of the {node.args[0].value} the players of {team} held at the start of play"
         return f"the number of {node.args[0].value} in the tricks of {team}"

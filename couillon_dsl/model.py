@@ -602,6 +602,7 @@ class Tables:
     # players.sides: card_holders: the copies of the side card (its holders are side 0, the maker's); 0 otherwise.
     # Those sides are hidden: a seat's view shows another seat's side only once it is known (GameState.sides_known_to)
     side_cards: CardMask = 0
+    reads_trick_values: bool = False  # the scoring reads `captured` or `tricks_worth` (each trick's takers and points)
     # announcements or optional declarations: a seat may be offered one beside its cards in trick 1
     first_trick_offers: bool = False
     declarer_offers: tuple[int, ...] = ()  # announcements (`by: declarer`) put to the declarer before the first lead

@@ -10,21 +10,24 @@ from its hand. Moving a hidden queen changes no view, no world a seat samples, n
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from couillon_dsl.agents import make_agent
 from couillon_dsl.cards import CardNotationError, iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
-from couillon_dsl.explain import explain
+from couillon_dsl.explain import explain, int_phrase
+from couillon_dsl.expr.parse import parse_expression
 from couillon_dsl.kernel.eligible import ruleset_reason
+from couillon_dsl.scenario import run_scenario
 from example_games import FOLDER
 from honesty import twins_look_the_same
 from packs import pack_dealing
-
-import pytest
 
 RS = build_ruleset(str(FOLDER / "doppelkopf.yaml"))
 LAYOUT = RS.layout
@@ -32,6 +35,7 @@ ACTS = GameState(RS).actions
 NCARDS = LAYOUT.size
 DEALER = 3  # seat 0 is the elder and leads
 QC = LAYOUT.copies_mask(LAYOUT.parse("QC"))
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
 
 def cards(*names: str) -> list[int]:
@@ -110,18 +114,13 @@ def hand_in_play(seed: int) -> GameState | None:
     """Greedy plays a random deal until seat 1 is to play in the third trick, or None."""
     state = GameState(RS, seed=seed)
     state.deal_shuffled(random.Random(seed))
-    greedy = make_greedy()
+    greedy = make_agent("greedy")
     rng = random.Random(seed)
     while len(state.view(0).played) < 8 or state.current_player() != 1:
         if state.current_player() == CHANCE:
             return None
         state.apply(greedy.act(state, state.legal_actions(), rng))
     return state
-
-
-def make_greedy():  # type: ignore[no-untyped-def]
-    from couillon_dsl.agents import make_agent
-    return make_agent("greedy")
 
 
 @pytest.mark.parametrize("re", [False, True])  # seat 1 of Kontra, or of Re (its partner unknown to it)
@@ -168,6 +167,19 @@ def test_random_hands_deal_each_copy_once_and_conserve_240_points(seed: int) -> 
             assert sum(summary.deltas) == 0  # zero-sum, a player alone too
 
 
+def test_without_extras_the_normal_game_scores_its_game_point(tmp_path: Path) -> None:
+    """tests/scenarios/doppelkopf-normal-game.yaml with extras=false: Re's 1 game point stands, the fox
+    Kontra caught no longer cancels it."""
+    text = (SCENARIOS / "doppelkopf-normal-game.yaml").read_text(encoding="utf-8")
+    text = text.replace("ruleset: ../../examples/doppelkopf.yaml", f"ruleset: {FOLDER / 'doppelkopf.yaml'}\n"
+                        "options: {extras: false}")
+    text = text.replace("scores: {L: 0, P: 0, R: 0, D: 0}", "scores: {L: 1, P: -1, R: 1, D: -1}")
+    path = tmp_path / "normal-game-without-extras.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = run_scenario(path)
+    assert result.ok, result.render()
+
+
 def test_the_kernel_and_the_rollout_decline_doppelkopf_by_its_concepts() -> None:
     reason = ruleset_reason(RS) or ""
     assert "`deck.copies`" in reason and "`players.sides`" in reason
@@ -176,4 +188,11 @@ def test_the_kernel_and_the_rollout_decline_doppelkopf_by_its_concepts() -> None
 
 def test_the_rulebook_reads_the_new_concepts() -> None:
     text = explain(RS)
-    assert "twice" in text and "queen of clubs" in text.lower() or "Q♣" in text
+    assert "Each of these cards is in the pack twice" in text and "the first played beats the others" in text
+    assert "the players dealt a copy of the Q♣ play together against the others" in text
+    assert "another player's once that player plays the Q♣" in text
+    assert "`extras` is `re_extras` less `kontra_extras` if the number of players on the side holding the Q♣ is 2" in text
+    assert int_phrase(RS, parse_expression("tricks_worth(maker, 40)")) == \
+        "the number of tricks the side holding the Q♣ took holding at least 40 card points"
+    assert int_phrase(RS, parse_expression('captured("foxes", opponents(maker))')) == \
+        "the number of foxes in the tricks of the other side played by its opponents"

@@ -498,6 +498,8 @@ def build_tables(
                          for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides", "seat_blinds"}
                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
+        reads_trick_values=any(reads & {"captured", "trick_values"}
+                               for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_held=any("held" in reads for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_top_runs=any("top_runs" in reads for reads in (*(rule.reads for rule in scoring),
                                                             *(tally.reads for tally in tallies),
