@@ -183,6 +183,7 @@ def test_without_extras_the_normal_game_scores_its_game_point(tmp_path: Path) ->
 def test_the_kernel_and_the_rollout_decline_doppelkopf_by_its_concepts() -> None:
     reason = ruleset_reason(RS) or ""
     assert "`deck.copies`" in reason and "`players.sides`" in reason
+    assert "captured" in reason and "trick_values" in reason  # captured() and tricks_worth()
     assert RS.rollout is None
 
 
