@@ -133,6 +133,17 @@ class DeckLayout:
             out |= self.copies_mask(card)
         return out
 
+    def in_copy_order(self, order: Sequence[Card], drawn: CardMask = 0) -> list[Card]:
+        """``order`` with each card replaced by its lowest copy not ``drawn`` nor earlier in the
+        order: the same deal of equal cards, written as drawing each card's name would write it."""
+        out = []
+        for card in order:
+            free = self.copies_mask(card) & ~drawn
+            low = free & -free
+            drawn |= low
+            out.append(low.bit_length() - 1)
+        return out
+
     def lowest_copies(self, mask: CardMask) -> CardMask:
         """``mask`` with one copy of each card it holds, the lowest: equal cards as one choice."""
         if self.copies == 1:

@@ -24,7 +24,9 @@ from couillon_dsl.engine import CHANCE, GameState
 from couillon_dsl.explain import explain, int_phrase
 from couillon_dsl.expr.parse import parse_expression
 from couillon_dsl.kernel.eligible import ruleset_reason
+from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.scenario import run_scenario
+from couillon_dsl.simulation import play_game
 from example_games import FOLDER
 from honesty import twins_look_the_same
 from packs import pack_dealing
@@ -178,6 +180,17 @@ def test_without_extras_the_normal_game_scores_its_game_point(tmp_path: Path) ->
     path.write_text(text, encoding="utf-8")
     result = run_scenario(path)
     assert result.ok, result.render()
+
+
+def test_a_game_records_cards_by_name_and_replays_exactly() -> None:
+    """Equal cards are named alike in a record: the deal is drawn in copy order and a seat plays the
+    lowest copy it holds, so the names replay to the very same cards (the outcome lists card ids)."""
+    rs = build_ruleset(str(FOLDER / "doppelkopf.yaml"), {"deals": 2})
+    state = GameState(rs, seed=5)
+    play_game(state, [make_agent("greedy"), make_agent("random")] * 2, random.Random(5))
+    record = GameRecord.from_state(state, ruleset=str(FOLDER / "doppelkopf.yaml"), seed=5)
+    assert record.actions.count("QC") == 8  # both copies drawn, then played, in each of two deals
+    assert replay(record, rs) is None
 
 
 def test_the_kernel_and_the_rollout_decline_doppelkopf_by_its_concepts() -> None:
