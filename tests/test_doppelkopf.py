@@ -73,6 +73,10 @@ def test_the_pack_holds_every_card_twice_named_alike() -> None:
     assert LAYOUT.copies_mask(second) == 1 << first | 1 << second
     with pytest.raises(CardNotationError):
         LAYOUT.parse_mask("QC QC QC")
+    assert LAYOUT.lowest_copies(1 << second) == 1 << second and LAYOUT.lowest_copies(QC) == 1 << first
+    assert LAYOUT.with_copies(1 << second) == QC
+    assert LAYOUT.in_copy_order([second, first]) == [first, second]
+    assert LAYOUT.in_copy_order([second], drawn=1 << first) == [second]
     assert sum(RS.tables.contexts[RS.tables.fixed_trump + 1 << len(RS.tables.promotion_cards)].points) == 240
 
 
