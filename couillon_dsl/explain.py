@@ -2000,7 +2000,11 @@ def value_phrase(rs: Ruleset, node: Node) -> str | None:
         return simple
     if isinstance(node, Binary) and node.op in ("+", "-"):
         left, right = int_phrase(rs, node.left), int_phrase(rs, node.right)
-        return f"{left} {'plus' if node.op == '+' else 'less'} {right}" if left and right else None
+        if left and right:
+            return f"{left} {'plus' if node.op == '+' else 'less'} {right}"
+        terms = _summands(node)  # a longer sum: three or more named values
+        words = [int_phrase(rs, term) for term in terms]
+        return f"the sum of {join([w or '' for w in words])}" if len(terms) > 2 and all(words) else None
     if isinstance(node, Unary) and node.op == "-":
         inner = value_phrase(rs, node.operand)
         return f"minus {inner}" if inner else None
@@ -2019,6 +2023,13 @@ def value_phrase(rs: Ruleset, node: Node) -> str | None:
     if node.func == "abs":
         return f"{args[0]} without its sign"
     return f"{args[0]} {_ROUNDED[node.func]}"
+
+
+def _summands(node: Node) -> list[Node]:
+    """The terms of ``a + b + c`` (a sum's left-nested additions), in order."""
+    if isinstance(node, Binary) and node.op == "+":
+        return [*_summands(node.left), node.right]
+    return [node]
 
 
 def _quoted(node: Node) -> str:
