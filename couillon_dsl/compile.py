@@ -354,7 +354,7 @@ def _players(raw: Mapping[str, Any]) -> Players:
     count, sides = raw["count"], raw.get("sides", "teams")
     teams = tuple(tuple(team) for team in raw["teams"]) if sides == "teams" else tuple((s,) for s in range(count))
     return Players(count=count, teams=teams, direction=raw.get("direction", "clockwise"), sides=sides,
-                   side_card=raw.get("side_card"))
+                   side_card=raw.get("side_card"), sit_out=raw.get("sit_out"))
 
 
 def _suit(raw: Any) -> Suit:
@@ -679,7 +679,7 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
     offer = trump.offer
     if offer is not None and offer.taken_by is not None and not offer.taker_discards:  # the offered card kept
         sizes[0 if offer.taken_by == "dealer" else declarer] += 1
-    if len(set(sizes)) > 1:
+    if len(set(sizes[1:] if players.sit_out == "dealer" else sizes)) > 1:  # seat 0 deals: sitting out, it holds none
         problem(f"the deal gives hands of different sizes {sizes}; every player must hold as many cards")
     if trump.method != "none" and len(decides) != 1:
         problem("a trump method needs exactly one `decide: trump` step")
@@ -693,4 +693,4 @@ def _check_hand(document: Document, deal: tuple[DealStep, ...], players: Players
             problem("`defer` needs a packet to the chooser after the decide step")
     if problems:
         raise RulesetError(problems)
-    return sizes[0]
+    return max(sizes)

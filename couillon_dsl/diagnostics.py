@@ -99,7 +99,8 @@ CODES: dict[str, str] = {
     "announcement-without-declarer": "a declarer's announcement in a ruleset whose hands have no declarer",
     "sits-out-without-declarer": "`sits_out` on an announcement that is not the declarer's (made before the first lead)",
     "sits-out-needs-partners": "`sits_out: partners` without fixed partnerships",
-    "sits-out-unsupported": "`sits_out` with card roles, declarations, bids of tricks or a first-lead card",
+    "sits-out-unsupported": "`sits_out` or `sit_out` with card roles, declarations, bids of tricks, or `sits_out` with a "
+                            "first-lead card",
     "contracts-need-choose": "contracts are given but trump.method is not choose",
     "contracts-none-enabled": "no contract may be picked",
     "contracts-several-named": "more than one contract lets the chooser name the trump suit",
@@ -132,7 +133,11 @@ CODES: dict[str, str] = {
                               "check, a card class)",
     "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
     "tally-payout-unclear": "a tally with neither or both of its payouts (`every` and `delta`, or `to` and `when`)",
+    "dealer-sits-out-dealt": "a packet dealt to a dealer who sits the hand out (players.sit_out)",
+    "dealer-sits-out-asked": "a rule turns to a dealer who sits the hand out (choosing, speaking first, taking the "
+                             "offered card, leading, passing), or fewer than three players",
     "passing-out-of-range": "more cards passed than a player holds, or `across` with an odd number of players",
+    "schedule-cut-short": "a game of a fixed number of deals ends partway through its schedule of hand sizes (warning)",
     "game-may-not-end": "only a scoring expression might bring a team to the goal, which the check cannot follow (warning)",
     "unbounded-redeal": "a redeal loop without limits.max_redeals_in_a_row",
     "unused-setting": "a setting the chosen method ignores (warning)",

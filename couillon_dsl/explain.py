@@ -175,24 +175,29 @@ def side_card_holders(rs: Ruleset) -> str:
 
 def players_sentence(rs: Ruleset) -> str:
     players = rs.players
+    sizes = sorted({len(team) for team in players.teams})
     if players.sides == "card_holders":
         card = _card(rs, players.side_card or "")
         copies = "a copy of the " if rs.deck.copies > 1 else "the "
         every = "every copy" if rs.deck.copies > 1 else "it"
-        return (f"{players.count} players; in each hand the players dealt {copies}{card} play together against the "
-                f"others, and a player dealt {every} plays alone against the other {players.count - 1}. Nobody is "
+        text = (f"{players.count} players; in each hand the players dealt {copies}{card} play together against the "
+                f"others, and a player dealt {every} plays alone against the other {players.in_play - 1}. Nobody is "
                 f"told who holds it: a player knows their own side from their cards, and another player's once that "
                 f"player plays the {card} (or every {card} has been seen). Each player keeps their own score")
-    if players.sides == "declarer_alone":
-        return (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
-                f"contract) plays alone against the other {players.count - 1}, who play together, and each "
+    elif players.sides == "declarer_alone":
+        text = (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
+                f"contract) plays alone against the other {players.in_play - 1}, who play together, and each "
                 "player keeps their own score")
-    sizes = sorted({len(team) for team in players.teams})
-    if sizes == [1]:
-        return f"{players.count} players, each playing for themselves"
-    if len(sizes) == 1:
-        return f"{players.count} players in {len(players.teams)} teams of {sizes[0]}"
-    return f"{players.count} players in teams of {join([str(len(t)) for t in players.teams])}"
+    elif sizes == [1]:
+        text = f"{players.count} players, each playing for themselves"
+    elif len(sizes) == 1:
+        text = f"{players.count} players in {len(players.teams)} teams of {sizes[0]}"
+    else:
+        text = f"{players.count} players in teams of {join([str(len(t)) for t in players.teams])}"
+    if players.sit_out == "dealer":
+        text += (f"; the dealer deals to the other {players.in_play} and sits each hand out: he is dealt no cards, "
+                 "is asked nothing and plays no card, and is paid what his side is paid")
+    return text
 
 
 def seating_sentence(rs: Ruleset) -> str:

@@ -64,11 +64,17 @@ class Players:
     direction: str = "clockwise"
     sides: str = "teams"  # teams | declarer_alone | card_holders
     side_card: str | None = None  # card_holders: the card whose holders play together
+    sit_out: str | None = None  # dealer: the dealer sits every hand out; None: every seat plays
 
     @property
     def nsides(self) -> int:
         """How many sides a hand is played by: the teams, or the declarer's side and the rest."""
         return len(self.teams) if self.sides == "teams" else 2
+
+    @property
+    def in_play(self) -> int:
+        """How many seats are dealt cards and play a hand: all, or all but a dealer sitting out."""
+        return self.count - (self.sit_out == "dealer")
 
 
 @dataclass(frozen=True, slots=True)

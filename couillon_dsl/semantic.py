@@ -109,6 +109,7 @@ class _Checks:
         self.fewest_tricks = 0  # tricks in the smallest hand of a schedule (every hand's without one)
         players = data["players"]
         self.nsides = _side_count(players)
+        self.dealer_sits_out = players.get("sit_out") == "dealer"
 
     def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
                span: Span | None = None, severity: Severity = "error") -> None:
@@ -300,6 +301,30 @@ class _Checks:
         first = self.data.get("dealer", {}).get("first", 0)
         if isinstance(first, int):
             self.seat("/dealer/first", first, "dealer seat")
+        if self.dealer_sits_out:
+            self.check_dealer_asked()
+
+    def check_dealer_asked(self) -> None:
+        """A dealer who sits the hand out is asked nothing and plays nothing: no rule may turn to him,
+        and two seats at least must be left to play."""
+        if self.seats < 3:
+            self.report("dealer-sits-out-asked", f"with {self.seats} players a dealer sitting out leaves one to play",
+                        "/players/sit_out", "seat three players or more, or leave sit_out out")
+        trump, play = self.data["trump"], self.data.get("play", {})
+        for pointer, value, what in (
+                ("/trump/choose/by", trump.get("choose", {}).get("by"), "choose trump"),
+                ("/trump/auction/first", trump.get("auction", {}).get("first"), "speak first in the auction"),
+                ("/trump/offer/reoffer_first_speaker", trump.get("offer", {}).get("reoffer_first_speaker"),
+                 "speak first on a new card"),
+                ("/trump/offer/taken_by", trump.get("offer", {}).get("taken_by"), "take the offered card"),
+                ("/play/first_lead", play.get("first_lead"), "lead the first trick")):
+            if value == "dealer":
+                self.report("dealer-sits-out-asked", f"the dealer sits the hand out (players.sit_out) but is asked to "
+                            f"{what}", pointer, "name the elder (the seat after the dealer), or leave sit_out out")
+        self.check_every_seat_plays("/players/sit_out", "sit_out", [])
+        if "passing" in self.data:
+            self.report("dealer-sits-out-asked", "the dealer sits the hand out (players.sit_out) but passing goes round "
+                        "every seat", "/passing", "leave out passing or sit_out", key=True)
 
     def check_sides(self, players: dict[str, Any]) -> None:
         """Sides fixed with the contract: no fixed teams, and a declarer in every hand that is played."""
@@ -332,7 +357,8 @@ class _Checks:
     HIDDEN_SIDES_APART = {"/trump/method": "a trump decided by the players", "/bids": "bids of tricks",
                           "/announcements": "announcements", "/declarations": "declarations",
                           "/passing": "passing cards", "/card_roles": "card roles", "/contracts": "contracts",
-                          "/play/follow/when_partner_winning": "a partner's trick freeing a card"}
+                          "/play/follow/when_partner_winning": "a partner's trick freeing a card",
+                          "/players/sit_out": "a dealer sitting out"}
 
     def check_card_holders(self, players: dict[str, Any]) -> None:
         """Sides by who holds a card: the card named, and no rule the hidden sides would leak through."""
@@ -343,6 +369,7 @@ class _Checks:
             self.card("/players/side_card", str(players["side_card"]))
         data = self.data
         present = {"/trump/method": data["trump"].get("method", "none") != "none",
+                   "/players/sit_out": "sit_out" in players,
                    "/play/follow/when_partner_winning":
                        data.get("play", {}).get("follow", {}).get("when_partner_winning", "as_usual") != "as_usual"}
         for pointer, what in self.HIDDEN_SIDES_APART.items():
@@ -432,6 +459,11 @@ class _Checks:
             need = 0
             if "packet" in step:
                 who = self.receivers(f"{pointer}/to", step.get("to", "all"))
+                if self.dealer_sits_out and 0 in who and hand_no == 0:
+                    self.report("dealer-sits-out-dealt", f"the dealer sits the hand out (players.sit_out) but deal step "
+                                f"{i + 1} deals him cards ({step.get('to', 'all')})",
+                                f"{pointer}/to" if "to" in step else pointer, "deal `to: all_but_dealer`, or name "
+                                "the seats that receive the packet")
                 if step.get("to") in _TO_DECLARER and not to_declarer:  # the first such packet tells
                     to_declarer = True
                     self.check_declarer_packet(f"{pointer}/to", decides)
@@ -496,8 +528,9 @@ class _Checks:
         taker = self.offered_card_keeper()
         if taker is not None:  # he holds the offered card beside his dealt ones
             hand[taker] += 1
-        if len(set(hand)) > 1 or not any(hand):
-            counts = ", ".join(f"{self.offset_name(o)} {hand[o]}" for o in range(self.seats))
+        playing = range(1 if self.dealer_sits_out else 0, self.seats)  # a dealer sitting out holds nothing
+        if len({hand[o] for o in playing}) > 1 or not any(hand):
+            counts = ", ".join(f"{self.offset_name(o)} {hand[o]}" for o in playing)
             self.report("deal-uneven-hands", f"every player needs the same number of cards; this deal gives {counts}",
                         "/deal", key=True)
         if not overdealt:  # otherwise missing stock or face-up cards are consequences, not causes
@@ -684,13 +717,17 @@ class _Checks:
             self.report("sits-out-needs-partners", "sits_out: partners needs fixed partnerships (players.sides: teams "
                         "with teams of two or more seats): here the announcer has no partner", pointer,
                         "give players.teams partnerships, e.g. teams: [[0, 2], [1, 3]]", key=True)
-        present = [key for key in ("card_roles", "declarations", "bids") if self.data.get(key)]
-        if self.data.get("play", {}).get("first_lead_card"):  # its holder may be the one sitting out
-            present.append("play.first_lead_card")
+        first_card = ["play.first_lead_card"] if self.data.get("play", {}).get("first_lead_card") else []
+        self.check_every_seat_plays(pointer, "sits_out", first_card)  # its holder may be the one sitting out
+
+    def check_every_seat_plays(self, pointer: str, setting: str, also: list[str]) -> None:
+        """Seats sitting a hand out cannot be combined with the concepts that count a card from every
+        seat in every trick (card roles, declarations, bids of tricks), nor with ``also``."""
+        present = [key for key in ("card_roles", "declarations", "bids") if self.data.get(key)] + also
         if present:
-            self.report("sits-out-unsupported", f"sits_out cannot be combined with {' or '.join(present)} yet: "
+            self.report("sits-out-unsupported", f"{setting} cannot be combined with {' or '.join(present)} yet: "
                         "they assume every seat plays a card to every trick", pointer,
-                        f"drop sits_out, or {' and '.join(present)}", key=True)
+                        f"drop {setting}, or {' and '.join(present)}", key=True)
 
     def check_deal_checks(self) -> None:
         sets = self.data["deck"].get("card_sets") or {}
@@ -1126,6 +1163,20 @@ class _Checks:
                 total += fixed.get(r + suit, value)
         return total * self.copies
 
+    def check_schedule_length(self, deals: int) -> None:
+        """A game of a fixed number of deals whose schedule of hand sizes it plays only in part: the
+        schedule starts again after its last entry, so a game cut partway through it is most likely a
+        miscount (Oh Hell's 1..10..1 is twenty deals)."""
+        for i, step in enumerate(self.data["deal"]):
+            schedule = step.get("packet")
+            if isinstance(schedule, list) and deals % len(schedule):
+                passes = "before it is through" if deals < len(schedule) else \
+                    f"{deals % len(schedule)} deals into its pass number {deals // len(schedule) + 1}"
+                self.report("schedule-cut-short", f"the game lasts {deals} deals but the schedule of hand sizes has "
+                            f"{len(schedule)} entries: the game ends {passes}", "/scoresheet/deals",
+                            f"make scoresheet.deals {len(schedule)} or a multiple of it, or give deal step {i + 1} "
+                            f"{deals} entries", severity="warning")
+
     def check_outcome(self) -> None:
         needs = self.data.get("outcome", {}).get("maker_needs")
         if needs is not None and needs > self.total_points():
@@ -1147,6 +1198,7 @@ class _Checks:
                                else "with at_goal: ends_game the furthest from the goal wins, whoever got there first"),
                             f"/scoresheet/{key}", f"remove scoresheet.{key}", key=True, severity="warning")
         if "deals" in sheet:  # a fixed number of deals always ends
+            self.check_schedule_length(sheet["deals"])
             return
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):

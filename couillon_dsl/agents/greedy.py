@@ -283,7 +283,7 @@ def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, 
         column = fixed + 1 if fixed != NAMED_TRUMP else trump + 1 if trump >= 0 else 1
         facts.update(contract=rs.contracts[contract].id, contract_multiplier=t.contract_multipliers[contract][column])
     n, sides = rs.players.count, rs.players.nsides
-    dealt = sum(t.contexts[0].points) * n * tricks // rs.layout.size  # card points in play, in the engine's units
+    dealt = sum(t.contexts[0].points) * rs.players.in_play * tricks // rs.layout.size  # card points in play (units)
     sheet = rs.scoresheet
     sign = 1 if sheet.lower_is_better() else -1
     values = (sheet.start,) * len(rs.players.teams)
@@ -418,7 +418,7 @@ def bid_for(state: GameState, hand: int, legal: Sequence[int]) -> int:
                    for hand_cards in (draw.sample(cards, size) for _ in range(256))) / 256
         if len(_FAIR) > 256:
             _FAIR.clear()
-        known = _FAIR[key] = (rs, size / rs.players.count / mean if mean else 0.0)
+        known = _FAIR[key] = (rs, size / rs.players.in_play / mean if mean else 0.0)
     chance = min(1.0, trick_value(ctx, hand, full & ~hand) * known[1] / size)
     expected = bid_values(state, chance)
     return max(legal, key=lambda a: (expected(a - acts.bid0), -a))
@@ -452,7 +452,7 @@ def blind_or_look(state: GameState) -> int:
     rs, acts = state.ruleset, state.actions
     bids = rs.bids
     assert bids is not None
-    chance = 1 / rs.players.count
+    chance = 1 / rs.players.in_play
     seen = bid_values(state, chance)
     best = max(seen(number) for number in range(bids.lowest, min(bids.highest, state.hand_tricks) + 1))
     return acts.accept if bid_values(state, chance, blind=True)(bids.blind) > best else acts.pass_
@@ -518,14 +518,14 @@ class MakerBar:
         gain, loss = maker_stakes(rs, tricks)
         low, high = BREAK_EVEN_SPAN
         chance = min(max(loss / (gain + loss), low), high) if gain + loss > 0 else 0.5
-        n = rs.players.count
+        n, dealt = rs.players.count, rs.players.in_play * tricks  # the cards in the hands of the seats in play
         target = tricks / 2 + NormalDist().inv_cdf(chance) * math.sqrt(tricks) / 2
         needed, shares = [], []
         for seat in range(n):
             side = len(rs.players.teams[rs.tables.team_of[seat]]) if rs.players.sides == "teams" else 1
             row, share_row = [], []
             for held in range(tricks + 1):
-                fair = (side * tricks - held) / (n * tricks - held) if n * tricks > held else 0.0
+                fair = (side * tricks - held) / (dealt - held) if dealt > held else 0.0
                 row.append((target - tricks * fair) / (1.0 - fair) if fair < 1.0 else math.inf)
                 share_row.append(fair)
             needed.append(tuple(row))
@@ -612,9 +612,10 @@ def side_points(state: GameState, seat: int, ctx: TrumpContext, hand: int, cauti
     rs = state.ruleset
     ntricks = state.hand_tricks
     sides = state.sides_known_to(seat)
-    partners = 0 if alone else sum(1 for s in range(rs.players.count) if s != seat and sides[s] == sides[seat])
+    playing = state.play_order(seat)  # the seats in play, this one first
+    partners = 0 if alone else sum(1 for s in playing[1:] if sides[s] == sides[seat])
     tricks = min(float(ntricks), hand_value(ctx, hand))
-    share = tricks + (ntricks - tricks) * partners / (rs.players.count - 1)
+    share = tricks + (ntricks - tricks) * partners / (len(playing) - 1)
     return caution * points_in_play(rs, ctx) * share / ntricks
 
 
@@ -685,7 +686,7 @@ class GreedyAgent:
         tricks (``SHARE`` with fixed teams; a declarer alone needs his seats' share of a fair
         split, ``nsides / count`` of it: half the usual with one against three)."""
         players = rs.players
-        share = SHARE if players.sides == "teams" else SHARE * players.nsides / players.count
+        share = SHARE if players.sides == "teams" else SHARE * players.nsides / players.in_play
         return strength >= share * hand.bit_count() + 0.5
 
     def _decide(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:

@@ -30,7 +30,7 @@ class BidPhase(StateFields):
     __slots__ = ()
 
     def _begin_bids(self) -> None:
-        self._speakers = self._t.rounds[self._t.next_seat[self._dealer]]
+        self._speakers = self._order[self._t.next_seat[self._dealer]]
         self._spk = 0
         self._trick_bids = (-1,) * self._n
         self._phase = BID

@@ -27,7 +27,7 @@ class ContractPhase(StateFields):
         elder = (self._dealer + 1) % self._n
         if method == "offer":
             self._offered = self._last_up
-            self._speakers = self._t.rounds[elder]
+            self._speakers = self._order[elder]
             self._spk = 0
             self._phase = OFFER
             return True
@@ -71,7 +71,7 @@ class ContractPhase(StateFields):
         if self._rs.trump.choose.delegate.to == "next":  # type: ignore[union-attr]
             self._chooser = t.next_seat[seat]
         else:
-            self._chooser = next(s for s in t.rounds[seat][1:] if t.team_of[s] == t.team_of[seat])
+            self._chooser = next(s for s in self._order[seat][1:] if t.team_of[s] == t.team_of[seat])
 
     def _declarer_is(self, seat: int) -> None:
         """``seat`` fixed the trump or the contract: its side is the maker. With sides fixed per
@@ -155,9 +155,9 @@ class ContractPhase(StateFields):
         self._continue_deal()
 
     def _auction_order(self) -> tuple[int, ...]:
-        """Every seat in the order the auction asks them, from `first` (the elder or the dealer)."""
+        """Every seat in play in the order the auction asks them, from `first` (the elder or the dealer)."""
         first = self._rs.trump.auction.first  # type: ignore[union-attr]
-        return self._t.rounds[self._dealer if first == "dealer" else self._t.next_seat[self._dealer]]
+        return self._order[self._dealer if first == "dealer" else self._t.next_seat[self._dealer]]
 
     def pairs_allowed(self) -> list[int]:
         """A numeric auction's choices (procedure pairs): the holder holds or passes; a challenger bids a
@@ -225,7 +225,7 @@ class ContractPhase(StateFields):
         acts = self._acts
         t = self._t
         seat = self._speakers[self._spk]
-        n = len(self._t.rounds[0])
+        n = len(self._order[0])  # the seats in play
         if action == acts.pass_:
             self._decisions.append((seat, "pass"))
             if self._doubled or self._path == "bid":  # the next of those asked, or the doubling is over
@@ -255,7 +255,7 @@ class ContractPhase(StateFields):
             self._doubling_over()
             return
         side = self._side_of[seat]  # the other side answers, in turn from the seat after this one
-        self._speakers = tuple(s for s in t.rounds[seat][1:] if self._side_of[s] != side)
+        self._speakers = tuple(s for s in self._order[seat][1:] if self._side_of[s] != side)
         self._spk = 0
 
     def _ask_doubling(self) -> None:
@@ -405,10 +405,10 @@ class ContractPhase(StateFields):
             self._offered = self._last_up = card
             self._round += 1
             elder = (self._dealer + 1) % self._n
-            self._speakers = self._t.rounds[self._dealer if offer.reoffer_first_speaker == "dealer" else elder]
+            self._speakers = self._order[self._dealer if offer.reoffer_first_speaker == "dealer" else elder]
             self._spk = 0
         elif rule == "name_other_suit":
-            self._speakers = self._t.rounds[(self._dealer + 1) % self._n]
+            self._speakers = self._order[(self._dealer + 1) % self._n]
             self._spk = 0
             self._phase = NAME
         else:  # redeal, or next_card with the stock exhausted

@@ -13,6 +13,7 @@ from couillon_dsl.cards import Card, iter_bits
 from couillon_dsl.engine.actions import DRAW
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import shuffled
+from couillon_dsl.engine.results import play_orders
 from couillon_dsl.engine.tables import OP_DECIDE, OP_KITTY, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Team
 
@@ -72,8 +73,12 @@ class DealPhase(StateFields):
         self._meld_first = self._meld_later = ()
         self._meld_watch = 0
         self._made: list[tuple[int, int]] = []
-        self._sitting_out = ()
-        self._order = t.rounds  # every seat plays, clockwise from the leader
+        if self._rs.players.sit_out == "dealer":  # he deals and sits the hand out
+            self._sitting_out = (self._dealer,)
+            self._order = play_orders(self._n, self._sitting_out)
+        else:
+            self._sitting_out = ()
+            self._order = t.rounds  # every seat plays, clockwise from the leader
         self._leader = self._turn = t.next_seat[self._dealer]
         self._side_of = t.start_sides
         self._points = [0] * nsides

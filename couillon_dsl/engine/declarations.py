@@ -331,7 +331,7 @@ class DeclarePhase(StateFields):
         """A hand about to be played out at once (random play) from its first trick: the first-play
         melds, in the order the seats will play their first card."""
         if self._trick_no == 0:
-            for seat in self._t.rounds[self._leader]:
+            for seat in self._order[self._leader]:
                 self._declare(self._meld_first[seat])
         self._meld_first = ((),) * self._n
 

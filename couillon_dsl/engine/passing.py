@@ -28,7 +28,7 @@ class PassPhase(StateFields):
         """Enter the passing phase when this hand passes and has not yet; True when it did."""
         if self._given or not self.passing_offset():
             return False
-        self._speakers = self._t.rounds[self._t.next_seat[self._dealer]]
+        self._speakers = self._order[self._t.next_seat[self._dealer]]
         self._spk = 0
         self._given = self._received = (0,) * self._n
         self._phase = PASS
