@@ -395,9 +395,9 @@ class Table:
             return  # the hand is over: its summary says the rest
         hidden = bool(self.rs.tables.side_cards)
         if hidden and after.sides is not None:  # sides hidden until revealed: those this seat learns now
-            for s, side in enumerate(after.sides):
-                if side >= 0 and (before.sides is None or before.sides[s] < 0):
-                    self.say(f"{self.subject(s)} {'are' if s == self.seat else 'is'} on {self.side_names[side]}.")
+            for who, side in enumerate(after.sides):
+                if side >= 0 and (before.sides is None or before.sides[who] < 0):
+                    self.say(f"{self.subject(who)} {'are' if who == self.seat else 'is'} on {self.side_names[side]}.")
         if self.per_hand and not hidden and after.sides is not None and before.sides is None:
             c = self.contract(after.contract)
             declarer = after.sides.index(0)  # side 0 is the declarer's
