@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.cards import CardNotationError, iter_bits
+from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
 from couillon_dsl.explain import explain, int_phrase
@@ -195,6 +197,22 @@ def test_a_game_records_cards_by_name_and_replays_exactly() -> None:
     record = GameRecord.from_state(state, ruleset=str(FOLDER / "doppelkopf.yaml"), seed=5)
     assert record.actions.count("QC") == 8  # both copies drawn, then played, in each of two deals
     assert replay(record, rs) is None
+
+
+def test_a_person_at_the_table_learns_the_sides_as_the_queens_are_played() -> None:
+    """`couillon play` (seed 3: seat 0 is dealt both queens of clubs, a silent wedding): seat 1 is told
+    its own side, no points per side while it does not know every side, and each seat's side when
+    it is revealed."""
+    result = CliRunner().invoke(main, ["play", str(FOLDER / "doppelkopf.yaml"), "--seed", "3", "--seat", "1",
+                                       "-o", "deals=1"], input="1\n" * 400)
+    out = result.output
+    assert result.exit_code == 0 and "Traceback" not in out, out
+    assert "the side holding the Q♣ plays against the other side, nobody told who holds it" in out
+    assert "Trump: ♦ diamonds; the side holding the Q♣ against the other side (you)." in out
+    assert "Points so far: not known until you know every side." in out
+    first, second = out.index("Seat 0 is on the side holding the Q♣."), out.index("Seat 2 is on the other side.")
+    assert first < second  # the first queen tells seat 0's side, the second every side
+    assert "Scoring: seat 0 -12, you +4, seat 2 +4, seat 3 +4." in out  # alone: three times 4 game points
 
 
 def test_the_kernel_and_the_rollout_decline_doppelkopf_by_its_concepts() -> None:
