@@ -23,6 +23,7 @@ from couillon_dsl.cards import CardNotationError, iter_bits
 from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.diff import differences
 from couillon_dsl.explain import explain, int_phrase
 from couillon_dsl.expr.parse import parse_expression
 from couillon_dsl.kernel.eligible import ruleset_reason
@@ -213,6 +214,14 @@ def test_a_person_at_the_table_learns_the_sides_as_the_queens_are_played() -> No
     first, second = out.index("Seat 0 is on the side holding the Q♣."), out.index("Seat 2 is on the other side.")
     assert first < second  # the first queen tells seat 0's side, the second every side
     assert "Scoring: seat 0 -12, you +4, seat 2 +4, seat 3 +4." in out  # alone: three times 4 game points
+
+
+def test_the_diff_reads_the_new_concepts() -> None:
+    lines = differences(RS, build_ruleset(str(FOLDER / "doppelkopf.yaml"), {"extras": False}))
+    assert "Scoring rule re_extras: removed (was: after every hand, the side holding the Q♣ changes their " \
+        "score by `extras`)" in lines
+    single = build_ruleset(str(FOLDER / "doppelkopf.yaml"), {"deals": 4})
+    assert not any(line.startswith(("Cards", "Players")) for line in differences(RS, single))
 
 
 def test_the_kernel_and_the_rollout_decline_doppelkopf_by_its_concepts() -> None:
