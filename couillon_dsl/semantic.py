@@ -358,7 +358,8 @@ class _Checks:
                           "/announcements": "announcements", "/declarations": "declarations",
                           "/passing": "passing cards", "/card_roles": "card roles", "/contracts": "contracts",
                           "/play/follow/when_partner_winning": "a partner's trick freeing a card",
-                          "/players/sit_out": "a dealer sitting out"}
+                          "/players/sit_out": "a dealer sitting out",
+                          "/deal": "a deal leaving cards out of the hands (the side card might be dealt to nobody)"}
 
     def check_card_holders(self, players: dict[str, Any]) -> None:
         """Sides by who holds a card: the card named, and no rule the hidden sides would leak through."""
@@ -370,6 +371,8 @@ class _Checks:
         data = self.data
         present = {"/trump/method": data["trump"].get("method", "none") != "none",
                    "/players/sit_out": "sit_out" in players,
+                   "/deal": any(isinstance(step, dict) and not {"packet", "decide"} >= step.keys() - {"to", "face"}
+                                for step in data.get("deal") or ()),
                    "/play/follow/when_partner_winning":
                        data.get("play", {}).get("follow", {}).get("when_partner_winning", "as_usual") != "as_usual"}
         for pointer, what in self.HIDDEN_SIDES_APART.items():
