@@ -79,6 +79,27 @@ def test_pettingzoo_api_test_passes(name: str) -> None:
     api_test(env(name), num_cycles=200, verbose_progress=False)
 
 
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+def test_a_dealer_sitting_out_is_never_asked_by_either_framework() -> None:
+    """Skat for four: the dealer sits every hand out (`players.sit_out`); both frameworks' checks pass
+    and neither asks him for an action."""
+    skat = str(FOLDER / "skat.yaml")
+    api_test(env(skat, table="four"), num_cycles=200, verbose_progress=False)
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": skat, "options": "table=four", "hands": 1})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    state = dealt(game, 3)
+    rng = random.Random(3)
+    dealer = None
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        dealer = state.engine.dealer
+        assert state.current_player() != dealer
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert dealer is not None
+
+
 def test_pettingzoo_rewards_follow_the_scoresheet_and_masks_the_legal_actions() -> None:
     e = env("couillon", lines=7)
     e.reset(seed=5)

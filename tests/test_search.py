@@ -50,6 +50,45 @@ def test_an_even_scoresheet_is_an_even_chance_and_a_line_nearer_the_goal_is_bett
     assert outlook.chances(state)[0] == pytest.approx(0.75)  # Pascal: win one of the next two hands
 
 
+def test_a_tie_pending_prices_the_next_decided_hand_at_its_double() -> None:
+    """Couillon: after a tie the next decided hand erases two lines (`tie_carry: next_decided_double`);
+    one line from the goal against three, the leader wins that hand or stands at one against one
+    (1/2 + 1/2 x 1/2 = 3/4, where without the tie Pascal gives 7/8); in Troeven, without a carry, a
+    tie leaves the chances as they are."""
+    rs = build_ruleset("couillon")
+    outlook = Outlook(rs)
+    state = GameState(rs)
+    state.set_scoresheet([1, 3])
+    assert outlook.chances(state)[0] == pytest.approx(0.875)
+    state.set_scoresheet([1, 3], ties=1)
+    assert outlook.chances(state) == pytest.approx([0.75, 0.25])
+    state.set_scoresheet([2, 2], ties=1)
+    assert outlook.chances(state) == pytest.approx([0.5, 0.5])
+    cumulative = build_ruleset("couillon", {"tie_carry": "cumulative_double"})
+    state = GameState(cumulative)
+    # two ties in a row: the next decided hand erases four lines, the whole game for the side four
+    # lines away; the other, five away, is left one line from it against four
+    state.set_scoresheet([4, 5], ties=2)
+    assert Outlook(cumulative).chances(state) == pytest.approx([0.5 + 0.5 * 0.5 ** 4, 0.5 - 0.5 * 0.5 ** 4])
+    plain = build_ruleset("couillon", {"tie_carry": "none"})
+    state = GameState(plain)
+    state.set_scoresheet([1, 3], ties=1)
+    assert Outlook(plain).chances(state)[0] == pytest.approx(0.875)
+
+
+def test_a_deal_thrown_in_prices_the_point_it_owes_the_next_hands_winner() -> None:
+    """Kwajongen (`pass_carry: single`): after a deal thrown in, the next decided hand's winner takes
+    a point more, two steps: from two points against three, the leader wins with that hand or
+    stands at two against one (1/2 + 1/2 x 1/4), where Pascal gives 11/16 without the carry."""
+    rs = build_ruleset("kwajongen")
+    outlook = Outlook(rs)
+    state = GameState(rs)
+    state.set_scoresheet([2, 3])
+    assert outlook.chances(state)[0] == pytest.approx(11 / 16)
+    state.set_scoresheet([2, 3], passes=1)
+    assert outlook.chances(state) == pytest.approx([0.625, 0.375])
+
+
 def test_chances_are_remembered_per_scoresheet_state_and_handed_out_as_new_lists() -> None:
     """A playout adds its tie-break to the list it gets: the remembered chances must not change."""
     rs = build_ruleset("couillon")

@@ -200,10 +200,11 @@ class Outlook:
         self.limit = -(-span // self.scale) + 10  # a team may fall behind its start (a beaten maker)
         self.games_to_win = ruleset.session.games_to_win
         self.table = _points_problem(self.limit)
+        self.carry = sheet.tie_carry  # ties pending make the next decided hand count double (or more)
         self.deals = sheet.deals or 0
         self.ends = not self.deals and sheet.at_goal == "ends_game"
         self.unit = hand_spread(ruleset) if self.deals or self.ends else 0.0  # a hand's typical change
-        self._priced: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[float]] = {}  # see chances
+        self._priced: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], list[float]] = {}  # see chances
 
     def steps(self, value: int) -> int:
         """Priced steps from ``value`` to the goal (0 at or past it)."""
@@ -223,12 +224,26 @@ class Outlook:
         return -self.sign * scores[team] - best_other, self.unit * math.sqrt(left)
 
     def game_chances(self, state: GameState) -> list[float]:
-        """Each team's chance to win the current game."""
+        """Each team's chance to win the current game. In a race to the goal, what the scoresheet
+        carries into the next decided hand makes that hand worth more steps, won by any team alike:
+        ties pending whose carry multiplies it (`tie_carry`), and the points passed-out deals owe its
+        winner (`pass_carry`). A tie or a deal thrown in is worth more to the side behind than to
+        the side ahead."""
         teams = range(len(state.scores))
         if self.deals or self.ends:
             return [STANDARD_NORMAL.cdf(lead / spread) for lead, spread in (self._lead(state, t) for t in teams)]
         steps = [self.steps(v) for v in state.scores]
-        return [self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)] for team in teams]
+        ties, owed = state.ties_pending, state.passes_pending
+        worth = (2 ** ties if self.carry == "cumulative_double" else 2) if ties and self.carry != "none" else 1
+        worth += -(-owed // self.scale)  # the passed-out deals' points, in steps
+        if worth > 1:
+            after = [[max(0, s - worth) if t == won else s for t, s in enumerate(steps)] for won in teams]
+            return [sum(self.race(row, team) for row in after) / len(after) for team in teams]
+        return [self.race(steps, team) for team in teams]
+
+    def race(self, steps: Sequence[int], team: int) -> float:
+        """``team``'s chance to reach the goal first with the teams ``steps`` from it (even steps)."""
+        return self.table[steps[team]][min(s for t, s in enumerate(steps) if t != team)]
 
     def chances(self, state: GameState) -> list[float]:
         """Per team, the chance to win the session from where ``state`` stands (a new list).
@@ -238,7 +253,8 @@ class Outlook:
         result = state.result
         if result is not None:
             return [float(result.winner == t) for t in range(len(result.scores))]
-        key = (state.scores, state.games_won, state.hand_number if self.deals else 0)
+        key = (state.scores, state.games_won, state.hand_number if self.deals else 0, state.ties_pending,
+               state.passes_pending)
         known = self._priced.get(key)
         if known is None:
             won = key[1]

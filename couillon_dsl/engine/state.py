@@ -484,6 +484,16 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._offered if self._phase == OFFER else None
 
     @property
+    def ties_pending(self) -> int:
+        """Tied hands whose carry (`scoresheet.tie_carry`) the next decided hand pays (public)."""
+        return self._ties
+
+    @property
+    def passes_pending(self) -> int:
+        """The points passed-out deals owe the next decided hand's winner (`scoresheet.pass_carry`, public)."""
+        return self._passes
+
+    @property
     def games_won(self) -> tuple[int, ...]:
         """Games won so far in the session, per team (public; the seat view's ``games_won``)."""
         return tuple(self._games_won)
