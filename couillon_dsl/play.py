@@ -335,7 +335,9 @@ class Table:
         # where a schedule changes the hand size, how many cards this deal gives
         cards = state.hand_tricks
         each = f" {cards} card{'' if cards == 1 else 's'} each." if self.rs.tables.deal_cycle > 1 else ""
-        self.say(f"=== {game} {view.hand_number}: {self.who(view.dealer)} deal{'' if view.dealer == self.seat else 's'}.{each} ===")
+        out = f" and sit{'' if view.dealer == self.seat else 's'} the hand out" if view.dealer in view.sitting_out else ""
+        self.say(f"=== {game} {view.hand_number}: {self.who(view.dealer)} deal{'' if view.dealer == self.seat else 's'}"
+                 f"{out}.{each} ===")
         if view.offered is not None:
             self.say(f"Turned up: {self.card(view.offered)}.")
         if view.face_up:
@@ -583,7 +585,9 @@ class Table:
             names = {a.id: a.name for a in self.rs.announcements}
             self.say("Announced: " + ", ".join(f"{names[a]} by {self.who(s)}" for a, s in v.announcements) + ".")
         if v.sitting_out:
-            self.say(f"Sitting this hand out (cards face down, no card to play): {self.seats(v.sitting_out)}.")
+            held = [s for s in v.sitting_out if v.hand_sizes[s]]  # a dealer sitting out holds none
+            what = " (cards face down, no card to play)" if held else ""
+            self.say(f"Sitting this hand out{what}: {self.seats(v.sitting_out)}.")
         if v.phase == "bid":
             self.say(f"Bids so far: {self.bids_text(v)}.")
         elif v.bids:

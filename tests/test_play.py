@@ -321,3 +321,18 @@ def test_a_numeric_auction_and_the_kitty_decision_are_said_as_such() -> None:
     assert "You bid 18." in out and "Seat 1 holds 18." in out and "bid 0 tricks" not in out
     assert "Choices: 1) accept  2) pass" in out and "You leave the kitty unseen." in out
     assert "Traceback" not in out
+
+
+def test_a_dealer_sitting_out_is_told_so_and_never_asked() -> None:
+    """Skat for four: the person deals the first hand and sits it out, then plays the next three
+    (deals 4: one round of dealers), answering with the first choice every time."""
+    result = play_cli(str(FOLDER / "skat.yaml"), "--option", "table=four", "--option", "deals=4", "--seed", "2",
+                      "--agents", "random", input=ALWAYS_FIRST)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    hands = re.split(r"^=== Hand \d+: ", out, flags=re.M)[1:]
+    assert hands[0].startswith("you deal and sit the hand out. ===")
+    assert "Your turn" not in hands[0] and "Sitting this hand out: you." not in hands[0]
+    assert [h.split(" ===")[0] for h in hands[1:]] == [f"seat {s} deals and sits the hand out." for s in (1, 2, 3)]
+    assert all("Your turn" in h and "Sitting this hand out: seat " in h for h in hands[1:])
+    assert "Traceback" not in out
