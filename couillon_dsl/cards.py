@@ -8,6 +8,12 @@ suit (extras, such as an Excuse or a joker) come last, named by their id; for th
 they form one pseudo-suit numbered ``len(suits)``, which no rule makes anyone follow.
 78 cards still fit comfortably in a Python int mask.
 
+A deck of ``copies`` n (Doppelkopf's two packs in one) holds every card n times: each copy is
+its own card id, the copies of a card adjacent (card = offset[suit] + rank_index * n + copy),
+so that hands stay bitmasks. Copies share their name: ``QC`` parses to the first copy,
+:meth:`DeckLayout.parse_mask` gives a name written twice its second copy, and
+:meth:`DeckLayout.copies_mask` lists a card's copies.
+
 Notation: rank id followed by suit id, e.g. ``AS``, ``10H``, ``QS``; case-insensitive on
 input. Unicode suit symbols are accepted on input and used by :meth:`DeckLayout.pretty`.
 
@@ -63,6 +69,7 @@ class DeckLayout:
     suit_ranks: tuple[tuple[str, ...], ...] = ()
     extras: tuple[str, ...] = ()
     extra_symbols: tuple[str, ...] = ()
+    copies: int = 1
     _by_name: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
     # card -> (suit index, rank index within the suit); suit -> its first card
     _place: list[tuple[int, int]] = field(default_factory=list, compare=False, repr=False)
@@ -79,8 +86,8 @@ class DeckLayout:
             object.__setattr__(self, "extra_symbols", self.extras)
         for suit, ranks in enumerate((*self.suit_ranks, self.extras)):
             self._offsets.append(len(self._place))
-            self._place.extend((suit, rank) for rank in range(len(ranks)))
-        for card in range(self.size):
+            self._place.extend((suit, rank) for rank in range(len(ranks)) for _ in range(self.copies))
+        for card in reversed(range(self.size)):  # a name parses to the first copy
             self._by_name[self.name(card).upper()] = card
             self._by_name[self.pretty(card).upper()] = card
 
@@ -105,7 +112,48 @@ class DeckLayout:
         return self.extras if suit == len(self.suits) else self.suit_ranks[suit]
 
     def card(self, suit: int, rank: int) -> Card:
-        return self._offsets[suit] + rank
+        """The card of a suit and rank (its first copy)."""
+        return self._offsets[suit] + rank * self.copies
+
+    def first_copy(self, card: Card) -> Card:
+        """The first copy of ``card`` (the card itself in a deck of one copy)."""
+        suit, rank = self._place[card]
+        return self._offsets[suit] + rank * self.copies
+
+    def copies_mask(self, card: Card) -> CardMask:
+        """Every copy of ``card``, as a mask."""
+        return ((1 << self.copies) - 1) << self.first_copy(card)
+
+    def with_copies(self, mask: CardMask) -> CardMask:
+        """``mask`` with every copy of each card it holds: what a rule naming those cards covers."""
+        if self.copies == 1:
+            return mask
+        out = 0
+        for card in iter_bits(mask):
+            out |= self.copies_mask(card)
+        return out
+
+    def in_copy_order(self, order: Sequence[Card], drawn: CardMask = 0) -> list[Card]:
+        """``order`` with each card replaced by its lowest copy not ``drawn`` nor earlier in the
+        order: the same deal of equal cards, written as drawing each card's name would write it."""
+        out = []
+        for card in order:
+            free = self.copies_mask(card) & ~drawn
+            low = free & -free
+            drawn |= low
+            out.append(low.bit_length() - 1)
+        return out
+
+    def lowest_copies(self, mask: CardMask) -> CardMask:
+        """``mask`` with one copy of each card it holds, the lowest: equal cards as one choice."""
+        if self.copies == 1:
+            return mask
+        out = 0
+        while mask:
+            low = mask & -mask
+            out |= low
+            mask &= ~self.copies_mask(low.bit_length() - 1)
+        return out
 
     def suit_of(self, card: Card) -> int:
         """The card's suit; ``len(suits)`` for an extra."""
@@ -126,7 +174,7 @@ class DeckLayout:
         return self.suit_symbols[suit] if suit < len(self.suits) else "no suit"
 
     def suit_mask(self, suit: int) -> CardMask:
-        n = len(self.ranks_of(suit))
+        n = len(self.ranks_of(suit)) * self.copies
         return ((1 << n) - 1) << self._offsets[suit]
 
     def name(self, card: Card) -> str:
@@ -156,11 +204,17 @@ class DeckLayout:
         return card
 
     def parse_mask(self, text: str | Sequence[str]) -> CardMask:
-        """Parse space- or comma-separated card names (or a list of names) into a mask."""
+        """Parse space- or comma-separated card names (or a list of names) into a mask; a name
+        written again (in a deck of copies) is its next copy, and more often than it has copies
+        raises CardNotationError."""
         names = text.replace(",", " ").split() if isinstance(text, str) else list(text)
         mask = 0
         for name in names:
-            mask |= 1 << self.parse(str(name))
+            card = self.parse(str(name))
+            free = self.copies_mask(card) & ~mask
+            if not free and self.copies > 1:
+                raise CardNotationError(f"{name!r} is written more often than the deck's {self.copies} copies")
+            mask |= free & -free if free else 1 << card
         return mask
 
     def format_mask(self, mask: CardMask, pretty: bool = False) -> str:

@@ -355,7 +355,7 @@ def _players(raw: Mapping[str, Any]) -> Players:
     count, sides = raw["count"], raw.get("sides", "teams")
     teams = tuple(tuple(team) for team in raw["teams"]) if sides == "teams" else tuple((s,) for s in range(count))
     return Players(count=count, teams=teams, direction=raw.get("direction", "clockwise"), sides=sides,
-                   sit_out=raw.get("sit_out"))
+                   side_card=raw.get("side_card"), sit_out=raw.get("sit_out"))
 
 
 def _suit(raw: Any) -> Suit:
@@ -381,7 +381,7 @@ def _layout(deck: Deck) -> DeckLayout:
     suits = deck.suits
     return DeckLayout(tuple(s.id for s in suits), deck.ranks, tuple(s.name for s in suits), tuple(s.symbol for s in suits),
                       tuple(s.ranks or deck.ranks for s in suits), tuple(e.id for e in deck.extras),
-                      tuple(e.symbol for e in deck.extras))
+                      tuple(e.symbol for e in deck.extras), deck.copies)
 
 
 def exact_points(value: Any) -> int | Fraction:
@@ -408,6 +408,7 @@ def _deck(deck: Mapping[str, Any]) -> Deck:
         trump_suit=deck.get("trump_suit"),
         card_points=_points(deck.get("card_points") or {}),
         card_sets={name: tuple(cards) for name, cards in (deck.get("card_sets") or {}).items()},
+        copies=deck.get("copies", 1),
     )
 
 

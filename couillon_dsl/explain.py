@@ -168,10 +168,23 @@ def chooser(rs: Ruleset, by: str) -> str:
 # ---------------------------------------------------------------------- players and seating
 
 
+def side_card_holders(rs: Ruleset) -> str:
+    """``the side holding the Q♣``: the maker's side with sides by who holds a card (`card_holders`)."""
+    return f"the side holding the {_card(rs, rs.players.side_card or '')}"
+
+
 def players_sentence(rs: Ruleset) -> str:
     players = rs.players
     sizes = sorted({len(team) for team in players.teams})
-    if players.sides == "declarer_alone":
+    if players.sides == "card_holders":
+        card = _card(rs, players.side_card or "")
+        copies = "a copy of the " if rs.deck.copies > 1 else "the "
+        every = "every copy" if rs.deck.copies > 1 else "it"
+        text = (f"{players.count} players; in each hand the players dealt {copies}{card} play together against the "
+                f"others, and a player dealt {every} plays alone against the other {players.in_play - 1}. Nobody is "
+                f"told who holds it: a player knows their own side from their cards, and another player's once that "
+                f"player plays the {card} (or every {card} has been seen). Each player keeps their own score")
+    elif players.sides == "declarer_alone":
         text = (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
                 f"contract) plays alone against the other {players.in_play - 1}, who play together, and each "
                 "player keeps their own score")
@@ -232,7 +245,7 @@ def _suit_words(suits: Sequence[Suit]) -> str:
 
 def deck_sentence(rs: Ruleset) -> str:
     deck = rs.deck
-    if _uniform(rs):
+    if _uniform(rs) and deck.copies == 1:
         return (f"the game uses {len(deck.suits) * len(deck.ranks)} cards: {join(list(deck.ranks))} "
                 f"in each of the {len(deck.suits)} suits {_suit_words(deck.suits)}")
     plain = [s for s in deck.suits if s.ranks is None or s.ranks == deck.ranks]
@@ -245,6 +258,16 @@ def deck_sentence(rs: Ruleset) -> str:
             parts.append(f"{len(suit.ranks)} {suit.name} ({suit.symbol}) numbered {' '.join(suit.ranks)}")
     parts += [f"the {e.name} ({e.symbol}), which belongs to no suit" for e in deck.extras]
     return f"the game uses {rs.layout.size} cards: {join(parts)}"
+
+
+def copies_sentence(rs: Ruleset) -> str | None:
+    """A pack holding every card more than once (`deck.copies`)."""
+    copies = rs.deck.copies
+    if copies == 1:
+        return None
+    times = {2: "twice", 3: "three times"}.get(copies, f"{copies} times")
+    return (f"each of these cards is in the pack {times}; equal cards rank alike, and of equal cards in one trick "
+            "the first played beats the others")
 
 
 def order_sentence(rs: Ruleset) -> str:
@@ -377,7 +400,8 @@ def card_set_sentences(rs: Ruleset) -> list[str]:
 def describe_cards(rs: Ruleset) -> Section:
     named = (*promotion_sentences(rs), *card_set_sentences(rs))
     return Section("The cards", (
-        Paragraph(" ".join(sentence(s) for s in (deck_sentence(rs), order_sentence(rs), *named))),
+        Paragraph(" ".join(sentence(s) for s in (deck_sentence(rs), copies_sentence(rs), order_sentence(rs), *named)
+                           if s)),
         Paragraph(" ".join(sentence(s) for s in points_sentences(rs))),
     ))
 
@@ -1423,6 +1447,8 @@ def outcome_sentence(rs: Ruleset) -> str:
     outcome = rs.outcome
     if outcome.maker_wins is not None:
         condition = condition_phrase(rs, parse_expression(outcome.maker_wins)) or f"`{outcome.maker_wins}` holds"
+        if rs.players.sides == "card_holders":
+            return f"after the last trick {side_card_holders(rs)} wins the hand when {condition}, else the other side wins it"
         if alone(rs):
             return (f"after the last trick the declarer wins the hand when {condition}, else the defence wins it; "
                     "a hand without a declarer scores nothing")
@@ -1911,11 +1937,12 @@ _SIDE_NAMES = {"maker": "the declarer", "last_trick_winner": "the side that took
 
 def _side_phrase(rs: Ruleset, node: Node) -> str | None:
     """A team expression in the words of sides fixed per hand (None: as with teams)."""
+    holders = rs.players.sides == "card_holders"
     if isinstance(node, Name):
-        return _SIDE_NAMES.get(node.name)
+        return side_card_holders(rs) if holders and node.name == "maker" else _SIDE_NAMES.get(node.name)
     if isinstance(node, Call) and len(node.args) == 1:
         if node.func == "opponents" and node.args[0] == Name("maker"):
-            return "the defence"
+            return "the other side" if holders else "the defence"
         if node.func == "trick_winner":
             return f"the side that took {trick_phrase(rs, node.args[0])}"
     return None
@@ -1974,16 +2001,25 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
         if node.func == "score":
             team = team_phrase(rs, arg)
             return f"the score of {team} before the hand" if team else None
+        if node.func == "seats":
+            team = team_phrase(rs, arg)
+            return f"the number of players on {team}" if team else None
         if node.func == "top_run":
             team = team_phrase(rs, arg)
             return (f"the number of the highest trumps in a row, from the top one down, {team} held (with the "
                     f"cards that count for {team} unplayed), or, when the top one was not among them, the number "
                     f"missing above the highest held") if team else None
-    if isinstance(node, Call) and node.func in ("count", "held") and len(node.args) == 2 \
+    if isinstance(node, Call) and node.func == "tricks_worth" and len(node.args) == 2 \
+            and isinstance(node.args[1], Number):
+        team = team_phrase(rs, node.args[0])
+        return f"the number of tricks {team} took holding at least {node.args[1].value} card points" if team else None
+    if isinstance(node, Call) and node.func in ("count", "held", "captured") and len(node.args) == 2 \
             and isinstance(node.args[0], String):
         team = team_phrase(rs, node.args[1])
         if team is None:
             return None
+        if node.func == "captured":
+            return f"the number of {node.args[0].value} in the tricks of {team} played by its opponents"
         if node.func == "held":
             return f"the number of the {node.args[0].value} the players of {team} held at the start of play"
         return f"the number of {node.args[0].value} in the tricks of {team}"
@@ -2023,7 +2059,11 @@ def value_phrase(rs: Ruleset, node: Node) -> str | None:
         return simple
     if isinstance(node, Binary) and node.op in ("+", "-"):
         left, right = int_phrase(rs, node.left), int_phrase(rs, node.right)
-        return f"{left} {'plus' if node.op == '+' else 'less'} {right}" if left and right else None
+        if left and right:
+            return f"{left} {'plus' if node.op == '+' else 'less'} {right}"
+        terms = _summands(node)  # a longer sum: three or more named values
+        words = [int_phrase(rs, term) for term in terms]
+        return f"the sum of {join([w or '' for w in words])}" if len(terms) > 2 and all(words) else None
     if isinstance(node, Unary) and node.op == "-":
         inner = value_phrase(rs, node.operand)
         return f"minus {inner}" if inner else None
@@ -2042,6 +2082,13 @@ def value_phrase(rs: Ruleset, node: Node) -> str | None:
     if node.func == "abs":
         return f"{args[0]} without its sign"
     return f"{args[0]} {_ROUNDED[node.func]}"
+
+
+def _summands(node: Node) -> list[Node]:
+    """The terms of ``a + b + c`` (a sum's left-nested additions), in order."""
+    if isinstance(node, Binary) and node.op == "+":
+        return [*_summands(node.left), node.right]
+    return [node]
 
 
 def _quoted(node: Node) -> str:
@@ -2211,7 +2258,7 @@ def rule_sentences(rs: Ruleset) -> dict[str, tuple[str, ...]]:
         "Seating": (seating_sentence(rs),),
         "Direction": (direction_sentence(rs),),
         "Dealer": (dealer_sentence(rs),),
-        "Cards": (deck_sentence(rs),),
+        "Cards": tuple(s for s in (deck_sentence(rs), copies_sentence(rs)) if s),
         "Card order": (order_sentence(rs),),
         "Card points": tuple(points_sentences(rs)),
     }

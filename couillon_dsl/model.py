@@ -62,7 +62,8 @@ class Players:
     count: int
     teams: tuple[tuple[int, ...], ...]
     direction: str = "clockwise"
-    sides: str = "teams"  # teams | declarer_alone
+    sides: str = "teams"  # teams | declarer_alone | card_holders
+    side_card: str | None = None  # card_holders: the card whose holders play together
     sit_out: str | None = None  # dealer: the dealer sits every hand out; None: every seat plays
 
     @property
@@ -130,6 +131,7 @@ class Deck:
     trump_suit: str | None = None  # a suit that is trump in every hand
     card_points: Mapping[str, int | Fraction] = field(default_factory=dict)
     card_sets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name -> card names
+    copies: int = 1  # how many times the pack holds each card (Doppelkopf: 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -611,6 +613,10 @@ class Tables:
     declarer_sides: tuple[tuple[int, ...], ...] = ()
     nsides: int = 2  # sides a hand is played by (points and tricks are counted per side)
     start_sides: tuple[int, ...] = ()  # seat -> side when a deal starts (team_of, or any declarer's sides)
+    # players.sides: card_holders: the copies of the side card (its holders are side 0, the maker's); 0 otherwise.
+    # Those sides are hidden: a seat's view shows another seat's side only once it is known (GameState.sides_known_to)
+    side_cards: CardMask = 0
+    reads_trick_values: bool = False  # the scoring reads `captured` or `tricks_worth` (each trick's takers and points)
     # announcements or optional declarations: a seat may be offered one beside its cards in trick 1
     first_trick_offers: bool = False
     declarer_offers: tuple[int, ...] = ()  # announcements (`by: declarer`) put to the declarer before the first lead

@@ -69,6 +69,11 @@ class Table:
         self.layout = ruleset.layout
         self.team_of = ruleset.tables.team_of
         self.per_hand = ruleset.players.sides != "teams"  # sides fixed per hand: the declarer's (0) and the rest
+        card = ruleset.players.side_card
+        # what a side is called: the declarer and the defence, or with sides by who holds a card (hidden
+        # until revealed) the side holding it and the other side
+        self.side_names = (f"the side holding the {self.layout.pretty(self.layout.parse(card))}", "the other side") \
+            if ruleset.players.sides == "card_holders" and card else ("the declarer", "the defence")
         self.hidden_discards = 0  # another seat's discards so far, which the person does not see
         self.games_won = (0,) * len(ruleset.players.teams)  # the games won when the last hand ended
         # card points count in this game: else the points lines (always 0) give way to the tricks
@@ -115,7 +120,7 @@ class Table:
         if not self.per_hand or side is None or not sides:
             return self.team(side)
         members = [s for s, of in enumerate(sides) if of == side]
-        return f"{'the declarer' if side == 0 else 'the defence'} ({self.seats(members)})"
+        return f"{self.side_names[min(side, 1)]} ({self.seats(members)})" if members else self.side_names[min(side, 1)]
 
     def sides_text(self, sides: Sequence[int]) -> str:
         """``the declarer (seat 2) against the defence (you, seats 0, 3)``."""
@@ -299,7 +304,10 @@ class Table:
     def run(self) -> GameState:
         """Play to the end; raises :class:`Quit` when the person stops."""
         state = self.state
-        if self.per_hand:
+        if self.rs.tables.side_cards:
+            self.say(f"{self.rs.name}: you are seat {self.seat}. Each hand {self.side_names[0]} plays against "
+                     f"{self.side_names[1]}, nobody told who holds it; every seat keeps its own score.")
+        elif self.per_hand:
             self.say(f"{self.rs.name}: you are seat {self.seat}. Each hand the declarer plays alone against "
                      "the other seats; every seat keeps its own score.")
         elif len(self.rs.players.teams[self.team_of[self.seat]]) == 1:
@@ -403,7 +411,12 @@ class Table:
         declarations made."""
         if after.phase == "over" or after.hand_number != before.hand_number:
             return  # the hand is over: its summary says the rest
-        if self.per_hand and after.sides is not None and before.sides is None:
+        hidden = bool(self.rs.tables.side_cards)
+        if hidden and after.sides is not None:  # sides hidden until revealed: those this seat learns now
+            for who, side in enumerate(after.sides):
+                if side >= 0 and (before.sides is None or before.sides[who] < 0):
+                    self.say(f"{self.subject(who)} {'are' if who == self.seat else 'is'} on {self.side_names[side]}.")
+        if self.per_hand and not hidden and after.sides is not None and before.sides is None:
             c = self.contract(after.contract)
             declarer = after.sides.index(0)  # side 0 is the declarer's
             what = f" with {c.name}" if c is not None else ""
@@ -606,7 +619,9 @@ class Table:
                 self.say("Trick: nobody has led yet.")
             else:
                 self.say("Trick: you lead." if v.current_player == self.seat else "Trick: (empty).")
-            if self.card_points:
+            if not v.points and not v.bids:  # sides hidden from this seat: their totals would tell them
+                self.say("Points so far: not known until you know every side.")
+            elif self.card_points:
                 self.say("Points so far: " + " | ".join(f"{self.side(t, v.sides)} {self.points(p)}"
                                                         for t, p in enumerate(v.points)) + ".")
             elif not v.bids:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from couillon_dsl.builtin import is_file
-from couillon_dsl.cards import Card, CardMask, CardNotationError
+from couillon_dsl.cards import Card, CardMask, CardNotationError, iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine.state import CHANCE, TERMINAL, GameState, IllegalAction
@@ -255,17 +255,21 @@ def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any], hand_no: int
 
     placed: dict[Card, str] = {}
 
-    def claim(card: Card, where: str) -> None:
-        if card in placed:
-            raise ScenarioError(f"{layout.name(card)} is placed twice: in {placed[card]} and in {where}")
-        placed[card] = where
+    def claim(card: Card, where: str) -> Card:
+        """Place ``card``: its first copy not placed yet (`deck.copies`: a name stands for one copy)."""
+        for copy in iter_bits(layout.copies_mask(card)):
+            if copy not in placed:
+                placed[copy] = where
+                return copy
+        if layout.copies > 1:
+            raise ScenarioError(f"{layout.name(card)} is placed more often than the pack's {layout.copies} copies, "
+                                f"the last time in {where}")
+        raise ScenarioError(f"{layout.name(card)} is placed twice: in {placed[card]} and in {where}")
 
     if "pack" in spec:
         if set(spec) != {"pack"}:
             raise ScenarioError("a deal gives either `pack:` or hands (with stock/set_aside), not both")
-        order = cards(spec["pack"], "pack")
-        for card in order:
-            claim(card, "pack")
+        order = [claim(card, "pack") for card in cards(spec["pack"], "pack")]
         return order + [c for c in range(layout.size) if c not in placed]
 
     slots = deal_slots(ruleset, dealer, hand_no)
@@ -282,8 +286,7 @@ def stack_pack(ruleset: Ruleset, dealer: int, spec: dict[Any, Any], hand_no: int
         if len(listed) > len(positions) or (exact and len(listed) != len(positions)):
             raise ScenarioError(f"{label} receives {len(positions)} cards under this deal script; the scenario lists {len(listed)}")
         for position, card in zip(positions, listed):
-            claim(card, label)
-            pack[position] = card
+            pack[position] = claim(card, label)
     rest = iter(c for c in range(layout.size) if c not in placed)
     return [c if c is not None else next(rest) for c in pack]
 
@@ -499,7 +502,7 @@ class _Runner:
         action = self._action(seat, text)
         hands_before = len(state.hands)
         tricks_before = len(state.finished_tricks())
-        points_before = state.view(seat).points
+        points_before = state.side_points if state.is_playing() else state.view(seat).points
         ctx = state.context
         try:
             state.apply(action)
@@ -512,7 +515,7 @@ class _Runner:
         elif len(state.finished_tricks()) > tricks_before:
             _, played, winner = state.finished_tricks()[-1]
             side = state.sides[winner]
-            self.tricks.append(Trick(winner, self._points(state.view(seat).points[side] - points_before[side]),
+            self.tricks.append(Trick(winner, self._points(state.side_points[side] - points_before[side]),
                                      why_wins(self.rs, state.context, played)))
 
     def _hand_ended(self, points_before: tuple[int, ...], ctx: Any) -> None:
@@ -616,9 +619,12 @@ class _Runner:
 
     def _hand_sides(self) -> tuple[int, ...] | None:
         """Seat -> side of the hand in play (or just ended) when the sides change with each hand, else None."""
-        if not self.rs.tables.declarer_sides:
+        t = self.rs.tables
+        if not (t.declarer_sides or t.side_cards):
             return None
-        sides = self._hand_value(lambda: self.state.view(0).sides, lambda h: h.sides)
+        # the true sides (hidden sides too: a scenario is written by someone who sees every hand)
+        sides = self._hand_value(lambda: self.state.sides if self.state.view(0).sides is not None else None,
+                                 lambda h: h.sides)
         if not sides:
             raise ScenarioError("the sides of this hand are not fixed (no contract was made)")
         return tuple(sides)
@@ -683,6 +689,12 @@ def _expect_legal(r: _Runner, value: Any) -> None:
     r._check(actual == want, f"legal for {r._who(seat)}: {r._names(sorted(actual))}; expected {r._names(sorted(want))}", seat)
 
 
+def _same_cards(r: _Runner, actual: CardMask, want: CardMask) -> bool:
+    """Whether two card sets hold the same cards, equal cards (`deck.copies`) alike whichever copy."""
+    layout = r.rs.layout
+    return actual == want if layout.copies == 1 else layout.format_mask(actual) == layout.format_mask(want)
+
+
 def _expect_hand(r: _Runner, value: Any) -> None:
     layout = r.rs.layout
     items = value.items() if isinstance(value, dict) else [(r.state.current_player(), value)]
@@ -693,7 +705,7 @@ def _expect_hand(r: _Runner, value: Any) -> None:
         except CardNotationError as exc:
             raise ScenarioError(str(exc)) from None
         actual = r.state.hand_of(seat)
-        r._check(actual == want, f"{r._who(seat)} holds {_cards_text(r, actual)}; expected {_cards_text(r, want)}")
+        r._check(_same_cards(r, actual, want), f"{r._who(seat)} holds {_cards_text(r, actual)}; expected {_cards_text(r, want)}")
 
 
 def _expect_shown(r: _Runner, value: Any) -> None:
@@ -710,7 +722,7 @@ def _expect_shown(r: _Runner, value: Any) -> None:
         except CardNotationError as exc:
             raise ScenarioError(str(exc)) from None
         actual = getattr(view, key)
-        r._check(actual == want, f"{key} shown to everyone: {_cards_text(r, actual)}; expected {_cards_text(r, want)}")
+        r._check(_same_cards(r, actual, want), f"{key} shown to everyone: {_cards_text(r, actual)}; expected {_cards_text(r, want)}")
 
 
 def _expect_trump(r: _Runner, value: Any) -> None:
@@ -762,6 +774,25 @@ def _expect_sitting_out(r: _Runner, value: Any) -> None:
     want = sorted(seat_of(v, dealer, count) for v in (words(value, "sitting_out") if value else ()))
     r._check(list(actual) == want, "sitting out: " + (" ".join(seat_label(s, dealer, count) for s in actual) or "nobody")
              + ", expected " + (" ".join(seat_label(s, dealer, count) for s in want) or "nobody"))
+
+
+def _expect_knows_sides(r: _Runner, value: Any) -> None:
+    """``knows_sides: {P: [L, P]}``: the seats whose side in the hand being played each listed seat
+    knows (its view; sides hidden until revealed, `card_holders`, else every seat)."""
+    if not isinstance(value, dict):
+        raise ScenarioError("`knows_sides:` maps a seat to the seats whose side it knows, e.g. {P: [L, P]}")
+    if not r._in_hand():
+        r._fail("known sides were expected, but no hand is being played")
+        return
+    dealer = r._hand_dealer()
+    count = r.rs.players.count
+    for ref, seats in value.items():
+        seat = seat_of(ref, dealer, count)
+        known = [s for s, side in enumerate(r.state.view(seat).sides or ()) if side >= 0]
+        want = sorted(seat_of(v, dealer, count) for v in (words(seats, "knows_sides") if seats else ()))
+        r._check(known == want, f"{r._who(seat)} knows the sides of "
+                 + (" ".join(seat_label(s, dealer, count) for s in known) or "nobody") + ", expected "
+                 + (" ".join(seat_label(s, dealer, count) for s in want) or "nobody"))
 
 
 def _expect_declared(r: _Runner, value: Any) -> None:
@@ -848,7 +879,7 @@ def _expect_exchange(r: _Runner, value: Any, key: str) -> None:
             want = r.rs.layout.parse_mask(words(cards, key))
         except CardNotationError as exc:
             raise ScenarioError(str(exc)) from None
-        r._check(actual[seat] == want, f"{seat_label(seat, dealer, count)} {key} {_cards_text(r, actual[seat])}; "
+        r._check(_same_cards(r, actual[seat], want), f"{seat_label(seat, dealer, count)} {key} {_cards_text(r, actual[seat])}; "
                                        f"expected {_cards_text(r, want)}")
 
 
@@ -870,7 +901,7 @@ def _expect_tricks(r: _Runner, value: Any) -> None:
 
 
 def _expect_points(r: _Runner, value: Any) -> None:
-    points = r._hand_value(lambda: r.state.view(0).points, lambda h: h.points)
+    points = r._hand_value(lambda: r.state.side_points, lambda h: h.points)
     r._team_table(value, tuple(map(r._points, points)), "card points", by_side=True)
 
 
@@ -952,6 +983,7 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "decisions": _expect_decisions,
     "announced": _expect_announced,
     "sitting_out": _expect_sitting_out,
+    "knows_sides": _expect_knows_sides,
     "declared": _expect_declared,
     "declared_points": _expect_declared_points,
     "bids": _expect_bids,

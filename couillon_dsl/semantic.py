@@ -100,6 +100,7 @@ class _Checks:
                            for sid, s in zip(self.suits, suits)}
         self.all_ranks = list(dict.fromkeys(r for ranks in self.suit_ranks.values() for r in ranks))
         self.extras = [e["id"] for e in deck.get("extras", [])]
+        self.copies: int = deck.get("copies", 1)  # every card so many times
         self.seats: int = data["players"]["count"]
         self.announcements: dict[str, Any] = data.get("announcements", {})
         self.kitty_size: int | None = None  # cards of the deal's kitty step (None: no kitty)
@@ -286,6 +287,9 @@ class _Checks:
 
     def check_players(self) -> None:
         players = self.data["players"]
+        if "side_card" in players and players.get("sides", "teams") != "card_holders":
+            self.report("side-card-unused", "players.side_card is read only with sides: card_holders",
+                        "/players/side_card", "leave it out, or say sides: card_holders", key=True)
         if players.get("sides", "teams") != "teams":
             self.check_sides(players)
         elif "teams" not in players:
@@ -329,6 +333,9 @@ class _Checks:
             self.report("teams-with-sides", f"players.teams is unused with sides: {sides}", "/players/teams",
                         "leave teams out: each hand's contract fixes the sides, and every seat keeps its own score",
                         key=True)
+        if sides == "card_holders":
+            self.check_card_holders(players)
+            return
         trump = self.data["trump"]
         method = trump["method"]
         if method == "none":
@@ -343,6 +350,36 @@ class _Checks:
             self.report("sides-without-declarer", f"sides: {sides} needs a declarer in every hand, but a trump fixed "
                         "by a fallback has no maker", "/trump/maker_after_fallback" if "maker_after_fallback" in trump
                         else "/players/sides", "set trump.maker_after_fallback: elder_team (the elder declares)")
+
+    # what sides hidden until revealed (card_holders) are not played with: each would tell a seat who
+    # plays with whom (a partner's trick freeing a card, a partner's announcement or bid) or needs a
+    # declarer the hidden sides do not have
+    HIDDEN_SIDES_APART = {"/trump/method": "a trump decided by the players", "/bids": "bids of tricks",
+                          "/announcements": "announcements", "/declarations": "declarations",
+                          "/passing": "passing cards", "/card_roles": "card roles", "/contracts": "contracts",
+                          "/play/follow/when_partner_winning": "a partner's trick freeing a card",
+                          "/players/sit_out": "a dealer sitting out",
+                          "/deal": "a deal leaving cards out of the hands (the side card might be dealt to nobody)"}
+
+    def check_card_holders(self, players: dict[str, Any]) -> None:
+        """Sides by who holds a card: the card named, and no rule the hidden sides would leak through."""
+        if "side_card" not in players:
+            self.report("side-card-missing", "sides: card_holders needs the card whose holders play together",
+                        "/players/sides", "add e.g. side_card: QC (the holders of the queen of clubs against the rest)")
+        else:
+            self.card("/players/side_card", str(players["side_card"]))
+        data = self.data
+        present = {"/trump/method": data["trump"].get("method", "none") != "none",
+                   "/players/sit_out": "sit_out" in players,
+                   "/deal": any(isinstance(step, dict) and not {"packet", "decide"} >= step.keys() - {"to", "face"}
+                                for step in data.get("deal") or ()),
+                   "/play/follow/when_partner_winning":
+                       data.get("play", {}).get("follow", {}).get("when_partner_winning", "as_usual") != "as_usual"}
+        for pointer, what in self.HIDDEN_SIDES_APART.items():
+            if present.get(pointer, bool(data.get(pointer[1:]))):
+                self.report("hidden-sides-unsupported", f"sides: card_holders keeps the sides hidden until revealed, "
+                            f"which {what} would break or is not supported with", pointer,
+                            "leave it out, or play fixed teams (sides: teams)")
 
     def check_teams(self, teams: list[list[int]]) -> None:
         owner: dict[int, int] = {}
@@ -1140,7 +1177,8 @@ class _Checks:
                         severity="warning")
 
     def size(self) -> int:
-        return sum(len(ranks) for ranks in self.suit_ranks.values()) + len(self.extras)
+        """The cards of the pack, every copy (`deck.copies`) counted."""
+        return (sum(len(ranks) for ranks in self.suit_ranks.values()) + len(self.extras)) * self.copies
 
     def total_points(self) -> float:
         """The most card points the pack can hold (a trump's value counted where it is higher)."""
@@ -1152,7 +1190,7 @@ class _Checks:
             for r in self.suit_ranks[suit]:
                 value = max(plain.get(r, plain.get("default", 0)), trump.get(r, trump.get("default", 0)))
                 total += fixed.get(r + suit, value)
-        return total
+        return total * self.copies
 
     def check_schedule_length(self, deals: int) -> None:
         """A game of a fixed number of deals whose schedule of hand sizes it plays only in part: the

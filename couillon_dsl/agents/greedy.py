@@ -248,8 +248,8 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     avoid = avoids_tricks(state.ruleset) if not state.bids else not wants_tricks(state, seat)
     if cards:
         if avoid:
-            return duck(ctx, state.sides, seat, state.play_order(leader), cards, legal)
-        return follow(ctx, state.sides, seat, state.play_order(leader), cards, legal, trick_melds_worth(state, cards))
+            return duck(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal)
+        return follow(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal, trick_melds_worth(state, cards))
     gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
     return (lead_low if avoid else lead)(ctx, legal, ~gone)
 
@@ -342,7 +342,7 @@ def wants_tricks(state: GameState, seat: int) -> bool:
     trick of its own cost more than its partner's (a bid of nothing scored apart); else while
     its side has fewer than it bid, and after that only if the scoring pays for a trick over the
     bid (public facts only)."""
-    sides = state.sides
+    sides = state.sides_known_to(seat)
     side = sides[seat]
     bids = state.bids
     per_side = side_bids(bids, sides, max(sides) + 1)
@@ -439,7 +439,8 @@ def bid_values(state: GameState, chance: float, blind: bool = False) -> Callable
     looking), by the compiled scoring, when the seat's tricks follow a binomial law of ``chance``
     a trick; its partners count as taking what they bid (those still to bid, nothing either way)."""
     rs, size = state.ruleset, state.hand_tricks
-    seat, sides = state.current_player(), state.sides
+    seat = state.current_player()
+    sides = state.sides_known_to(seat)
     side = sides[seat]
     told = side_bids([-1 if s == seat else b for s, b in enumerate(state.bids)], sides, max(sides) + 1)
     laws = [math.comb(size, k) * chance ** k * (1 - chance) ** (size - k) for k in range(size + 1)]
@@ -620,7 +621,7 @@ def side_points(state: GameState, seat: int, ctx: TrumpContext, hand: int, cauti
     the points in play, times ``caution``."""
     rs = state.ruleset
     ntricks = state.hand_tricks
-    sides = state.sides
+    sides = state.sides_known_to(seat)
     playing = state.play_order(seat)  # the seats in play, this one first
     partners = 0 if alone else sum(1 for s in playing[1:] if sides[s] == sides[seat])
     tricks = min(float(ntricks), hand_value(ctx, hand))
@@ -651,7 +652,8 @@ def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> in
     bid, bidder = state.auction_value, state.auction_bidder
     if bid is not None and bidder is not None:
         ctx = strain_context(t, state.auction_strain) if state.auction_strain >= 0 else state.context
-        ours = state.sides[bidder] == state.sides[seat]
+        known = state.sides_known_to(seat)
+        ours = known[bidder] == known[seat]
         if double in legal and ours:  # asked to redouble its side's bid
             return double if side_points(state, seat, ctx, hand) >= bid + DOUBLE_MARGIN else acts.pass_
         # what the opponents can take at most, the tricks its own hand takes lost to them

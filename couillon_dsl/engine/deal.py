@@ -27,6 +27,9 @@ class DealPhase(StateFields):
         """Draw every undrawn card at once from ``rnd`` and run the deal script."""
         undrawn = self._undrawn
         rest = shuffled(range(self._acts.ncards) if undrawn == self._full else list(iter_bits(undrawn)), rnd)
+        layout = self._rs.layout
+        if layout.copies > 1:  # equal cards drawn in copy order, as a record's names replay them
+            rest = layout.in_copy_order(rest, self._full & ~undrawn)
         self._history.extend(rest)
         if self._pack:
             self._pack.extend(rest)

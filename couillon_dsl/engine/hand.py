@@ -208,7 +208,8 @@ def make_score_hand(
               bids: tuple[int, ...] = (), seat_tricks: tuple[int, ...] = (),
               seat_bids: tuple[int, ...] = (), counts: tuple[tuple[int, ...], ...] = (), held: tuple[int, ...] = (),
               trump: int = -1, bid_value: int = 0, kitty_taken: bool = False,
-              top_runs: tuple[int, ...] = (), doubled: int = 1, seat_blinds: tuple[bool, ...] = ()) -> HandScore:
+              top_runs: tuple[int, ...] = (), doubled: int = 1, seat_blinds: tuple[bool, ...] = (),
+              captured: tuple[int, ...] = (), trick_values: tuple[tuple[Any, Any], ...] = ()) -> HandScore:
         sides = team_of if side_of is None else side_of
         scores = () if per_seat else tuple(values)
         in_play = sum(points)
@@ -219,7 +220,8 @@ def make_score_hand(
                                             False, False, ntricks, in_play, passes, ties, points, tricks, tuple(made),
                                             options, None, None, declared, contract, contract_multiplier, won,
                                             *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held,
-                                            trump, scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds),
+                                            trump, scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds,
+                                            captured, trick_values),
                                            sides)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
@@ -227,7 +229,7 @@ def make_score_hand(
                maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held, trump,
-               scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds)
+               scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds, captured, trick_values)
         k = multiplier(ties) if ties else 1
         key = key_of(row)
         scored = memo.get(key)
@@ -324,7 +326,8 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
               contract: Any = None, contract_multiplier: Any = 1, won: Any = (), last_trick: Any = (None, 0, ()),
               side_of: Any = None, bids: Any = (), seat_tricks: Any = (), seat_bids: Any = (),
               counts: Any = (), held: Any = (), trump: Any = -1, bid_value: Any = 0, kitty_taken: Any = False,
-              top_runs: Any = (), doubled: Any = 1, seat_blinds: Any = ()) -> HandScore:
+              top_runs: Any = (), doubled: Any = 1, seat_blinds: Any = (), captured: Any = (),
+              trick_values: Any = ()) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks

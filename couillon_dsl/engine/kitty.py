@@ -61,7 +61,7 @@ def class_mask(layout: DeckLayout, deck: Deck, classes: Sequence[tuple[str, str]
             mask |= layout.parse_mask(list(deck.card_sets[key]))
         else:
             mask |= 1 << layout.parse(key)
-    return mask
+    return layout.with_copies(mask)  # a class covers every copy (`deck.copies`)
 
 
 def build_kitty_tables(contracts: Sequence[Contract], discard: Discard | None, layout: DeckLayout, deck: Deck,

@@ -111,8 +111,8 @@ class SeatView:
     leader: int | None
     trick: tuple[tuple[int, Card], ...]
     played: tuple[tuple[int, Card], ...]  # every card played this hand, current trick included
-    points: tuple[int, ...]
-    tricks: tuple[int, ...]
+    points: tuple[int, ...]  # per side; () while this seat does not know every hidden side (`card_holders`)
+    tricks: tuple[int, ...]  # per side, likewise
     scores: tuple[int, ...]
     ties_pending: int
     passes_pending: int
@@ -122,7 +122,9 @@ class SeatView:
     # declared this hand: (declaration id, pattern name, seat, value, cards shown: 0 when the declaration is not shown)
     melds: tuple[tuple[str, str, int, int, CardMask], ...] = ()
     contract: str | None = None  # the contract's id once fixed, in rulesets with `contracts`
-    sides: tuple[int, ...] | None = None  # seat -> its side in this hand (points, tricks, maker are by side)
+    # seat -> its side in this hand (points, tricks, maker are by side); -1 where this seat does not know
+    # it (sides hidden until revealed, `players.sides: card_holders`)
+    sides: tuple[int, ...] | None = None
     kitty: CardMask = 0  # the kitty's cards, once shown (to the declarer: once taken)
     discarded: CardMask = 0  # the discarder's discards this seat sees: all (the discarder), the shown ones (the others)
     bids: tuple[int, ...] = ()  # seat -> the tricks it bid this hand (-1: not yet), in rulesets with `bids`

@@ -5,13 +5,16 @@ The rules themselves are closures built per ruleset (:mod:`couillon_dsl.engine.h
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from couillon_dsl.cards import CardMask, iter_bits
 from couillon_dsl.engine.actions import OVER
 from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, passes_after_pass_out
-from couillon_dsl.engine.roles import won_cards
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
+from couillon_dsl.engine.roles import won_cards
+from couillon_dsl.expr.parse import exact
 from couillon_dsl.model import Ruleset, Team, TrumpContext
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
@@ -58,7 +61,8 @@ class ScoringPhase(StateFields):
                              won, last, self._side_of, bids, seat_tricks, self._trick_bids, self._counts,
                              self._held() if t.reads_held else (), self._trump, self._bid_value(),
                              self._kitty_taken(), self._top_runs() if t.reads_top_runs else (), self.doubled,
-                             tuple(bool(self._blind >> s & 1) for s in range(self._n)) if self._blind else ())
+                             tuple(bool(self._blind >> s & 1) for s in range(self._n)) if self._blind else (),
+                             *(self._trick_values() if t.reads_trick_values else ()))
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
@@ -66,9 +70,23 @@ class ScoringPhase(StateFields):
         self._redeals = 0
         self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared, won)
         winner = score.winner
-        if t.declarer_sides and winner is not None:  # the scoresheet is per seat: the winning side's first seat
+        if (t.declarer_sides or t.side_cards) and winner is not None:  # the scoresheet is per seat: the winning side's first seat
             winner = self._side_of.index(winner)
         self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
+
+    def _trick_values(self) -> tuple[tuple[int, ...], tuple[tuple[int | Fraction, int], ...]]:
+        """Side -> the cards its tricks took that another side's players played (`captured`); and per
+        trick its card points, in game points, and the side that took it (`tricks_worth`)."""
+        captured = [0] * len(self._points)
+        values = []
+        points, unit = self._ctx.points, self._t.point_unit
+        for leader, cards, winner in self._log:
+            side = self._side_of[winner]
+            for seat, card in zip(self._order[leader], cards):
+                if self._side_of[seat] != side:
+                    captured[side] |= 1 << card
+            values.append((exact(Fraction(sum(points[c] for c in cards), unit)), side))
+        return tuple(captured), tuple(values)
 
     def _held(self) -> tuple[int, ...]:
         """The cards each side held at the start of play (after any exchange): what its seats played,
@@ -147,7 +165,8 @@ class ScoringPhase(StateFields):
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
-            declared, self._side_of if self._t.declarer_sides and self._maker is not None else (), won,
+            declared, self._side_of if (self._t.declarer_sides or self._t.side_cards) and self._maker is not None
+            else (), won,
             self._trick_bids, self._counts, self._given, self._sitting_out,
             tuple(s for s in range(self._n) if self._blind >> s & 1) if self._blind else (),
         )))

@@ -112,13 +112,13 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         """Legal actions in ascending order; empty only when the game is over."""
         phase = self._phase
         acts = self._acts
-        if phase == PLAY:
-            cards = list(iter_bits(self.legal_mask()))
+        if phase == PLAY:  # equal cards (`deck.copies`) are one choice: the lowest copy held
+            cards = list(iter_bits(self._rs.layout.lowest_copies(self.legal_mask())))
             if self._may_announce:  # trick 1: what this seat's cards allow it to announce or declare
                 cards += self._offered_actions()
             return cards
         if phase == DRAW:
-            return list(iter_bits(self._undrawn))
+            return list(iter_bits(self._rs.layout.lowest_copies(self._undrawn)))
         if phase == OFFER:
             return [acts.accept, acts.pass_]
         if phase == AUCTION:  # pass, or a contract above the last bid; or a number, in pairs or open
@@ -179,14 +179,14 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability) pairs at a chance node: every undrawn card is equally likely."""
-        if self._phase == DRAW:
-            cards = list(iter_bits(self._undrawn))
-        elif self._phase == DEALER:
-            cards = [self._acts.dealer0 + s for s in range(self._n)]
-        else:
+        if self._phase == DRAW:  # equal cards (`deck.copies`): the lowest copy, as likely as its undrawn copies
+            layout, undrawn = self._rs.layout, self._undrawn
+            total = undrawn.bit_count()
+            return [(c, (layout.copies_mask(c) & undrawn).bit_count() / total)
+                    for c in iter_bits(layout.lowest_copies(undrawn))]
+        if self._phase != DEALER:
             return []
-        p = 1.0 / len(cards)
-        return [(c, p) for c in cards]
+        return [(self._acts.dealer0 + s, 1.0 / self._n) for s in range(self._n)]
 
     def apply(self, action: int) -> None:
         """Apply one action; raises IllegalAction with the reason when it is not legal."""
@@ -563,8 +563,15 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
 
     @property
     def trick_counts(self) -> tuple[int, ...]:
-        """Side -> the tricks it took so far this hand (public; the seat view's ``tricks``)."""
+        """Side -> the tricks it took so far this hand (the seat view's ``tricks``: public, but for
+        sides hidden until revealed, `card_holders`)."""
         return tuple(self._tricks)
+
+    @property
+    def side_points(self) -> tuple[int, ...]:
+        """Side -> the card points it took so far this hand, in 1/``point_unit`` of a point (the seat
+        view's ``points``: public, but for sides hidden until revealed, `card_holders`)."""
+        return tuple(self._points)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -577,10 +584,30 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
 
     @property
     def sides(self) -> tuple[int, ...]:
-        """Seat -> the side it plays on in this hand (public): the fixed teams, or with sides
-        fixed per hand (`players.sides`) the declarer's side 0 against side 1, from the contract on
-        (before it they are a placeholder; the seat view then says None)."""
+        """Seat -> the side it plays on in this hand: the fixed teams, or with sides fixed per hand
+        (`players.sides`) the declarer's side 0 against side 1, from the contract on (before it they
+        are a placeholder; the seat view then says None). Public, except sides by who holds a card
+        (`card_holders`), which a seat learns as they are revealed: an agent reads
+        :meth:`sides_known_to`."""
         return self._side_of
+
+    def sides_known_to(self, seat: int) -> tuple[int, ...]:
+        """Seat -> its side in this hand as ``seat`` knows it, -1 where it does not: every side with
+        public sides; with sides by who holds a card (`players.sides: card_holders`) its own (from its
+        cards), a seat's that played a copy of the card (the holders' side, 0), and every other seat's
+        once every copy has been seen (the others' side, 1)."""
+        cards = self._t.side_cards
+        if not cards or self._maker is None:
+            return self._side_of
+        played = [0] * self._n
+        for leader, trick, _ in self._log:
+            for who, card in zip(self._order[leader], trick):
+                played[who] |= 1 << card
+        for who, card in zip(self._order[self._leader], self._trick):
+            played[who] |= 1 << card
+        seen = (self._hands[seat] | played[seat] | sum(played)) & cards
+        return tuple(side if s == seat or played[s] & cards or seen == cards else -1
+                     for s, side in enumerate(self._side_of))
 
     @property
     def context(self) -> TrumpContext:
@@ -712,11 +739,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
                     return acts.name0 + symbols.index(arg)
                 raise ValueError(f"{arg!r} is not a suit of this deck")
             if head == "show":
-                return acts.show0 + layout.parse(arg)
+                return acts.show0 + self._copy_of(layout.parse(arg))
             if head == "discard" and acts.discard0 >= 0:
-                return acts.discard0 + layout.parse(arg)
+                return acts.discard0 + self._copy_of(layout.parse(arg))
             if head in ("pass", "give") and acts.give0 >= 0:
-                return acts.give0 + layout.parse(arg)
+                return acts.give0 + self._copy_of(layout.parse(arg))
             if head == "declare" and acts.declare0 >= 0:
                 ids = [d.id for d in self._rs.declarations]
                 if arg in ids:
@@ -745,8 +772,19 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             if head == "dealer" and arg.isdigit() and int(arg) < self._n:
                 return acts.dealer0 + int(arg)
         if len(words) == 1:
-            return layout.parse(words[0])
+            return self._copy_of(layout.parse(words[0]))
         raise ValueError(f"cannot read action {text!r}")
+
+    def _copy_of(self, card: Card) -> Card:
+        """The copy a card's name stands for (`deck.copies`): the lowest undrawn in a deal, else the
+        lowest held by the seat to move; the first copy when neither holds one."""
+        layout = self._rs.layout
+        if layout.copies == 1:
+            return card
+        source = self._undrawn if self._phase == DRAW else self._hands[self.current_player()] \
+            if self.current_player() >= 0 else 0
+        left = layout.copies_mask(card) & source
+        return (left & -left).bit_length() - 1 if left else card
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now; nothing hidden from it leaks into the view."""
@@ -757,6 +795,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         kitty, discarded = self._kitty_view(seat) if self._t.kitty is not None and hand_phase else (0, 0)
         unseen_discards = self._discards & ~discarded
         passed, received = self._pass_view(seat) if hand_phase else (0, 0)
+        # hidden sides (card_holders) unknown to this seat: its view has no points or tricks per side
+        hidden = bool(self._t.side_cards) and hand_phase and -1 in self.sides_known_to(seat)
         return SeatView(
             seat=seat,
             phase=PHASE_NAMES[self._phase],
@@ -775,8 +815,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             leader=self._leader if self._phase in (PLAY, ANNOUNCE) and self._ntricks else None,  # 0: not led yet
             trick=trick,
             played=played + trick if hand_phase else (),
-            points=tuple(self._points) if hand_phase else (),
-            tricks=tuple(self._tricks) if hand_phase else (),
+            points=tuple(self._points) if hand_phase and not hidden else (),
+            tricks=tuple(self._tricks) if hand_phase and not hidden else (),
             scores=tuple(self._values),
             ties_pending=self._ties,
             passes_pending=self._passes,
@@ -785,7 +825,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             hand_number=self._game_hands + 1,
             melds=self._meld_record(public=True) if self._melds and hand_phase else (),
             contract=self._rs.contracts[self._contract].id if self._contract >= 0 and hand_phase else None,
-            sides=self._side_of if hand_phase and (self._maker is not None or not self._t.declarer_sides) else None,
+            sides=self.sides_known_to(seat) if hand_phase and (
+                self._maker is not None or not (self._t.declarer_sides or self._t.side_cards)) else None,
             kitty=kitty,
             discarded=discarded,
             discarding_seat=self._discarder if hand_phase else None,

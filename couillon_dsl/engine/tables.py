@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
-from couillon_dsl.cards import Card, CardMask, DeckLayout
+from couillon_dsl.cards import Card, CardMask, DeckLayout, iter_bits
 from couillon_dsl.engine.follow import make_legal, plain_masks
 from couillon_dsl.engine.hand import make_score_hand, make_settle
 from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
@@ -77,6 +77,7 @@ def card_value(deck: Deck, layout: DeckLayout, card: Card, as_trump: bool) -> in
     """A card's points: `card_points`, else its rank in `trump_points` (as a trump) or `points`,
     else that table's `default`; an extra is worth only what `card_points` gives it."""
     fixed = {layout.parse(written): value for written, value in deck.card_points.items()}
+    card = layout.first_copy(card)  # copies are worth the same
     if card in fixed:
         return fixed[card]
     if layout.is_extra(card):
@@ -93,8 +94,8 @@ def role_tables(layout: DeckLayout, roles: Sequence[CardRole], unit: int) -> Rol
     if not roles:
         return None
 
-    def cards(keep: Callable[[CardRole], bool]) -> CardMask:
-        return sum(layout.parse_mask(list(r.cards)) for r in roles if keep(r))
+    def cards(keep: Callable[[CardRole], bool]) -> CardMask:  # every copy of a role's cards
+        return sum(layout.with_copies(layout.parse_mask(list(r.cards))) for r in roles if keep(r))
 
     kept = [r for r in roles if r.kept_by_owner]
     return RoleTables(
@@ -126,6 +127,8 @@ def build_context(
     card_suit = [layout.suit_of(c) for c in range(n)]
     for card, _ in promoted:
         card_suit[card] = trump
+    first = [layout.first_copy(c) for c in range(n)]  # copies count as their first copy does
+    card_suit = [card_suit[first[c]] for c in range(n)]
     suit_mask = [0] * nsuits
     for card, suit in enumerate(card_suit):
         suit_mask[suit] |= 1 << card
@@ -139,6 +142,7 @@ def build_context(
     if trump >= 0:
         for i, card in enumerate(trump_order(deck, layout, trump, promoted)):
             position[card] = i
+    position = [position[first[c]] for c in range(n)]  # equal cards tie: the first played wins
     top = layout.longest_suit + len(promoted)
     trump_base = top + 1  # every trump beats every card of the led suit
     never = roles.never_wins if roles else 0
@@ -155,13 +159,13 @@ def build_context(
         sum(1 << d for d in range(n) if card_suit[d] == card_suit[c] and position[d] < position[c])
         for c in range(n)
     )
-    moved = {card for card, _ in promoted}
+    moved = {copy for card, _ in promoted for copy in iter_bits(layout.copies_mask(card))}
     points = tuple(int(card_value(deck, layout, c, card_suit[c] == trump and c not in moved) * unit) for c in range(n))
     exempt = 0
     for name in follow.exempt:
         exempted = exempt_card(layout, name, trump if trump < len(layout.suits) else -1)
         if exempted is not None:
-            exempt |= 1 << exempted
+            exempt |= layout.copies_mask(exempted)
     all_suits = all_suits and trump < 0
     legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt, all_suits)
     masks = None if all_suits else plain_masks(follow, suit_mask, trump_mask, exempt)
@@ -214,7 +218,7 @@ def card_set_masks(layout: DeckLayout, card_sets: Mapping[str, Sequence[str]]) -
     hand's trump, so it is one mask per trump suit, then one for a hand without trump (index -1)."""
     masks: dict[str, CardMask | tuple[CardMask, ...]] = {}
     for name, cards in card_sets.items():
-        per_trump = tuple(sum(1 << card for card in (exempt_card(layout, text, trump) for text in cards)
+        per_trump = tuple(sum(layout.copies_mask(card) for card in {exempt_card(layout, text, trump) for text in cards}
                               if card is not None) for trump in (*range(len(layout.suits)), -1))
         masks[name] = per_trump[0] if len(set(per_trump)) == 1 else per_trump
     return masks
@@ -442,7 +446,10 @@ def build_tables(
     next_seat = tuple((s + 1) % n for s in range(n))
     # sides fixed with the contract (players.sides: declarer_alone): the declarer's side 0, the rest 1
     declarer_sides = tuple(tuple(0 if s == d else 1 for s in range(n)) for d in range(n)) \
-        if players.sides != "teams" else ()
+        if players.sides == "declarer_alone" else ()
+    # sides by who holds a card (players.sides: card_holders): fixed when play begins, hidden until revealed
+    side_cards = layout.copies_mask(layout.parse(players.side_card)) \
+        if players.sides == "card_holders" and players.side_card else 0
     cycle = deal_cycle(steps)  # a schedule of hand sizes: one plan per (hand of the cycle, dealer)
     plans = tuple(deal_plan(hand_script(steps, hand), d, n, layout.size) for hand in range(cycle) for d in range(n))
     # packets to the declarer: every plan again per declarer, read once someone declared (else empty)
@@ -479,7 +486,7 @@ def build_tables(
                          for p, q, plan in zip(prefixes, suffixes, plans)),
         score_hand=make_score_hand(make_outcome(outcome, players.nsides, unit), scoring, tuple(team_of),
                                    next_seat, scoresheet, ids, options, definitions, unit,
-                                   players.nsides if declarer_sides else 0, maker_wins, tallies),
+                                   players.nsides if players.sides != "teams" else 0, maker_wins, tallies),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
         contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted", "all_suits") else
@@ -492,7 +499,8 @@ def build_tables(
         first_hand_card=first_hand_card,
         declarer_sides=declarer_sides,
         nsides=players.nsides,
-        start_sides=declarer_sides[0] if declarer_sides else tuple(team_of),
+        start_sides=declarer_sides[0] if declarer_sides else (0,) * n if side_cards else tuple(team_of),
+        side_cards=side_cards,
         point_unit=unit,
         fixed_trump=layout.suits.index(deck.trump_suit) if deck.trump_suit else -1,
         card_sets={name: masks for name, masks in card_set_masks(layout, deck.card_sets).items()
@@ -502,6 +510,8 @@ def build_tables(
                          for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides", "seat_blinds"}
                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
+        reads_trick_values=any(reads & {"captured", "trick_values"}
+                               for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_held=any("held" in reads for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
         reads_top_runs=any("top_runs" in reads for reads in (*(rule.reads for rule in scoring),
                                                             *(tally.reads for tally in tallies),
@@ -531,7 +541,7 @@ def check_masks(layout: DeckLayout, deck: Deck, check: DealCheck) -> tuple[CardM
     counts = []
     for kind, key, least, most in check.counts:
         mask = (layout.suit_mask(layout.suits.index(key)) if kind == "suit"
-                else layout.parse_mask(list(deck.card_sets[key])))
+                else layout.with_copies(layout.parse_mask(list(deck.card_sets[key]))))
         counts.append((mask, least, layout.size if most is None else most))
     return layout.parse_mask(list(check.holds)), layout.parse_mask(list(check.lacks)), tuple(counts)
 

@@ -63,8 +63,9 @@ _BEFORE_PLAY = {"offer": "take or pass the card on offer", "name": "name trump o
 
 
 def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, str]]:
-    """(card, legal, reason) for every card ``seat`` holds, in ascending card order."""
-    hand = state.hand_of(seat)
+    """(card, legal, reason) for every card ``seat`` holds, in ascending card order; equal cards
+    (`deck.copies`) once, as the lowest copy held, the one its name plays."""
+    hand = state.ruleset.layout.lowest_copies(state.hand_of(seat))
     if state.current_player() != seat or not state.is_playing():
         phase = state.view(seat).phase
         why = (f"seat {seat} is to {_BEFORE_PLAY.get(phase, phase)} now, not to play a card"

@@ -82,6 +82,10 @@ class HandFacts(NamedTuple):
     top_runs: tuple[int, ...] = ()
     doubled: int = 1  # the level the auction's last bid was doubled to (`trump.auction.doubling`; 1: not)
     seat_blinds: tuple[bool, ...] = ()  # seat -> it bid before looking at its cards (`bids.blind`); () when none did
+    # team -> the mask of the cards its tricks took that a player of another side played (`captured`)
+    captured: tuple[int, ...] = ()
+    # per trick in play order: (its card points, the team that took it) (`tricks_worth`)
+    trick_values: tuple[tuple[int | Fraction, int | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,9 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "held": (("card_set", "team"), "int"),
     "score": (("team",), "int"),
     "top_run": (("team",), "int"),
+    "seats": (("team",), "int"),
+    "captured": (("card_set", "team"), "int"),
+    "tricks_worth": (("team", "int"), "int"),
     "in_last_trick": (("card_set",), "bool"),
     "in_trick": (("int", "card_set"), "bool"),
     "trick_winner": (("int",), "team"),
@@ -174,7 +181,8 @@ def reserved_names() -> frozenset[str]:
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidders_tricks": "tricks",
                    "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "seat_blind": "seat_blinds", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
-                   "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs",
+                   "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
+                   "captured": "captured", "tricks_worth": "trick_values",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log"}
 
@@ -357,8 +365,10 @@ class _Checker:
                              f"not {len(node.args)}", node)
         if node.func == "declared":
             return self.declared(node)
-        if node.func in ("count", "held", "in_last_trick"):
+        if node.func in ("count", "held", "in_last_trick", "captured"):
             return self.card_set(node)
+        if node.func == "tricks_worth":
+            return self.tricks_worth(node)
         if node.func in ("in_trick", "trick_winner", "taken_with"):
             return self.trick(node)
         arg, param = node.args[0], params[0]
@@ -392,6 +402,8 @@ class _Checker:
             return result, bidders_tricks(team)
         if node.func == "score":  # a hand valued apart from a game (an agent's estimate) reads a fresh scoresheet: 0
             return result, lambda facts: 0 if (t := team(facts)) is None or not facts.scores else facts.scores[t]
+        if node.func == "seats":  # how many seats play on the side; a hand valued without seats (an estimate): 0
+            return result, lambda facts: 0 if (t := team(facts)) is None else facts.seat_sides.count(t)
         if node.func == "top_run":  # a hand valued without its cards (an agent's estimate) holds no run
             return result, lambda facts: 0 if (t := team(facts)) is None or not facts.top_runs else facts.top_runs[t]
         return result, lambda facts: 0 if (t := team(facts)) is None else table(facts)[t]
@@ -441,10 +453,19 @@ class _Checker:
         team = self.expect(node.args[1], "team", f"{node.func}()")
         if team is None:
             return "int", None
-        cards = operator.attrgetter(_FUNCTION_FACTS[node.func])  # won, or held: a mask per team
+        cards = operator.attrgetter(_FUNCTION_FACTS[node.func])  # won, held or captured: a mask per team
         # a hand valued without the cards (an agent's estimate) holds none of the set
         return "int", lambda facts: 0 if (t := team(facts)) is None or not cards(facts) \
             else (cards(facts)[t] & mask(facts)).bit_count()
+
+    def tricks_worth(self, node: Call) -> tuple[str, Evaluator | None]:
+        """``tricks_worth(team, 40)``: how many tricks the team took holding at least so many card points."""
+        team = self.expect(node.args[0], "team", "tricks_worth()")
+        least = self.expect(node.args[1], "int", "tricks_worth()")
+        if team is None or least is None:
+            return "int", None
+        return "int", lambda facts: 0 if (t := team(facts)) is None else \
+            sum(1 for points, taker in facts.trick_values if taker == t and points >= least(facts))
 
     def set_mask(self, set_node: Node, usage: str) -> Evaluator | None:
         """The mask of a quoted `deck.card_sets` name, as a function of the hand (a set naming trump cards,
