@@ -1,9 +1,11 @@
-"""Pack orders that deal chosen cards to chosen seats, for tests that set up a hand by hand."""
+"""Pack orders that deal chosen cards to chosen seats, for tests that set up a hand by hand, and the
+words of a script said at the table."""
 from __future__ import annotations
 
 import random
 from typing import Iterable, Mapping, Sequence
 
+from couillon_dsl.engine import GameState
 from couillon_dsl.engine.tables import OP_PACKET
 from couillon_dsl.model import Ruleset
 
@@ -33,3 +35,16 @@ def pack_dealing(rs: Ruleset, dealer: int, hands: Mapping[int, Sequence[int]], k
     rest = [c for c in range(rs.layout.size) if c not in pack]
     random.Random(seed).shuffle(rest)
     return [c if c >= 0 else rest.pop() for c in pack]
+
+
+def dealt(rs: Ruleset, dealer: int, hands: Mapping[int, Sequence[int]], seed: int = 0) -> GameState:
+    """A game of ``rs`` dealt by ``dealer``: ``hands`` (seat -> some of its cards), the rest at random."""
+    state = GameState(rs)
+    state.deal_pack(pack_dealing(rs, dealer, hands, seed=seed))
+    return state
+
+
+def say(state: GameState, *words: str) -> None:
+    """Apply each of ``words`` (``pass``, ``bid 90 S``, a card...) as the seat to act says it."""
+    for word in words:
+        state.apply(state.string_to_action(None, word))

@@ -19,7 +19,7 @@ from couillon_dsl.loader import load_ruleset
 from couillon_dsl.validate import check
 from example_games import FOLDER
 from honesty import twins_look_the_same
-from packs import pack_dealing
+from packs import dealt, pack_dealing, say
 
 RS = build_ruleset(str(FOLDER / "contree.yaml"))
 LAYOUT = RS.layout
@@ -33,14 +33,7 @@ def cards(*names: str) -> list[int]:
 
 def deal(hands: dict[int, list[int]], seed: int = 0, rs=RS) -> GameState:
     """A game dealt by seat 0: ``hands`` (seat -> some of its cards), the rest at random."""
-    state = GameState(rs)
-    state.deal_pack(pack_dealing(rs, DEALER, hands, seed=seed))
-    return state
-
-
-def say(state: GameState, *words: str) -> None:
-    for word in words:
-        state.apply(state.string_to_action(None, word))
+    return dealt(rs, DEALER, hands, seed)
 
 
 def said(state: GameState) -> list[str]:

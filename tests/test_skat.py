@@ -24,7 +24,7 @@ from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
 from example_games import FOLDER
 from honesty import twins_look_the_same, worlds_of
-from packs import pack_dealing
+from packs import pack_dealing, say
 
 RS = build_ruleset(str(FOLDER / "skat.yaml"))
 LAYOUT = RS.layout
@@ -45,11 +45,6 @@ def deal(hands: dict[int, list[int]], kitty: list[int] = (), seed: int = 0) -> G
     state.apply(ACTS.dealer0 + DEALER)
     state.deal_pack(pack_dealing(RS, DEALER, hands, kitty, seed))
     return state
-
-
-def say(state: GameState, *words: str) -> None:
-    for word in words:
-        state.apply(state.string_to_action(None, word))
 
 
 def trumps_high_to_low(contract: str, trump: int = -1) -> list[str]:
