@@ -306,7 +306,12 @@ class ContractPhase(StateFields):
     def _open_won(self) -> None:
         """The last bidder of an open auction declares: the suit or the contract he named is played, his
         side the maker."""
-        contract, self._trump = self._t.auction_strains[self._bid_suit]
+        self._bidder_declares(*self._t.auction_strains[self._bid_suit])
+
+    def _bidder_declares(self, contract: int, trump: int) -> None:
+        """The auction's last bidder declares ``contract`` played in ``trump``: his side is the maker,
+        and the deal goes on."""
+        self._trump = trump
         self._declarer_is(self._bidder)
         self._decider = self._bidder
         self._path = "bid"
@@ -368,12 +373,7 @@ class ContractPhase(StateFields):
             self._pass_out()
             return
         contract = t.fixed_contracts[t.auction_ladder[self._bid]]
-        self._trump = t.contract_trump[contract]
-        self._declarer_is(self._bidder)
-        self._decider = self._bidder
-        self._path = "bid"
-        self._fix_contract(contract)
-        self._continue_deal()
+        self._bidder_declares(contract, t.contract_trump[contract])
 
     def _accept(self) -> None:
         """The seat asked accepts the offered card: its suit is trump, its team the maker; with

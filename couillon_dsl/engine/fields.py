@@ -194,6 +194,9 @@ class StateFields:
     def _ask_doubling(self) -> None:  # contract: the defenders asked to double a contract fixed in pairs
         raise NotImplementedError
 
+    def _played_by_seat(self) -> list[CardMask]:  # play: seat -> the cards it played this hand
+        raise NotImplementedError
+
     def _lead_first_trick(self) -> None:  # play: the declarer's announcements settled, the first lead
         raise NotImplementedError
 

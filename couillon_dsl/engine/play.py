@@ -76,6 +76,16 @@ class PlayPhase(StateFields):
                          tricks_per_hand=self._t.tricks_of(self._game_hands), scores=tuple(self._values),
                          seat_sides=side_of)
 
+    def _played_by_seat(self) -> list[CardMask]:
+        """Seat -> the cards it has played this hand, the trick in progress included."""
+        played = [0] * self._n
+        for leader, cards, _ in self._log:
+            for seat, card in zip(self._order[leader], cards):
+                played[seat] |= 1 << card
+        for seat, card in zip(self._order[self._leader], self._trick):
+            played[seat] |= 1 << card
+        return played
+
     def _lead_first_trick(self) -> None:
         """The first leader (the announcer of a `leads` announcement made, else `play.first_lead`) leads."""
         rs = self._rs

@@ -92,11 +92,8 @@ class ScoringPhase(StateFields):
         """The cards each side held at the start of play (after any exchange): what its seats played,
         and what they still hold (a seat that sat the hand out kept all its cards)."""
         held = [0] * len(self._points)
-        for seat, hand in enumerate(self._hands):
-            held[self._side_of[seat]] |= hand
-        for leader, cards, _ in self._log:
-            for seat, card in zip(self._order[leader], cards):
-                held[self._side_of[seat]] |= 1 << card
+        for seat, (hand, played) in enumerate(zip(self._hands, self._played_by_seat())):
+            held[self._side_of[seat]] |= hand | played
         return tuple(held)
 
     def _bid_value(self) -> int:

@@ -599,12 +599,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         cards = self._t.side_cards
         if not cards or self._maker is None:
             return self._side_of
-        played = [0] * self._n
-        for leader, trick, _ in self._log:
-            for who, card in zip(self._order[leader], trick):
-                played[who] |= 1 << card
-        for who, card in zip(self._order[self._leader], self._trick):
-            played[who] |= 1 << card
+        played = self._played_by_seat()
         seen = (self._hands[seat] | played[seat] | sum(played)) & cards
         return tuple(side if s == seat or played[s] & cards or seen == cards else -1
                      for s, side in enumerate(self._side_of))
