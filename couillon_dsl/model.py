@@ -647,6 +647,12 @@ class Tables:
         return dealer if self.deal_cycle == 1 else hand % self.deal_cycle * len(self.next_seat) + dealer
 
     @property
+    def sides_per_hand(self) -> bool:
+        """Whether the sides change from hand to hand (a declarer against the rest, or the holders of a
+        card against the rest), each seat keeping its own score."""
+        return bool(self.declarer_sides or self.side_cards)
+
+    @property
     def double_offset(self) -> int:
         """Where DOUBLE sits in the BID range (`trump.auction.doubling`): after every value (and suit) bid."""
         return len(self.auction_values) * (self.auction_suits or 1)

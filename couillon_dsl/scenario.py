@@ -620,7 +620,7 @@ class _Runner:
     def _hand_sides(self) -> tuple[int, ...] | None:
         """Seat -> side of the hand in play (or just ended) when the sides change with each hand, else None."""
         t = self.rs.tables
-        if not (t.declarer_sides or t.side_cards):
+        if not t.sides_per_hand:
             return None
         # the true sides (hidden sides too: a scenario is written by someone who sees every hand)
         sides = self._hand_value(lambda: self.state.sides if self.state.view(0).sides is not None else None,

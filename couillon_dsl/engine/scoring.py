@@ -70,7 +70,7 @@ class ScoringPhase(StateFields):
         self._redeals = 0
         self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared, won)
         winner = score.winner
-        if (t.declarer_sides or t.side_cards) and winner is not None:  # the scoresheet is per seat: the winning side's first seat
+        if t.sides_per_hand and winner is not None:  # the scoresheet is per seat: the winning side's first seat
             winner = self._side_of.index(winner)
         self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
 
@@ -162,8 +162,7 @@ class ScoringPhase(StateFields):
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
-            declared, self._side_of if (self._t.declarer_sides or self._t.side_cards) and self._maker is not None
-            else (), won,
+            declared, self._side_of if self._t.sides_per_hand and self._maker is not None else (), won,
             self._trick_bids, self._counts, self._given, self._sitting_out,
             tuple(s for s in range(self._n) if self._blind >> s & 1) if self._blind else (),
         )))
