@@ -1974,6 +1974,8 @@ _INT_NAMES = {
     "multiplier": "the contract's multiplier",
     "bid_value": "the value the auction was won at",
     "doubled": "the level the bid was doubled to (1 when nobody doubled)",
+    "most_points": "the most card points any side took",
+    "fewest_tricks": "the fewest tricks any side took",
 }
 
 
