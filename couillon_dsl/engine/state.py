@@ -627,6 +627,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._leader, tuple(self._trick)
 
     @property
+    def all_passed(self) -> bool:
+        """Whether this hand is played in the contract everyone passed into (`trump.auction.on_all_pass`),
+        with no maker and each seat a side of its own (public)."""
+        return self._path == "all_passed"
+
+    @property
     def sitting_out(self) -> tuple[int, ...]:
         """The seats sitting this hand out (`sits_out`; public, the seat view's ``sitting_out``)."""
         return self._sitting_out
