@@ -176,8 +176,7 @@ class ScoringPhase(StateFields):
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
-            declared, self._side_of if self._t.sides_per_hand and (self._maker is not None or self._path == "all_passed")
-            else (), won,
+            declared, self._side_of if self._t.sides_per_hand and self._sides_fixed() else (), won,
             self._trick_bids, self._counts, self._given, self._sitting_out,
             tuple(s for s in range(self._n) if self._blind >> s & 1) if self._blind else (),
         )))
