@@ -13,11 +13,13 @@ import random
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.greedy import avoids_tricks
+from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.engine.results import HandSummary, play_orders
@@ -250,3 +252,15 @@ def test_a_ladder_may_not_bid_the_contract_everyone_passes_into(tmp_path: Path) 
     assert [(d.code, d.pointer) for d in errors if d.code == "auction-ladder-invalid"] == \
         [("auction-ladder-invalid", "/trump/auction/ladder/1")]
     assert "played when everyone passes" in next(d.message for d in errors if d.code == "auction-ladder-invalid")
+
+
+def test_a_person_at_the_table_is_told_everyone_passed_and_every_player_plays_alone() -> None:
+    result = CliRunner().invoke(main, ["play", SKAT, "-o", "all_pass=ramsch", "-o", "deals=3", "--seed", "2",
+                                       "--seat", "0"], input="1\n" * 3000)  # the first choice: pass, when he may
+    out = result.output
+    assert result.exit_code == 0 and "Traceback" not in out
+    assert "Everyone passed: Ramsch is played with no declarer, every player for themselves." in out
+    assert "The kitty stays face down; it counts for whoever takes the last trick." in out
+    assert "Trump: none, contract Ramsch; every player for themselves." in out
+    assert "Hand 3 over. Trump none, contract Ramsch; every player for themselves." in out
+    assert "Outcome: no declarer; each player is scored on their own." in out
