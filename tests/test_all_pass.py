@@ -264,3 +264,42 @@ def test_a_person_at_the_table_is_told_everyone_passed_and_every_player_plays_al
     assert "Trump: none, contract Ramsch; every player for themselves." in out
     assert "Hand 3 over. Trump none, contract Ramsch; every player for themselves." in out
     assert "Outcome: no declarer; each player is scored on their own." in out
+
+
+LADDER_AND_OPEN = {
+    "once": "auction: {ladder: [small, big], on_all_pass: {contract: misere}}",
+    "open": "auction: {procedure: open, values: [1, 2, 3], on_all_pass: {contract: misere}}",
+}
+
+
+@pytest.mark.parametrize("procedure", sorted(LADDER_AND_OPEN))
+def test_every_procedure_plays_the_contract_when_nobody_bids(tmp_path: Path, procedure: str) -> None:
+    """The concept is the auction's, not Skat's: a ladder bid once round and an open auction, four seats
+    each for itself when all pass, the cards left in the stock to the last trick's winner."""
+    path = tmp_path / "r.yaml"
+    path.write_text(f"""extends: couillon
+id: r
+name: R
+players: {{count: 4, sides: declarer_alone, teams: null}}
+contracts:
+  small: {{name: Small, trump: S}}
+  big: {{name: Big, trump: H}}
+  misere: {{name: Misere, trump: none, aside_counts_for: last_trick}}
+trump:
+  method: auction
+  offer: null
+  {LADDER_AND_OPEN[procedure]}
+scoring:
+  maker: {{team: maker, delta: 'if(winner == maker, 2, -2)'}}
+  misere: {{for_each: seat, when: 'contract == "misere" and points(team_of(seat)) == most_points', delta: -1}}
+""", encoding="utf-8")
+    rs = build_ruleset(str(path))
+    assert [d for d in check(load_ruleset(path)) if d.is_error] == []
+    misere = [c.id for c in rs.contracts].index("misere")
+    assert misere not in rs.tables.fixed_contracts and all(c != misere for c, _ in rs.tables.auction_strains)
+    for hand in passing_game(rs, 7, 4).hands:
+        assert hand.trump_path == "all_passed" and hand.contract == "misere" and hand.sides == (0, 1, 2, 3)
+        assert hand.outcome == "no_score" and hand.winner is None
+        assert sum(hand.points) == sum(rs.tables.contexts[0].points)  # the stock's cards with the last trick
+        most = max(hand.points)
+        assert hand.deltas == tuple(-1 if p == most else 0 for p in hand.points)

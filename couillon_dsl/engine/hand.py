@@ -215,7 +215,9 @@ def make_score_hand(
         sides = team_of if side_of is None else side_of
         scores = () if per_seat else tuple(values)
         in_play = sum(points)
-        if decide is None:
+        if len(points) != nsides:  # everyone passed into a contract, each seat for itself: no side wins the hand
+            winner, tie, no_score = None, False, True
+        elif decide is None:
             winner, tie, no_score = outcome(points, tricks, maker)
         else:
             winner, tie, no_score = decide((None, None, maker, sides[dealer], sides[next_seat[dealer]], False, False,
