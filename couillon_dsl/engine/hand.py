@@ -23,6 +23,7 @@ from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables,
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
+NOBODY_WINS: tuple[Team | None, bool, bool] = (None, False, True)  # (winner, tie, no_score) of a hand nobody wins
 
 # what settle() says happens after a hand
 NEXT_HAND, NEXT_GAME, SESSION_OVER, ABANDONED = range(4)
@@ -216,7 +217,7 @@ def make_score_hand(
         scores = () if per_seat else tuple(values)
         in_play = sum(points)
         if len(points) != nsides:  # everyone passed into a contract, each seat for itself: no side wins the hand
-            winner, tie, no_score = None, False, True
+            winner, tie, no_score = NOBODY_WINS
         elif decide is None:
             winner, tie, no_score = outcome(points, tricks, maker)
         else:
@@ -378,12 +379,11 @@ def _make_decide(maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]
     wins, reads = maker_wins
     key_of = _row_key(reads - {"options"})
     memo: dict[Any, bool] = {}
-    nobody = (None, False, True)
 
     def decide(row: tuple[Any, ...], sides: Sequence[Team]) -> tuple[Team | None, bool, bool]:
         maker = row[2]
         if maker is None:
-            return nobody
+            return NOBODY_WINS
         key = key_of(row)
         hit = memo.get(key)
         if hit is None:
