@@ -229,8 +229,8 @@ def make_score_hand(
                                             captured, trick_values, sides_in_play),
                                            sides)
         decided = winner is not None
-        all_tricks = decided and tricks[winner] == ntricks
-        row = (winner, (1 - winner if nsides == 2 else None) if decided else None,
+        all_tricks = winner is not None and tricks[winner] == ntricks
+        row = (winner, (1 - winner if nsides == 2 else None) if winner is not None else None,
                maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held, trump,
