@@ -62,7 +62,7 @@ class ScoringPhase(StateFields):
                              self._held() if t.reads_held else (), self._trump, self._bid_value(),
                              self._kitty_taken(), self._top_runs() if t.reads_top_runs else (), self.doubled,
                              tuple(bool(self._blind >> s & 1) for s in range(self._n)) if self._blind else (),
-                             *(self._trick_values() if t.reads_trick_values else ((), ())),
+                             *(self._trick_values() if t.reads_trick_values else ()),
                              sides_in_play=self._sides_in_play() if self._sitting_out else ())
         self._values = score.values
         self._counts = score.tallies
