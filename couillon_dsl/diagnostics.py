@@ -126,6 +126,7 @@ CODES: dict[str, str] = {
     "declaration-scope-key": "when, optional or shown on melds of a trick (scope: trick), which nobody declares",
     "maker-needs-unreachable": "maker_needs exceeds the points in the pack",
     "game-cannot-end": "no scoring rule brings a team to the goal, teams start there, or a session outlasts limits.max_games",
+    "card-holder-ambiguous": "a rule picks the seat holding a card (first_lead_card, holder_of) in a pack of copies",
     "first-lead-card-undealt": "play.first_lead_card in a deal that keeps cards back (a stock, cards set aside, a kitty)",
     "bids-out-of-range": "bids whose lowest is above their highest, or whose highest is more than the tricks of a hand",
     "bid-without-bids": "an expression reads bid() in a ruleset without a `bids` section",

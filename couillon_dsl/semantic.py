@@ -660,8 +660,8 @@ class _Checks:
         in_reported_cycle: set[str] = set()
         for name, item in self.announcements.items():
             base = f"/announcements/{escape(name)}"
-            if "holder_of" in item:
-                self.card(f"{base}/holder_of", item["holder_of"])
+            if "holder_of" in item and self.card(f"{base}/holder_of", item["holder_of"]):
+                self.single_holder(f"{base}/holder_of", "announcements.<id>.holder_of")
             if "after" in item:
                 self.announcement(f"{base}/after", item["after"])
             self.check_declarer_announcement(base, item)
@@ -754,6 +754,13 @@ class _Checks:
         for key, role in (self.data.get("card_roles") or {}).items():
             for i, card in enumerate(role["cards"]):
                 self.card(f"/card_roles/{escape(key)}/cards/{i}", card)
+
+    def single_holder(self, pointer: str, setting: str) -> None:
+        """A rule that picks the one seat holding a card needs a pack with one copy of it."""
+        if self.copies > 1:
+            self.report("card-holder-ambiguous", f"{setting} picks the seat holding a card, but the pack has "
+                        f"{self.copies} copies of every card (deck.copies), so more than one seat may hold it", pointer,
+                        f"leave {setting.split('.')[-1]} out, or play with one copy of each card")
 
     def card_or_trump_card(self, pointer: str, text: str) -> None:
         """A card, or a rank followed by T for that rank of the trump suit (``KT``)."""
@@ -974,8 +981,8 @@ class _Checks:
         """Contracts go with a choice; one at most has its trump named; their orders, points and suits exist."""
         contracts: dict[str, Any] = self.data.get("contracts") or {}
         choose = self.data["trump"].get("choose", {})
-        if "first_hand" in choose:
-            self.card("/trump/choose/first_hand/holder_of", choose["first_hand"]["holder_of"])
+        if "first_hand" in choose and self.card("/trump/choose/first_hand/holder_of", choose["first_hand"]["holder_of"]):
+            self.single_holder("/trump/choose/first_hand/holder_of", "trump.choose.first_hand.holder_of")
         delegate = choose.get("delegate")
         players = self.data["players"]
         if delegate and delegate.get("to", "partner") == "partner" and (players.get("sides", "teams") != "teams" or any(
@@ -1104,6 +1111,7 @@ class _Checks:
             for i, item in enumerate(play.get(key) or []):
                 self.card_class(f"/play/{key}/{i}", item)
         if play.get("first_lead_card") is not None and self.card("/play/first_lead_card", str(play["first_lead_card"])):
+            self.single_holder("/play/first_lead_card", "play.first_lead_card")
             undealt = [step for step in self.data["deal"] if isinstance(step, dict) and
                        any(key in step for key in ("stock", "set_aside", "kitty"))]
             if undealt:

@@ -189,6 +189,25 @@ def test_without_extras_the_normal_game_scores_its_game_point(tmp_path: Path) ->
     assert result.ok, result.render()
 
 
+@pytest.mark.parametrize("held, annulled", [
+    ({0: ("QC", 1), 1: ("QC", 0, "AH", 0), 2: ("AH", 1)}, True),  # seat 0 holds the second queen and no ace
+    ({0: ("QC", 0, "AH", 1), 1: ("QC", 1, "AH", 0)}, False),  # each queen's holder holds an ace of hearts
+])
+def test_a_deal_check_reads_a_card_named_as_any_of_its_copies(tmp_path: Path, held: dict, annulled: bool) -> None:
+    """`holds: [QC]` is met by either copy of the queen, and `lacks: [AH]` only by a hand with no copy
+    of the ace."""
+    path = tmp_path / "checked.yaml"
+    path.write_text(f"extends: {FOLDER / 'doppelkopf.yaml'}\nid: checked\nname: Checked\n"
+                    "deal_checks:\n  queen_without_ace: {holds: [QC], lacks: [AH]}\n", encoding="utf-8")
+    checked = build_ruleset(path)
+    ids = {seat: [LAYOUT.parse(named[i]) + named[i + 1] for i in range(0, len(named), 2)]
+           for seat, named in held.items()}
+    state = GameState(checked)
+    state.apply(state.actions.dealer0 + DEALER)
+    state.deal_pack(pack_dealing(checked, DEALER, ids, seed=0))
+    assert (state.hands[-1].trump_path == "annulled" if state.hands else False) == annulled
+
+
 def test_a_game_records_cards_by_name_and_replays_exactly() -> None:
     """Equal cards are named alike in a record: the deal is drawn in copy order and a seat plays the
     lowest copy it holds, so the names replay to the very same cards (the outcome lists card ids)."""

@@ -548,5 +548,9 @@ def check_masks(layout: DeckLayout, deck: Deck, check: DealCheck) -> tuple[CardM
         mask = (layout.suit_mask(layout.suits.index(key)) if kind == "suit"
                 else layout.with_copies(layout.parse_mask(list(deck.card_sets[key]))))
         counts.append((mask, least, layout.size if most is None else most))
-    return layout.parse_mask(list(check.holds)), layout.parse_mask(list(check.lacks)), tuple(counts)
+    held = layout.parse_mask(list(check.holds))
+    if layout.copies > 1:  # holding a card named is holding a copy of it: a count of at least one
+        counts.extend((layout.copies_mask(card), 1, layout.size) for card in iter_bits(held))
+        held = 0
+    return held, layout.with_copies(layout.parse_mask(list(check.lacks))), tuple(counts)
 
