@@ -28,6 +28,7 @@ from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.records import GameRecord, replay
+from couillon_dsl.simulation import Job, figures, run
 from couillon_dsl.validate import check
 from example_games import FOLDER
 from honesty import twins_look_the_same
@@ -303,3 +304,11 @@ scoring:
         assert sum(hand.points) == sum(rs.tables.contexts[0].points)  # the stock's cards with the last trick
         most = max(hand.points)
         assert hand.deltas == tuple(-1 if p == most else 0 for p in hand.points)
+
+
+def test_simulate_counts_the_hands_everyone_passed_into_but_no_maker_in_them() -> None:
+    sim = run(RAMSCH, Job(SKAT, (("all_pass", "ramsch"), ("deals", 6)), 3, ("greedy",) * 3), 4, 1)
+    by_key = {f.key: f for f in figures(sim)}
+    assert sim.tally.contracts["ramsch"] > 0
+    assert by_key["contract.ramsch"].label == "Ramsch played when everyone passed"
+    assert "contract.ramsch.maker_success" not in by_key and "maker_points.ramsch.mean" not in by_key
