@@ -933,15 +933,16 @@ class _Checks:
         else:
             base = f"/contracts/{escape(key)}"
             trump, aside = contract.get("trump", "named"), contract.get("aside_counts_for", "nobody")
-            why, where = (("lets its trump be named, but nobody declares it", f"{base}/trump") if trump == "named" else
-                          (f"gives the cards aside to the {aside}, but nobody declares it",
-                           f"{base}/aside_counts_for") if aside in ("declarer", "opponents") else
-                          ("is not enabled", f"{base}/enabled") if not contract.get("enabled", True) else (None, ""))
+            why, where, hint = (
+                ("lets its trump be named, but nobody declares it", f"{base}/trump",
+                 "fix its trump: a suit, none, promoted or all_suits") if trump == "named" else
+                (f"gives the cards aside to the {aside}, but nobody declares it", f"{base}/aside_counts_for",
+                 "give them to nobody or last_trick") if aside in ("declarer", "opponents") else
+                ("is not enabled", f"{base}/enabled", "enable it") if not contract.get("enabled", True)
+                else (None, "", ""))
             if why:
                 self.report("all-pass-contract-invalid", f"contract {key} is played when everyone passes "
-                            f"(trump.auction.on_all_pass) and {why}", where,
-                            "fix its trump (a suit, none, promoted or all_suits) and give the cards aside to "
-                            "nobody or last_trick")
+                            f"(trump.auction.on_all_pass) and {why}", where, hint)
         sides = self.data["players"].get("sides", "teams")
         if sides != "declarer_alone":
             self.report("all-pass-contract-sides", f"on_all_pass plays contract {key} with every seat for itself, "
