@@ -20,7 +20,8 @@ A spec ``trumps=SPEC`` plays A's decisions (trump, contract, announcements) with
 its cards with greedy (the split test: whose trump decisions are better); ``cards=SPEC`` the
 other way round. ``oracle=SPEC`` is the search SPEC shown every card: each world it searches
 is the true deal. No player can be that, so it is a ceiling, not an agent: how far ahead of B
-a search could get on a ruleset if it knew the hidden cards.
+a search could get on a ruleset if it knew the hidden cards. The split specs may wrap it:
+``trumps=oracle=SPEC`` is the ceiling of the decisions alone.
 """
 from __future__ import annotations
 
@@ -92,9 +93,9 @@ def agent_of(spec: str) -> Agent:
         agent._sampler = TrueDeal()
         return agent
     if spec.startswith("trumps="):
-        return SplitAgent(make_agent(spec[len("trumps="):]), make_agent("greedy"))
+        return SplitAgent(agent_of(spec[len("trumps="):]), make_agent("greedy"))
     if spec.startswith("cards="):
-        return SplitAgent(make_agent("greedy"), make_agent(spec[len("cards="):]))
+        return SplitAgent(make_agent("greedy"), agent_of(spec[len("cards="):]))
     return make_agent(spec)
 
 

@@ -276,6 +276,24 @@ def test_one_world_asked_for_is_found_whoever_asks() -> None:
             state.apply(rng.choice(state.legal_actions()))
 
 
+@pytest.mark.parametrize("after_hands", [0, 1])
+def test_a_game_set_to_a_scoresheet_is_searched_from_that_scoresheet(after_hands: int) -> None:
+    """A game started, or carried on, from a scoresheet set by hand (scenarios, the API) is replayed
+    with it: the worlds stand at the same scores and ties pending, as the view does. (Replayed from a
+    new game, every world's view differed, none was found, and the searches fell back to greedy.)"""
+    rs = build_ruleset("couillon")
+    state, rng = GameState(rs, seed=3), random.Random(3)
+    while len(state.hands) < after_hands:
+        state.apply(rng.choice(state.legal_actions())) if state.current_player() >= 0 else state.deal_shuffled()
+    state.set_scoresheet([2, 3], ties=1)
+    while state.current_player() < 0:
+        state.deal_shuffled()
+    seat = state.current_player()
+    worlds = Sampler().worlds(state, seat, 8, rng)
+    assert len(worlds) == 8
+    assert all(w.scores == (2, 3) and w.ties_pending == 1 and w.view(seat) == state.view(seat) for w in worlds)
+
+
 HEARTS_DEAL = {1: "10C 3C 4C 5C 6C 7C 8C JC QC AS 2D 3D 2H",  # the dealer is seat 0: seat 1 leads
                2: "AC 9C 2C QS 2S 3S 4S 5S 6S 7S 8S 9S 10S",
                3: "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D AH KH",

@@ -84,6 +84,8 @@ def test_an_oracle_searches_the_true_deal_and_only_a_search_can_be_one(monkeypat
     worlds = list(oracle._sampler.draw(state, seat, 3, random.Random(1)))
     assert len(worlds) == 3
     assert all(w.hand_of(s) == state.hand_of(s) and w is not state for w in worlds for s in range(4))
+    split = bench_agents.agent_of("trumps=oracle=pimc:samples=3")  # the ceiling of the decisions alone
+    assert isinstance(split.decider._sampler, bench_agents.TrueDeal) and split.player.name == "greedy"
     done = subprocess.run([sys.executable, str(BENCH / "bench_agents.py"), "--matchup", "oracle=greedy,random"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "only a search (pimc, ismcts) can be shown the true deal" in done.stderr

@@ -458,13 +458,12 @@ class Sampler:
         self._start = -1
         self._before_deal: GameState | None = None
 
-    def before_deal(self, state: GameState, history: list[int], start: int) -> GameState:
+    def before_deal(self, state: GameState, start: int) -> GameState:
         """The game as it stood before this deal, replayed from the history (cached per game)."""
         if self._game is not state or self._before_deal is None or start < self._start:
             self._game, self._start = state, 0
             self._before_deal = GameState(state.ruleset)
-        for action in history[self._start:start]:
-            self._before_deal.apply(action)
+        state.replay_onto(self._before_deal, self._start, start)
         self._start = start
         return self._before_deal
 
@@ -482,7 +481,7 @@ class Sampler:
         history = state.history()
         start = hand_start(history, ncards, len(view.played))
         public = history[start + ncards:]  # this deal's decisions, plays and announcements
-        base = self.before_deal(state, history, start)
+        base = self.before_deal(state, start)
         hidden = hidden_discards(state, seat, view, public)
         layout = _Layout(base, public, seat, view, len(hidden))
         gives = hidden_gives(state, seat, view, public)

@@ -15,7 +15,7 @@ from typing import Any
 
 from couillon_dsl.cards import Card, CardMask
 from couillon_dsl.engine.actions import Actions
-from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
+from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary, SheetSet
 from couillon_dsl.expr.compile import HandFacts
 from couillon_dsl.model import Ruleset, Tables, Team, TrumpContext
 
@@ -42,7 +42,7 @@ FIELDS = (
     "_trick_no", "_ntricks", "_points", "_tricks", "_log", "_broken",
     # scoresheet and session
     "_values", "_counts", "_ties", "_passes", "_redeals", "_game_hands", "_game", "_games_won", "_games",
-    "_summaries", "_result",
+    "_summaries", "_result", "_sheet_set",
 )
 
 
@@ -148,6 +148,8 @@ class StateFields:
     _games: list[FinishedGame]
     _summaries: list[HandSummary]
     _result: GameResult | None
+    # where set_scoresheet put the game (its history's length then, and what it set), for a replay to do the same
+    _sheet_set: SheetSet | None
 
     # ---------------------------------------------------------- the hooks between phases
     # Each is implemented by one phase module; declaring them here lets every phase call

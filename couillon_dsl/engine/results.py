@@ -80,6 +80,18 @@ class FinishedGame:
     hands: int
 
 
+class SheetSet(NamedTuple):
+    """A scoresheet a game was set to mid-way (:meth:`GameState.set_scoresheet`), and where: before its
+    history's action ``at``."""
+
+    at: int
+    values: tuple[int, ...]
+    counts: tuple[tuple[int, ...], ...]  # per tally, each team's count
+    ties: int
+    passes: int
+    game_hands: int  # hands of the game already played
+
+
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """How a game (or session) ended; ``winner`` is None when it was abandoned at a limit."""

@@ -30,7 +30,7 @@ from couillon_dsl.engine.hand import cards_table
 from couillon_dsl.engine.kitty import KittyPhase
 from couillon_dsl.engine.passing import PassPhase
 from couillon_dsl.engine.play import PlayPhase
-from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary, SeatView
+from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary, SeatView, SheetSet
 from couillon_dsl.engine.scoring import ScoringPhase, fresh_counts
 from couillon_dsl.model import Choose, Ruleset, TrumpContext
 
@@ -66,6 +66,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         self._games: list[FinishedGame] = []
         self._summaries: list[HandSummary] = []
         self._result: GameResult | None = None
+        self._sheet_set: SheetSet | None = None
         # trick fields: set here only, because every hand leaves them clean (_end_trick) or untouched
         self._trick: list[Card] = []
         self._offers: list[tuple[int, int]] = []
@@ -382,6 +383,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         other._games = self._games.copy()
         other._summaries = self._summaries.copy()
         other._result = self._result
+        other._sheet_set = self._sheet_set
         other._rng = None
         if self._rng is not None:
             other._rng = random.Random()
@@ -664,12 +666,25 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             if len(row) != len(self._values):
                 raise ValueError(f"tally {name!r} needs a count for each of the {len(self._values)} teams")
             counts[names.index(name)] = list(row)
-        self._values = tuple(values)
-        self._counts = tuple(map(tuple, counts))
-        self._ties = ties
-        self._passes = passes
-        if hand is not None:
-            self._game_hands = hand - 1
+        self._set_sheet(SheetSet(len(self._history), tuple(values), tuple(map(tuple, counts)), ties, passes,
+                                 self._game_hands if hand is None else hand - 1))
+
+    def _set_sheet(self, sheet: SheetSet) -> None:
+        self._values, self._counts, self._ties, self._passes = sheet.values, sheet.counts, sheet.ties, sheet.passes
+        self._game_hands = sheet.game_hands
+        self._sheet_set = sheet
+
+    def replay_onto(self, target: GameState, begin: int, end: int) -> None:
+        """Apply this game's actions ``begin`` to ``end`` to ``target`` (a replay of this game standing
+        after action ``begin``), and the scoresheet :meth:`set_scoresheet` gave this game where it
+        gave it: so a replay of the history stands where the game did (a sampler's worlds too)."""
+        sheet = self._sheet_set
+        for index in range(begin, end):
+            if sheet is not None and sheet.at == index:
+                target._set_sheet(sheet)
+            target.apply(self._history[index])
+        if sheet is not None and sheet.at == end:
+            target._set_sheet(sheet)
 
     def action_to_string(self, action: int) -> str:
         kind, arg = self._acts.decode(action)
