@@ -110,7 +110,8 @@ def test_the_skat_counts_for_the_winner_of_the_last_trick() -> None:
         taken = [0] * 3
         for _, cards, winner in hand.played_tricks:
             taken[winner] += sum(ctx.points[c] for c in cards)
-        skat = CARD_POINTS - sum(taken)
+        played = {c for _, cards, _ in hand.played_tricks for c in cards}
+        skat = sum(ctx.points[c] for c in range(RAMSCH.layout.size) if c not in played)  # the two cards aside
         assert hand.points == tuple(p + (skat if s == last else 0) for s, p in enumerate(taken))
 
 
