@@ -313,3 +313,15 @@ def test_simulate_counts_the_hands_everyone_passed_into_but_no_maker_in_them() -
     assert sim.tally.contracts["ramsch"] > 0
     assert by_key["contract.ramsch"].label == "Ramsch played when everyone passed"
     assert "contract.ramsch.maker_success" not in by_key and "maker_points.ramsch.mean" not in by_key
+
+
+@pytest.mark.parametrize("options", [{"kontra": "true"}, {"scoring": "seeger_fabian"}, {"announcements": "false"},
+                                     {"scoring": "seeger_fabian", "table": "four", "kontra": "true"}])
+def test_skats_other_options_leave_ramsch_alone(options: dict[str, str]) -> None:
+    """Kontra, the tournament scoring and the announcements all turn to a declarer: in Ramsch nobody doubles,
+    announces or is paid as an opponent."""
+    rs = build_ruleset(SKAT, {"all_pass": "ramsch", **options})
+    for seed in range(8):
+        for hand in passing_game(rs, seed, 2).hands:
+            assert hand.deltas == ramsch_deltas(hand) and hand.announcements == ()
+            assert all(word == "pass" for _, word in hand.decisions)  # no double asked
