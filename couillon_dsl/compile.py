@@ -109,7 +109,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
                           contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
                           card_roles=roles, deal_checks=deal_checks,
-                          maker_wins=_maker_wins(outcome, document, names, texts), tallies=tallies)
+                          maker_wins=_maker_wins(outcome, document, names, texts), tallies=tallies,
+                          all_pass_contract=next((i for i, c in enumerate(contracts) if trump.auction is not None
+                                                  and c.id == trump.auction.all_pass_contract), -1))
     if declarations:
         built = build_declaration_tables(declarations, layout)
         tables = dataclasses.replace(tables, declarations=built,
@@ -490,9 +492,15 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
                         procedure=raw["auction"].get("procedure", "once"), values=tuple(raw["auction"].get("values", ())),
                         kitty=raw["auction"].get("kitty", "by_contract"),
                         doubling=tuple(raw["auction"].get("doubling", ())),
-                        double_out_of_turn=raw["auction"].get("double_out_of_turn", False))
+                        double_out_of_turn=raw["auction"].get("double_out_of_turn", False),
+                        all_pass_contract=_all_pass_contract(raw["auction"].get("on_all_pass", "redeal")))
         if method == "auction" and raw.get("auction") else None,
     )
+
+
+def _all_pass_contract(raw: str | Mapping[str, str]) -> str | None:
+    """`trump.auction.on_all_pass`: the contract's id, or None for `redeal`."""
+    return None if isinstance(raw, str) else raw["contract"]
 
 
 def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:

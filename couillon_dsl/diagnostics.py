@@ -135,6 +135,10 @@ CODES: dict[str, str] = {
                               "check, a card class)",
     "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
     "tally-payout-unclear": "a tally with neither or both of its payouts (`every` and `delta`, or `to` and `when`)",
+    "all-pass-contract-invalid": "the contract played when everyone passes the auction (`on_all_pass`) is unknown, "
+                                 "disabled, lets its trump be named, or gives the cards aside to a declarer's side",
+    "all-pass-contract-sides": "a contract played when everyone passes the auction, each seat for itself, without a "
+                               "score per seat (`players.sides: declarer_alone`)",
     "dealer-sits-out-dealt": "a packet dealt to a dealer who sits the hand out (players.sit_out)",
     "dealer-sits-out-asked": "a rule turns to a dealer who sits the hand out (choosing, speaking first, taking the "
                              "offered card, leading, passing), or fewer than three players",

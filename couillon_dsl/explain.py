@@ -20,7 +20,7 @@ from couillon_dsl.model import (
     Announcement, CardRole, Contract, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Promotion, Reading,
     Ruleset, ScoringRule, Suit, Tally, hand_script,
 )
-from couillon_dsl.expr.compile import EACH_TEAM, OPERATIONS, Definition, walk
+from couillon_dsl.expr.compile import EACH_SEAT, EACH_TEAM, OPERATIONS, Definition, walk
 from couillon_dsl.schema import where
 
 # ---------------------------------------------------------------------- document blocks
@@ -186,8 +186,9 @@ def players_sentence(rs: Ruleset) -> str:
                 f"player plays the {card} (or every {card} has been seen). Each player keeps their own score")
     elif players.sides == "declarer_alone":
         text = (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
-                f"contract) plays alone against the other {players.in_play - 1}, who play together, and each "
-                "player keeps their own score")
+                f"contract) plays alone against the other {players.in_play - 1}, who play together"
+                + (" (when everyone passes the auction, every player plays for themselves)"
+                   if rs.tables.all_pass_contract >= 0 else "") + ", and each player keeps their own score")
     elif sizes == [1]:
         text = f"{players.count} players, each playing for themselves"
     elif len(sizes) == 1:
@@ -768,7 +769,7 @@ def auction_sentences(rs: Ruleset) -> list[str]:
     out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
            f"higher than the last bid; the contracts from lowest to highest are {join(ladder)}",
            f"the highest bidder declares that contract and plays it; {maker_phrase(rs, 'their team is the maker')}",
-           "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
+           "if everyone passes, " + all_pass_phrase(rs)]
     return out + contract_sentences(rs, "the highest bidder")[2:]
 
 
@@ -785,7 +786,7 @@ def pairs_sentences(rs: Ruleset, first: str) -> list[str]:
            "the player left after the last pair declares at the last value bid (`bid_value` below); "
            + maker_phrase(rs, "their team is the maker"),
            "if every other player passed before anyone bid, the one left may bid the lowest value alone or pass; "
-           "if everyone passes, the deal is thrown in: nobody scores and the next dealer deals"]
+           "if everyone passes, " + all_pass_phrase(rs)]
     if auction.kitty == "declarer_decides":
         out.append("the declarer then either takes the kitty into their hand, unseen by the others, and discards "
                    "as many cards face down (see Discard), or leaves it unseen by everyone (`kitty_taken` below is "
@@ -800,7 +801,7 @@ def open_sentences(rs: Ruleset, first: str) -> list[str]:
     assert auction is not None
     values = [str(v) for v in auction.values]
     shown = join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
-    others = [c.name for c in rs.contracts if c.enabled and c.trump != "named"]
+    others = [rs.contracts[c].name for c in rs.tables.fixed_contracts]
     suits = rs.tables.named_contract >= 0 or not rs.contracts
     named = (("a trump suit" if suits else "") + (", or instead of a suit " if suits and others else "")
              + (join(others, 'or') if others else ""))
@@ -808,13 +809,23 @@ def open_sentences(rs: Ruleset, first: str) -> list[str]:
            f"bids a number, lowest first {shown}, together with {named}; each bid must be a higher number "
            "than the last, in any suit" + (" or contract" if others else ""),
            "the bidding ends when every other player has passed in turn after the last bid; if all pass before "
-           "anyone bids, the deal is thrown in: nobody scores and the next dealer deals",
+           "anyone bids, " + all_pass_phrase(rs),
            "the last bidder declares: " + ("the suit or contract they named is played" if others
                                            else "their suit is trump")
            + " and the last number bid is the contract (`bid_value` below); "
            + maker_phrase(rs, "their team is the maker")]
     named_contracts = contract_sentences(rs, "", lambda c: c.trump != "named")[2:] if rs.contracts else []
     return out + named_contracts + doubling_sentences(rs)
+
+
+def all_pass_phrase(rs: Ruleset) -> str:
+    """What follows when every player passes the auction: the deal thrown in, or the contract of
+    `on_all_pass` played with no declarer, each player for themself."""
+    contract = rs.tables.all_pass_contract
+    if contract < 0:
+        return "the deal is thrown in: nobody scores and the next dealer deals"
+    return ("the hand is played with no declarer (`maker` is none), each player playing alone, a side of their "
+            "own, in the contract " + contract_phrase(rs, rs.contracts[contract]))
 
 
 def doubling_sentences(rs: Ruleset) -> list[str]:
@@ -863,7 +874,8 @@ def _its(rs: Ruleset) -> str:
 def contract_sentences(rs: Ruleset, who: str, keep: Callable[[Contract], bool] = lambda c: True) -> list[str]:
     """What a choice among `contracts` picks: each contract's trump, order, points and multiplier (those
     ``keep`` keeps), then those not played."""
-    enabled = [c for c in rs.contracts if c.enabled]
+    enabled = [rs.contracts[i] for i in (rs.tables.named_contract, *rs.tables.fixed_contracts) if i >= 0]
+    enabled.sort(key=rs.contracts.index)  # as written (the contract played when all pass is never picked)
     names = [c.name for c in enabled]
     out = [f"{who} looks at their cards and picks one of these contracts: {join(names, 'or')}",
            maker_phrase(rs, "the team of the player who picks it is the maker")]
@@ -900,8 +912,8 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         text += "; " + kitty_phrase(c.kitty)
     if c.aside_counts_for != "nobody":
         declarer = "the declarer" if alone(rs) else "the declarer's team"
-        who = declarer if c.aside_counts_for == "declarer" else "the defence" if alone(rs) else \
-            "the declarer's opponents"
+        who = "the side that takes the last trick" if c.aside_counts_for == "last_trick" else declarer \
+            if c.aside_counts_for == "declarer" else "the defence" if alone(rs) else "the declarer's opponents"
         unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
                     else "the cards dealt to nobody")
         text += f"; {unplayed} count for {who} at the end of the hand"
@@ -1634,7 +1646,7 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
     when = str(rule.when).lower() if isinstance(rule.when, bool) else rule.when  # `when: true` in YAML
     condition = parse_expression(when)
     if rule.for_each == "seat":
-        team = "that player's team"
+        team = "that player" if alone(rs) else "that player's team"
     elif rule.for_each:
         team = "each team"
     else:
@@ -1923,6 +1935,8 @@ def team_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the team that announced {_announcement_name(rs, arg.value)}"
         if node.func == "trick_winner":
             return f"the team that took {trick_phrase(rs, arg)}"
+        if node.func == "team_of" and isinstance(arg, Name) and arg.name == EACH_SEAT:
+            return "that player's side" if alone(rs) else "that player's team"
     if isinstance(node, Call) and node.func == "if" and len(node.args) == 3:  # a team chosen by a condition
         condition = condition_phrase(rs, node.args[0])
         first, other = team_phrase(rs, node.args[1]), team_phrase(rs, node.args[2])
@@ -1974,6 +1988,8 @@ _INT_NAMES = {
     "multiplier": "the contract's multiplier",
     "bid_value": "the value the auction was won at",
     "doubled": "the level the bid was doubled to (1 when nobody doubled)",
+    "most_points": "the most card points any side took",
+    "fewest_tricks": "the fewest tricks any side took",
 }
 
 

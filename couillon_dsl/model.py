@@ -239,7 +239,7 @@ class Contract:
     points: Mapping[str, int] | None = None  # merged over deck.points
     trump_points: Mapping[str, int] | None = None  # merged over deck.trump_points (or deck.points)
     multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
-    aside_counts_for: str = "nobody"  # nobody | declarer | opponents: the cards nobody plays
+    aside_counts_for: str = "nobody"  # nobody | declarer | opponents | last_trick: the cards nobody plays
     kitty: Kitty = Kitty()  # what happens to the kitty once this contract is fixed
 
     def multiplier_for(self, suit: str | None) -> int:
@@ -264,6 +264,9 @@ class Auction:
     doubling: tuple[int, ...] = ()  # open, pairs: the levels the last bid may be doubled to, in order (2, 4)
     kitty: str = "by_contract"  # by_contract | declarer_decides
     double_out_of_turn: bool = False  # open: the last bid's opponents are asked to double after each call too
+    # on_all_pass: {contract: id}: the contract played, with no declarer and every seat for itself, when every
+    # seat passes; None (on_all_pass: redeal): the deal is thrown in
+    all_pass_contract: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -598,6 +601,9 @@ class Tables:
     contract_multipliers: tuple[tuple[int, ...], ...] = ()  # contract index -> multiplier by trump + 1
     named_contract: int = -1  # the enabled contract whose trump the chooser names (name actions), or -1
     fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
+    # the contract played when every seat passes the auction (trump.auction.on_all_pass), or -1: never offered
+    # to a declarer, so neither named_contract nor among fixed_contracts
+    all_pass_contract: int = -1
     auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     auction_values: tuple[int, ...] = ()  # trump.auction's values (procedure pairs), bid with BID n (the n-th)
     kitty_choice: bool = False  # trump.auction.kitty: declarer_decides (take or leave it before the contract)

@@ -47,6 +47,11 @@ HELP_WORDS = frozenset({"help", "?", "h"})
 TRUMP_FIXED = frozenset({"play", "bid", "pass", "announce", "discard"})  # phases after the trump procedure
 
 
+
+def each_alone(sides: Sequence[int]) -> bool:
+    """Whether every seat is a side of its own this hand (everyone passed the auction: `on_all_pass`)."""
+    return len(set(sides)) == len(sides) > 2
+
 class Quit(Exception):
     """The person ended the game: ``quit`` typed, or the input ran out."""
 
@@ -119,11 +124,15 @@ class Table:
         ``the defence (you, seats 0, 3)``, ``sides`` giving each seat's side."""
         if not self.per_hand or side is None or not sides:
             return self.team(side)
+        if each_alone(sides):
+            return self.who(side)
         members = [s for s, of in enumerate(sides) if of == side]
         return f"{self.side_names[min(side, 1)]} ({self.seats(members)})" if members else self.side_names[min(side, 1)]
 
     def sides_text(self, sides: Sequence[int]) -> str:
         """``the declarer (seat 2) against the defence (you, seats 0, 3)``."""
+        if each_alone(sides):
+            return "every player for themselves"
         return f"{self.side(0, sides)} against {self.side(1, sides)}"
 
     def points(self, units: int) -> str:
@@ -416,7 +425,11 @@ class Table:
             for who, side in enumerate(after.sides):
                 if side >= 0 and (before.sides is None or before.sides[who] < 0):
                     self.say(f"{self.subject(who)} {'are' if who == self.seat else 'is'} on {self.side_names[side]}.")
-        if self.per_hand and not hidden and after.sides is not None and before.sides is None:
+        if self.state.all_passed and before.contract is None:
+            c = self.contract(after.contract)
+            self.say(f"Everyone passed: {c.name if c is not None else after.contract} is played with no declarer, "
+                     "every player for themselves.")
+        elif self.per_hand and not hidden and after.sides is not None and before.sides is None:
             c = self.contract(after.contract)
             declarer = after.sides.index(0)  # side 0 is the declarer's
             what = f" with {c.name}" if c is not None else ""
@@ -475,8 +488,8 @@ class Table:
         elif c.kitty.taken:
             self.say(f"{takes} the kitty without showing it.")
         else:
-            owner = {"declarer": "the declarer", "opponents": "the defence" if self.per_hand else "the declarer's opponents"
-                     }.get(c.aside_counts_for)
+            owner = {"declarer": "the declarer", "opponents": "the defence" if self.per_hand else "the declarer's opponents",
+                     "last_trick": "whoever takes the last trick"}.get(c.aside_counts_for)
             self.say("The kitty stays face down" + (f"; it counts for {owner}." if owner else "."))
 
     def trick_done(self, number: int, trick: tuple[int, tuple[Card, ...], int], why: str,
@@ -523,6 +536,8 @@ class Table:
                 self.say(f"Outcome: {side} win{'' if side == 'you' else 's'} the hand{extra}{made}.")
             elif h.outcome == "tie":
                 self.say("Outcome: a tie.")
+            elif h.trump_path == "all_passed":
+                self.say("Outcome: no declarer; each player is scored on their own.")
             else:
                 self.say("Outcome: nobody scores (the maker fell short of its target).")
         changes = [f"{self.team(t)} {d:+d}" for t, d in enumerate(h.deltas) if d]

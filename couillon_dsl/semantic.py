@@ -918,6 +918,38 @@ class _Checks:
                             "deal a {kitty: N} step, use procedure pairs, and take the kitty by the declarer's "
                             "decision alone")
 
+    def check_all_pass(self, auction: dict[str, Any], contracts: dict[str, Any]) -> None:
+        """`on_all_pass: {contract}` plays a contract with no declarer, each seat for itself: it must name
+        a contract that needs no declarer (its trump fixed, the cards aside nobody's or the last trick's),
+        and the scoresheet must keep a score per seat."""
+        rule = auction.get("on_all_pass")
+        if not isinstance(rule, dict):
+            return
+        key, pointer = rule["contract"], "/trump/auction/on_all_pass/contract"
+        contract = contracts.get(key)
+        if contract is None:
+            self.report("all-pass-contract-invalid", f"on_all_pass names '{key}', which is not a contract", pointer,
+                        did_you_mean(key, contracts) or "declare the contract under `contracts` and name it here")
+        else:
+            base = f"/contracts/{escape(key)}"
+            trump, aside = contract.get("trump", "named"), contract.get("aside_counts_for", "nobody")
+            why, where, hint = (
+                ("lets its trump be named, but nobody declares it", f"{base}/trump",
+                 "fix its trump: a suit, none, promoted or all_suits") if trump == "named" else
+                (f"gives the cards aside to the {aside}, but nobody declares it", f"{base}/aside_counts_for",
+                 "give them to nobody or last_trick") if aside in ("declarer", "opponents") else
+                ("is not enabled", f"{base}/enabled", "enable it") if not contract.get("enabled", True)
+                else (None, "", ""))
+            if why:
+                self.report("all-pass-contract-invalid", f"contract {key} is played when everyone passes "
+                            f"(trump.auction.on_all_pass) and {why}", where, hint)
+        sides = self.data["players"].get("sides", "teams")
+        if sides != "declarer_alone":
+            self.report("all-pass-contract-sides", f"on_all_pass plays contract {key} with every seat for itself, "
+                        f"but players.sides: {sides} keeps the score by {'fixed teams' if sides == 'teams' else 'side'}",
+                        "/trump/auction/on_all_pass",
+                        "use players.sides: declarer_alone (a score per seat), or on_all_pass: redeal")
+
     def fact_ranges(self) -> dict[str, tuple[float, float]]:
         """The least and most of the facts an auction settles: the value bid and the doubling level."""
         auction = self.data["trump"].get("auction") or {}
@@ -965,23 +997,29 @@ class _Checks:
                         "/trump/method", "declare the contracts, then trump: {method: auction, auction: {ladder: [...]}}")
         elif auction:
             self.check_auction_values(auction)
+            self.check_all_pass(auction, contracts)
         if not contracts:
             return
         if self.data["trump"]["method"] not in ("choose", "auction"):
             self.report("contracts-need-choose", "contracts are picked by a chooser, but trump.method is "
                         f"'{self.data['trump']['method']}'", "/contracts", "use trump: {method: choose}", key=True)
-        enabled = {k: c for k, c in contracts.items() if c.get("enabled", True)}
-        for i, key in enumerate((self.data["trump"].get("auction") or {}).get("ladder", [])):
+        all_pass = auction.get("on_all_pass")
+        all_pass = all_pass.get("contract") if isinstance(all_pass, dict) else None
+        # the contract played when everyone passes is offered to no declarer
+        enabled = {k: c for k, c in contracts.items() if c.get("enabled", True) and k != all_pass}
+        for i, key in enumerate(auction.get("ladder", [])):
             contract = contracts.get(key)
             if contract is None or key not in enabled or contract.get("trump", "named") == "named":
-                why = ("is not a contract" if contract is None else "is not enabled" if key not in enabled
-                       else "lets its trump be named, which a bid cannot say")
+                why = ("is not a contract" if contract is None else "is played when everyone passes "
+                       "(trump.auction.on_all_pass), never bid" if key == all_pass else "is not enabled"
+                       if key not in enabled else "lets its trump be named, which a bid cannot say")
                 self.report("auction-ladder-invalid", f"the auction's ladder names '{key}', which {why}",
                             f"/trump/auction/ladder/{i}", did_you_mean(key, enabled) or "list enabled contracts that "
                             "fix their trump (a suit or none)")
         named = [k for k, c in enabled.items() if c.get("trump", "named") == "named"]
         if not enabled:
-            self.report("contracts-none-enabled", "every contract has enabled: false: the chooser could pick nothing",
+            self.report("contracts-none-enabled", "every contract has enabled: false or is played when everyone "
+                        "passes: the chooser could pick nothing",
                         "/contracts", "enable at least one contract", key=True)
         if len(named) > 1:
             self.report("contracts-several-named", f"contracts {', '.join(named)} all let the chooser name the trump "

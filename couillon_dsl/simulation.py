@@ -393,9 +393,11 @@ def seat_name(offset: int) -> str:
 
 
 def contract_figures(rs: Ruleset, t: Tally) -> list[Figure]:
-    """Per contract the maker's success and card points, and how many of each card set the maker took."""
+    """Per contract the maker's success and card points, and how many of each card set the maker took (the
+    contract played when everyone passes has no maker)."""
     out = []
-    played = [c for c in rs.contracts if c.enabled and t.contracts[c.id]]
+    made = [c for i, c in enumerate(rs.contracts) if i != rs.tables.all_pass_contract]
+    played = [c for c in made if c.enabled and t.contracts[c.id]]
     for contract in played:
         out.append(Figure(f"contract.{contract.id}.maker_success", f"{contract.name}: the maker wins the hand",
                           "contracts", wilson(t.contract_wins[contract.id], t.contracts[contract.id])))
@@ -465,9 +467,10 @@ def figures(sim: Simulation) -> list[Figure]:
     for announcement in rs.announcements:
         out.append(Figure(f"announcement.{announcement.id}", f"{announcement.name} announced", "announcements",
                           wilson(t.announcements[announcement.id], t.played)))
-    for contract in rs.contracts:
+    for i, contract in enumerate(rs.contracts):
         if contract.enabled:
-            out.append(Figure(f"contract.{contract.id}", f"{contract.name} picked", "contracts",
+            picked = "played when everyone passed" if i == rs.tables.all_pass_contract else "picked"
+            out.append(Figure(f"contract.{contract.id}", f"{contract.name} {picked}", "contracts",
                               wilson(t.contracts[contract.id], sum(t.contracts.values()))))
     out += contract_figures(rs, t)
     if rs.bids is not None:

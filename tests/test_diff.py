@@ -137,3 +137,16 @@ def test_cli_diff_errors(args: list[str], code: int, message: str) -> None:
     assert result.exit_code == code
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_ramsch_reads_as_what_follows_when_everyone_passes() -> None:
+    """Skat's option all_pass: the auction's last sentence, the scoring rules and the definition it adds."""
+    path = str(Path(__file__).resolve().parents[1] / "examples" / "skat.yaml")
+    lines = differences(build_ruleset(path), build_ruleset(path, {"all_pass": "ramsch"}))
+    assert labels(lines) >= {"Trump", "Definition jungfrau", "Scoring rule ramsch", "Scoring rule jungfrau",
+                             "Scoring rule durchmarsch"}
+    [trump] = [line for line in lines if line.startswith("Trump:")]
+    assert "if everyone passes, the hand is played with no declarer" in trump
+    assert trump.endswith("(was: if every other player passed before anyone bid, the one left may bid the lowest "
+                          "value alone or pass; if everyone passes, the deal is thrown in: nobody scores and the "
+                          "next dealer deals)")

@@ -100,6 +100,31 @@ def test_a_dealer_sitting_out_is_never_asked_by_either_framework() -> None:
     assert dealer is not None
 
 
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+@pytest.mark.parametrize("options", [{"all_pass": "ramsch"}, {"all_pass": "ramsch", "table": "four"}])
+def test_a_hand_everyone_passed_into_passes_both_frameworks_checks(options: dict[str, str]) -> None:
+    """Skat's Ramsch (`trump.auction.on_all_pass`): every seat a side of its own; PettingZoo's api_test and
+    OpenSpiel's checks pass, and hands in which every seat passes are played through OpenSpiel."""
+    skat = str(FOLDER / "skat.yaml")
+    api_test(env(skat, **options), num_cycles=200, verbose_progress=False)
+    text = ",".join(f"{key}={value}" for key, value in options.items())
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": skat, "options": text, "hands": 2})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    state = dealt(game, 5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        seat, legal = state.current_player(), state.legal_actions()
+        passes = [a for a in legal if state.engine.phase == "auction" and state.action_to_string(seat, a) == "pass"]
+        state.observation_tensor(seat)
+        state.apply_action(passes[0] if passes else rng.choice(legal))
+    hands = state.engine.hands
+    assert [hand.trump_path for hand in hands] == ["all_passed"] * 2
+    assert len(state.returns()) == game.num_players()
+
+
 def test_pettingzoo_rewards_follow_the_scoresheet_and_masks_the_legal_actions() -> None:
     e = env("couillon", lines=7)
     e.reset(seed=5)

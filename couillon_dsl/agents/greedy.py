@@ -245,7 +245,7 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     ctx = state.context
     seat = state.current_player()
     leader, cards = state.current_trick()
-    avoid = avoids_tricks(state.ruleset) if not state.bids else not wants_tricks(state, seat)
+    avoid = avoids_tricks(state.ruleset, state.all_passed) if not state.bids else not wants_tricks(state, seat)
     if cards:
         if avoid:
             return duck(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal)
@@ -277,7 +277,8 @@ def trick_value(ctx: TrumpContext, hand: int, unseen: int) -> float:
     return value
 
 
-def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, **facts: Any) -> tuple[float, float]:
+def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, each_alone: bool = False,
+                 **facts: Any) -> tuple[float, float]:
     """What making trump stands to gain and to lose, by the ruleset's compiled scoring, in a hand
     of ``tricks`` tricks: the maker's side's scoresheet change against the other sides' (towards
     winning: positive) in a hand it wins with two thirds of the tricks and the card points, and
@@ -286,24 +287,28 @@ def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, 
     played in ``trump`` where the contract names it (-1: its first suit), with ``facts`` the
     scoring may also read (a numeric auction's `bid_value`, `kitty_taken`, `top_runs`).
     Towards winning is towards the goal, or away from it where reaching the goal ends the game for
-    the furthest from it to win (`at_goal: ends_game`)."""
+    the furthest from it to win (`at_goal: ends_game`). ``each_alone``: a hand with no maker, each seat
+    a side of its own (`on_all_pass: {contract}`), seat 0 standing for the maker's side."""
     t = rs.tables
     if contract >= 0:
         fixed = t.contract_trump[contract]
         column = fixed + 1 if fixed != NAMED_TRUMP else trump + 1 if trump >= 0 else 1
         facts.update(contract=rs.contracts[contract].id, contract_multiplier=t.contract_multipliers[contract][column])
-    n, sides = rs.players.count, rs.players.nsides
+    n = rs.players.count
+    sides = n if each_alone else rs.players.nsides
     dealt = sum(t.contexts[0].points) * rs.players.in_play * tricks // rs.layout.size  # card points in play (units)
     sheet = rs.scoresheet
     sign = 1 if sheet.lower_is_better() else -1
     values = (sheet.start,) * len(rs.players.teams)
     # sides fixed per hand: seat 0 declares against the others, each seat keeping its own score
-    side_of = None if rs.players.sides == "teams" else tuple(min(seat, 1) for seat in range(n))
+    side_of = tuple(range(n)) if each_alone else None if rs.players.sides == "teams" \
+        else tuple(min(seat, 1) for seat in range(n))
     changes = []
     for share in (2 / 3, 1 / 3):
         won = min(max(round(tricks * share), 1), tricks - 1) if tricks > 1 else round(share)
         points = round(dealt * share)
-        deltas = t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), 0, n - 1, tricks, 0, 0,
+        deltas = t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), None if each_alone else 0,
+                              n - 1, tricks, 0, 0,
                               values, (), side_of=side_of, **facts).deltas
         others = [d for team, d in enumerate(deltas) if team != 0]
         changes.append(sign * (sum(others) / len(others) - deltas[0]))
@@ -332,7 +337,8 @@ def shared(first: int, total: int, sides: int) -> tuple[int, ...]:
     return (first, *(rest + (side < left) for side in range(sides - 1)))
 
 
-_AVOIDS: dict[int, tuple[Ruleset, bool]] = {}  # id(ruleset) -> (the ruleset, kept alive; whether tricks cost)
+# (id(ruleset), each seat alone) -> (the ruleset, kept alive; whether tricks cost)
+_AVOIDS: dict[tuple[int, bool], tuple[Ruleset, bool]] = {}
 _CHANGE: dict[tuple[Any, ...], tuple[Ruleset, float]] = {}  # see side_change
 _OVER: dict[tuple[int, int, tuple[int, ...], int], tuple[Ruleset, bool]] = {}  # (id(ruleset), tricks, bids, side) -> over_bid_costs
 
@@ -468,14 +474,17 @@ def blind_or_look(state: GameState) -> int:
     return acts.accept if bid_values(state, chance, blind=True)(bids.blind) > best else acts.pass_
 
 
-def avoids_tricks(rs: Ruleset) -> bool:
+def avoids_tricks(rs: Ruleset, all_passed: bool = False) -> bool:
     """Whether taking tricks and card points costs their taker (games of penalty cards): by the ruleset's
     scoring, a side taking two thirds of them ends worse off than one taking a third. Greedy
-    then plays to lose tricks: it ducks, and sheds its most costly cards on others' tricks."""
-    known = _AVOIDS.get(id(rs))
+    then plays to lose tricks: it ducks, and sheds its most costly cards on others' tricks.
+    ``all_passed``: in the contract everyone passed into, each seat for itself (Skat's Ramsch)."""
+    key = (id(rs), all_passed)
+    known = _AVOIDS.get(key)
     if known is None or known[0] is not rs:
-        gain, loss = maker_stakes(rs, hand_size(rs))
-        known = _AVOIDS[id(rs)] = (rs, gain + loss < 0)
+        gain, loss = maker_stakes(rs, hand_size(rs), rs.tables.all_pass_contract if all_passed else -1,
+                                  each_alone=all_passed)
+        known = _AVOIDS[key] = (rs, gain + loss < 0)
     return known[1]
 
 

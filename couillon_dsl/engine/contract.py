@@ -182,7 +182,7 @@ class ContractPhase(StateFields):
         if action == acts.pass_:
             self._decisions.append((seat, "pass"))
             if len(self._speakers) == 1:  # nobody bid at all
-                self._pass_out()
+                self._nobody_bid()
                 return
             if self._spk == 0:  # the holder gives way: the challenger holds against the next seat
                 self._bidder = self._speakers[1]
@@ -245,7 +245,7 @@ class ContractPhase(StateFields):
                 return
             self._round += 1
             if self._bid < 0 and self._round == n:
-                self._pass_out()
+                self._nobody_bid()
             elif self._bid >= 0 and self._round == n - 1:
                 self._open_won()
             else:
@@ -307,6 +307,22 @@ class ContractPhase(StateFields):
         """The last bidder of an open auction declares: the suit or the contract he named is played, his
         side the maker."""
         self._bidder_declares(*self._t.auction_strains[self._bid_suit])
+
+    def _nobody_bid(self) -> None:
+        """Every seat passed the auction: the deal is thrown in, or (`on_all_pass: {contract}`) that
+        contract is played with no declarer, each seat a side of its own."""
+        contract = self._t.all_pass_contract
+        if contract < 0:
+            self._pass_out()
+            return
+        n = self._n
+        self._side_of = tuple(range(n))
+        self._points, self._tricks = [0] * n, [0] * n
+        self._maker = self._decider = None
+        self._trump = self._t.contract_trump[contract]
+        self._path = "all_passed"
+        self._fix_contract(contract)
+        self._continue_deal()
 
     def _bidder_declares(self, contract: int, trump: int) -> None:
         """The auction's last bidder declares ``contract`` played in ``trump``: his side is the maker,
@@ -370,7 +386,7 @@ class ContractPhase(StateFields):
         if self._spk < len(self._speakers):
             return
         if self._bidder < 0:
-            self._pass_out()
+            self._nobody_bid()
             return
         contract = t.fixed_contracts[t.auction_ladder[self._bid]]
         self._bidder_declares(contract, t.contract_trump[contract])

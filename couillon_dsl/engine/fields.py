@@ -229,6 +229,11 @@ class StateFields:
         then 2, 4, ... as its levels say; scoring reads it as `doubled`."""
         return self._t.doubling[self._doubled - 1] if self._doubled else 1
 
+    def _sides_fixed(self) -> bool:
+        """Whether this hand's sides are known: fixed teams, a maker (sides fixed with the contract), or the
+        contract everyone passed into (each seat a side of its own)."""
+        return not self._t.sides_per_hand or self._maker is not None or self._path == "all_passed"
+
     def _declare_offered(self, seat: int, kind: int) -> None:  # declarations: seat declares its optional meld
         raise NotImplementedError
 

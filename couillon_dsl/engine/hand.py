@@ -23,6 +23,7 @@ from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables,
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
+NOBODY_WINS: tuple[Team | None, bool, bool] = (None, False, True)  # (winner, tie, no_score) of a hand nobody wins
 
 # what settle() says happens after a hand
 NEXT_HAND, NEXT_GAME, SESSION_OVER, ABANDONED = range(4)
@@ -136,7 +137,8 @@ def make_score_hand(
     Sides: points, tricks and the expressions' teams are the hand's ``nsides`` sides, seat
     ``s`` playing on ``side_of[s]`` (the fixed teams, ``team_of``, when not given). With
     ``nsides`` set (sides fixed per hand) the scoresheet has one value per seat, ``team_of``
-    numbers them, and a side's change is paid to each of its seats. ``maker_wins`` (the
+    numbers them, and a side's change is paid to each of its seats; a hand whose ``points``
+    has a value per seat (everyone passed: `on_all_pass: {contract}`) has a side per seat. ``maker_wins`` (the
     compiled `outcome.maker_wins` and the facts it reads) decides who wins instead of
     ``outcome``: the maker's side when it holds, else the other side.
 
@@ -209,11 +211,14 @@ def make_score_hand(
               seat_bids: tuple[int, ...] = (), counts: tuple[tuple[int, ...], ...] = (), held: tuple[int, ...] = (),
               trump: int = -1, bid_value: int = 0, kitty_taken: bool = False,
               top_runs: tuple[int, ...] = (), doubled: int = 1, seat_blinds: tuple[bool, ...] = (),
-              captured: tuple[int, ...] = (), trick_values: tuple[tuple[Any, Any], ...] = ()) -> HandScore:
+              captured: tuple[int, ...] = (), trick_values: tuple[tuple[Any, Any], ...] = (),
+              sides_in_play: tuple[int, ...] = ()) -> HandScore:
         sides = team_of if side_of is None else side_of
         scores = () if per_seat else tuple(values)
         in_play = sum(points)
-        if decide is None:
+        if len(points) != nsides:  # everyone passed into a contract, each seat for itself: no side wins the hand
+            winner, tie, no_score = NOBODY_WINS
+        elif decide is None:
             winner, tie, no_score = outcome(points, tricks, maker)
         else:
             winner, tie, no_score = decide((None, None, maker, sides[dealer], sides[next_seat[dealer]], False, False,
@@ -221,21 +226,23 @@ def make_score_hand(
                                             options, None, None, declared, contract, contract_multiplier, won,
                                             *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held,
                                             trump, scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds,
-                                            captured, trick_values),
+                                            captured, trick_values, sides_in_play),
                                            sides)
         decided = winner is not None
-        all_tricks = decided and tricks[winner] == ntricks
-        row = (winner, (1 - winner if nsides == 2 else None) if decided else None,
+        all_tricks = winner is not None and tricks[winner] == ntricks
+        row = (winner, (1 - winner if nsides == 2 else None) if winner is not None else None,
                maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held, trump,
-               scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds, captured, trick_values)
+               scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds, captured, trick_values, sides_in_play)
         k = multiplier(ties) if ties else 1
-        key = key_of(row)
+        # a hand played with every seat for itself (`on_all_pass: {contract}`) has a side per seat
+        sides_now = len(points) if per_seat else nsides
+        key = key_of(row), sides_now
         scored = memo.get(key)
         if scored is None:
             facts = facts_of(row, sides)
-            deltas, steps = rule_deltas(plan, define, nsides, facts, k)
+            deltas, steps = rule_deltas(plan, define, sides_now, facts, k)
             adds = tuple(tuple(int(fn(facts._replace(each_team=t))) for t in teams)  # type: ignore[call-overload]
                          for fn in counted)  # facts.defined is filled by now
             payees = tuple(_payee(pot, facts) for pot in pays)
@@ -327,7 +334,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
               side_of: Any = None, bids: Any = (), seat_tricks: Any = (), seat_bids: Any = (),
               counts: Any = (), held: Any = (), trump: Any = -1, bid_value: Any = 0, kitty_taken: Any = False,
               top_runs: Any = (), doubled: Any = 1, seat_blinds: Any = (), captured: Any = (),
-              trick_values: Any = ()) -> HandScore:
+              trick_values: Any = (), sides_in_play: Any = ()) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
@@ -372,12 +379,11 @@ def _make_decide(maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]
     wins, reads = maker_wins
     key_of = _row_key(reads - {"options"})
     memo: dict[Any, bool] = {}
-    nobody = (None, False, True)
 
     def decide(row: tuple[Any, ...], sides: Sequence[Team]) -> tuple[Team | None, bool, bool]:
         maker = row[2]
         if maker is None:
-            return nobody
+            return NOBODY_WINS
         key = key_of(row)
         hit = memo.get(key)
         if hit is None:

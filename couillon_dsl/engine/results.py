@@ -30,7 +30,8 @@ class HandSummary(NamedTuple):
 
     ``trump_path`` says how trump was fixed: accepted, next_card (accepted after a re-offer),
     bottom_card, named, shown, deferred, turned (the last face-up card, nobody deciding), none,
-    or redeal (passed out). ``decisions`` are the
+    or redeal (passed out), all_passed (every seat passed the auction: its `on_all_pass` contract is played,
+    each seat a side of its own, nobody the maker). ``decisions`` are the
     trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``
     is winner, tie, no_score or passed_out; ``deltas`` and ``scores`` (after the hand) are
     per team (per seat when the sides change with each hand: then ``maker``, ``winner``, ``points``

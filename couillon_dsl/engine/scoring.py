@@ -62,7 +62,8 @@ class ScoringPhase(StateFields):
                              self._held() if t.reads_held else (), self._trump, self._bid_value(),
                              self._kitty_taken(), self._top_runs() if t.reads_top_runs else (), self.doubled,
                              tuple(bool(self._blind >> s & 1) for s in range(self._n)) if self._blind else (),
-                             *(self._trick_values() if t.reads_trick_values else ()))
+                             *(self._trick_values() if t.reads_trick_values else ()),
+                             sides_in_play=self._sides_in_play() if self._sitting_out else ())
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
@@ -88,6 +89,11 @@ class ScoringPhase(StateFields):
             values.append((exact(Fraction(sum(points[c] for c in cards), unit)), side))
         return tuple(captured), tuple(values)
 
+    def _sides_in_play(self) -> tuple[int, ...]:
+        """The sides with a seat in play, ascending (`sides_in_play`): a side whose seats all sat the hand out
+        took no trick, and is no side of the hand's `most_points` or `fewest_tricks`."""
+        return tuple(sorted({self._side_of[s] for s in self._order[self._dealer]}))
+
     def _held(self) -> tuple[int, ...]:
         """The cards each side held at the start of play (after any exchange): what its seats played,
         and what they still hold (a seat that sat the hand out kept all its cards)."""
@@ -111,19 +117,27 @@ class ScoringPhase(StateFields):
         side the contract gives them to (`aside_counts_for`), as they count in its points."""
         held = list(self._held())
         aside = self._rs.layout.full_mask & ~sum(held)
-        owner = self._rs.contracts[self._contract].aside_counts_for if self._contract >= 0 else "nobody"
-        if owner != "nobody" and self._maker is not None:
-            side = self._maker if owner == "declarer" else 1 - self._maker
+        side = self._aside_side(self._rs.contracts[self._contract].aside_counts_for if self._contract >= 0
+                                else "nobody")
+        if side is not None:
             held[side] |= aside
         return tuple(top_run(self._ctx, cards) for cards in held)
+
+    def _aside_side(self, owner: str) -> Team | None:
+        """The side the cards nobody plays count for (`aside_counts_for`), None for nobody: the declarer's,
+        its opponents', or the side of the seat that took the last trick."""
+        if owner == "last_trick":
+            return self._side_of[self._log[-1][2]] if self._log else None
+        if owner == "nobody" or self._maker is None:
+            return None
+        return self._maker if owner == "declarer" else 1 - self._maker
 
     def _count_aside(self, owner: str, won: tuple[int, ...]) -> tuple[int, ...]:
         """Give the cards dealt to nobody to the team the contract says (`aside_counts_for`):
         their points, and their cards in ``won`` when the scoring reads it."""
-        maker = self._maker
-        if owner == "nobody" or maker is None:
+        team = self._aside_side(owner)
+        if team is None:
             return won
-        team = maker if owner == "declarer" else 1 - maker
         played = 0
         for _, cards, _ in self._log:
             for card in cards:
@@ -162,7 +176,7 @@ class ScoringPhase(StateFields):
             winner, all_tricks, tuple((self._rs.announcements[a].id, s) for a, s in made) if made else (),
             sum(points), k, deltas, self._values, tuple(self._log), self._meld_record() if self._melds else (),
             self._rs.contracts[self._contract].id if self._contract >= 0 else None,
-            declared, self._side_of if self._t.sides_per_hand and self._maker is not None else (), won,
+            declared, self._side_of if self._t.sides_per_hand and self._sides_fixed() else (), won,
             self._trick_bids, self._counts, self._given, self._sitting_out,
             tuple(s for s in range(self._n) if self._blind >> s & 1) if self._blind else (),
         )))

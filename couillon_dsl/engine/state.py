@@ -629,6 +629,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         return self._leader, tuple(self._trick)
 
     @property
+    def all_passed(self) -> bool:
+        """Whether this hand is played in the contract everyone passed into (`trump.auction.on_all_pass`),
+        with no maker and each seat a side of its own (public)."""
+        return self._path == "all_passed"
+
+    @property
     def sitting_out(self) -> tuple[int, ...]:
         """The seats sitting this hand out (`sits_out`; public, the seat view's ``sitting_out``)."""
         return self._sitting_out
@@ -835,8 +841,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             hand_number=self._game_hands + 1,
             melds=self._meld_record(public=True) if self._melds and hand_phase else (),
             contract=self._rs.contracts[self._contract].id if self._contract >= 0 and hand_phase else None,
-            sides=self.sides_known_to(seat) if hand_phase and (
-                self._maker is not None or not self._t.sides_per_hand) else None,
+            sides=self.sides_known_to(seat) if hand_phase and self._sides_fixed() else None,
             kitty=kitty,
             discarded=discarded,
             discarding_seat=self._discarder if hand_phase else None,

@@ -413,8 +413,10 @@ def build_tables(
     deal_checks: Sequence[DealCheck] = (),
     maker_wins: tuple[Callable[[Any], object], frozenset[str]] | None = None,
     tallies: Sequence[Tally] = (),
+    all_pass_contract: int = -1,
 ) -> Tables:
-    """Every table the engine reads, computed once when the ruleset is compiled (never per game)."""
+    """Every table the engine reads, computed once when the ruleset is compiled (never per game).
+    ``all_pass_contract`` (the contract played when everyone passes the auction) is offered to no declarer."""
     ids = [a.id for a in announcements]
     promotions = [(p, p.below, ids.index(p.by_announcement) if p.by_announcement else -1) for p in deck.promotions]
     contexts: list[TrumpContext] = []
@@ -494,8 +496,11 @@ def build_tables(
         contract_multipliers=tuple(tuple(c.multiplier_for(layout.suits[s] if s >= 0 else None)
                                          for s in range(-1, len(layout.suits))) for c in contracts),
         all_suits=tuple(c.trump == "all_suits" for c in contracts),
-        named_contract=next((i for i, c in enumerate(contracts) if c.enabled and c.trump == "named"), -1),
-        fixed_contracts=tuple(i for i, c in enumerate(contracts) if c.enabled and c.trump != "named"),
+        named_contract=next((i for i, c in enumerate(contracts) if c.enabled and c.trump == "named"
+                             and i != all_pass_contract), -1),
+        fixed_contracts=tuple(i for i, c in enumerate(contracts) if c.enabled and c.trump != "named"
+                              and i != all_pass_contract),
+        all_pass_contract=all_pass_contract,
         first_hand_card=first_hand_card,
         declarer_sides=declarer_sides,
         nsides=players.nsides,

@@ -86,6 +86,9 @@ class HandFacts(NamedTuple):
     captured: tuple[int, ...] = ()
     # per trick in play order: (its card points, the team that took it) (`tricks_worth`)
     trick_values: tuple[tuple[int | Fraction, int | None], ...] = ()
+    # the sides with a seat in play, when a seat sat the hand out (a dealer sitting out is a side of his own in
+    # a hand where each seat plays for itself); (): every side
+    sides_in_play: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,22 @@ VARIABLES: dict[str, str] = {
     "decided": "bool", "tie": "bool", "no_score": "bool", "all_tricks": "bool",
     "tricks_per_hand": "int", "points_in_play": "int", "passes_pending": "int", "ties_pending": "int",
     "contract": "str", "multiplier": "int", "last_trick_winner": "team", "bid_value": "int", "kitty_taken": "bool",
-    "doubled": "int",
+    "doubled": "int", "most_points": "int", "fewest_tricks": "int",
+}
+
+
+def _in_play(values: Sequence[Any], sides: Sequence[int]) -> Iterable[Any]:
+    """A value per side, of the sides with a seat in play (``sides``; (): every side)."""
+    return map(values.__getitem__, sides) if sides else values
+
+
+# variables computed from other facts: name -> (the HandFacts fields read, its value); over the hand's sides in
+# play, which are the seats in a hand where each plays for itself (`trump.auction.on_all_pass: {contract}`)
+DERIVED: dict[str, tuple[tuple[str, ...], Evaluator]] = {
+    "most_points": (("points", "sides_in_play"),  # the most card points any side took
+                    lambda facts: max(_in_play(facts.points, facts.sides_in_play), default=0)),
+    "fewest_tricks": (("tricks", "sides_in_play"),  # the fewest tricks any side took
+                      lambda facts: min(_in_play(facts.tricks, facts.sides_in_play), default=0)),
 }
 CONSTANTS: dict[str, tuple[str, Any]] = {"none": ("team", None), "true": ("bool", True), "false": ("bool", False)}
 # name -> (parameter kinds, result type); "announcement"/"option" take a quoted id.
@@ -219,7 +237,9 @@ def facts_read(text: str, definitions: Mapping[str, str | int | bool] | None = N
     while pending:
         for node in walk(parse_expression(pending.pop())):
             if isinstance(node, Name):
-                if node.name in VARIABLES:
+                if node.name in DERIVED:
+                    found.update(DERIVED[node.name][0])
+                elif node.name in VARIABLES:
                     found.add(node.name)
                 elif node.name in definitions and node.name not in seen:
                     seen.add(node.name)
@@ -332,8 +352,9 @@ class _Checker:
                              "but this ruleset's auction bids no numbers", node,
                              "bid trump.auction values (procedure pairs), or read the contract instead")
         if node.name in VARIABLES:
-            kind = "number" if node.name == "points_in_play" and not self.names.whole_points else VARIABLES[node.name]
-            return kind, operator.attrgetter(node.name)
+            points = node.name in ("points_in_play", "most_points")
+            kind = "number" if points and not self.names.whole_points else VARIABLES[node.name]
+            return kind, DERIVED[node.name][1] if node.name in DERIVED else operator.attrgetter(node.name)
         if node.name in self.names.definitions:
             index, kind = self.names.definitions[node.name]
             return kind, lambda facts: facts.defined[index]
