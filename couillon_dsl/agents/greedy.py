@@ -202,6 +202,14 @@ def give(ctx: TrumpContext, hand: int, legal: Sequence[int], avoiding: bool) -> 
     return discard(ctx, hand, legal)
 
 
+def call(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
+    """The card to call for a partner (`contracts.<id>.call`): the one of the suit the hand is shortest
+    in, counting its plain cards (the partner's card then wins that suit's lead early), then the lowest."""
+    def length(card: int) -> tuple[int, int]:
+        return (hand & ctx.suit_mask[ctx.card_suit[card]] & ~ctx.trump_mask).bit_count(), card
+    return min(legal, key=length)
+
+
 def nil_exchange(ctx: TrumpContext, legal: Sequence[int], nil: bool) -> int:
     """A card passed between a seat that bid nothing and its partner (a blind bid's exchange): the nil
     bidder gives the card likeliest to take a trick (the fewest cards of its suit above it, a trump
@@ -719,7 +727,9 @@ class GreedyAgent:
         """The decision of ``seat`` holding ``hand`` among ``legal`` (no card among them)."""
         acts = state.actions
         rs = state.ruleset
-        if legal[0] >= acts.give0 >= 0:  # passing cards: the last range before the dealer's
+        if legal[0] >= acts.call0 >= 0:  # the declarer's call: the last range before the dealer's
+            return acts.call0 + call(state.context, hand, [a - acts.call0 for a in legal])
+        if legal[0] >= acts.give0 >= 0:  # passing cards: the range before the call's
             cards = [a - acts.give0 for a in legal]
             receiver = (seat + state.passing_offset()) % rs.players.count
             if rs.bids is not None and 0 in (state.bids[seat], state.bids[receiver]):  # to or from a nil bidder
