@@ -24,8 +24,8 @@ from couillon_dsl.engine.tables import OP_KITTY, build_tables, card_set_masks, p
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, Auction, Call, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
-    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
+    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, PartnerCall, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
     Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
 )
 from couillon_dsl.schema import with_defaults
@@ -466,12 +466,12 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
     )
 
 
-def _call(raw: Mapping[str, Any]) -> Call:
+def _call(raw: Mapping[str, Any]) -> PartnerCall:
     """A contract's call: card lists as tuples of names, a set's name as a string."""
     def cards(value: Any) -> tuple[str, ...] | str:
         return value if isinstance(value, str) else tuple(str(c) for c in value)
 
-    return Call(cards=cards(raw["cards"]), must_hold_suit=raw.get("must_hold_suit", False),
+    return PartnerCall(cards=cards(raw["cards"]), must_hold_suit=raw.get("must_hold_suit", False),
                 own=raw.get("own", "forbidden"), otherwise=cards(raw.get("otherwise", ())))
 
 

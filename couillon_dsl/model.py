@@ -216,7 +216,7 @@ class Kitty:
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class PartnerCall:
     """The card a contract's declarer calls to find his partner (`contracts.<id>.call`): one of
     ``cards`` (card names, or a set of `deck.card_sets`), or of ``otherwise`` when he holds every
     card of ``cards``; ``must_hold_suit``: only while he holds a card of its suit that is not a
@@ -254,7 +254,7 @@ class Contract:
     multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
     aside_counts_for: str = "nobody"  # nobody | declarer | opponents | last_trick: the cards nobody plays
     kitty: Kitty = Kitty()  # what happens to the kitty once this contract is fixed
-    call: Call | None = None  # the declarer calls a card whose holder partners him
+    call: PartnerCall | None = None  # the declarer calls a card whose holder partners him
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
