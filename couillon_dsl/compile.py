@@ -25,8 +25,8 @@ from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
-    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, PartnerCall, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
-    Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
+    Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
+    PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
 )
 from couillon_dsl.schema import with_defaults
 

@@ -14,12 +14,15 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.cards import iter_bits
+from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
+from couillon_dsl.diff import differences
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.records import GameRecord, replay
@@ -186,3 +189,22 @@ def test_the_declarer_calling_his_own_card_plays_alone(tmp_path: Path) -> None:
     say(state, "call KD")
     assert state.sides == (0, 1, 1, 1)
     assert state.view(0).sides == (0, 1, 1, 1) and state.view(1).sides == (0, 1, -1, -1)
+
+
+def test_a_person_at_the_table_is_told_the_call_and_learns_the_partner_when_the_ace_is_played() -> None:
+    """`couillon play` (seed 13: seat 3 declares a Sauspiel and calls the bell ace, which seat 0 holds):
+    seat 1 is told the call, and seat 0's side when the ace is played."""
+    result = CliRunner().invoke(main, ["play", str(FOLDER / "schafkopf.yaml"), "--seed", "13", "--seat", "1",
+                                       "-o", "deals=1"], input="1\n" * 400)
+    out = result.output
+    assert result.exit_code == 0 and "Traceback" not in out, out
+    assert "Seat 3 is the declarer with Sauspiel: they call a partner's card next." in out
+    assert "Seat 3 calls ♦A: whoever holds it plays with them, the others told who only when it is played." in out
+    assert out.index("Seat 3 calls ♦A") < out.index("Seat 0 is on the declarer's side.")
+
+
+def test_the_diff_reads_the_call() -> None:
+    alone = build_ruleset(str(FOLDER / "schafkopf.yaml"), {"all_pass": "thrown_in"})
+    assert not any("calls" in line for line in differences(RS, alone))
+    lines = differences(build_ruleset(str(FOLDER / "skat.yaml"), {"table": "four"}), RS)
+    assert any("the declarer calls the A♣, A♠ or A♦" in line for line in lines)
