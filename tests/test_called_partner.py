@@ -14,13 +14,11 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.cards import iter_bits
-from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
@@ -29,7 +27,7 @@ from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.simulation import play_game
 from example_games import FOLDER
 from honesty import twins_look_the_same
-from packs import pack_dealing
+from packs import at_the_table, pack_dealing, random_hands, say
 
 RS = build_ruleset(str(FOLDER / "schafkopf.yaml"))
 LAYOUT = RS.layout
@@ -44,11 +42,6 @@ def deal(hands: dict[int, str], seed: int = 0) -> GameState:
     ids = {seat: [LAYOUT.parse(name) for name in names.split()] for seat, names in hands.items()}
     state.deal_pack(pack_dealing(RS, DEALER, ids, seed=seed))
     return state
-
-
-def say(state: GameState, *words: str) -> None:
-    for text in words:
-        state.apply(state.string_to_action(state.current_player(), text))
 
 
 def test_the_caller_needs_a_plain_card_of_the_suit_and_not_the_ace() -> None:
@@ -124,20 +117,13 @@ def test_nobody_learns_where_an_unplayed_called_ace_is() -> None:
 def test_random_hands_conserve_120_points_and_pay_as_the_tariff_says(seed: int) -> None:
     """Every card dealt once, 120 card points and eight tricks a hand; a called partner's side is two
     seats, a soloist's one; the winners gain what the losers lose (Ramsch: one loser pays 20 to each)."""
-    state = GameState(RS, seed=seed)
-    rng = random.Random(seed)
-    hands = 0
-    while not state.is_terminal() and hands < 4:
-        if state.current_player() == CHANCE:
-            state.deal_shuffled(rng)
+    for event, state in random_hands(GameState(RS, seed=seed), random.Random(seed), 4):
+        if event == "deal":
             dealt = [state.hand_of(s) for s in range(4)]
             assert all(h.bit_count() == 8 for h in dealt) and sum(dealt) == LAYOUT.full_mask
-            continue
-        if state.phase == "call":
+        elif event == "decide" and state.phase == "call":
             assert not state.hand_of(state.current_player()) & sum(1 << (a - ACTS.call0) for a in state.legal_actions())
-        state.apply(rng.choice(state.legal_actions()))
-        if len(state.hands) > hands:
-            hands += 1
+        elif event == "hand":
             summary = state.hands[-1]
             assert sum(summary.points) == 120 and sum(summary.tricks) == 8
             if summary.contract == "sauspiel":
@@ -194,10 +180,7 @@ def test_the_declarer_calling_his_own_card_plays_alone(tmp_path: Path) -> None:
 def test_a_person_at_the_table_is_told_the_call_and_learns_the_partner_when_the_ace_is_played() -> None:
     """`couillon play` (seed 13: seat 3 declares a Sauspiel and calls the bell ace, which seat 0 holds):
     seat 1 is told the call, and seat 0's side when the ace is played."""
-    result = CliRunner().invoke(main, ["play", str(FOLDER / "schafkopf.yaml"), "--seed", "13", "--seat", "1",
-                                       "-o", "deals=1"], input="1\n" * 400)
-    out = result.output
-    assert result.exit_code == 0 and "Traceback" not in out, out
+    out = at_the_table(str(FOLDER / "schafkopf.yaml"), 13, 1, "deals=1")
     assert "Seat 3 is the declarer with Sauspiel: they call a partner's card next." in out
     assert "Seat 3 calls ♦A: whoever holds it plays with them, the others told who only when it is played." in out
     assert out.index("Seat 3 calls ♦A") < out.index("Seat 0 is on the declarer's side.")
