@@ -22,6 +22,7 @@ from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
+from couillon_dsl.interop.encoding import ViewEncoder
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.simulation import play_game
@@ -191,3 +192,10 @@ def test_the_diff_reads_the_call() -> None:
     assert not any("calls" in line for line in differences(RS, alone))
     lines = differences(build_ruleset(str(FOLDER / "skat.yaml"), {"table": "four"}), RS)
     assert any("the declarer calls the A♣, A♠ or A♦" in line for line in lines)
+
+
+def test_the_call_is_in_every_seat_view_and_the_information_state() -> None:
+    state = deal({0: "9C 8C QC JC QS JS 10H 9H", 2: "AC"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    assert all(state.view(seat).called == LAYOUT.parse("AC") for seat in range(4))
+    assert "called AC" in ViewEncoder(RS).text(state.view(1))

@@ -868,6 +868,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             unseen=self._unseen,
             blind=self._blind if hand_phase else 0,
             doubled=self.doubled if hand_phase else 1,
+            called=self._called if hand_phase and self._called >= 0 else None,
             tallies=self._counts,
             passed=passed,
             received=received,
