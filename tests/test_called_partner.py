@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
+from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
@@ -199,3 +200,15 @@ def test_the_call_is_in_every_seat_view_and_the_information_state() -> None:
     say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
     assert all(state.view(seat).called == LAYOUT.parse("AC") for seat in range(4))
     assert "called AC" in ViewEncoder(RS).text(state.view(1))
+
+
+def test_every_sampled_world_keeps_the_call_legal() -> None:
+    """Seat 1's worlds after seat 0 called the acorn ace: in each, seat 0 holds no A♣ and a plain club,
+    and the seat holding the A♣ plays with seat 0."""
+    state = deal({0: "9C 8C QC JC QS JS 10H 9H", 2: "AC"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    ace, clubs = LAYOUT.parse("AC"), LAYOUT.parse_mask(["AC", "10C", "KC", "9C", "8C", "7C"])
+    for world in Sampler().worlds(state, 1, 16, random.Random(3)):
+        assert not world.hand_of(0) >> ace & 1 and world.hand_of(0) & clubs
+        holder = next(s for s in range(4) if world.hand_of(s) >> ace & 1)
+        assert world.sides[holder] == world.sides[0] == 0
