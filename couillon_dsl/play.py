@@ -225,6 +225,8 @@ class Table:
             return f"discard {self.card(arg)}"
         if kind == "give":  # a card to pass is named as a card played is
             return self.card(arg)
+        if kind == "call":
+            return f"call {self.card(arg)}"
         if kind == "declare":
             return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
         if kind == "bid" and (self.rs.tables.auction_suits or self.rs.tables.doubling):
@@ -589,7 +591,10 @@ class Table:
             self.say("Pending: " + ", ".join(pending) + ".")
         if v.trump is not None or v.contract is not None:
             trump = self.suit(v.trump) if v.trump is not None else "none"
-            if self.per_hand and v.sides is not None:
+            if v.phase == "call" and v.deciding_seat is not None:  # the sides are fixed by the call about to be made
+                maker = f"; {self.who(v.deciding_seat)} {'call' if v.deciding_seat == self.seat else 'calls'} " \
+                    "a partner's card now"
+            elif self.per_hand and v.sides is not None:
                 maker = f"; {self.sides_text(v.sides)}"
             else:
                 maker = f", maker {self.team(v.maker)}" if v.maker is not None else ""

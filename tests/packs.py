@@ -70,10 +70,11 @@ def random_hands(state: GameState, rng: random.Random, count: int) -> Iterator[t
             yield "hand", state
 
 
-def at_the_table(path: str, seed: int, seat: int, *options: str) -> str:
-    """What `couillon play` shows a person at ``seat`` who always answers with the first choice, one
-    game of ``path`` from ``seed`` (``options`` as ``name=value``); the game must end cleanly."""
+def at_the_table(path: str, seed: int, seat: int, *options: str, first: str = "") -> str:
+    """What `couillon play` shows a person at ``seat`` who answers ``first`` (lines) and then always
+    the first choice, one game of ``path`` from ``seed`` (``options`` as ``name=value``); the game
+    must end cleanly."""
     args = ["play", path, "--seed", str(seed), "--seat", str(seat)] + [a for o in options for a in ("-o", o)]
-    result = CliRunner().invoke(main, args, input="1\n" * 400)
+    result = CliRunner().invoke(main, args, input=first + "1\n" * 400)
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     return result.output

@@ -188,6 +188,15 @@ def test_a_person_at_the_table_is_told_the_call_and_learns_the_partner_when_the_
     assert out.index("Seat 3 calls ♦A") < out.index("Seat 0 is on the declarer's side.")
 
 
+
+def test_a_person_declaring_a_sauspiel_is_asked_which_ace_to_call() -> None:
+    """Seed 9: seat 0, forehand, bids a Sauspiel (its second choice) and holds a plain leaf only."""
+    out = at_the_table(str(FOLDER / "schafkopf.yaml"), 9, 0, "deals=1", first="2\n")
+    assert "Trump: ♥ hearts, contract Sauspiel; you call a partner's card now." in out
+    assert "Choices: 1) call ♠A" in out
+    assert "You call ♠A: whoever holds it plays with you, the others told who only when it is played." in out
+
+
 def test_the_diff_reads_the_call() -> None:
     alone = build_ruleset(str(FOLDER / "schafkopf.yaml"), {"all_pass": "thrown_in"})
     assert not any("calls" in line for line in differences(RS, alone))
