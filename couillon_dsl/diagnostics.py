@@ -114,6 +114,7 @@ CODES: dict[str, str] = {
     "side-card-unused": "players.side_card given with sides other than card_holders",
     "hidden-sides-unsupported": "sides by who holds a card, or a called partner, beside a rule that would reveal them (or is not supported with them)",
     "call-needs-declarer-sides": "contracts.<id>.call with players.sides other than declarer_alone",
+    "call-needs-ladder": "a call on a contract not bid on a ladder once round (trump.auction procedure once)",
     "call-without-declarer": "a call on the contract played when everyone passes (no declarer calls)",
     "outcome-reads-outcome": "outcome.maker_wins reads the outcome it decides",
     "maker-wins-needs-two-sides": "outcome.maker_wins in a game of more than two sides",

@@ -977,6 +977,11 @@ class _Checks:
                 self.report("call-needs-declarer-sides", f"contract {key} calls a partner for its declarer, but "
                             f"players.sides: {sides} fixes the sides otherwise", base,
                             "use players.sides: declarer_alone (the declarer, and the holder of the card he calls)")
+            trump = self.data["trump"]
+            if trump["method"] != "auction" or (trump.get("auction") or {}).get("procedure", "once") != "once":
+                self.report("call-needs-ladder", f"contract {key} calls a partner, which only a ladder bid once round "
+                            "lets a seat bid when it has a card to call", base,
+                            "use trump: {method: auction, auction: {ladder: [...]}} (procedure once)")
             if key == all_pass:
                 self.report("call-without-declarer", f"contract {key} is played when everyone passes, with no "
                             "declarer to call a partner", base, "leave the call out of that contract")

@@ -5,8 +5,8 @@ The call comes after the contract and the kitty, before anything else the hand a
 ``call``, actions ``call CARD``). Which cards may be called is :func:`legal_calls`: one of the
 call's ``cards`` (or of ``otherwise`` when the declarer holds every one of them), not one he
 holds unless ``own: alone``, and with ``must_hold_suit`` only while he holds a card of its suit
-that is not a trump. A contract with a call is bid or picked only by a seat with a legal call
-(:meth:`CallPhase.may_call`), so the phase always has one.
+that is not a trump. A contract with a call is bid only on a ladder (`call-needs-ladder`), and
+only by a seat with a legal call (:meth:`CallPhase.may_call`), so the phase always has one.
 
 The sides are fixed at the call: side 0 the declarer and the holder of the called card (the
 declarer alone when he holds it or nobody does), side 1 the rest. The call is public, the holder
@@ -75,7 +75,7 @@ class CallPhase(StateFields):
 
     def may_call(self, seat: int, contract: int) -> bool:
         """Whether ``seat`` could call a card if it declared ``contract`` now (always, without a call):
-        a contract with a call is bid or picked only by a seat that has a legal call."""
+        a contract with a call is bid only by a seat that has a legal call."""
         calls = self._t.calls
         table = calls[contract] if calls else None
         if table is None:

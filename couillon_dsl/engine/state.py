@@ -150,8 +150,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             if acts.push >= 0 and self._pushes < choose.delegate.times:  # type: ignore[union-attr]
                 out.append(acts.push)
             if acts.contract0 >= 0:
-                out.extend(acts.contract0 + j for j, contract in enumerate(t.fixed_contracts)
-                           if self.may_call(self._chooser, contract))
+                out.extend(range(acts.contract0, acts.contract_end))
             return out
         if phase == ANNOUNCE:
             return [acts.decline, acts.announce0 + self._offers[0][0]]
