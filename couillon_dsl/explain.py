@@ -187,10 +187,11 @@ def players_sentence(rs: Ruleset) -> str:
     elif players.sides == "declarer_alone":
         text = (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
                 f"contract) plays alone against the other {players.in_play - 1}, who play together"
-                + (" (in a contract with a call, the declarer plays with the holder of the card called, "
-                   "see Trump)" if rs.tables.calls else "")
                 + (" (when everyone passes the auction, every player plays for themselves)"
-                   if rs.tables.all_pass_contract >= 0 else "") + ", and each player keeps their own score")
+                   if rs.tables.all_pass_contract >= 0 else "")
+                + ("; in a contract with a call the declarer plays with the holder of the card they call, against "
+                   "the others (see Trump); each player" if rs.tables.calls else ", and each player")
+                + " keeps their own score")
     elif sizes == [1]:
         text = f"{players.count} players, each playing for themselves"
     elif len(sizes) == 1:
