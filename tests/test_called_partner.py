@@ -221,3 +221,12 @@ def test_every_sampled_world_keeps_the_call_legal() -> None:
         assert not world.hand_of(0) >> ace & 1 and world.hand_of(0) & clubs
         holder = next(s for s in range(4) if world.hand_of(s) >> ace & 1)
         assert world.sides[holder] == world.sides[0] == 0
+
+
+def test_greedy_calls_the_ace_of_its_shortest_plain_suit() -> None:
+    """Two plain clubs and one plain spade: greedy calls the leaf ace (its partner then takes the
+    spade lead early, and the caller is soon free to trump)."""
+    state = deal({0: "9C 8C 7S QC JC QS JS 10H"})
+    say(state, "contract sauspiel", "pass", "pass", "pass")
+    action = make_agent("greedy").act(state, state.legal_actions(), random.Random(0))
+    assert state.action_to_string(action) == "call AS"
