@@ -150,7 +150,7 @@ def test_a_game_records_the_call_and_replays_exactly() -> None:
 
 def test_the_kernel_and_the_rollout_decline_the_call_by_its_concepts() -> None:
     reason = ruleset_reason(RS) or ""
-    assert "`contracts`" in reason and "`players.sides`" in reason
+    assert "a called partner `contracts.sauspiel.call`" in reason and "`players.sides`" in reason
     assert RS.rollout is None
 
 
