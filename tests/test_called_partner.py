@@ -90,12 +90,13 @@ def hand_in_play(seed: int) -> GameState | None:
     return state if state.view(0).contract == "sauspiel" else None
 
 
-def test_nobody_learns_where_an_unplayed_called_ace_is() -> None:
-    """A seat to play that is neither the caller nor the holder: trading the unplayed called ace
-    between the two other seats for a plain card changes neither its view, the worlds it samples
-    nor any search's choice, though the sides change."""
+@pytest.mark.parametrize("caller", [False, True])  # a defender to play, or the caller himself
+def test_nobody_learns_where_an_unplayed_called_ace_is(caller: bool) -> None:
+    """A seat to play that does not hold the called ace (the caller, or a seat that is neither caller
+    nor holder): trading the unplayed ace between two other seats for a plain card changes neither its
+    view, the worlds it samples nor any search's choice, though the sides change."""
     def cases() -> Iterator[tuple[GameState, int, int, int, int]]:
-        for seed in range(200):
+        for seed in range(300):
             state = hand_in_play(seed)
             if state is None:
                 continue
@@ -103,7 +104,7 @@ def test_nobody_learns_where_an_unplayed_called_ace_is() -> None:
             declarer = state.view(seat).deciding_seat
             played = sum(1 << c for _, c in state.view(seat).played)
             holder = next(s for s in range(4) if state.hand_of(s) >> ace & 1) if not played >> ace & 1 else -1
-            if holder < 0 or seat in (declarer, holder):
+            if holder < 0 or seat == holder or (seat == declarer) != caller:
                 continue
             other = next(s for s in range(4) if s not in (seat, declarer, holder))
             plain = [c for c in iter_bits(state.hand_of(other) & ~played & ~state.context.trump_mask)
