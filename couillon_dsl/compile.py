@@ -129,6 +129,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
             tables, unbroken=class_mask(layout, deck, play.lead_once_broken),
             first_lead_card=layout.parse(play.first_lead_card) if play.first_lead_card else -1,
             first_trick_barred=class_mask(layout, deck, play.not_on_first_trick), play_rules=True)
+    if any(c.call is not None and c.call.plays_when_led for c in contracts):  # legal_mask applies it (play_rules)
+        tables = dataclasses.replace(tables, play_rules=True)
     if follow.when_partner_winning == "free":  # the closure knows no seats: legal_mask applies it (play_rules)
         tables = dataclasses.replace(tables, partner_free=True, play_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
@@ -472,7 +474,8 @@ def _call(raw: Mapping[str, Any]) -> PartnerCall:
         return value if isinstance(value, str) else tuple(str(c) for c in value)
 
     return PartnerCall(cards=cards(raw["cards"]), must_hold_suit=raw.get("must_hold_suit", False),
-                own=raw.get("own", "forbidden"), otherwise=cards(raw.get("otherwise", ())))
+                own=raw.get("own", "forbidden"), otherwise=cards(raw.get("otherwise", ())),
+                       plays_when_led=raw.get("plays_when_led", False))
 
 
 def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:

@@ -946,8 +946,11 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
         rules.append("only a card of a suit of which they hold a card that is not a trump")
     rules.append("never a card they hold" if call.own == "forbidden"
                  else "a card they hold too, and then they play alone")
-    return (text + ", " + " and ".join(rules) + "; whoever holds the called card plays with the declarer against the "
-            "others (nobody does when it lies in no hand), known to the others only when they play it")
+    text += (", " + " and ".join(rules) + "; whoever holds the called card plays with the declarer against the "
+             "others (nobody does when it lies in no hand), known to the others only when they play it")
+    if call.plays_when_led:
+        text += ", and must play it to the first trick led in its suit"
+    return text
 
 
 def all_suits_phrase(rs: Ruleset, c: Contract) -> str:

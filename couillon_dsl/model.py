@@ -220,12 +220,14 @@ class PartnerCall:
     """The card a contract's declarer calls to find his partner (`contracts.<id>.call`): one of
     ``cards`` (card names, or a set of `deck.card_sets`), or of ``otherwise`` when he holds every
     card of ``cards``; ``must_hold_suit``: only while he holds a card of its suit that is not a
-    trump; ``own``: calling a card he holds is ``forbidden``, or he plays ``alone``."""
+    trump; ``own``: calling a card he holds is ``forbidden``, or he plays ``alone``; ``plays_when_led``:
+    its holder must play it to a trick whose led suit is its suit."""
 
     cards: tuple[str, ...] | str
     must_hold_suit: bool = False
     own: str = "forbidden"  # forbidden | alone
     otherwise: tuple[str, ...] | str = ()
+    plays_when_led: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -231,3 +231,14 @@ def test_greedy_calls_the_ace_of_its_shortest_plain_suit() -> None:
     say(state, "contract sauspiel", "pass", "pass", "pass")
     action = make_agent("greedy").act(state, state.legal_actions(), random.Random(0))
     assert state.action_to_string(action) == "call AS"
+
+
+def test_the_holder_plays_the_called_ace_when_its_suit_is_led() -> None:
+    """`plays_when_led`: clubs led, seat 2 holding A♣ 10♣ may play only the ace, and is told why."""
+    state = deal({0: "9C 8C QC JC QS JS 10H 9H", 2: "AC 10C 9S", 1: "AS 7S 8S"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    say(state, "9C")
+    say(state, state.action_to_string(state.legal_actions()[0]))  # seat 1
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["AC"]
+    with pytest.raises(IllegalAction, match="the holder of the called card plays it when its suit is led"):
+        say(state, "10C")

@@ -31,6 +31,7 @@ class CallTable(NamedTuple):
     otherwise: CardMask  # callable too when the declarer holds every card of ``cards``
     must_hold_suit: bool
     alone: bool  # own: alone (calling a card he holds is allowed, and he plays alone)
+    plays_when_led: bool  # its holder must play it to a trick of its suit
 
 
 def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -> tuple[CallTable | None, ...]:
@@ -40,8 +41,8 @@ def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -
 
     if not any(c.call for c in contracts):
         return ()
-    return tuple(CallTable(mask(c.call.cards), mask(c.call.otherwise), c.call.must_hold_suit, c.call.own == "alone")
-                 if c.call else None for c in contracts)
+    return tuple(CallTable(mask(c.call.cards), mask(c.call.otherwise), c.call.must_hold_suit, c.call.own == "alone",
+                           c.call.plays_when_led) if c.call else None for c in contracts)
 
 
 def legal_calls(table: CallTable, hand: CardMask, ctx: TrumpContext, suit_of: Sequence[int]) -> CardMask:
@@ -92,6 +93,15 @@ class CallPhase(StateFields):
         holder = next((s for s, hand in enumerate(self._hands) if hand >> card & 1), declarer)
         self._side_of = tuple(0 if s in (declarer, holder) else 1 for s in range(self._n))
         self._before_play()
+
+    def called_card_due(self) -> Card:
+        """The called card when the seat to play holds it and must play it now (`plays_when_led`: a
+        trick of its suit was led), else -1."""
+        card = self._called
+        if card < 0 or not self._trick or not self._hands[self._turn] >> card & 1 \
+                or not self._t.calls[self._contract].plays_when_led:
+            return -1
+        return card if self._led == self._ctx.card_suit[card] else -1
 
     def _hidden_side_cards(self) -> CardMask:
         """The cards whose holders' sides are hidden until they are played: `card_holders`' side card,

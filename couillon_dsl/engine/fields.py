@@ -194,6 +194,9 @@ class StateFields:
     def _before_play(self) -> None:  # play: the trump and sides fixed, what the hand asks before the first lead
         raise NotImplementedError
 
+    def called_card_due(self) -> Card:  # call: the called card its holder must play now, else -1
+        raise NotImplementedError
+
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force
         raise NotImplementedError
 

@@ -240,6 +240,7 @@ class PlayPhase(StateFields):
             return f"{name} is not in seat {seat}'s hand"
         reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick),
                                                       self.barred_leads(), self.opening_card(),
-                                                      self.first_trick_barred(), self.partner_winning())
+                                                      self.first_trick_barred(), self.partner_winning(),
+                                                      self.called_card_due())
                       if c == action)
         return f"{name} is illegal: {reason}"
