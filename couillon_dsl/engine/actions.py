@@ -2,7 +2,7 @@
 
 Cards come first (chance draws and plays), then the decisions; :class:`Actions` is the one
 place that knows the numbering. The phase constants are shared by the phase modules
-(``deal``, ``contract``, ``kitty``, ``passing``, ``bidding``, ``announce``, ``play``,
+(``deal``, ``contract``, ``kitty``, ``call``, ``passing``, ``bidding``, ``announce``, ``play``,
 ``scoring``) and the façade ``state``.
 """
 from __future__ import annotations

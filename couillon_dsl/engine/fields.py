@@ -2,7 +2,8 @@
 
 :class:`~couillon_dsl.engine.state.GameState` is assembled from one class per phase of a
 hand, each in its own module: ``deal`` (the deal script), ``contract`` (the decision that
-fixes trump: offer or choice), ``kitty`` (the kitty and a discard), ``passing`` (cards passed
+fixes trump: offer or choice), ``kitty`` (the kitty and a discard), ``call`` (the declarer's
+call of a partner's card), ``passing`` (cards passed
 before play), ``bidding`` (bids of a number of tricks), ``announce`` (announcements in trick 1), ``play`` (tricks)
 and ``scoring`` (the end of a hand and of a game). They all read and write the slots
 declared here; the hand's flow between phases goes through the hooks declared at the

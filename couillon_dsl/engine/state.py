@@ -46,8 +46,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
     """A whole game, or a session of games, of one compiled ruleset (design §3).
 
     The façade agents and tools use: the public methods below. Each phase of a hand is a
-    base class in its own module (``deal``, ``contract``, ``kitty``, ``passing``, ``bidding``, ``announce``,
-    ``declarations``, ``play``, ``scoring``) working on the slots of :class:`~couillon_dsl.engine.fields.StateFields`.
+    base class in its own module (``deal``, ``contract``, ``kitty``, ``call``, ``passing``, ``bidding``,
+    ``announce``, ``declarations``, ``play``, ``scoring``) working on the slots of :class:`~couillon_dsl.engine.fields.StateFields`.
     """
 
     __slots__ = ()
