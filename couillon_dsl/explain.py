@@ -750,7 +750,7 @@ def trump_sentences(rs: Ruleset) -> list[str]:
     if trump.method == "drawn":
         layout = rs.layout
         names = [layout.suit_names[layout.suits.index(s)] for s in trump.drawn]
-        which = "every suit" if len(names) == len(layout.suits) else join(names, "or")
+        which = "every suit" if len(names) == len(layout.suits) else f"{join(names)} each"
         return [f"once the cards are dealt, a suit is drawn by chance for everyone to see (a card turned from a "
                 f"second pack, say), {which} equally likely: it is trump; nobody decides, and {maker}"]
     if trump.method == "turned":

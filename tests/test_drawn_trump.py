@@ -17,17 +17,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from click.testing import CliRunner
+
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.engine.rollout import rolls_out_language_v1
 from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.scenario import run_scenario
 from couillon_dsl.simulation import Job, run
+from couillon_dsl.validate import check
 from example_games import FOLDER
 
 KLAVERJAS = str(FOLDER / "klaverjas.yaml")
@@ -70,6 +75,24 @@ def test_a_drawn_suit_is_one_the_ruleset_allows(tmp_path: Path) -> None:
         state.apply(state.string_to_action(None, "trump S"))
     state.apply(state.string_to_action(None, "trump D"))
     assert state.view(0).maker is None
+    text = " ".join(explain(state.ruleset, "text").split())
+    assert "hearts and diamonds each equally likely: it is trump; nobody decides, and nobody is the maker" in text
+
+
+@pytest.mark.parametrize(("trump", "code", "pointer"), [
+    ("{method: drawn, choose: null, drawn: {suits: [H, X]}}", "unknown-suit", "/trump/drawn/suits/1"),
+    ("{method: drawn, choose: null, drawn: {suits: [H]}}", "drawn-single-suit", "/trump/drawn/suits"),
+    ("{drawn: {suits: [H, D]}}", "unused-setting", "/trump/drawn"),
+])
+def test_the_suits_drawn_are_checked(tmp_path: Path, trump: str, code: str, pointer: str) -> None:
+    path = tmp_path / "checked.yaml"
+    path.write_text(f"extends: {KLAVERJAS}\nid: checked\nname: Checked\ntrump: {trump}\n", encoding="utf-8")
+    assert (code, pointer) in {(d.code, d.pointer) for d in check(load_ruleset(path))}
+
+
+def test_couillon_play_says_what_was_drawn() -> None:
+    result = CliRunner().invoke(main, ["play", KLAVERJAS, "-o", "trump_choice=drawn", "--seed", "3"], input="quit\n")
+    assert "Trump drawn by chance: ♥ hearts. Its makers: team 1 (seats 1, 3)." in result.output
 
 
 @settings(max_examples=5, deadline=None)
