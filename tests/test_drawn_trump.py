@@ -34,6 +34,7 @@ from couillon_dsl.scenario import run_scenario
 from couillon_dsl.simulation import Job, run
 from couillon_dsl.validate import check
 from example_games import FOLDER
+from honesty import twins_look_the_same, worlds_of
 
 KLAVERJAS = str(FOLDER / "klaverjas.yaml")
 RS = build_ruleset(KLAVERJAS, {"trump_choice": "drawn"})
@@ -170,3 +171,18 @@ def test_a_scenario_must_state_the_suit_drawn(tmp_path: Path) -> None:
                     encoding="utf-8")
     result = run_scenario(path)
     assert not result.ok and "give the suit drawn in the deal step" in result.failures[0].message
+
+
+def test_trading_two_hidden_cards_changes_nothing_a_seat_sees() -> None:
+    """Two cards of the other seats trade places: the seat to lead sees, samples and chooses the same,
+    the drawn suit kept in every world of both."""
+    def cases():
+        for seed in range(10):
+            state = dealt(seed=seed)
+            state.apply(state.legal_actions()[seed % 4])
+            seat = state.current_player()
+            a, b = (min(c for c in range(32) if state.hand_of(s) >> c & 1) for s in (2, 3))
+            assert all(world.trump == state.trump for world in worlds_of(state, seat, seed))
+            yield state, a, b, seat, seed
+
+    twins_look_the_same(cases())
