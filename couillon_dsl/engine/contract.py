@@ -67,7 +67,7 @@ class ContractPhase(StateFields):
             return True
         return False
 
-    def drawable_suits(self) -> tuple[int, ...]:
+    def _drawable_suits(self) -> tuple[int, ...]:
         """The suits the chance draw of `trump.method: drawn` may give, each equally likely (public)."""
         return tuple(map(self._rs.layout.suits.index, self._rs.trump.drawn))
 

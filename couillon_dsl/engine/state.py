@@ -153,7 +153,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         if phase == DEALER:
             return [acts.dealer0 + s for s in range(self._n)]
         if phase == TRUMP_DRAW:
-            return [acts.drawn0 + s for s in sorted(self.drawable_suits())]
+            return [acts.drawn0 + s for s in sorted(self._drawable_suits())]
         if phase == BID:
             if self._unseen >> self._speakers[self._spk] & 1:  # bid blind (accept), or look at one's cards (pass)
                 return [acts.accept, acts.pass_]
