@@ -31,7 +31,7 @@ from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.scenario import run_scenario
-from couillon_dsl.simulation import Job, run
+from couillon_dsl.simulation import Job, play_game, run
 from couillon_dsl.validate import check
 from example_games import FOLDER
 from honesty import twins_look_the_same, worlds_of
@@ -100,9 +100,12 @@ def test_couillon_play_says_what_was_drawn() -> None:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_suit_is_drawn_its_share_every_card_dealt_once_and_points_kept(seed: int) -> None:
     draws: Counter[str | None] = Counter()
-    for game in range(40):
+    for game in range(40):  # both drivers: play_random, and deal_shuffled from the game's own generator
         state = GameState(RS, seed=seed + game)
-        state.play_random(random.Random(seed + game))
+        if game % 2:
+            play_game(state, [make_agent("random")] * 4, random.Random(seed + game))
+        else:
+            state.play_random(random.Random(seed + game))
         for hand in state.hands:
             draws[hand.trump] += 1
             assert hand.trump_path == "drawn" and hand.maker == RS.tables.team_of[(hand.dealer + 1) % 4]
@@ -111,7 +114,8 @@ def test_every_suit_is_drawn_its_share_every_card_dealt_once_and_points_kept(see
             assert sum(hand.points) == CARD_POINTS
     total = sum(draws.values())
     assert set(draws) == {"S", "H", "D", "C"}
-    assert all(abs(count / total - 0.25) < 0.05 for count in draws.values()), draws  # 640 hands: sd 0.017
+    # 640 hands: a share's sd is 0.017; 0.07 is over four of them, so 20 checks a run fail by chance one run in 1000s
+    assert all(abs(count / total - 0.25) < 0.07 for count in draws.values()), draws
 
 
 def test_a_game_is_reproducible_from_its_seed_and_replays_from_its_record() -> None:
