@@ -12,7 +12,7 @@ import dataclasses
 import operator
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS, SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
@@ -56,7 +56,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     dealer_data = data.get("dealer", {})
     dealer = Dealer(first=dealer_data.get("first", 0), rotation=dealer_data.get("rotation", "next"))
     deal = tuple(_deal_step(step) for step in data["deal"])
-    trump = _trump(data.get("trump", {"method": "none"}))
+    trump = _trump(data.get("trump", {"method": "none"}), layout.suits)
     play_data = data.get("play", {})
     follow_data = play_data.get("follow", {})
     follow_settings: dict[str, Any] = {k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()}
@@ -488,7 +488,7 @@ def _discard(raw: Mapping[str, Any]) -> Discard:
                    shown=_card_classes(raw.get("shown")))
 
 
-def _trump(raw: Mapping[str, Any]) -> Trump:
+def _trump(raw: Mapping[str, Any], suits: Sequence[str]) -> Trump:
     """The trump section; a method's settings block may be left out (every setting has a default)."""
     method = raw.get("method", "none")
     offer = raw.get("offer") or {}
@@ -502,6 +502,7 @@ def _trump(raw: Mapping[str, Any]) -> Trump:
         offer=Offer(**offer) if method == "offer" else None,
         choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
+        drawn=tuple((raw.get("drawn") or {}).get("suits") or suits) if method == "drawn" else (),
         auction=Auction(ladder=tuple(raw["auction"].get("ladder", ())), first=raw["auction"].get("first", "elder"),
                         procedure=raw["auction"].get("procedure", "once"), values=tuple(raw["auction"].get("values", ())),
                         kitty=raw["auction"].get("kitty", "by_contract"),

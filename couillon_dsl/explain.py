@@ -554,6 +554,8 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
             out.append(f"{chooser(rs, rs.trump.choose.by)} chooses trump (see Trump)")
         elif rs.trump.method == "turned":
             out.append(f"the suit of {_offered_card(rs)} is trump (see Trump)")
+        elif rs.trump.method == "drawn":
+            out.append("trump is drawn by chance, for all to see (see Trump)")
         else:
             out.append("trump is decided (see Trump)")
     return out
@@ -579,8 +581,8 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
         return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
     if kind == "kitty":
         return f"{left if step.kitty == 'rest' else step.kitty} to the kitty"
-    return {"offer": "trump offered", "choose": "trump chosen", "turned": "its suit trump"}.get(rs.trump.method,
-                                                                                             "trump decided")
+    return {"offer": "trump offered", "choose": "trump chosen", "turned": "its suit trump",
+            "drawn": "trump drawn by chance"}.get(rs.trump.method, "trump decided")
 
 
 def deal_outline(rs: Ruleset) -> str:
@@ -746,10 +748,16 @@ def trump_sentences(rs: Ruleset) -> list[str]:
             out.append(f"if they decline, the first card of their next packet is dealt face up: its suit is trump "
                        f"and the card stays in their hand; {_fallback_maker(rs)}")
         return out
+    maker = f"the team of {elder(rs)} is the maker" if trump.maker_after_fallback == "elder_team" \
+        else "nobody is the maker"
+    if trump.method == "drawn":
+        layout = rs.layout
+        names = [layout.suit_names[layout.suits.index(s)] for s in trump.drawn]
+        which = "every suit" if len(names) == len(layout.suits) else f"{join(names)} each"
+        return [f"once the cards are dealt, a suit is drawn by chance for everyone to see (a card turned from a "
+                f"second pack, say), {which} equally likely: it is trump; nobody decides, and {maker}"]
     if trump.method == "turned":
         step = _last_face_up(rs)
-        maker = (f"the team of {elder(rs)} is the maker" if trump.maker_after_fallback == "elder_team"
-                 else "nobody is the maker")
         held = step is not None and step.kind == "packet"
         empty = rs.tables.turns_nothing
         return ([f"the suit of {_offered_card(rs)} is trump: nobody decides, and {maker}"]

@@ -292,6 +292,7 @@ class Trump:
     choose: Choose | None = None
     maker_after_fallback: str = "none"
     auction: Auction | None = None
+    drawn: tuple[str, ...] = ()  # method drawn: the suits the draw may give, each equally likely (ids)
 
 
 @dataclass(frozen=True, slots=True)

@@ -367,7 +367,10 @@ class Table:
             self.say(f"Turned up: {self.card(view.offered)}.")
         if view.face_up:
             self.say(self.face_up_text(view))
-        if view.trump is not None:
+        if view.trump is not None and self.rs.trump.method == "drawn":  # chance drew it, after the pack
+            maker = f" Its makers: {self.team(view.maker)}." if view.maker is not None else ""
+            self.say(f"Trump drawn by chance: {self.suit(view.trump)}.{maker}")
+        elif view.trump is not None:
             self.say(f"Trump is {self.suit(view.trump)}.")
         if self.rs.passing is not None and not state.passing_offset():
             self.say("Nobody passes cards this hand.")

@@ -86,7 +86,8 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ScenarioError(f"{path}: `dealer:` is the seat number of the first dealer")
     deal = data.get("deal")
     if deal is not None and not isinstance(deal, dict):
-        raise ScenarioError(f"{path}: `deal:` is a mapping of seats (and stock, set_aside, kitty or pack) to cards")
+        raise ScenarioError(f"{path}: `deal:` is a mapping of seats (and stock, set_aside, kitty or "
+                             "pack) to cards, and trump to the suit drawn")
     script = data.get("script") or []
     if not isinstance(script, list):
         raise ScenarioError(f"{path}: `script:` is a list of steps")
@@ -138,7 +139,8 @@ def _parse_step(item: Any, line: int, path: Path) -> Step:
         _check_keys(value, set(EXPECTATIONS), f"{where}: expect")
         return Step("expect", line, value)
     if value is not None and not isinstance(value, dict):
-        raise ScenarioError(f"{where}: `deal:` is a mapping of seats (and stock, set_aside, kitty or pack) to cards")
+        raise ScenarioError(f"{where}: `deal:` is a mapping of seats (and stock, set_aside, kitty or "
+                             "pack) to cards, and trump to the suit drawn")
     return Step("deal", line, value or {})
 
 
@@ -537,8 +539,19 @@ class _Runner:
         if state.current_player() != CHANCE:
             self._fail(f"a deal was scripted, but the engine is not dealing: it is {self._who(state.current_player())}'s turn")
             raise _Stop
+        spec = dict(spec)
+        drawn = spec.pop("trump", None)  # the suit a trump draw gives (`trump.method: drawn`): chance, as the pack
         for card in stack_pack(self.rs, self.dealer, spec, state.hand_number - 1):
             state.apply(card)
+        if state.phase == "draw_trump":
+            if drawn is None:
+                self._fail("this deal draws trump by chance (trump.method: drawn): give the suit drawn in the deal "
+                           "step, `trump: SUIT`")
+                raise _Stop
+            state.apply(self._action(None, f"trump {drawn}"))
+        elif drawn is not None:
+            raise ScenarioError("`trump:` in a deal is the suit drawn by chance (trump.method: drawn), but this deal "
+                                "draws none")
         self.tricks = []
 
     # -- steps

@@ -212,7 +212,7 @@ class _Checks:
             self.report("unknown-suit", f"trump_suit '{trump_suit}' is not a suit of this deck", "/deck/trump_suit",
                         did_you_mean(trump_suit, self.suits) or f"suits: {', '.join(self.suits)}")
         method = (self.data.get("trump") or {}).get("method", "none")
-        if trump_suit is not None and method in ("offer", "choose", "turned"):
+        if trump_suit is not None and method in ("offer", "choose", "turned", "drawn"):
             self.report("trump-suit-and-method", f"the deck makes {trump_suit} trump in every hand, but trump.method "
                         f"is {method}", "/deck/trump_suit", "remove trump_suit, or set trump.method: none")
         for table in ("card_points", "card_sets"):
@@ -343,7 +343,7 @@ class _Checks:
                         "none fixes no contract", "/players/sides",
                         "use trump.method auction, choose or offer, or sides: teams with fixed partnerships")
             return
-        fallback = (method == "turned"
+        fallback = (method in ("turned", "drawn")
                     or method == "offer" and trump.get("offer", {}).get("on_all_pass", "bottom_card") == "bottom_card"
                     or method == "choose" and "defer" in trump.get("choose", {}).get("ways", ["name"]))
         if fallback and trump.get("maker_after_fallback", "none") == "none":
@@ -584,7 +584,7 @@ class _Checks:
         trump = self.data["trump"]
         method = trump["method"]
         why = None
-        if method in ("none", "turned"):
+        if method in ("none", "turned", "drawn"):
             why = f"trump.method {method} lets nobody decide"
         elif method == "offer" and trump.get("offer", {}).get("on_all_pass", "bottom_card") == "bottom_card":
             why = "when everyone passes, the bottom card fixes trump (on_all_pass: bottom_card) and nobody declares"
@@ -613,6 +613,18 @@ class _Checks:
             self.report("kitty-after-decide", "the kitty is dealt after the decide step, so the contract could not "
                         "say what happens to it", pointer, "move the kitty step before {decide: trump}")
 
+    def check_drawn(self, drawn: dict[str, Any]) -> None:
+        """The suits a trump draw may give are the deck's, and more than one: a draw of one suit is no chance."""
+        suits = drawn.get("suits", self.suits)
+        for i, suit in enumerate(suits):
+            if suit not in self.suits:
+                self.report("unknown-suit", f"'{suit}' is not a suit of this deck", f"/trump/drawn/suits/{i}",
+                            did_you_mean(suit, self.suits) or f"suits: {', '.join(self.suits)}")
+        if len(suits) == 1:
+            self.report("drawn-single-suit", f"the trump draw can only give {suits[0]}: nothing is left to chance",
+                        "/trump/drawn/suits", f"list two suits or more, or make {suits[0]} trump in every hand "
+                        "(deck.trump_suit, trump.method: none)", severity="warning")
+
     def offset_name(self, offset: int) -> str:
         return {0: "dealer", 1: "elder"}.get(offset, f"dealer+{offset}")
 
@@ -627,13 +639,15 @@ class _Checks:
                         f"{{decide: trump}} step; the deal has {len(decides)}", pointer,
                         "put one {decide: trump} where the trump procedure runs" if wanted else "remove the decide step",
                         key=pointer == "/deal")
-        for section in ("offer", "choose"):
+        for section in ("offer", "choose", "drawn"):
             if section in trump and method != section:
                 self.report("unused-setting", f"trump.{section} is ignored with method '{method}'", f"/trump/{section}",
                             f"remove it (in a file that extends another: `{section}: null`)", key=True, severity="warning")
         if method in ("offer", "turned") and decides and not face_up:
             self.report("offer-without-turn-up", f"the {method} method needs a face-up card before {{decide: trump}}",
                         f"/deal/{decides[0]}", "add {turn_up: stock_top} or a packet with face: up before it")
+        if method == "drawn":
+            self.check_drawn(trump.get("drawn") or {})
         if method == "offer":
             offer = trump.get("offer", {})
             fallback = offer.get("on_all_pass", "bottom_card")
@@ -699,7 +713,7 @@ class _Checks:
                         "declarer's announcement is made before the first lead", f"{base}/leads",
                         "add by: declarer (and leave out holder_of and after), or leave leads out", key=True)
         method = self.data["trump"]["method"]
-        if by_declarer and method in ("none", "turned"):
+        if by_declarer and method in ("none", "turned", "drawn"):
             self.report("announcement-without-declarer", f"by: declarer is never offered: trump.method {method} lets "
                         "nobody decide, so no hand has a declarer", f"{base}/by",
                         "use trump.method auction, choose or offer, or drop the announcement")
@@ -1193,13 +1207,14 @@ class _Checks:
                         f"({lowest} to {min(highest, self.fewest_tricks)})", "/bids/blind/bid",
                         "make the blind bid one of the bids")
         looked = [what for what, used in (
-            (f"trump.method {self.data['trump']['method']}", self.data["trump"]["method"] not in ("none", "turned")),
+            (f"trump.method {self.data['trump']['method']}",
+             self.data["trump"]["method"] not in ("none", "turned", "drawn")),
             ("passing", "passing" in self.data)) if used]
         if looked:
             self.report("blind-bid-after-decision", f"a blind bid is made before looking at one's cards, but "
                         f"the seats decide with their cards before the bids ({', '.join(looked)})", "/bids/blind",
-                        "use blind bids where nothing is decided before the bids (trump.method none or turned, "
-                        "no passing)")
+                        "use blind bids where nothing is decided before the bids (trump.method none, turned or "
+                        "drawn, no passing)")
 
     def check_blind_exchange(self, exchange: dict[str, Any], blind: bool) -> None:
         """A blind bidder exchanges cards with his partner across the table, fewer than a hand holds."""

@@ -410,3 +410,24 @@ def test_a_pettingzoo_observation_holds_the_seats_own_passes_only() -> None:
         observation = list(e.observe(agent)["observation"])
         assert piece_of(encoder, observation, "passed") == [float(passed[seat] >> c & 1) for c in range(52)]
         assert piece_of(encoder, observation, "received") == [float(passed[(seat - 1) % 4] >> c & 1) for c in range(52)]
+
+
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+def test_a_trump_drawn_by_chance_is_a_chance_node_in_both_frameworks() -> None:
+    """Klaverjas with a trump drawn from a separate pack (`trump.method: drawn`): OpenSpiel sees the draw
+    as a chance node, one outcome per suit summing to 1, its string public; PettingZoo steps past it."""
+    klaverjas = str(FOLDER / "klaverjas.yaml")
+    api_test(env(klaverjas, trump_choice="drawn"), num_cycles=200, verbose_progress=False)
+    game = pyspiel.load_game("python_couillon_dsl", {"ruleset": klaverjas, "options": "trump_choice=drawn", "hands": 2})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    while state.engine.phase != "draw_trump":
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 4 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert state.action_to_string(int(pyspiel.PlayerId.CHANCE), outcomes[1][0]) == "draw trump H"
+    state.apply_action(outcomes[1][0])
+    assert not state.is_chance_node()
+    assert all("trump H" in state.information_state_string(seat) for seat in range(4))  # public to every seat

@@ -125,6 +125,8 @@ class Reading:
         :data:`BID_SLACK` of its own (read exactly, three bids before a seat's own left a world in
         hundreds, and a card of a thirteen-trick game got under three worlds in its time)."""
         acts = world.actions
+        if world.is_chance_node():  # a public draw (`trump.method: drawn`): chance, nobody's decision to read
+            return True
         if world.current_player() == self.seat or 0 <= acts.discard0 <= action < acts.discard0 + acts.ncards \
                 or 0 <= acts.give0 <= action < acts.give0 + acts.ncards:  # a card passed: chosen for the world
             return True

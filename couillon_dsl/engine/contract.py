@@ -4,7 +4,9 @@
 may be a second round naming any other suit: phase ``name``),
 ``choose`` (one seat names a suit, shows a card, defers, picks one of the ruleset's
 `contracts`, or hands the choice on with `delegate`), ``auction``, ``turned`` (the last
-face-up card fixes trump, nobody decides) or ``none``. The chooser is `by`
+face-up card fixes trump, nobody decides), ``drawn`` (a chance node of its own, phase
+``draw_trump``: the CHANCE player draws one of `trump.drawn` suits, each equally likely, in
+public; nobody decides) or ``none``. The chooser is `by`
 (elder or dealer), or on a game's first hand the holder of `first_hand.holder_of`. An
 offered card may be taken into a hand (`offer.taken_by`: the dealer or the acceptor once a
 seat accepts it, or the declarer, who accepted or named another suit), whose taker then
@@ -12,7 +14,7 @@ discards a card (engine.kitty) unless `offer.taker_discards` is false.
 """
 from __future__ import annotations
 
-from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, KITTY, NAME, OFFER
+from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, KITTY, NAME, OFFER, TRUMP_DRAW
 from couillon_dsl.engine.fields import StateFields
 
 
@@ -60,7 +62,21 @@ class ContractPhase(StateFields):
             self._trump = self._t.suit_of[up] if up >= 0 else -1  # none turned (`if_stock_empty`): no trump
             self._fallback_maker()
             self._path = "turned"
+        if method == "drawn":  # chance draws the suit (a card of a second pack, a die): the CHANCE player's move
+            self._phase = TRUMP_DRAW
+            return True
         return False
+
+    def _drawable_suits(self) -> tuple[int, ...]:
+        """The suits the chance draw of `trump.method: drawn` may give, each equally likely (public)."""
+        return tuple(map(self._rs.layout.suits.index, self._rs.trump.drawn))
+
+    def _trump_drawn(self, suit: int) -> None:
+        """The chance draw gave ``suit``: trump, the maker as after a fallback (`maker_after_fallback`)."""
+        self._trump = suit
+        self._fallback_maker()
+        self._path = "drawn"
+        self._continue_deal()
 
     def _push(self) -> None:
         """The chooser hands the choice on (`delegate`): to its partner or the next seat."""
@@ -97,6 +113,9 @@ class ContractPhase(StateFields):
     def _decide(self, action: int) -> None:
         """Apply a trump decision: accept/pass an offer; name/show/defer, pick a contract or push a choice."""
         acts = self._acts
+        if self._phase == TRUMP_DRAW:
+            self._trump_drawn(action - acts.drawn0)
+            return
         if self._phase == AUCTION:
             if self._t.auction_suits or self._path == "bid":  # an open auction, or doubling a contract fixed
                 self._bid_open(action)

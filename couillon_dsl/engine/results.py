@@ -29,7 +29,8 @@ class HandSummary(NamedTuple):
     """One finished or passed-out hand, for statistics and records.
 
     ``trump_path`` says how trump was fixed: accepted, next_card (accepted after a re-offer),
-    bottom_card, named, shown, deferred, turned (the last face-up card, nobody deciding), none,
+    bottom_card, named, shown, deferred, turned (the last face-up card, nobody deciding), drawn (a suit drawn by
+    chance after the deal, `trump.method: drawn`), none,
     or redeal (passed out), all_passed (every seat passed the auction: its `on_all_pass` contract is played,
     each seat a side of its own, nobody the maker). ``decisions`` are the
     trump decisions in order as (seat, "accept"|"pass"|"name"|"show"|"defer"); ``outcome``

@@ -75,7 +75,8 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     kitty, rules for leads or a follow rule that reads seats (`when_partner_winning`), bids,
     tallies or passing, a second round naming trump, a hand size that changes from hand to hand,
     scoring that reads the cards held (`held`), a hand without trump when the stock is empty, an
-    auction, a dealer sitting out, a pack of copies (`deck.copies`: those games step through GameState)."""
+    auction, a trump drawn by chance (`trump.method: drawn`: a chance node of its own), a dealer sitting out, a
+    pack of copies (`deck.copies`: those games step through GameState)."""
     choose, offer = rs.trump.choose, rs.trump.offer
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or offer is not None and offer.on_all_pass == "name_other_suit"
@@ -86,6 +87,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
                 or rs.tables.kitty is not None or rs.bids is not None or bool(rs.tallies)
                 or rs.passing is not None or rs.tables.deal_cycle > 1 or rs.tables.reads_held
                 or any(step.if_stock_empty for step in rs.deal) or rs.trump.auction is not None
+                or rs.trump.method == "drawn"
                 or rs.players.sit_out is not None or rs.deck.copies > 1)
 
 

@@ -18,6 +18,7 @@ from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
     ANNOUNCE, AUCTION, BID, CALL, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, KITTY, NAME, OFFER, OVER, PASS, PHASE_NAMES, PLAY,
     TERMINAL,
+    TRUMP_DRAW,
     Actions,
     IllegalAction,
 )
@@ -86,7 +87,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         phase = self._phase
         if phase == PLAY:
             return self._turn
-        if phase <= DRAW:
+        if phase <= DRAW or phase == TRUMP_DRAW:
             return CHANCE
         if phase == OFFER or phase == AUCTION or phase == BID or phase == PASS or phase == NAME:
             return self._speakers[self._spk]
@@ -110,7 +111,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         return self._phase == PLAY
 
     def is_chance_node(self) -> bool:
-        return self._phase <= DRAW
+        return self._phase <= DRAW or self._phase == TRUMP_DRAW
 
     def legal_actions(self) -> list[int]:
         """Legal actions in ascending order; empty only when the game is over."""
@@ -156,6 +157,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             return [acts.decline, acts.announce0 + self._offers[0][0]]
         if phase == DEALER:
             return [acts.dealer0 + s for s in range(self._n)]
+        if phase == TRUMP_DRAW:
+            return [acts.drawn0 + s for s in sorted(self._drawable_suits())]
         if phase == BID:
             if self._unseen >> self._speakers[self._spk] & 1:  # bid blind (accept), or look at one's cards (pass)
                 return [acts.accept, acts.pass_]
@@ -189,12 +192,16 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         return self._ctx.legal(h, self._led, self._win, self._tmask)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(action, probability) pairs at a chance node: every undrawn card is equally likely."""
+        """(action, probability) pairs at a chance node: every undrawn card is equally likely, and so is
+        every suit a trump draw may give, and every first dealer."""
         if self._phase == DRAW:  # equal cards (`deck.copies`): the lowest copy, as likely as its undrawn copies
             layout, undrawn = self._rs.layout, self._undrawn
             total = undrawn.bit_count()
             return [(c, (layout.copies_mask(c) & undrawn).bit_count() / total)
                     for c in iter_bits(layout.lowest_copies(undrawn))]
+        if self._phase == TRUMP_DRAW:
+            suits = self.legal_actions()
+            return [(action, 1.0 / len(suits)) for action in suits]
         if self._phase != DEALER:
             return []
         return [(self._acts.dealer0 + s, 1.0 / self._n) for s in range(self._n)]
@@ -274,10 +281,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         self._run_deal()
 
     def deal_shuffled(self, rng: random.Random | None = None) -> None:
-        """Resolve the pending chance node(s) of one deal at once from ``rng`` (fast path).
+        """Resolve the pending chance node(s) of one deal at once from ``rng`` (fast path): the first
+        dealer, the pack, and a trump drawn after the pack (`trump.method: drawn`) when the deal
+        reaches that draw.
 
-        Equivalent to drawing every remaining card uniformly one at a time; the drawn
-        order is appended to the history, so the game still replays exactly.
+        Equivalent to drawing every remaining card uniformly one at a time, then the suit; what
+        is drawn is appended to the history, so the game still replays exactly.
         """
         if rng is None:
             if self._rng is None:
@@ -285,9 +294,13 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             rng = self._rng
         if self._phase == DEALER:
             self.apply(self._acts.dealer0 + rng.randrange(self._n))
-        if self._phase != DRAW:
+        if self._phase == DRAW:
+            self._shuffle_deal(rng.random)
+        elif self._phase != TRUMP_DRAW:
             raise IllegalAction("deal_shuffled: the game is not waiting for a deal")
-        self._shuffle_deal(rng.random)
+        if self._phase == TRUMP_DRAW:
+            suits = self.legal_actions()
+            self.apply(suits[floor(rng.random() * len(suits))])
 
 
     def history(self) -> list[int]:
@@ -718,6 +731,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             return f"contract {self._rs.contracts[self._t.fixed_contracts[arg]].id}"
         if kind == "dealer":
             return f"dealer {arg}"
+        if kind == "drawn":
+            return f"trump {layout.suits[arg]}"
         if kind == "discard":
             return f"discard {layout.name(arg)}"
         if kind == "declare":
@@ -763,13 +778,14 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             return acts.bid0 + t.auction_values.index(int(words[1])) * t.auction_suits + ids.index(words[2].upper())
         if len(words) == 2:
             arg = words[1]
-            if head == "name":
+            if head == "name" or head == "trump" and acts.drawn0 >= 0:
                 ids = [s.upper() for s in layout.suits]
                 symbols = list(layout.suit_symbols)
+                first = acts.name0 if head == "name" else acts.drawn0
                 if arg.upper() in ids:
-                    return acts.name0 + ids.index(arg.upper())
+                    return first + ids.index(arg.upper())
                 if arg in symbols:
-                    return acts.name0 + symbols.index(arg)
+                    return first + symbols.index(arg)
                 raise ValueError(f"{arg!r} is not a suit of this deck")
             if head == "show":
                 return acts.show0 + self._copy_of(layout.parse(arg))
@@ -919,7 +935,7 @@ def _game_start(rs: Ruleset) -> _GameStart:
                          len(rs.declarations) if t.first_trick_offers else 0,
                          rs.bids.highest + 1 if rs.bids is not None
                          else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.pass_cards > 0,
-                         bool(t.calls))
+                         rs.trump.method == "drawn", bool(t.calls))
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start
