@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS, SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.declarations import build_declaration_tables
+from couillon_dsl.engine.call import call_tables
 from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import OP_KITTY, build_tables, card_set_masks, point_unit, resolve_seats
@@ -25,7 +26,7 @@ from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
-    Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
+    PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
 )
 from couillon_dsl.schema import with_defaults
 
@@ -122,12 +123,14 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
-        offered_when=_offered_when(announcements, document, names))
+        offered_when=_offered_when(announcements, document, names), calls=call_tables(layout, deck, contracts))
     if play.lead_once_broken or play.first_lead_card or play.not_on_first_trick:
         tables = dataclasses.replace(
             tables, unbroken=class_mask(layout, deck, play.lead_once_broken),
             first_lead_card=layout.parse(play.first_lead_card) if play.first_lead_card else -1,
             first_trick_barred=class_mask(layout, deck, play.not_on_first_trick), play_rules=True)
+    if any(c.call is not None and c.call.plays_when_led for c in contracts):  # legal_mask applies it (play_rules)
+        tables = dataclasses.replace(tables, play_rules=True)
     if follow.when_partner_winning == "free":  # the closure knows no seats: legal_mask applies it (play_rules)
         tables = dataclasses.replace(tables, partner_free=True, play_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
@@ -461,7 +464,18 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         multiplier=multiplier if isinstance(multiplier, int) else dict(multiplier),
         aside_counts_for=raw.get("aside_counts_for", "nobody"),
         kitty=Kitty(**raw.get("kitty", {})),
+        call=_call(raw["call"]) if "call" in raw else None,
     )
+
+
+def _call(raw: Mapping[str, Any]) -> PartnerCall:
+    """A contract's call: card lists as tuples of names, a set's name as a string."""
+    def cards(value: Any) -> tuple[str, ...] | str:
+        return value if isinstance(value, str) else tuple(str(c) for c in value)
+
+    return PartnerCall(cards=cards(raw["cards"]), must_hold_suit=raw.get("must_hold_suit", False),
+                own=raw.get("own", "forbidden"), otherwise=cards(raw.get("otherwise", ())),
+                       plays_when_led=raw.get("plays_when_led", False))
 
 
 def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:

@@ -18,7 +18,7 @@ from couillon_dsl.expr.parse import (
 )
 from couillon_dsl.model import (
     Announcement, CardRole, Contract, DealCheck, DealStep, Declaration, DeclarationPattern, Follow, Kitty, OptionSpec, Promotion, Reading,
-    Ruleset, ScoringRule, Suit, Tally, hand_script,
+    PartnerCall, Ruleset, ScoringRule, Suit, Tally, hand_script,
 )
 from couillon_dsl.expr.compile import EACH_SEAT, EACH_TEAM, OPERATIONS, Definition, walk
 from couillon_dsl.schema import where
@@ -188,7 +188,10 @@ def players_sentence(rs: Ruleset) -> str:
         text = (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
                 f"contract) plays alone against the other {players.in_play - 1}, who play together"
                 + (" (when everyone passes the auction, every player plays for themselves)"
-                   if rs.tables.all_pass_contract >= 0 else "") + ", and each player keeps their own score")
+                   if rs.tables.all_pass_contract >= 0 else "")
+                + ("; in a contract with a call the declarer plays with the holder of the card they call, against "
+                   "the others (see Trump); each player" if rs.tables.calls else ", and each player")
+                + " keeps their own score")
     elif sizes == [1]:
         text = f"{players.count} players, each playing for themselves"
     elif len(sizes) == 1:
@@ -925,12 +928,36 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
                     else "the cards dealt to nobody")
         text += f"; {unplayed} count for {who} at the end of the hand"
+    if c.call is not None:
+        text += "; " + call_phrase(rs, c.call)
     if isinstance(c.multiplier, int):
         if c.multiplier != 1:
             text += f"; the hand counts {c.multiplier} times (`multiplier`)"
     else:
         per = ", ".join(f"{rs.layout.suit_names[rs.layout.suits.index(s)]} x{m}" for s, m in c.multiplier.items())
         text += f"; the hand counts as many times as its trump suit says ({per}; `multiplier`)"
+    return text
+
+
+def call_cards(rs: Ruleset, cards: tuple[str, ...] | str) -> str:
+    """A call's cards as a rulebook lists them: ``the A♣, A♠ or A♦``, or a card set by name."""
+    return f"a card of the set {cards}" if isinstance(cards, str) else "the " + join([_card(rs, c) for c in cards], "or")
+
+
+def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
+    """What a contract's call (`contracts.<id>.call`) lets its declarer call, and who then plays with whom."""
+    text = f"before the first lead the declarer calls {call_cards(rs, call.cards)}"
+    if call.otherwise:
+        text += f" ({call_cards(rs, call.otherwise)} too when they hold all of those)"
+    rules = []
+    if call.must_hold_suit:
+        rules.append("only a card of a suit of which they hold a card that is not a trump")
+    rules.append("never a card they hold" if call.own == "forbidden"
+                 else "a card they hold too, and then they play alone")
+    text += (", " + " and ".join(rules) + "; whoever holds the called card plays with the declarer against the "
+             "others (nobody does when it lies in no hand), known to the others only when they play it")
+    if call.plays_when_led:
+        text += ", and must play it to the first trick led in its suit"
     return text
 
 

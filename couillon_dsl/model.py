@@ -216,6 +216,21 @@ class Kitty:
 
 
 @dataclass(frozen=True, slots=True)
+class PartnerCall:
+    """The card a contract's declarer calls to find his partner (`contracts.<id>.call`): one of
+    ``cards`` (card names, or a set of `deck.card_sets`), or of ``otherwise`` when he holds every
+    card of ``cards``; ``must_hold_suit``: only while he holds a card of its suit that is not a
+    trump; ``own``: calling a card he holds is ``forbidden``, or he plays ``alone``; ``plays_when_led``:
+    its holder must play it to a trick whose led suit is its suit."""
+
+    cards: tuple[str, ...] | str
+    must_hold_suit: bool = False
+    own: str = "forbidden"  # forbidden | alone
+    otherwise: tuple[str, ...] | str = ()
+    plays_when_led: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Discard:
     """What the declarer may discard after taking the kitty, as card classes ((kind, id) pairs,
     kind rank | suit | set | card): never, only as a last resort, and which discards are shown."""
@@ -241,6 +256,7 @@ class Contract:
     multiplier: int | Mapping[str, int] = 1  # a number, or per trump suit id (absent suits: 1)
     aside_counts_for: str = "nobody"  # nobody | declarer | opponents | last_trick: the cards nobody plays
     kitty: Kitty = Kitty()  # what happens to the kitty once this contract is fixed
+    call: PartnerCall | None = None  # the declarer calls a card whose holder partners him
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -623,6 +639,9 @@ class Tables:
     # players.sides: card_holders: the copies of the side card (its holders are side 0, the maker's); 0 otherwise.
     # Those sides are hidden: a seat's view shows another seat's side only once it is known (GameState.sides_known_to)
     side_cards: CardMask = 0
+    # contract index -> engine.call.CallTable of its `call` (None without one); () when no contract has a call.
+    # The called card's holder joins the declarer, hidden until it is played (GameState.sides_known_to)
+    calls: tuple[Any, ...] = ()
     reads_trick_values: bool = False  # the scoring reads `captured` or `tricks_worth` (each trick's takers and points)
     # announcements or optional declarations: a seat may be offered one beside its cards in trick 1
     first_trick_offers: bool = False

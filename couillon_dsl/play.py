@@ -75,10 +75,11 @@ class Table:
         self.team_of = ruleset.tables.team_of
         self.per_hand = ruleset.players.sides != "teams"  # sides fixed per hand: the declarer's (0) and the rest
         card = ruleset.players.side_card
-        # what a side is called: the declarer and the defence, or with sides by who holds a card (hidden
-        # until revealed) the side holding it and the other side
+        # what a side is called: the declarer and the defence, with sides by who holds a card (hidden
+        # until revealed) the side holding it and the other side, with a called partner the declarer's side
         self.side_names = (f"the side holding the {self.layout.pretty(self.layout.parse(card))}", "the other side") \
-            if ruleset.players.sides == "card_holders" and card else ("the declarer", "the defence")
+            if ruleset.players.sides == "card_holders" and card else ("the declarer's side", "the defence") \
+            if ruleset.tables.calls else ("the declarer", "the defence")
         self.hidden_discards = 0  # another seat's discards so far, which the person does not see
         self.games_won = (0,) * len(ruleset.players.teams)  # the games won when the last hand ended
         # card points count in this game: else the points lines (always 0) give way to the tricks
@@ -224,6 +225,8 @@ class Table:
             return f"discard {self.card(arg)}"
         if kind == "give":  # a card to pass is named as a card played is
             return self.card(arg)
+        if kind == "call":
+            return f"call {self.card(arg)}"
         if kind == "declare":
             return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
         if kind == "bid" and (self.rs.tables.auction_suits or self.rs.tables.doubling):
@@ -305,6 +308,9 @@ class Table:
             return f"{who} bid{s} {self.open_bid(arg)}."
         if kind == "bid":
             return f"{who} bid{s} {values[arg] if values else self.tricks(arg)}."
+        if kind == "call":
+            return (f"{who} call{s} {self.card(arg)}: whoever holds it plays with {'you' if s == '' else 'them'}, "
+                    "the others told who only when it is played.")
         if kind == "give":  # only the person's own: another seat's passes are told as a count (pass_news)
             return f"{who} pass{'es' if s else ''} {self.card(arg)} to {self.who(self.receiver(seat))}."
         return f"{who}: {self.state.action_to_string(action)}."
@@ -423,7 +429,7 @@ class Table:
         declarations made."""
         if after.phase == "over" or after.hand_number != before.hand_number:
             return  # the hand is over: its summary says the rest
-        hidden = bool(self.rs.tables.side_cards)
+        hidden = bool(self.rs.tables.side_cards) or self.state.called >= 0  # card_holders, or a called partner
         if hidden and after.sides is not None:  # sides hidden until revealed: those this seat learns now
             for who, side in enumerate(after.sides):
                 if side >= 0 and (before.sides is None or before.sides[who] < 0):
@@ -436,8 +442,10 @@ class Table:
             c = self.contract(after.contract)
             declarer = after.sides.index(0)  # side 0 is the declarer's
             what = f" with {c.name}" if c is not None else ""
-            self.say(f"{self.subject(declarer)} {'are' if declarer == self.seat else 'is'} the declarer{what}: "
-                     f"{self.sides_text(after.sides)}.")
+            mine = declarer == self.seat
+            teams = f"{'you call' if mine else 'they call'} a partner's card next" if c is not None and c.call \
+                else self.sides_text(after.sides)
+            self.say(f"{self.subject(declarer)} {'are' if mine else 'is'} the declarer{what}: {teams}.")
             if after.trump is not None and c is not None and c.trump == "named":
                 self.say(f"Trump is {self.suit(after.trump)}.")
         elif after.trump is not None and after.trump != before.trump:
@@ -586,7 +594,10 @@ class Table:
             self.say("Pending: " + ", ".join(pending) + ".")
         if v.trump is not None or v.contract is not None:
             trump = self.suit(v.trump) if v.trump is not None else "none"
-            if self.per_hand and v.sides is not None:
+            if v.phase == "call" and v.deciding_seat is not None:  # the sides are fixed by the call about to be made
+                maker = f"; {self.who(v.deciding_seat)} {'call' if v.deciding_seat == self.seat else 'calls'} " \
+                    "a partner's card now"
+            elif self.per_hand and v.sides is not None:
                 maker = f"; {self.sides_text(v.sides)}"
             else:
                 maker = f", maker {self.team(v.maker)}" if v.maker is not None else ""

@@ -964,6 +964,54 @@ class _Checks:
                         "/trump/auction/on_all_pass",
                         "use players.sides: declarer_alone (a score per seat), or on_all_pass: redeal")
 
+    # what a called partner (contracts.<id>.call) is not played with: the rules card_holders' hidden sides
+    # are not played with, but for the trump decided by the players and the contracts the call belongs to
+    CALL_APART = tuple(p for p in HIDDEN_SIDES_APART if p not in ("/trump/method", "/contracts", "/deal"))
+
+    def check_calls(self, contracts: dict[str, Any], all_pass: str | None) -> None:
+        """A contract's call: its cards exist, its declarer is one seat whose side the call completes, and
+        no rule the hidden partner would leak through."""
+        called = [key for key, contract in contracts.items() if "call" in contract]
+        sides = self.data["players"].get("sides", "teams")
+        for key in called:
+            base = f"/contracts/{escape(key)}/call"
+            for part in ("cards", "otherwise"):
+                cards = contracts[key]["call"].get(part, [])
+                if isinstance(cards, str):
+                    sets = self.data["deck"].get("card_sets") or {}
+                    if cards not in sets:
+                        self.report("unknown-card-set", f"no card set '{cards}' in deck.card_sets", f"{base}/{part}",
+                                    did_you_mean(cards, sets) or f"card sets: {', '.join(sets) or 'none'}")
+                    else:
+                        self.fixed_set(f"{base}/{part}", cards, "a call")
+                else:
+                    for i, card in enumerate(cards):
+                        self.card(f"{base}/{part}/{i}", str(card))
+            if sides != "declarer_alone":
+                self.report("call-needs-declarer-sides", f"contract {key} calls a partner for its declarer, but "
+                            f"players.sides: {sides} fixes the sides otherwise", base,
+                            "use players.sides: declarer_alone (the declarer, and the holder of the card he calls)")
+            trump = self.data["trump"]
+            if trump["method"] != "auction" or (trump.get("auction") or {}).get("procedure", "once") != "once":
+                self.report("call-needs-ladder", f"contract {key} calls a partner, which only a ladder bid once round "
+                            "lets a seat bid when it has a card to call", base,
+                            "use trump: {method: auction, auction: {ladder: [...]}} (procedure once)")
+            if key == all_pass:
+                self.report("call-without-declarer", f"contract {key} is played when everyone passes, with no "
+                            "declarer to call a partner", base, "leave the call out of that contract")
+        if not called:
+            return
+        data, players = self.data, self.data["players"]
+        present = {"/players/sit_out": "sit_out" in players, "/deck/copies": data["deck"].get("copies", 1) > 1,
+                   "/play/follow/when_partner_winning":
+                       data.get("play", {}).get("follow", {}).get("when_partner_winning", "as_usual") != "as_usual"}
+        apart = {**{p: self.HIDDEN_SIDES_APART[p] for p in self.CALL_APART}, "/deck/copies": "copies of a card"}
+        for pointer, what in apart.items():
+            if present.get(pointer, bool(data.get(pointer[1:]))):
+                self.report("hidden-sides-unsupported", f"a called partner (contracts.{called[0]}.call) stays hidden "
+                            f"until the card is played, which {what} would break or is not supported with", pointer,
+                            "leave it out, or drop the call")
+
     def fact_ranges(self) -> dict[str, tuple[float, float]]:
         """The least and most of the facts an auction settles: the value bid and the doubling level."""
         auction = self.data["trump"].get("auction") or {}
@@ -1039,6 +1087,7 @@ class _Checks:
             self.report("contracts-several-named", f"contracts {', '.join(named)} all let the chooser name the trump "
                         "suit; `name SUIT` could not say which", f"/contracts/{escape(named[1])}/trump",
                         "keep one contract with trump: named (others fix a suit or have none)")
+        self.check_calls(contracts, all_pass)
         for key, contract in contracts.items():
             base = f"/contracts/{escape(key)}"
             kitty = contract.get("kitty") or {}

@@ -3,9 +3,12 @@ words of a script said at the table."""
 from __future__ import annotations
 
 import random
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
-from couillon_dsl.engine import GameState
+from click.testing import CliRunner
+
+from couillon_dsl.cli import main
+from couillon_dsl.engine import CHANCE, GameState
 from couillon_dsl.engine.tables import OP_PACKET
 from couillon_dsl.model import Ruleset
 
@@ -48,3 +51,30 @@ def say(state: GameState, *words: str) -> None:
     """Apply each of ``words`` (``pass``, ``bid 90 S``, a card...) as the seat to act says it."""
     for word in words:
         state.apply(state.string_to_action(None, word))
+
+
+def random_hands(state: GameState, rng: random.Random, count: int) -> Iterator[tuple[str, GameState]]:
+    """Play random legal actions until ``count`` hands have ended: yields ``("deal", state)`` after each
+    deal and ``("hand", state)`` after each hand (its summary last in ``state.hands``), and
+    ``("decide", state)`` before each decision or card."""
+    hands = len(state.hands)
+    while not state.is_terminal() and len(state.hands) - hands < count:
+        if state.current_player() == CHANCE:
+            state.deal_shuffled(rng)
+            yield "deal", state
+            continue
+        yield "decide", state
+        before = len(state.hands)
+        state.apply(rng.choice(state.legal_actions()))
+        if len(state.hands) > before:
+            yield "hand", state
+
+
+def at_the_table(path: str, seed: int, seat: int, *options: str, first: str = "") -> str:
+    """What `couillon play` shows a person at ``seat`` who answers ``first`` (lines) and then always
+    the first choice, one game of ``path`` from ``seed`` (``options`` as ``name=value``); the game
+    must end cleanly."""
+    args = ["play", path, "--seed", str(seed), "--seat", str(seat)] + [a for o in options for a in ("-o", o)]
+    result = CliRunner().invoke(main, args, input=first + "1\n" * 400)
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    return result.output

@@ -14,13 +14,11 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.cards import CardNotationError, iter_bits
-from couillon_dsl.cli import main
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
 from couillon_dsl.diff import differences
@@ -32,7 +30,7 @@ from couillon_dsl.scenario import run_scenario
 from couillon_dsl.simulation import play_game
 from example_games import FOLDER
 from honesty import twins_look_the_same
-from packs import pack_dealing
+from packs import at_the_table, pack_dealing, random_hands
 
 RS = build_ruleset(str(FOLDER / "doppelkopf.yaml"))
 LAYOUT = RS.layout
@@ -155,22 +153,14 @@ def test_nobody_learns_where_an_unplayed_queen_of_clubs_is(re: bool) -> None:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
 def test_random_hands_deal_each_copy_once_and_conserve_240_points(seed: int) -> None:
-    state = GameState(RS, seed=seed)
-    rng = random.Random(seed)
-    hands = 0
-    while not state.is_terminal() and hands < 3:
-        if state.current_player() == CHANCE:
-            state.deal_shuffled(rng)
+    for event, state in random_hands(GameState(RS, seed=seed), random.Random(seed), 3):
+        if event == "deal":
             dealt = [state.hand_of(s) for s in range(4)]
             assert all(h.bit_count() == 12 for h in dealt)
             assert sum(dealt) == LAYOUT.full_mask and len(set().union(*(set(iter_bits(h)) for h in dealt))) == 48
-            continue
-        legal = state.legal_actions()
-        assert legal
-        before = len(state.hands)
-        state.apply(rng.choice(legal))
-        if len(state.hands) > before:
-            hands += 1
+        elif event == "decide":
+            assert state.legal_actions()
+        elif event == "hand":
             summary = state.hands[-1]
             assert sum(summary.points) == 240 and sum(summary.tricks) == 12
             assert sum(summary.deltas) == 0  # zero-sum, a player alone too
@@ -223,10 +213,7 @@ def test_a_person_at_the_table_learns_the_sides_as_the_queens_are_played() -> No
     """`couillon play` (seed 3: seat 0 is dealt both queens of clubs, a silent wedding): seat 1 is told
     its own side, no points per side while it does not know every side, and each seat's side when
     it is revealed."""
-    result = CliRunner().invoke(main, ["play", str(FOLDER / "doppelkopf.yaml"), "--seed", "3", "--seat", "1",
-                                       "-o", "deals=1"], input="1\n" * 400)
-    out = result.output
-    assert result.exit_code == 0 and "Traceback" not in out, out
+    out = at_the_table(str(FOLDER / "doppelkopf.yaml"), 3, 1, "deals=1")
     assert "the side holding the Q♣ plays against the other side, nobody told who holds it" in out
     assert "Trump: ♦ diamonds; the side holding the Q♣ against the other side (you)." in out
     assert "Points so far: not known until you know every side." in out

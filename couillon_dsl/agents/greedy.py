@@ -202,6 +202,14 @@ def give(ctx: TrumpContext, hand: int, legal: Sequence[int], avoiding: bool) -> 
     return discard(ctx, hand, legal)
 
 
+def call(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
+    """The card to call for a partner (`contracts.<id>.call`): the one of the suit the hand is shortest
+    in, counting its plain cards (the partner's card then wins that suit's lead early), then the lowest."""
+    def length(card: int) -> tuple[int, int]:
+        return (hand & ctx.suit_mask[ctx.card_suit[card]] & ~ctx.trump_mask).bit_count(), card
+    return min(legal, key=length)
+
+
 def nil_exchange(ctx: TrumpContext, legal: Sequence[int], nil: bool) -> int:
     """A card passed between a seat that bid nothing and its partner (a blind bid's exchange): the nil
     bidder gives the card likeliest to take a trick (the fewest cards of its suit above it, a trump
@@ -707,19 +715,23 @@ class GreedyAgent:
         return self._bar[1]
 
     @staticmethod
-    def _strong_enough(strength: float, hand: int, rs: Ruleset) -> bool:
+    def _strong_enough(strength: float, hand: int, rs: Ruleset, solo: bool = False) -> bool:
         """Strong enough to name trump or bid: the hand's strength against its side's share of the
         tricks (``SHARE`` with fixed teams; a declarer alone needs his seats' share of a fair
-        split, ``nsides / count`` of it: half the usual with one against three)."""
+        split, ``nsides / count`` of it: half the usual with one against three). ``solo``: a game
+        played alone where the other games find the declarer a partner (`contracts.<id>.call`)
+        needs a whole side's share, as the partner game's pair does."""
         players = rs.players
-        share = SHARE if players.sides == "teams" else SHARE * players.nsides / players.in_play
+        share = SHARE if players.sides == "teams" or solo else SHARE * players.nsides / players.in_play
         return strength >= share * hand.bit_count() + 0.5
 
     def _decide(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
         """The decision of ``seat`` holding ``hand`` among ``legal`` (no card among them)."""
         acts = state.actions
         rs = state.ruleset
-        if legal[0] >= acts.give0 >= 0:  # passing cards: the last range before the dealer's
+        if legal[0] >= acts.call0 >= 0:  # the declarer's call: the last range before the dealer's
+            return acts.call0 + call(state.context, hand, [a - acts.call0 for a in legal])
+        if legal[0] >= acts.give0 >= 0:  # passing cards: the range before the call's
             cards = [a - acts.give0 for a in legal]
             receiver = (seat + state.passing_offset()) % rs.players.count
             if rs.bids is not None and 0 in (state.bids[seat], state.bids[receiver]):  # to or from a nil bidder
@@ -756,9 +768,11 @@ class GreedyAgent:
         if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand
             bids = [a for a in legal if a != acts.pass_]
             ctx = choice_context(state, bids[0])
-            rung = state.ruleset.tables.auction_ladder.index(bids[0] - acts.contract0)
+            t = rs.tables
+            rung = t.auction_ladder.index(bids[0] - acts.contract0)
+            solo = bool(t.calls) and t.calls[t.fixed_contracts[bids[0] - acts.contract0]] is None
             # each rung up the ladder needs a trick more: overcalling to the top is no free bid
-            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand) - rung, hand, rs)
+            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand) - rung, hand, rs, solo)
             return bids[0] if strong else acts.pass_
         if acts.push >= 0 or acts.contract0 >= 0:
             return self._pick_contract(state, hand, legal)

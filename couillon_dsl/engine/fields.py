@@ -2,7 +2,8 @@
 
 :class:`~couillon_dsl.engine.state.GameState` is assembled from one class per phase of a
 hand, each in its own module: ``deal`` (the deal script), ``contract`` (the decision that
-fixes trump: offer or choice), ``kitty`` (the kitty and a discard), ``passing`` (cards passed
+fixes trump: offer or choice), ``kitty`` (the kitty and a discard), ``call`` (the declarer's
+call of a partner's card), ``passing`` (cards passed
 before play), ``bidding`` (bids of a number of tricks), ``announce`` (announcements in trick 1), ``play`` (tricks)
 and ``scoring`` (the end of a hand and of a game). They all read and write the slots
 declared here; the hand's flow between phases goes through the hooks declared at the
@@ -27,6 +28,8 @@ FIELDS = (
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
     "_bid", "_bidder", "_bid_suit", "_doubled", "_aside", "_side_of",
+    # call
+    "_called",
     # bids
     "_trick_bids", "_unseen", "_blind",
     # passing
@@ -94,6 +97,8 @@ class StateFields:
     _doubled: int  # procedure open: how many levels of `doubling` the last bid was raised (0: none)
     _aside: int  # procedure open, asking out of turn whether to double: where the bidding resumes (-1: not asking)
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
+    # call (engine.call)
+    _called: Card  # the card the declarer called this hand (`contracts.<id>.call`), -1 none
     # bids (engine.bidding)
     _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
     _unseen: int  # the mask of the seats that have not looked at their cards yet (`bids.blind`)
@@ -182,6 +187,15 @@ class StateFields:
         raise NotImplementedError
 
     def _after_discard(self) -> None:  # contract: the discard is over (the contract's pick, or the rest of the deal)
+        raise NotImplementedError
+
+    def _ask_call(self) -> bool:  # call: the contract has a call; True when the declarer is asked for it
+        raise NotImplementedError
+
+    def _before_play(self) -> None:  # play: the trump and sides fixed, what the hand asks before the first lead
+        raise NotImplementedError
+
+    def called_card_due(self) -> Card:  # call: the called card its holder must play now, else -1
         raise NotImplementedError
 
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force

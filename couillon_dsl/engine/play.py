@@ -41,6 +41,13 @@ class PlayPhase(StateFields):
         if self._contract >= 0:
             self._mult = t.contract_multipliers[self._contract][self._trump + 1]
         self._set_context()
+        if not self._ask_call():  # a contract with a call: the declarer calls his partner's card first (engine.call)
+            self._before_play()
+
+    def _before_play(self) -> None:
+        """The trump and the sides fixed: cards passed, bids, the declarer's announcements, then the first lead."""
+        rs = self._rs
+        t = self._t
         if rs.passing is not None and self._begin_passing():  # cards are passed before any bid
             return
         if rs.bids is not None and not self._trick_bids:  # the tricks are bid before the first lead
@@ -233,6 +240,7 @@ class PlayPhase(StateFields):
             return f"{name} is not in seat {seat}'s hand"
         reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick),
                                                       self.barred_leads(), self.opening_card(),
-                                                      self.first_trick_barred(), self.partner_winning())
+                                                      self.first_trick_barred(), self.partner_winning(),
+                                                      self.called_card_due())
                       if c == action)
         return f"{name} is illegal: {reason}"

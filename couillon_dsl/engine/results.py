@@ -152,4 +152,5 @@ class SeatView:
     taken: Card | None = None  # the offered card its taker added to his hand (`trump.offer.taken_by`; public)
     sitting_out: tuple[int, ...] = ()  # the seats sitting this hand out (`sits_out`; public): they hold cards, play none
     doubled: int = 1  # the level the auction's last bid was doubled to (`trump.auction.doubling`; public), 1: not
+    called: Card | None = None  # the card the declarer called for a partner (`contracts.<id>.call`; public)
 

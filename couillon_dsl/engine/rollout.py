@@ -68,7 +68,8 @@ def next_packets(plan: Sequence[tuple[object, ...]], start: int, n: int) -> tupl
 
 
 def rolls_out_language_v1(rs: Ruleset) -> bool:
-    """False when the ruleset uses a concept the rollout does not play: contracts, handing the
+    """False when the ruleset uses a concept the rollout does not play: contracts (a called partner,
+    `contracts.<id>.call`, among them), handing the
     choice on, a first-hand chooser, the chooser leading, last-trick points, goals counted
     in rule order, card roles, deal checks, sides fixed per hand, an outcome expression, a
     kitty, rules for leads or a follow rule that reads seats (`when_partner_winning`), bids,

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import (
-    ANNOUNCE, AUCTION, BID, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, KITTY, NAME, OFFER, OVER, PASS, PHASE_NAMES, PLAY,
+    ANNOUNCE, AUCTION, BID, CALL, CHANCE, CHOOSE, DEALER, DISCARD, DRAW, KITTY, NAME, OFFER, OVER, PASS, PHASE_NAMES, PLAY,
     TERMINAL,
     TRUMP_DRAW,
     Actions,
@@ -24,6 +24,7 @@ from couillon_dsl.engine.actions import (
 )
 from couillon_dsl.engine.announce import AnnouncePhase
 from couillon_dsl.engine.bidding import BidPhase
+from couillon_dsl.engine.call import CallPhase
 from couillon_dsl.engine.contract import ContractPhase
 from couillon_dsl.engine.deal import DealPhase
 from couillon_dsl.engine.declarations import DeclarePhase, meld_trump
@@ -41,13 +42,13 @@ __all__ = ["CHANCE", "TERMINAL", "Actions", "FinishedGame", "GameResult", "GameS
            "IllegalAction", "SeatView", "play_random_game"]
 
 
-class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, AnnouncePhase, DeclarePhase, PlayPhase,
+class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassPhase, AnnouncePhase, DeclarePhase, PlayPhase,
                 ScoringPhase):
     """A whole game, or a session of games, of one compiled ruleset (design §3).
 
     The façade agents and tools use: the public methods below. Each phase of a hand is a
-    base class in its own module (``deal``, ``contract``, ``kitty``, ``passing``, ``bidding``, ``announce``,
-    ``declarations``, ``play``, ``scoring``) working on the slots of :class:`~couillon_dsl.engine.fields.StateFields`.
+    base class in its own module (``deal``, ``contract``, ``kitty``, ``call``, ``passing``, ``bidding``,
+    ``announce``, ``declarations``, ``play``, ``scoring``) working on the slots of :class:`~couillon_dsl.engine.fields.StateFields`.
     """
 
     __slots__ = ()
@@ -98,6 +99,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return self._offers[0][1]
         if phase == DISCARD:
             return self._discarder  # type: ignore[return-value]
+        if phase == CALL:
+            return self._decider  # type: ignore[return-value]
         return TERMINAL
 
     def is_terminal(self) -> bool:
@@ -128,7 +131,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
                 return self.open_allowed()
             if self._t.auction_values:
                 return self.pairs_allowed()
-            return [acts.pass_, *sorted(acts.contract0 + j for j in self._t.auction_ladder[self._bid + 1:])]
+            seat, fixed = self._speakers[self._spk], self._t.fixed_contracts
+            return [acts.pass_, *sorted(acts.contract0 + j for j in self._t.auction_ladder[self._bid + 1:]
+                                        if self.may_call(seat, fixed[j]))]
         if phase == KITTY:  # the declarer takes the kitty (accept) or leaves it unseen (pass)
             return [acts.accept, acts.pass_]
         if phase == CHOOSE:
@@ -164,6 +169,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return [acts.give0 + c for c in iter_bits(self._hands[self._speakers[self._spk]])]
         if phase == NAME:
             return self.names_allowed()
+        if phase == CALL:
+            return [acts.call0 + c for c in iter_bits(self.call_mask())]
         return []
 
     def plays_a_card(self) -> bool:
@@ -176,7 +183,10 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         h = self._hands[self._turn]
         if not self._trick:
             return self._lead_mask(h) if self._t.play_rules else h
-        if self._t.play_rules:  # rules beyond the follow closure: a partner's trick, the first trick
+        if self._t.play_rules:  # rules beyond the follow closure: a partner's trick, the first trick, a called card
+            due = self.called_card_due()
+            if due >= 0:
+                return 1 << due
             legal = h if self._freed(h) else self._ctx.legal(h, self._led, self._win, self._tmask)
             return self._keep_off_first_trick(legal)
         return self._ctx.legal(h, self._led, self._win, self._tmask)
@@ -234,6 +244,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             self._bid_tricks(action)
         elif phase == PASS:
             self._give(action - self._acts.give0)
+        elif phase == CALL:
+            self._call(action - self._acts.call0)
         else:
             self._decide(action)
 
@@ -343,6 +355,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         other._doubled = self._doubled
         other._aside = self._aside
         other._side_of = self._side_of
+        # call
+        other._called = self._called
         # bids
         other._trick_bids = self._trick_bids
         other._unseen = self._unseen
@@ -611,12 +625,13 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         public sides; with sides by who holds a card (`players.sides: card_holders`) its own (from its
         cards), a seat's that played a copy of the card (the holders' side, 0), and every other seat's
         once every copy has been seen (the others' side, 1)."""
-        cards = self._t.side_cards
+        cards = self._hidden_side_cards()
         if not cards or self._maker is None:
             return self._side_of
         played = self._played_by_seat()
         seen = (self._hands[seat] | played[seat] | sum(played)) & cards
-        return tuple(side if s == seat or played[s] & cards or seen == cards else -1
+        declarer = self._decider if self._called >= 0 else -1  # a caller's side is public, his partner's not
+        return tuple(side if s in (seat, declarer) or played[s] & cards or seen == cards else -1
                      for s, side in enumerate(self._side_of))
 
     @property
@@ -733,6 +748,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             return f"bid {self._t.auction_values[arg] if self._t.auction_values else arg}"
         if kind == "give":
             return f"pass {layout.name(arg)}"
+        if kind == "call":
+            return f"call {layout.name(arg)}"
         return kind
 
     def string_to_action(self, seat: int | None, text: str) -> int:
@@ -776,6 +793,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
                 return acts.discard0 + self._copy_of(layout.parse(arg))
             if head in ("pass", "give") and acts.give0 >= 0:
                 return acts.give0 + self._copy_of(layout.parse(arg))
+            if head == "call" and acts.call0 >= 0:
+                return acts.call0 + layout.parse(arg)
             if head == "declare" and acts.declare0 >= 0:
                 ids = [d.id for d in self._rs.declarations]
                 if arg in ids:
@@ -827,8 +846,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
         kitty, discarded = self._kitty_view(seat) if self._t.kitty is not None and hand_phase else (0, 0)
         unseen_discards = self._discards & ~discarded
         passed, received = self._pass_view(seat) if hand_phase else (0, 0)
-        # hidden sides (card_holders) unknown to this seat: its view has no points or tricks per side
-        hidden = bool(self._t.side_cards) and hand_phase and -1 in self.sides_known_to(seat)
+        # hidden sides (card_holders, a called card) unknown to this seat: its view has no points or tricks per side
+        hidden = bool(self._hidden_side_cards()) and hand_phase and -1 in self.sides_known_to(seat)
         return SeatView(
             seat=seat,
             phase=PHASE_NAMES[self._phase],
@@ -867,6 +886,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, BidPhase, PassPhase, Annou
             unseen=self._unseen,
             blind=self._blind if hand_phase else 0,
             doubled=self.doubled if hand_phase else 1,
+            called=self._called if hand_phase and self._called >= 0 else None,
             tallies=self._counts,
             passed=passed,
             received=received,
@@ -915,7 +935,7 @@ def _game_start(rs: Ruleset) -> _GameStart:
                          len(rs.declarations) if t.first_trick_offers else 0,
                          rs.bids.highest + 1 if rs.bids is not None
                          else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.pass_cards > 0,
-                         rs.trump.method == "drawn")
+                         rs.trump.method == "drawn", bool(t.calls))
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start

@@ -44,6 +44,8 @@ class PlayedPosition(Protocol):
 
     def partner_winning(self) -> bool: ...
 
+    def called_card_due(self) -> Card: ...
+
 
 def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     """``♥J``; a promoted card carries its name: ``♠Q (Mit)``."""
@@ -72,18 +74,22 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
                if state.current_player() == seat else f"it is not seat {seat}'s turn to play")
         return [(c, False, why) for c in iter_bits(hand)]
     return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
-                         state.opening_card(), state.first_trick_barred(), state.partner_winning())
+                         state.opening_card(), state.first_trick_barred(), state.partner_winning(),
+                         state.called_card_due())
 
 
 def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
                   barred: CardMask = 0, opening: Card = -1, first_trick: CardMask = 0,
-                  partner_winning: bool = False) -> list[tuple[Card, bool, str]]:
+                  partner_winning: bool = False, due: Card = -1) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
     ``barred``: the cards that may not be led yet (`play.lead_once_broken`); ``opening``: the card
     the first trick must be opened with (`play.first_lead_card`), or -1; ``first_trick``: the cards
     kept off this trick while another card may be played (`play.not_on_first_trick`);
     ``partner_winning``: the trick's winning card is a partner's of the seat to play (the trick's
-    cards do not say whose they are), for `play.follow.when_partner_winning`."""
+    cards do not say whose they are), for `play.follow.when_partner_winning`; ``due``: the called card
+    its holder must play now (`contracts.<id>.call.plays_when_led`), or -1."""
+    if due >= 0:
+        return [(c, c == due, "the holder of the called card plays it when its suit is led") for c in iter_bits(hand)]
     verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening, partner_winning)
     allowed = [c for c, ok, _ in verdicts if ok]
     if not any(first_trick >> c & 1 for c in allowed) or all(first_trick >> c & 1 for c in allowed):

@@ -172,6 +172,8 @@ class ViewEncoder:
             parts.append(f"contract {view.contract}")
         if view.deciding_seat is not None:
             parts.append(f"declarer {view.deciding_seat}")
+        if view.called is not None:
+            parts.append(f"called {name(view.called)}")
         if view.sides is not None:
             parts.append("sides " + " ".join(map(str, view.sides)))
         if view.kitty:

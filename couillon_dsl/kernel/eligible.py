@@ -175,6 +175,7 @@ def ruleset_reason(rs: Ruleset) -> str | None:
     if any(op[0] == OP_PACKET for plan in rs.tables.deal_plans
            for op in plan[next((i for i, op in enumerate(plan) if op[0] == OP_STOCK), len(plan)):]):
         found.append("packets dealt from the stock")
+    found += [f"a called partner `contracts.{c.id}.call`" for c in rs.contracts if c.call is not None]
     if rs.tables.deal_cycle > 1:
         found.append("a hand size that changes from deal to deal (a `packet` schedule)")
     choose = rs.trump.choose

@@ -1,0 +1,244 @@
+"""A partner found by a called card (`contracts.<id>.call`), through Schafkopf
+(examples/schafkopf.yaml): the Sauspiel's declarer calls the ace of a plain suit, and whoever
+holds it plays with him.
+
+Public: the call, and so the declarer's side; the side of a seat that played the called card.
+Hidden: who holds the called card until it is played, and with it every other seat's side; the
+holder knows it from his hand. Moving the unplayed called ace between two other seats changes no
+view, no world a seat samples, nor any choice.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from couillon_dsl.agents import make_agent
+from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.cards import iter_bits
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.diff import differences
+from couillon_dsl.engine import CHANCE, GameState, IllegalAction
+from couillon_dsl.interop.encoding import ViewEncoder
+from couillon_dsl.kernel.eligible import ruleset_reason
+from couillon_dsl.records import GameRecord, replay
+from couillon_dsl.simulation import play_game
+from example_games import FOLDER
+from honesty import twins_look_the_same
+from packs import at_the_table, pack_dealing, random_hands, say
+
+RS = build_ruleset(str(FOLDER / "schafkopf.yaml"))
+LAYOUT = RS.layout
+ACTS = GameState(RS).actions
+DEALER = 3  # seat 0 is forehand
+
+
+def deal(hands: dict[int, str], seed: int = 0) -> GameState:
+    """A game dealt by seat 3: ``hands`` (seat -> some of its cards, by name), the rest at random."""
+    state = GameState(RS)
+    state.apply(ACTS.dealer0 + DEALER)
+    ids = {seat: [LAYOUT.parse(name) for name in names.split()] for seat, names in hands.items()}
+    state.deal_pack(pack_dealing(RS, DEALER, ids, seed=seed))
+    return state
+
+
+def test_the_caller_needs_a_plain_card_of_the_suit_and_not_the_ace() -> None:
+    """Seat 0 holds the ace of leaves and a plain acorn, no bell: only the acorn ace may be called (the
+    ace of hearts is no plain suit's, the leaf ace is his own, the bells he lacks)."""
+    state = deal({0: "AS 9C 7S QC JC QS JS 10H"})
+    say(state, "contract sauspiel", "pass", "pass", "pass")
+    assert state.phase == "call" and state.current_player() == 0
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["call AC"]
+    with pytest.raises(IllegalAction):
+        say(state, "call AS")
+
+
+def test_a_seat_with_no_ace_to_call_may_not_bid_the_sauspiel() -> None:
+    """Every card of seat 0 is a trump (Obers, Unters, hearts): no plain card, no call, no Sauspiel."""
+    state = deal({0: "QC QS QH QD JC JS AH 10H"})
+    assert "contract sauspiel" not in [state.action_to_string(a) for a in state.legal_actions()]
+    assert "contract solo_h" in [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def test_the_partner_knows_and_the_others_learn_when_the_ace_is_played() -> None:
+    state = deal({0: "9C 8C QC JC QS JS 10H 9H", 2: "AC"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    assert state.called == LAYOUT.parse("AC") and state.sides == (0, 1, 0, 1)
+    assert state.view(0).sides == (0, -1, -1, -1)  # the caller does not know who holds the ace
+    assert state.view(2).sides == (0, 1, 0, 1)  # its holder knows every side
+    assert state.view(1).sides == (0, 1, -1, -1) and state.view(1).points == ()  # side totals would tell
+    say(state, "9C")  # forehand leads the called suit
+    say(state, state.action_to_string(state.legal_actions()[0]))
+    say(state, "AC")
+    assert state.view(1).sides == (0, 1, 0, 1) and state.view(3).sides == (0, 1, 0, 1)
+
+
+def hand_in_play(seed: int) -> GameState | None:
+    """Greedy plays a random deal into a Sauspiel until the second trick, or None."""
+    state = GameState(RS, seed=seed)
+    state.deal_shuffled(random.Random(seed))
+    greedy = make_agent("greedy")
+    rng = random.Random(seed)
+    while len(state.view(0).played) < 4 or state.current_player() == CHANCE:
+        if state.current_player() == CHANCE or state.is_terminal():
+            return None
+        state.apply(greedy.act(state, state.legal_actions(), rng))
+    return state if state.view(0).contract == "sauspiel" else None
+
+
+@pytest.mark.parametrize("caller", [False, True])  # a defender to play, or the caller himself
+def test_nobody_learns_where_an_unplayed_called_ace_is(caller: bool) -> None:
+    """A seat to play that does not hold the called ace (the caller, or a seat that is neither caller
+    nor holder): trading the unplayed ace between two other seats for a plain card changes neither its
+    view, the worlds it samples nor any search's choice, though the sides change."""
+    def cases() -> Iterator[tuple[GameState, int, int, int, int]]:
+        for seed in range(300):
+            state = hand_in_play(seed)
+            if state is None:
+                continue
+            seat, ace = state.current_player(), state.called
+            declarer = state.view(seat).deciding_seat
+            played = sum(1 << c for _, c in state.view(seat).played)
+            holder = next(s for s in range(4) if state.hand_of(s) >> ace & 1) if not played >> ace & 1 else -1
+            if holder < 0 or seat == holder or (seat == declarer) != caller:
+                continue
+            other = next(s for s in range(4) if s not in (seat, declarer, holder))
+            plain = [c for c in iter_bits(state.hand_of(other) & ~played & ~state.context.trump_mask)
+                     if LAYOUT.suit_of(c) != LAYOUT.suit_of(ace)]
+            if plain:
+                yield state, ace, plain[0], seat, seed
+
+    twins_look_the_same(cases())
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+def test_random_hands_conserve_120_points_and_pay_as_the_tariff_says(seed: int) -> None:
+    """Every card dealt once, 120 card points and eight tricks a hand; a called partner's side is two
+    seats, a soloist's one; the winners gain what the losers lose (Ramsch: one loser pays 20 to each)."""
+    for event, state in random_hands(GameState(RS, seed=seed), random.Random(seed), 4):
+        if event == "deal":
+            dealt = [state.hand_of(s) for s in range(4)]
+            assert all(h.bit_count() == 8 for h in dealt) and sum(dealt) == LAYOUT.full_mask
+        elif event == "decide" and state.phase == "call":
+            assert not state.hand_of(state.current_player()) & sum(1 << (a - ACTS.call0) for a in state.legal_actions())
+        elif event == "hand":
+            summary = state.hands[-1]
+            assert sum(summary.points) == 120 and sum(summary.tricks) == 8
+            if summary.contract == "sauspiel":
+                assert sorted(summary.sides) == [0, 0, 1, 1]
+            elif summary.contract != "ramsch":
+                assert sorted(summary.sides) == [0, 1, 1, 1]
+            if summary.contract != "ramsch" or sorted(summary.deltas) == [-60, 20, 20, 20]:
+                assert sum(summary.deltas) == 0
+
+
+def test_a_game_records_the_call_and_replays_exactly() -> None:
+    rs = build_ruleset(str(FOLDER / "schafkopf.yaml"), {"deals": 1})
+    state = GameState(rs, seed=7)
+    state.apply(state.actions.dealer0 + DEALER)
+    state.deal_pack(pack_dealing(rs, DEALER, {0: [LAYOUT.parse(n) for n in "9C 8C QC JC QS JS 10H 9H".split()]}))
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    play_game(state, [make_agent("greedy")] * 4, random.Random(7))
+    record = GameRecord.from_state(state, ruleset=str(FOLDER / "schafkopf.yaml"), seed=7)
+    assert "call AC" in record.actions and state.hands[0].contract == "sauspiel"
+    assert replay(record, rs) is None
+
+
+def test_the_kernel_and_the_rollout_decline_the_call_by_its_concepts() -> None:
+    reason = ruleset_reason(RS) or ""
+    assert "a called partner `contracts.sauspiel.call`" in reason and "`players.sides`" in reason
+    assert RS.rollout is None
+
+
+def test_a_contract_with_a_call_reaches_the_model() -> None:
+    call = next(c.call for c in RS.contracts if c.id == "sauspiel")
+    assert call is not None and call.cards == ("AC", "AS", "AD") and call.must_hold_suit and call.own == "forbidden"
+    assert [c.call for c in RS.contracts if c.id != "sauspiel"] == [None] * 5
+
+
+def test_the_declarer_calling_his_own_card_plays_alone(tmp_path: Path) -> None:
+    """`own: alone` with `otherwise` (French Tarot for five's shape): a declarer holding every king may
+    call a queen too, or one of his kings, and then plays alone, which the others learn when it is played."""
+    path = tmp_path / "own.yaml"
+    path.write_text(f"extends: {FOLDER / 'schafkopf.yaml'}\nid: own\nname: Own\ncontracts:\n  sauspiel:\n"
+                    "    call: {cards: [KC, KS, KH, KD], must_hold_suit: false, own: alone, "
+                    "otherwise: [QC, QS, QH, QD]}\n", encoding="utf-8")
+    rs = build_ruleset(path)
+    state = GameState(rs)
+    state.apply(state.actions.dealer0 + DEALER)
+    state.deal_pack(pack_dealing(rs, DEALER, {0: [rs.layout.parse(n) for n in "KC KS KH KD QC 9C 8C 7C".split()]}))
+    say(state, "contract sauspiel", "pass", "pass", "pass")
+    assert sorted(state.action_to_string(a) for a in state.legal_actions()) == \
+        ["call KC", "call KD", "call KH", "call KS", "call QC", "call QD", "call QH", "call QS"]
+    say(state, "call KD")
+    assert state.sides == (0, 1, 1, 1)
+    assert state.view(0).sides == (0, 1, 1, 1) and state.view(1).sides == (0, 1, -1, -1)
+
+
+def test_a_person_at_the_table_is_told_the_call_and_learns_the_partner_when_the_ace_is_played() -> None:
+    """`couillon play` (seed 13: seat 3 declares a Sauspiel and calls the bell ace, which seat 0 holds):
+    seat 1 is told the call, and seat 0's side when the ace is played."""
+    out = at_the_table(str(FOLDER / "schafkopf.yaml"), 13, 1, "deals=1")
+    assert "Seat 3 is the declarer with Sauspiel: they call a partner's card next." in out
+    assert "Seat 3 calls ♦A: whoever holds it plays with them, the others told who only when it is played." in out
+    assert out.index("Seat 3 calls ♦A") < out.index("Seat 0 is on the declarer's side.")
+
+
+
+def test_a_person_declaring_a_sauspiel_is_asked_which_ace_to_call() -> None:
+    """Seed 9: seat 0, forehand, bids a Sauspiel (its second choice) and holds a plain leaf only."""
+    out = at_the_table(str(FOLDER / "schafkopf.yaml"), 9, 0, "deals=1", first="2\n")
+    assert "Trump: ♥ hearts, contract Sauspiel; you call a partner's card now." in out
+    assert "Choices: 1) call ♠A" in out
+    assert "You call ♠A: whoever holds it plays with you, the others told who only when it is played." in out
+
+
+def test_the_diff_reads_the_call() -> None:
+    alone = build_ruleset(str(FOLDER / "schafkopf.yaml"), {"all_pass": "thrown_in"})
+    assert not any("calls" in line for line in differences(RS, alone))
+    lines = differences(build_ruleset(str(FOLDER / "skat.yaml"), {"table": "four"}), RS)
+    assert any("the declarer calls the A♣, A♠ or A♦" in line for line in lines)
+
+
+def test_the_call_is_in_every_seat_view_and_the_information_state() -> None:
+    state = deal({0: "9C 8C QC JC QS JS 10H 9H", 2: "AC"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    assert all(state.view(seat).called == LAYOUT.parse("AC") for seat in range(4))
+    assert "called AC" in ViewEncoder(RS).text(state.view(1))
+
+
+def test_every_sampled_world_keeps_the_call_legal() -> None:
+    """Seat 1's worlds after seat 0 called the acorn ace: in each, seat 0 holds no A♣ and a plain club,
+    and the seat holding the A♣ plays with seat 0."""
+    state = deal({0: "9C 8C QC JC QS JS 10H 9H", 2: "AC"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    ace, clubs = LAYOUT.parse("AC"), LAYOUT.parse_mask(["AC", "10C", "KC", "9C", "8C", "7C"])
+    for world in Sampler().worlds(state, 1, 16, random.Random(3)):
+        assert not world.hand_of(0) >> ace & 1 and world.hand_of(0) & clubs
+        holder = next(s for s in range(4) if world.hand_of(s) >> ace & 1)
+        assert world.sides[holder] == world.sides[0] == 0
+
+
+def test_greedy_calls_the_ace_of_its_shortest_plain_suit() -> None:
+    """Two plain clubs and one plain spade: greedy calls the leaf ace (its partner then takes the
+    spade lead early, and the caller is soon free to trump)."""
+    state = deal({0: "9C 8C 7S QC JC QS JS 10H"})
+    say(state, "contract sauspiel", "pass", "pass", "pass")
+    action = make_agent("greedy").act(state, state.legal_actions(), random.Random(0))
+    assert state.action_to_string(action) == "call AS"
+
+
+def test_the_holder_plays_the_called_ace_when_its_suit_is_led() -> None:
+    """`plays_when_led`: clubs led, seat 2 holding A♣ 10♣ may play only the ace, and is told why."""
+    state = deal({0: "9C 8C QC JC QS JS 10H 9H", 2: "AC 10C 9S", 1: "AS 7S 8S"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    say(state, "9C")
+    say(state, state.action_to_string(state.legal_actions()[0]))  # seat 1
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["AC"]
+    with pytest.raises(IllegalAction, match="the holder of the called card plays it when its suit is led"):
+        say(state, "10C")
