@@ -58,7 +58,7 @@ CODES: dict[str, str] = {
     "promotion-card-unclear": "a promotion names neither a card nor a rank with a trump-relative suit, or both",
     "promotion-place-unclear": "a promotion gives neither `below` nor `top: true`, or both",
     "drawn-single-suit": "a trump drawn by chance (trump.method: drawn) from a single suit",
-    "trump-promoted-without-cards": "a contract makes the promoted cards the only trumps, but no fixed card is promoted (by the deck, or in the contract's own `promoted`)",
+    "trump-promoted-without-cards": "a contract makes the promoted cards the only trumps, but no fixed card is promoted (or its own `promoted` is empty)",
     "contract-promoted-not-promotion": "a contract's `promoted` names a card that no fixed-card promotion of the deck promotes",
     "promotion-colour-unpaired": "a same_colour promotion where a suit does not share its colour with exactly one other",
     "aside-needs-two-teams": "the cards nobody plays go to the declarer's opponents, but there are not two teams",
