@@ -465,6 +465,7 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         aside_counts_for=raw.get("aside_counts_for", "nobody"),
         kitty=Kitty(**raw.get("kitty", {})),
         call=_call(raw["call"]) if "call" in raw else None,
+        promoted=tuple(str(c) for c in raw["promoted"]) if "promoted" in raw else None,
     )
 
 

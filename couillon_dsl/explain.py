@@ -906,12 +906,15 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         text = f"{c.name}: there are no trumps" + (", so no declaration of trump cards" if names_trump_cards(rs)
                                                    else "")
     elif c.trump == "promoted":
-        promoted = [_promoted(rs, p) for p in rs.deck.promotions if p.card is not None]
+        promoted = [_card(rs, card) for card in c.promoted] if c.promoted is not None \
+            else [_promoted(rs, p) for p in rs.deck.promotions if p.card is not None]
         text = f"{c.name}: no suit is trump; the {join(promoted)} are the only trumps, in that order"
     elif c.trump == "all_suits":
         text = all_suits_phrase(rs, c)
     else:
         text = f"{c.name}: {rs.layout.suit_names[rs.layout.suits.index(c.trump)]} are trumps"
+    if c.promoted is not None and c.trump != "none":
+        text += promoted_phrase(rs, c)
     if c.ranks and c.trump != "all_suits":
         text += ", and the cards of every suit rank " + " ".join(c.ranks) + " from high to low"
     if c.points:
@@ -936,6 +939,19 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
     else:
         per = ", ".join(f"{rs.layout.suit_names[rs.layout.suits.index(s)]} x{m}" for s, m in c.multiplier.items())
         text += f"; the hand counts as many times as its trump suit says ({per}; `multiplier`)"
+    return text
+
+
+def promoted_phrase(rs: Ruleset, c: Contract) -> str:
+    """A contract's own promoted cards (`contracts.<id>.promoted`): the deck's others are plain cards here."""
+    kept = {card.upper() for card in c.promoted or ()}
+    plain = [_card(rs, p.card) for p in rs.deck.promotions if p.card is not None and p.card.upper() not in kept]
+    text = ""
+    if c.trump != "promoted":
+        text = (f"; of the promoted cards only the {join([_card(rs, card) for card in c.promoted or ()])} are top "
+                "trumps, in that order" if kept else "; no card is promoted")
+    if plain:
+        text += f"; the {join(plain)} are not promoted: they rank as plain cards of their suits"
     return text
 
 

@@ -257,6 +257,7 @@ class Contract:
     aside_counts_for: str = "nobody"  # nobody | declarer | opponents | last_trick: the cards nobody plays
     kitty: Kitty = Kitty()  # what happens to the kitty once this contract is fixed
     call: PartnerCall | None = None  # the declarer calls a card whose holder partners him
+    promoted: tuple[str, ...] | None = None  # the deck's promoted cards that are top trumps here, in order; None: all
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""

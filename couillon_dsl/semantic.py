@@ -1098,11 +1098,23 @@ class _Checks:
                 self.report("aside-needs-two-teams", "aside_counts_for: opponents needs exactly two teams",
                             f"{base}/aside_counts_for", "use declarer or nobody, or two teams")
             trump = str(contract.get("trump", "named"))
-            fixed = [p for p in self.data["deck"].get("promotions", []) if "card" in p]
-            if trump == "promoted" and not fixed:
+            fixed = [str(p["card"]).upper() for p in self.data["deck"].get("promotions", []) if "card" in p]
+            own = [str(c) for c in contract.get("promoted", fixed)]
+            for i, card in enumerate(own if "promoted" in contract else ()):
+                if self.card(f"{base}/promoted/{i}", card) and card.upper() not in fixed:
+                    self.report("contract-promoted-not-promotion", f"contract {key} promotes {card}, which no "
+                                "promotion of the deck names", f"{base}/promoted/{i}",
+                                f"deck.promotions' cards: {', '.join(fixed)}" if fixed
+                                else "promote it in deck.promotions first ({card: ..., top: true})")
+            if trump == "promoted" and not own:
                 self.report("trump-promoted-without-cards", f"contract {key} makes the promoted cards the only trumps, "
-                            "but the deck promotes no fixed card", f"{base}/trump",
-                            "promote cards with deck.promotions (card: JC, top: true), or use trump: none")
+                            "but " + ("its `promoted` lists none" if fixed else "the deck promotes no fixed card"),
+                            f"{base}/trump", "promote cards with deck.promotions (card: JC, top: true) and list "
+                            "them in the contract's promoted, or use trump: none")
+            if trump == "none" and "promoted" in contract:
+                self.report("unused-setting", f"contract {key} has no trumps: its `promoted` cards stay plain cards",
+                            f"{base}/promoted", "remove promoted, or use trump: promoted", key=True,
+                            severity="warning")
             if trump == "all_suits" and contract.get("points"):
                 self.report("unused-setting", f"contract {key} plays every suit as trumps: its cards count "
                             "trump_points, never points", f"{base}/points", "write the points as trump_points",

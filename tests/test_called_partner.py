@@ -158,7 +158,7 @@ def test_the_kernel_and_the_rollout_decline_the_call_by_its_concepts() -> None:
 def test_a_contract_with_a_call_reaches_the_model() -> None:
     call = next(c.call for c in RS.contracts if c.id == "sauspiel")
     assert call is not None and call.cards == ("AC", "AS", "AD") and call.must_hold_suit and call.own == "forbidden"
-    assert [c.call for c in RS.contracts if c.id != "sauspiel"] == [None] * 5
+    assert all(c.call is None for c in RS.contracts if c.id != "sauspiel")
 
 
 def test_the_declarer_calling_his_own_card_plays_alone(tmp_path: Path) -> None:

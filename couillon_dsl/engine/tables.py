@@ -423,22 +423,29 @@ def build_tables(
     unit = point_unit(deck, card_roles)
     roles = role_tables(layout, card_roles, unit)
 
-    def add_family(family_deck: Deck, promoted_only: bool = False, all_suits: bool = False) -> int:
+    def add_family(family_deck: Deck, promoted_only: bool = False, all_suits: bool = False,
+                   kept: Sequence[str] | None = None) -> int:
         """Contexts for every trump suit (and none) and promotion set under one card order; its offset.
-        ``promoted_only``: without a trump suit the promoted cards are trumps (`trump: promoted`)."""
+        ``promoted_only``: without a trump suit the promoted cards are trumps (`trump: promoted`).
+        ``kept``: a contract's own promoted cards, in their order (`contracts.<id>.promoted`); the
+        deck's others are plain cards in this family. None: every promotion, in the deck's order."""
         base = len(contexts)
+        order = [layout.parse(card) for card in kept] if kept is not None else None
         for trump in range(-1, len(layout.suits)):
             for bits in range(1 << len(promotions)):
                 active = [(promoted_card(deck, layout, p, trump), below)
                           for i, (p, below, _) in enumerate(promotions)
                           if bits >> i & 1 and (trump >= 0 or promoted_only)]
+                if order is not None:
+                    active = sorted((a for a in active if a[0] in order), key=lambda a: order.index(a[0]))
                 contexts.append(build_context(family_deck, layout, follow, trump, active, unit, roles, promoted_only,
                                               all_suits))
         return base
 
     add_family(deck)
-    bases = tuple(add_family(contract_deck(deck, c), c.trump == "promoted", c.trump == "all_suits")
-                  if c.ranks or c.points or c.trump_points or c.trump in ("promoted", "all_suits") else 0
+    bases = tuple(add_family(contract_deck(deck, c), c.trump == "promoted", c.trump == "all_suits", c.promoted)
+                  if c.ranks or c.points or c.trump_points or c.trump in ("promoted", "all_suits")
+                  or c.promoted is not None else 0
                   for c in contracts)
     n = players.count
     team_of = [0] * n
