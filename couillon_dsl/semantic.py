@@ -747,7 +747,6 @@ class _Checks:
                         f"drop {setting}, or {' and '.join(present)}", key=True)
 
     def check_deal_checks(self) -> None:
-        sets = self.data["deck"].get("card_sets") or {}
         for key, check in (self.data.get("deal_checks") or {}).items():
             base = f"/deal_checks/{escape(key)}"
             for field in ("holds", "lacks"):
@@ -757,12 +756,8 @@ class _Checks:
                 if "suit" in count and count["suit"] not in self.suits:
                     self.report("unknown-suit", f"'{count['suit']}' is not a suit of this deck", f"{base}/counts/{i}/suit",
                                 did_you_mean(count["suit"], self.suits) or f"suits: {', '.join(self.suits)}")
-                if "set" in count and count["set"] not in sets:
-                    listed = ", ".join(sets) or "none"
-                    self.report("unknown-card-set", f"no card set '{count['set']}' in deck.card_sets",
-                                f"{base}/counts/{i}/set", did_you_mean(count["set"], sets) or f"card sets: {listed}")
-                elif "set" in count:
-                    self.fixed_set(f"{base}/counts/{i}/set", count["set"], "a deal check")
+                if "set" in count:
+                    self.card_set(f"{base}/counts/{i}/set", count["set"], "a deal check")
 
     def check_roles(self) -> None:
         for key, role in (self.data.get("card_roles") or {}).items():
@@ -978,12 +973,7 @@ class _Checks:
             for part in ("cards", "otherwise"):
                 cards = contracts[key]["call"].get(part, [])
                 if isinstance(cards, str):
-                    sets = self.data["deck"].get("card_sets") or {}
-                    if cards not in sets:
-                        self.report("unknown-card-set", f"no card set '{cards}' in deck.card_sets", f"{base}/{part}",
-                                    did_you_mean(cards, sets) or f"card sets: {', '.join(sets) or 'none'}")
-                    else:
-                        self.fixed_set(f"{base}/{part}", cards, "a call")
+                    self.card_set(f"{base}/{part}", cards, "a call")
                 else:
                     for i, card in enumerate(cards):
                         self.card(f"{base}/{part}/{i}", str(card))
@@ -1158,15 +1148,19 @@ class _Checks:
                 return set()
             return {r + key for r in self.suit_ranks[key]}
         if kind == "set":
-            sets = self.data["deck"].get("card_sets") or {}
-            if key not in sets:
-                self.report("unknown-card-set", f"no card set '{key}' in deck.card_sets", f"{pointer}/set",
-                            did_you_mean(key, sets) or f"card sets: {', '.join(sets) or 'none'}")
+            if not self.card_set(f"{pointer}/set", key, "a card class"):
                 return set()
-            if not self.fixed_set(f"{pointer}/set", key, "a card class"):
-                return set()
-            return {c.upper() for c in sets[key]}
+            return {c.upper() for c in self.data["deck"]["card_sets"][key]}
         return {key.upper()} if self.card(f"{pointer}/card", key) else set()
+
+    def card_set(self, pointer: str, name: str, user: str) -> bool:
+        """Whether ``name`` is a card set of the deck holding the same cards in every hand (reported where not)."""
+        sets = self.data["deck"].get("card_sets") or {}
+        if name not in sets:
+            self.report("unknown-card-set", f"no card set '{name}' in deck.card_sets", pointer,
+                        did_you_mean(name, sets) or f"card sets: {', '.join(sets) or 'none'}")
+            return False
+        return self.fixed_set(pointer, name, user)
 
     def fixed_set(self, pointer: str, name: str, user: str) -> bool:
         """Whether card set ``name`` holds the same cards in every hand; a set naming trump cards (``AT``)

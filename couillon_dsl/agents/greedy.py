@@ -486,7 +486,7 @@ def avoids_tricks(rs: Ruleset, all_passed: bool = False) -> bool:
     """Whether taking tricks and card points costs their taker (games of penalty cards): by the ruleset's
     scoring, a side taking two thirds of them ends worse off than one taking a third. Greedy
     then plays to lose tricks: it ducks, and sheds its most costly cards on others' tricks.
-    ``all_passed``: in the contract everyone passed into, each seat for itself (Skat's Ramsch)."""
+    ``all_passed``: in the contract everyone passed into, each seat for itself (`on_all_pass`)."""
     key = (id(rs), all_passed)
     known = _AVOIDS.get(key)
     if known is None or known[0] is not rs:

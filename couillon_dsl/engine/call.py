@@ -1,5 +1,5 @@
 """The called partner: once a contract with a `call` is fixed, its declarer calls a card, and
-whoever holds it plays on his side (Schafkopf's Sauspiel, French Tarot for five, Sheepshead).
+whoever holds it plays on his side, hidden until the card is played.
 
 The call comes after the contract and the kitty, before anything else the hand asks (phase
 ``call``, actions ``call CARD``). Which cards may be called is :func:`legal_calls`: one of the
