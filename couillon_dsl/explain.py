@@ -974,6 +974,18 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
              "others (nobody does when it lies in no hand), known to the others only when they play it")
     if call.plays_when_led:
         text += ", and must play it to the first trick led in its suit"
+    duties = []
+    if call.leads_it_first:
+        duties.append("its holder may not lead another card of its suit before the called card"
+                      + (f" unless they hold {call.runs_away_with} cards of that suit or more, and then may (running away)"
+                         if call.runs_away_with else ""))
+    if call.kept_until_led:
+        duties.append("its holder may not throw the called card away on a trick of another suit")
+    if call.caller_keeps_suit:
+        duties.append("the declarer may not throw a card of its suit on a trick of another suit")
+    if duties:
+        text += ("; until a trick has been led in the called card's suit, " + "; ".join(duties)
+                 + " (a player left with no other card to play plays one)")
     return text
 
 

@@ -22,7 +22,7 @@ from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
-from couillon_dsl.engine import CHANCE, GameState, IllegalAction
+from couillon_dsl.engine import CHANCE, GameState, IllegalAction, explain_legal
 from couillon_dsl.interop.encoding import ViewEncoder
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.records import GameRecord, replay
@@ -242,3 +242,58 @@ def test_the_holder_plays_the_called_ace_when_its_suit_is_led() -> None:
     assert [state.action_to_string(a) for a in state.legal_actions()] == ["AC"]
     with pytest.raises(IllegalAction, match="the holder of the called card plays it when its suit is led"):
         say(state, "10C")
+
+
+def names(state: GameState) -> list[str]:
+    return sorted(state.action_to_string(a) for a in state.legal_actions())
+
+
+def test_the_holder_leads_the_called_ace_before_a_smaller_card_of_its_suit() -> None:
+    """`leads_it_first`: seat 0 on lead with A♣ 10♣ 9♣ (three clubs) may not lead the 10♣ or 9♣ before
+    clubs have been led, and is told why; the ace itself and the other suits he may lead."""
+    state = deal({0: "AC 10C 9C QC JC QS JS 10H", 1: "8C 7C"})
+    say(state, "pass", "contract sauspiel", "pass", "pass", "call AC")
+    assert state.current_player() == 0
+    assert names(state) == ["10H", "AC", "JC", "JS", "QC", "QS"]
+    with pytest.raises(IllegalAction, match=r"the holder of the called card leads it before another card of its suit "
+                                            r"\(♣\) unless they hold 4 cards of the suit"):
+        say(state, "9C")
+    assert [ok for c, ok, _ in explain_legal(state, 0) if LAYOUT.name(c) == "10C"] == [False]
+
+
+def test_the_holder_of_four_cards_of_the_called_suit_may_run_away() -> None:
+    """`runs_away_with: 4`: with A♣ 10♣ K♣ 9♣ seat 0 may lead a smaller club; once clubs are led, the
+    ace is free of its duties (he may later throw it on another suit)."""
+    state = deal({0: "AC 10C KC 9C QC JC QS 10H", 1: "8C 7C"})
+    say(state, "pass", "contract sauspiel", "pass", "pass", "call AC")
+    assert names(state) == ["10C", "10H", "9C", "AC", "JC", "KC", "QC", "QS"]
+    say(state, "9C")
+    assert state.called_card_bars() == (0, "", 0)
+
+
+def test_the_holder_keeps_the_called_ace_off_another_suit() -> None:
+    """`kept_until_led`: spades led, seat 1 void in spades and holding the A♣ may play any card but the ace."""
+    state = deal({0: "9C 7S QC JC QS JS 10H KH", 1: "AC 10C KC 9H 8H 7H AD 10D"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    say(state, "7S")
+    assert names(state) == ["10C", "10D", "7H", "8H", "9H", "AD", "KC"]
+    with pytest.raises(IllegalAction, match="the holder of the called card keeps it until its suit is led"):
+        say(state, "AC")
+
+
+def test_the_caller_keeps_the_called_suit_until_it_is_led() -> None:
+    """`caller_keeps_suit`: seat 0 called the A♣ holding 9♣ 8♣; void in spades, he may not throw a club on
+    the spade lead, though any other card is his to play."""
+    state = deal({0: "9C 8C JS 9H 8H AD KD 10D", 1: "QC 7S"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
+    say(state, "8H", "QC")
+    for _ in range(2):
+        say(state, state.action_to_string(state.legal_actions()[0]))
+    assert state.current_player() == 1
+    say(state, "7S")
+    for _ in range(2):
+        say(state, state.action_to_string(state.legal_actions()[0]))
+    assert state.current_player() == 0
+    assert names(state) == ["10D", "9H", "AD", "JS", "KD"]
+    with pytest.raises(IllegalAction, match=r"the caller may not discard the called suit \(♣\) before it is led"):
+        say(state, "9C")
