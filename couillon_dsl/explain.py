@@ -952,6 +952,12 @@ def promoted_phrase(rs: Ruleset, c: Contract) -> str:
                 "trumps, in that order" if kept else "; no card is promoted")
     if plain:
         text += f"; the {join(plain)} are not promoted: they rank as plain cards of their suits"
+        suit = c.trump.upper() if c.trump.upper() in rs.layout.suits else None
+        in_trump = [_card(rs, p.card) for p in rs.deck.promotions
+                    if p.card is not None and p.card.upper() not in kept and suit and rs.layout.suit_of(rs.layout.parse(p.card))
+                    == rs.layout.suits.index(suit)]
+        if in_trump:
+            text += f" (so the {join(in_trump)}, of the trump suit, {'is a trump' if len(in_trump) == 1 else 'are trumps'})"
     return text
 
 
