@@ -301,3 +301,51 @@ def test_the_caller_keeps_the_called_suit_until_it_is_led() -> None:
     assert names(state) == ["10D", "9H", "AD", "JS", "KD"]
     with pytest.raises(IllegalAction, match=r"the caller may not discard the called suit \(♣\) before it is led"):
         say(state, "9C")
+
+
+def test_the_caller_bound_by_his_duty_cannot_tell_where_the_ace_is() -> None:
+    """Seat 0, the caller, to play to a spade trick, kept off his clubs (`caller_keeps_suit`): trading the
+    unplayed A♣ between seats 2 and 3 for a plain card changes neither his legal cards, his view, the
+    worlds he samples nor any search's choice (his duty reads his own hand and the tricks led)."""
+    from honesty import same_worlds, swapped_game
+
+    checked = 0
+    for seed in range(12):
+        state = deal({0: "9C 8C JS 9H 8H AD KD 10D", 1: "QC 7S", 2: "AC"}, seed=seed)
+        say(state, "contract sauspiel", "pass", "pass", "pass", "call AC", "8H", "QC")
+        for _ in range(2):
+            say(state, state.action_to_string(state.legal_actions()[0]))
+        say(state, "7S")
+        for _ in range(2):
+            say(state, state.action_to_string(state.legal_actions()[0]))
+        ace = LAYOUT.parse("AC")
+        if state.current_player() != 0 or not state.hand_of(2) >> ace & 1:
+            continue
+        assert state.called_card_bars()[1] == "caller_keeps_suit"
+        plain = [c for c in iter_bits(state.hand_of(3) & ~state.context.trump_mask) if LAYOUT.suit_of(c) != LAYOUT.suit_of(ace)]
+        twin = swapped_game(state, ace, plain[0]) if plain else None
+        if twin is None:
+            continue
+        assert twin.hand_of(3) >> ace & 1 and twin.legal_mask() == state.legal_mask()
+        same_worlds(state, twin, 0, seed)
+        checked += 1
+        if checked == 2:
+            return
+    raise AssertionError("fewer than 2 positions to check")
+
+
+def test_the_worlds_keep_the_running_away_rule() -> None:
+    """Seat 1 led the 7♣ before clubs were led: in every world seat 2 samples, seat 1 holds the A♣ only
+    with enough clubs to have run away (the A♣, 10♣ and K♣ beside the 7♣ he led), else another seat holds it."""
+    ace, clubs = LAYOUT.parse("AC"), LAYOUT.parse_mask(["10C", "KC"])
+    state = deal({0: "9C 8C JS 9H 8H AD KD 10D", 1: "QC 7C", 3: "AC"})
+    say(state, "contract sauspiel", "pass", "pass", "pass", "call AC", "8H", "QC")
+    for _ in range(2):
+        say(state, state.action_to_string(state.legal_actions()[0]))
+    say(state, "7C")
+    worlds = Sampler().worlds(state, 2, 24, random.Random(5))
+    assert worlds
+    for world in worlds:
+        assert not world.hand_of(0) >> ace & 1
+        if world.hand_of(1) >> ace & 1:
+            assert world.hand_of(1) & clubs == clubs
