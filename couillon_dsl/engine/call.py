@@ -13,6 +13,11 @@ declarer alone when he holds it or nobody does), side 1 the rest. The call is pu
 is not: ``GameState.sides_known_to`` reads :meth:`CallPhase._hidden_side_cards` as it reads the
 side card of `players.sides: card_holders`, so the holder knows, and the others learn when the
 card is played.
+
+In the play the call's duties bind the holder and the declarer: :meth:`CallPhase.called_card_due`
+(`plays_when_led`) and, until a trick has been led in the called card's suit,
+:meth:`CallPhase.called_card_bars` (`leads_it_first` with `runs_away_with`, `kept_until_led`,
+`caller_keeps_suit`), which ``legal_mask`` applies as it applies the other play rules.
 """
 from __future__ import annotations
 
@@ -120,11 +125,12 @@ class CallPhase(StateFields):
 
     def called_card_bars(self) -> tuple[CardMask, str, int]:
         """The cards of the seat to play that the called card's duties keep back now, with the duty's
-        setting and the call's `runs_away_with`, until a trick of its suit has been led: on lead, the holder's other cards of its suit
-        (`leads_it_first`, unless he holds `runs_away_with` of them); on another suit's trick, the
-        called card (`kept_until_led`, its holder) or every card of its suit (`caller_keeps_suit`, the
-        declarer). (0, "", 0) when none applies; the engine lifts a bar that would leave no card. Each
-        reads the seat's own hand and public facts only, so it tells no other seat who holds the card."""
+        setting and the call's `runs_away_with`, until a trick of its suit has been led: on lead, the
+        holder's other cards of its suit (`leads_it_first`, unless he holds `runs_away_with` of them);
+        on another suit's trick, the called card (`kept_until_led`, its holder) or every card of its
+        suit (`caller_keeps_suit`, the declarer). (0, "", 0) when none applies; the engine lifts a bar
+        that would leave no card. Each reads the seat's own hand and public facts only, so it tells no
+        other seat who holds the card."""
         card = self._called
         table: CallTable | None = self._t.calls[self._contract] if card >= 0 else None
         if table is None or not table.bars:
