@@ -76,7 +76,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         Announcement(id=key, name=value.get("name", key), holder_of=value.get("holder_of"),
                      after=value.get("after"), by=value.get("by"), leads=value.get("leads", False),
                      sits_out=value.get("sits_out"), shows_hand=value.get("shows_hand", False),
-                     offered_when=value.get("offered_when"))
+                     offered_when=value.get("offered_when"), for_side=value.get("for_side"),
+                     before_card=value.get("before_card"), reply_to=tuple(value.get("reply_to", ())),
+                     implies=value.get("implies"))
         for key, value in (data.get("announcements") or {}).items()
     )
     roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
@@ -123,7 +125,13 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
-        offered_when=_offered_when(announcements, document, names), calls=call_tables(layout, deck, contracts))
+        offered_when=_offered_when(announcements, document, names), calls=call_tables(layout, deck, contracts),
+        side_offers=_side_offers(announcements))
+    if tables.side_offers:
+        deadlines, implies = [0] * len(announcements), [-1] * len(announcements)
+        for i, _, before, _, implied in tables.side_offers:
+            deadlines[i], implies[i] = before, implied
+        tables = dataclasses.replace(tables, side_deadlines=tuple(deadlines), side_implies=tuple(implies))
     if play.lead_once_broken or play.first_lead_card or play.not_on_first_trick:
         tables = dataclasses.replace(
             tables, unbroken=class_mask(layout, deck, play.lead_once_broken),
@@ -612,6 +620,14 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
     return ScoringRule(name=name, when=when, team=team, delta=delta, tie_scaled=bool(raw.get("tie_scaled", False)),
                        when_fn=when_fn, team_fn=team_fn, delta_fn=delta_fn, reads=reads,
                        for_each=for_each)
+
+
+def _side_offers(announcements: tuple[Announcement, ...]) -> tuple[tuple[int, int, int, tuple[int, ...], int], ...]:
+    """The announcements made by a seat for its side (`for_side`), as the engine reads them (Tables.side_offers)."""
+    index = {a.id: i for i, a in enumerate(announcements)}
+    return tuple((i, 0 if a.for_side == "maker" else 1, a.before_card or 1 << 20,
+                  tuple(index[r] for r in a.reply_to), index[a.implies] if a.implies else -1)
+                 for i, a in enumerate(announcements) if a.for_side)
 
 
 def _offered_when(announcements: tuple[Announcement, ...], document: Document,

@@ -96,8 +96,15 @@ CODES: dict[str, str] = {
     "kept-card-not-always-taken": "taker_discards: false where a trump named in a second round takes no card",
     "show-without-cards": "the chooser has no card to show when trump is decided",
     "defer-without-packet": "deferring needs a later packet to the chooser",
-    "announcement-cycle": "announcements wait on each other through `after`",
+    "announcement-cycle": "announcements wait on each other through `after`, or imply each other through `implies`",
     "declarer-announcement-shape": "a declarer's announcement (`by: declarer`) also names `holder_of` or `after`",
+    "side-announcement-shape": "an announcement for a side (`for_side`) also names `holder_of`, `after`, `by` or a "
+                               "declarer's key",
+    "side-announcement-key": "`before_card`, `reply_to` or `implies` on an announcement that is not made for a side "
+                             "(`for_side`)",
+    "side-announcement-reference": "`implies` naming no announcement of its own side, or `reply_to` naming none of the "
+                                   "other side",
+    "side-announcement-without-maker": "`for_side` where no hand has a maker (fixed teams, trump.method none)",
     "leads-without-declarer": "`leads: true` on an announcement that is not the declarer's",
     "announcement-without-declarer": "a declarer's announcement in a ruleset whose hands have no declarer",
     "sits-out-without-declarer": "`sits_out` on an announcement that is not the declarer's (made before the first lead)",
@@ -114,7 +121,7 @@ CODES: dict[str, str] = {
     "sides-without-declarer": "sides per hand, but some hand would be played without a declarer",
     "side-card-missing": "sides: card_holders without players.side_card",
     "side-card-unused": "players.side_card given with sides other than card_holders",
-    "hidden-sides-unsupported": "sides by who holds a card, or a called partner, beside a rule that would reveal them (or is not supported with them)",
+    "hidden-sides-unsupported": "sides by who holds a card, or a called partner, beside a rule that would reveal them (or is not supported with them); with sides by who holds a card, announcements are allowed only made for a side (`for_side`)",
     "call-needs-declarer-sides": "contracts.<id>.call with players.sides other than declarer_alone",
     "call-needs-ladder": "a call on a contract not bid on a ladder once round (trump.auction procedure once)",
     "call-without-declarer": "a call on the contract played when everyone passes (no declarer calls)",

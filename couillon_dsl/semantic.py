@@ -375,11 +375,18 @@ class _Checks:
                                 for step in data.get("deal") or ()),
                    "/play/follow/when_partner_winning":
                        data.get("play", {}).get("follow", {}).get("when_partner_winning", "as_usual") != "as_usual"}
+        # an announcement made for the announcer's side (for_side) tells that side, which the hidden sides allow
+        others = [key for key, item in (data.get("announcements") or {}).items()
+                  if not (isinstance(item, dict) and "for_side" in item)]
+        present["/announcements"] = bool(others)
         for pointer, what in self.HIDDEN_SIDES_APART.items():
-            if present.get(pointer, bool(data.get(pointer[1:]))):
-                self.report("hidden-sides-unsupported", f"sides: card_holders keeps the sides hidden until revealed, "
-                            f"which {what} would break or is not supported with", pointer,
-                            "leave it out, or play fixed teams (sides: teams)")
+            if not present.get(pointer, bool(data.get(pointer[1:]))):
+                continue
+            if pointer == "/announcements":
+                pointer, what = f"/announcements/{escape(others[0])}", "an announcement not made for a side (for_side)"
+            self.report("hidden-sides-unsupported", f"sides: card_holders keeps the sides hidden until revealed, "
+                        f"which {what} would break or is not supported with", pointer,
+                        "leave it out, or play fixed teams (sides: teams)")
 
     def check_teams(self, teams: list[list[int]]) -> None:
         owner: dict[int, int] = {}
@@ -679,6 +686,7 @@ class _Checks:
             if "after" in item:
                 self.announcement(f"{base}/after", item["after"])
             self.check_declarer_announcement(base, item)
+            self.check_side_announcement(base, item)
             if "sits_out" in item:
                 self.check_sitting_out(base, item)
             chain, current = [name], item
@@ -692,6 +700,48 @@ class _Checks:
                     break
                 chain.append(current["after"])
                 current = self.announcements[current["after"]]
+
+    def check_side_announcement(self, base: str, item: dict[str, Any]) -> None:
+        """`for_side` stands alone (offered by the seat's side on its turns); `before_card`, `reply_to` and
+        `implies` belong to it, and name announcements for a side: the other side's, its own side's."""
+        for_side = item.get("for_side")
+        if for_side is None:
+            for key in ("before_card", "reply_to", "implies"):
+                if key in item:
+                    self.report("side-announcement-key", f"{key} belongs to an announcement made by a seat for its "
+                                "side, but this one has no for_side", f"{base}/{key}",
+                                f"add for_side: maker or opponents (and leave out holder_of, after and by), or leave "
+                                f"{key} out", key=True)
+            return
+        for key in ("holder_of", "after", "by", "leads", "sits_out", "shows_hand", "offered_when"):
+            if key in item:
+                self.report("side-announcement-shape", f"an announcement for a side (for_side) is offered to a seat "
+                            f"of that side on its own turns, so it takes no {key}", f"{base}/{key}",
+                            f"leave {key} out, or for_side", key=True)
+        if self.data["players"].get("sides", "teams") == "teams" and self.data["trump"].get("method", "none") == "none":
+            self.report("side-announcement-without-maker", f"for_side: {for_side} names a side by its maker, but with "
+                        "fixed teams and trump.method none no hand has a maker, so it is never offered",
+                        f"{base}/for_side", "use players.sides: card_holders, or a trump decided by the players")
+        refs = [("implies", item["implies"], True)] if isinstance(item.get("implies"), str) else []
+        refs += [(f"reply_to/{i}", name, False) for i, name in enumerate(item.get("reply_to") or ()) if isinstance(name, str)]
+        for key, name, own in refs:
+            self.announcement(f"{base}/{key}", name)
+            other = self.announcements.get(name)
+            wanted = for_side if own else ("opponents" if for_side == "maker" else "maker")
+            if isinstance(other, dict) and other.get("for_side") != wanted:
+                what = "its own side" if own else "the other side"
+                self.report("side-announcement-reference", f"{key.split('/')[0]} names {name}, which is not an "
+                            f"announcement for {what} (for_side: {wanted})", f"{base}/{key}",
+                            f"name an announcement with for_side: {wanted}")
+        seen, current = [base.rsplit("/", 1)[1]], item
+        while isinstance(current, dict) and isinstance(current.get("implies"), str):
+            nxt = current["implies"]
+            if nxt in seen:
+                self.report("announcement-cycle", f"announcements {' -> '.join(seen + [nxt])} imply each other "
+                            "through `implies`", f"{base}/implies", "end the chain with an announcement that implies none")
+                break
+            seen.append(nxt)
+            current = self.announcements.get(nxt)
 
     def check_declarer_announcement(self, base: str, item: dict[str, Any]) -> None:
         """`by: declarer` stands alone (made before the first lead, by a declarer some hand has);

@@ -1,6 +1,10 @@
 """Announcements (the Mit, Kontra, Re, a declarer's chelem...): offers, answers, and the promotions they trigger.
 
 A card's holder announces in trick 1, beside his cards; answers (`after`) are asked in turn.
+An announcement made by a seat for its side (`for_side`) is offered beside its cards on each of
+its turns, while the seat has played fewer cards than its deadline (`before_card`; one card
+later than an announcement of the other side it replies to, `reply_to`): only to a seat of that
+side, so making it tells the table the announcer's side (``GameState.sides_known_to``).
 The declarer's announcements (`by: declarer`) are put to him once the contract is fixed and
 any kitty exchanged, before the first lead (``_ntricks`` is still 0 then), and play begins
 when they and their answers are settled.
@@ -19,7 +23,8 @@ class AnnouncePhase(StateFields):
     __slots__ = ()
 
     def _offer_announcements(self) -> None:
-        """At its turn in trick 1 a seat may announce what its cards allow, before playing a card.
+        """At its turn in trick 1 a seat may announce what its cards allow, before playing a card; on any
+        turn, what its side allows (`for_side`) before its deadline.
 
         The announcement is offered next to the seat's cards in the play phase, not as a
         question: declining is just playing a card, so a silent holder cannot be told from a
@@ -27,12 +32,39 @@ class AnnouncePhase(StateFields):
         """
         hand = self._hands[self._turn]
         may = 0
-        for a, card in enumerate(self._t.holder_cards):
-            if card >= 0 and hand >> card & 1:
-                may |= 1 << a
-        if self._meld_offers:  # optional declarations, offered the same way (bits after the announcements)
-            may |= self._declarations_offered(self._turn) << len(self._t.holder_cards)
+        if self._trick_no == 0:
+            for a, card in enumerate(self._t.holder_cards):
+                if card >= 0 and hand >> card & 1:
+                    may |= 1 << a
+            if self._meld_offers:  # optional declarations, offered the same way (bits after the announcements)
+                may |= self._declarations_offered(self._turn) << len(self._t.holder_cards)
+        if self._t.side_offers:  # on any turn: announcements for the seat's side, before their deadline
+            may |= self._side_offers_to(self._turn)
         self._may_announce = may
+
+    def _side_offers_to(self, seat: int) -> int:
+        """The announcements for its side (`for_side`) ``seat`` may make now, as bits: its side's, not yet
+        made, before its deadline (cards it has played < `before_card`, or one more than the deadline of
+        an announcement of the other side it replies to, once that one was made)."""
+        maker = self._maker
+        if maker is None:
+            return 0
+        made = 0
+        for a, _ in self._made:
+            made |= 1 << a
+        side = 0 if self._side_of[seat] == maker else 1
+        played = self._ntricks - self._hands[seat].bit_count()
+        deadline_of = self._t.side_deadlines
+        may = 0
+        for a, a_side, before, replies, _ in self._t.side_offers:
+            if a_side != side or made >> a & 1:
+                continue
+            for r in replies:
+                if made >> r & 1:
+                    before = max(before, deadline_of[r] + 1)
+            if played < before:
+                may |= 1 << a
+        return may
 
     def _offered_actions(self) -> list[int]:
         """The actions the seat to move may take beside its cards: ANNOUNCE a, DECLARE k."""
@@ -50,7 +82,18 @@ class AnnouncePhase(StateFields):
             self._announce_own(action - acts.announce0)
 
     def _announce_own(self, a: int) -> None:
-        """The seat to move announces ``a`` (its card allows it); it still plays a card after any follow-ups."""
+        """The seat to move announces ``a`` (its card or its side allows it); it still plays a card after any
+        follow-ups. An announcement for its side makes the ones it implies (`implies`) first, where not made."""
+        implied = self._t.side_implies
+        if implied and implied[a] >= 0:
+            chain = []
+            b = implied[a]
+            while b >= 0 and all(b != m for m, _ in self._made):
+                chain.append(b)
+                b = implied[b]
+            for b in reversed(chain):
+                self._may_announce &= ~(1 << b)
+                self._make(b, self._turn)
         self._may_announce &= ~(1 << a)
         self._make(a, self._turn)
         if self._offers:

@@ -110,7 +110,7 @@ class PlayPhase(StateFields):
         self._phase = PLAY
         if t.declarations:
             self._find_melds()
-        if self._t.first_trick_offers:
+        if self._t.first_trick_offers or self._t.side_offers:
             self._offer_announcements()
 
     def _set_context(self) -> None:
@@ -183,7 +183,7 @@ class PlayPhase(StateFields):
             self._end_trick()
         else:
             self._turn = order[played]
-            if self._trick_no == 0 and self._t.first_trick_offers:
+            if self._trick_no == 0 and self._t.first_trick_offers or self._t.side_offers:
                 self._offer_announcements()
 
     def _end_trick(self) -> None:
@@ -210,6 +210,8 @@ class PlayPhase(StateFields):
         if self._trick_no == self._ntricks:
             self._points[self._side_of[winner]] += self._rs.play.last_trick_points * t.point_unit
             self._end_hand()
+        elif t.side_offers:  # announcements for a side: offered on any turn before their deadline
+            self._offer_announcements()
 
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards; every

@@ -441,7 +441,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
                 if self._may_announce:  # a card, or an announcement this seat's cards allow
                     legal = self.legal_actions()
                     self.apply(legal[floor(rnd() * len(legal))])
-                elif self._trick or (announcing and self._trick_no == 0) or not whole_hands or self._sitting_out:
+                elif (self._trick or (announcing and self._trick_no == 0) or not whole_hands or self._sitting_out
+                      or self._t.side_offers):
                     cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
                     card = cards[floor(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)
@@ -636,8 +637,32 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         played = self._played_by_seat()
         seen = (self._hands[seat] | played[seat] | sum(played)) & cards
         declarer = self._decider if self._called >= 0 else -1  # a caller's side is public, his partner's not
-        return tuple(side if s in (seat, declarer) or played[s] & cards or seen == cards else -1
-                     for s, side in enumerate(self._side_of))
+        told = 0  # seats whose announcement for their side (`for_side`) told the table that side
+        if self._t.side_offers:
+            deadlines = self._t.side_deadlines
+            for a, s in self._made:
+                if deadlines[a]:
+                    told |= 1 << s
+        known = [s in (seat, declarer) or bool(played[s] & cards) or bool(told >> s & 1) for s in range(self._n)]
+        if told and seen != cards:
+            seen_all = self._all_sides_follow(seat, known, played, cards)
+        else:
+            seen_all = seen == cards
+        return tuple(side if known[s] or seen_all else -1 for s, side in enumerate(self._side_of))
+
+    def _all_sides_follow(self, seat: int, known: list[bool], played: list[CardMask], cards: CardMask) -> bool:
+        """Whether ``seat`` can tell every side from the sides it knows: the copies of the side card the
+        known holders must hold (its own, each played one, one at least for another known holder) are
+        all the copies, or every seat but one is known to be on the other side (the last holds a copy)."""
+        copies = ((self._hands[seat] | played[seat]) & cards).bit_count()
+        others = 0
+        for s, side in enumerate(self._side_of):  # the holders are side 0
+            if s != seat and known[s]:
+                if side == 0:
+                    copies += max(1, (played[s] & cards).bit_count())
+                else:
+                    others += 1
+        return copies >= cards.bit_count() or others + (self._side_of[seat] != 0) >= self._n - 1
 
     @property
     def context(self) -> TrumpContext:
