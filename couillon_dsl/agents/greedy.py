@@ -16,7 +16,12 @@ undertaking (`by: declarer`, a chelem) is announced only with a hand that cannot
 its payoff is the ruleset's scoring, which greedy does not weigh, so it takes on only what
 cannot fail; the same holds for one that sends the partners out (`sits_out`, going alone): the
 hand alone must be sure to take every trick, where the scoring pays most for it and a partner
-adds nothing.
+adds nothing. An announcement for its side (`for_side`, Re and Kontra and what follows them) is
+made when the side's estimated card points (:func:`side_announcement`: the hand's trick value, the
+partners' fair share of the rest, an estimate that runs high) clear half the points in play by a
+fifth of them for the first announcement of a chain, and by another fifth for each announcement it
+implies: in Doppelkopf about a quarter of the seats announce Re or Kontra, and win about two hands
+in three, a sixth more than the others.
 
 Trump: a turned-up card is taken when the side's chance of making the hand clears the
 break-even the ruleset's own scoring sets (:class:`MakerBar`: a made hand's gain against a
@@ -588,6 +593,37 @@ def hand_value(ctx: TrumpContext, hand: int) -> float:
     return value
 
 
+ANNOUNCE_MARGIN = 0.2  # an announcement for its side: the share of the points in play its estimate must clear, past half
+
+
+def side_announcement(state: GameState, seat: int, offered: Sequence[int]) -> int | None:
+    """Of the announcements for its side ``offered`` to ``seat`` (announcement indices), the one that
+    implies the most others among those whose bar its side's estimated card points clear, else None.
+    The estimate: the hand's trick value (:func:`hand_value`) and a fair share of the rest for the
+    partners an even split of the seats gives it; the bar: half the points in play and
+    ``ANNOUNCE_MARGIN`` of them for the announcement and for each one it implies (every further
+    announcement raises the bar its side must reach)."""
+    rs = state.ruleset
+    implies = rs.tables.side_implies
+    ctx = state.context
+    hand = state.hand_of(seat)
+    left = hand.bit_count()
+    if not left:
+        return None
+    seats = len(state.play_order(seat))
+    partners = seats / rs.tables.nsides - 1
+    value = min(float(left), hand_value(ctx, hand))
+    share = (value + (left - value) * partners / (seats - 1)) / left
+    best, best_depth = None, -1
+    for a in offered:
+        depth, b = 0, implies[a]
+        while b >= 0:
+            depth, b = depth + 1, implies[b]
+        if share >= 0.5 + ANNOUNCE_MARGIN * (depth + 1) and depth > best_depth:
+            best, best_depth = a, depth
+    return best
+
+
 def choice_context(state: GameState, action: int) -> TrumpContext | None:
     """The trump context a contract choice (`name SUIT` or `contract ID`) would put in force, else None."""
     acts = state.actions
@@ -697,8 +733,21 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         if legal[0] < state.actions.ncards:
-            if legal[-1] >= state.actions.announce0:  # trick 1: what the seat's cards allow it to announce or declare
-                return legal[-1]  # promoting one's own card only helps; an optional meld is always declared
+            acts = state.actions
+            if legal[-1] >= acts.announce0:  # trick 1: what the seat's cards allow it to announce or declare
+                deadlines = state.ruleset.tables.side_deadlines
+                if not deadlines:
+                    return legal[-1]  # promoting one's own card only helps; an optional meld is always declared
+                offers = [a for a in legal if a >= acts.announce0]
+                for_side = [a - acts.announce0 for a in offers if a < acts.announce0 + acts.nannouncements
+                            and deadlines[a - acts.announce0]]
+                others = [a for a in offers if a - acts.announce0 not in for_side]
+                if others:
+                    return others[-1]
+                chosen = side_announcement(state, state.current_player(), for_side)
+                if chosen is not None:
+                    return acts.announce0 + chosen
+                legal = [a for a in legal if a < acts.ncards]
             return play(state, legal)
         if state.phase == "bid" and legal[0] == state.actions.accept:  # a blind bid: its cards are not seen
             return blind_or_look(state)
