@@ -121,7 +121,9 @@ CODES: dict[str, str] = {
     "sides-without-declarer": "sides per hand, but some hand would be played without a declarer",
     "side-card-missing": "sides: card_holders without players.side_card",
     "side-card-unused": "players.side_card given with sides other than card_holders",
-    "hidden-sides-unsupported": "sides by who holds a card, or a called partner, beside a rule that would reveal them (or is not supported with them); with sides by who holds a card, announcements are allowed only made for a side (`for_side`)",
+    "hidden-sides-unsupported": "sides by who holds a card, or a called partner, beside a rule that would reveal them (or "
+                                "is not supported with them); beside sides by who holds a card, only announcements made "
+                                "for a side (`for_side`)",
     "call-needs-declarer-sides": "contracts.<id>.call with players.sides other than declarer_alone",
     "call-needs-ladder": "a call on a contract not bid on a ladder once round (trump.auction procedure once)",
     "call-without-declarer": "a call on the contract played when everyone passes (no declarer calls)",

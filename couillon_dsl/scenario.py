@@ -702,6 +702,20 @@ def _expect_legal(r: _Runner, value: Any) -> None:
     r._check(actual == want, f"legal for {r._who(seat)}: {r._names(sorted(actual))}; expected {r._names(sorted(want))}", seat)
 
 
+def _expect_legal_cards(r: _Runner, value: Any) -> None:
+    """The cards the seat to play may play, whatever it may announce beside them (`legal` lists both)."""
+    state = r.state
+    seat = state.current_player()
+    if seat in (CHANCE, TERMINAL) or not state.is_playing():
+        r._fail(f"legal cards were expected, but it is {r._who(seat)}'s turn" if seat in (CHANCE, TERMINAL)
+                else f"legal cards were expected, but {r._who(seat)} is not playing a card now")
+        return
+    want = {r._action(seat, t) for t in words(value, "legal_cards")}
+    actual = {a for a in state.legal_actions() if a < state.actions.ncards}
+    r._check(actual == want, f"legal cards for {r._who(seat)}: {r._names(sorted(actual))}; expected "
+             f"{r._names(sorted(want))}", seat)
+
+
 def _same_cards(r: _Runner, actual: CardMask, want: CardMask) -> bool:
     """Whether two card sets hold the same cards, equal cards (`deck.copies`) alike whichever copy."""
     layout = r.rs.layout
@@ -988,6 +1002,7 @@ EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "dealer": _expect_dealer,
     "to_act": _expect_to_act,
     "legal": _expect_legal,
+    "legal_cards": _expect_legal_cards,
     "hand": _expect_hand,
     "shown": _expect_shown,
     "trump": _expect_trump,

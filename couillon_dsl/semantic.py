@@ -733,7 +733,8 @@ class _Checks:
                 self.report("side-announcement-reference", f"{key.split('/')[0]} names {name}, which is not an "
                             f"announcement for {what} (for_side: {wanted})", f"{base}/{key}",
                             f"name an announcement with for_side: {wanted}")
-        seen, current = [base.rsplit("/", 1)[1]], item
+        seen: list[str] = [base.rsplit("/", 1)[1]]
+        current: Any = item
         while isinstance(current, dict) and isinstance(current.get("implies"), str):
             nxt = current["implies"]
             if nxt in seen:

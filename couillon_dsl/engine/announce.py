@@ -66,6 +66,19 @@ class AnnouncePhase(StateFields):
                 may |= 1 << a
         return may
 
+    def _side_refusal(self, seat: int, a: int) -> str:
+        """Why ``seat`` may not make announcement ``a`` for its side now (it is not offered)."""
+        rs = self._rs
+        name = rs.announcements[a].name
+        if any(m == a for m, _ in self._made):
+            return f"{name} was already announced in this hand"
+        if self._maker is None or (0 if self._side_of[seat] == self._maker else 1) != self._t.side_offers[
+                next(i for i, entry in enumerate(self._t.side_offers) if entry[0] == a)][1]:
+            return f"only a seat of the side it is made for may announce {name}"
+        played = self._ntricks - self._hands[seat].bit_count()
+        return f"{name} is announced before the announcer's card {self._t.side_deadlines[a]} at the latest (or one " \
+               f"card after an announcement it replies to), and seat {seat} has played {played}"
+
     def _offered_actions(self) -> list[int]:
         """The actions the seat to move may take beside its cards: ANNOUNCE a, DECLARE k."""
         acts = self._acts

@@ -207,6 +207,9 @@ class StateFields:
     def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card
         raise NotImplementedError
 
+    def _side_refusal(self, seat: int, a: int) -> str:  # announce: why an announcement for a side is refused now
+        raise NotImplementedError
+
     def _before_first_lead(self) -> None:  # play: the declarer's announcements settled, doubling, the first lead
         raise NotImplementedError
 

@@ -235,6 +235,10 @@ class PlayPhase(StateFields):
 
     def _play_refusal(self, action: int) -> str:
         seat = self._turn
+        acts = self._acts
+        if self._t.side_offers and acts.announce0 <= action < acts.announce0 + acts.nannouncements \
+                and self._t.side_deadlines[action - acts.announce0]:
+            return self._side_refusal(seat, action - acts.announce0)
         if not 0 <= action < self._acts.ncards:
             return f"seat {seat} must play a card now, not {self._describe(action)}"
         name = self._rs.layout.name(action)
