@@ -686,7 +686,7 @@ class _Checks:
             if "after" in item:
                 self.announcement(f"{base}/after", item["after"])
             self.check_declarer_announcement(base, item)
-            self.check_side_announcement(base, item)
+            self.check_side_announcement(base, item, in_reported_cycle)
             if "sits_out" in item:
                 self.check_sitting_out(base, item)
             chain, current = [name], item
@@ -701,7 +701,7 @@ class _Checks:
                 chain.append(current["after"])
                 current = self.announcements[current["after"]]
 
-    def check_side_announcement(self, base: str, item: dict[str, Any]) -> None:
+    def check_side_announcement(self, base: str, item: dict[str, Any], in_reported_cycle: set[str]) -> None:
         """`for_side` stands alone (offered by the seat's side on its turns); `before_card`, `reply_to` and
         `implies` belong to it, and name announcements for a side: the other side's, its own side's."""
         for_side = item.get("for_side")
@@ -738,6 +738,9 @@ class _Checks:
         while isinstance(current, dict) and isinstance(current.get("implies"), str):
             nxt = current["implies"]
             if nxt in seen:
+                if nxt != seen[0] or nxt in in_reported_cycle:
+                    break
+                in_reported_cycle.update(seen)
                 self.report("announcement-cycle", f"announcements {' -> '.join(seen + [nxt])} imply each other "
                             "through `implies`", f"{base}/implies", "end the chain with an announcement that implies none")
                 break
