@@ -1251,8 +1251,31 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
                 f"{announcement.name}{when}; everyone hears whether they do")
         if announcement.leads:
             text += ", and if they do they lead to the first trick"
+    elif announcement.for_side:
+        text = side_announcement_sentence(rs, announcement)
     else:
         text = f"{announcement.name} may be announced in the first trick"
+    return text
+
+
+def side_announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
+    """An announcement made by a seat for its side (`for_side`): who, until when, what it tells."""
+    maker = side_card_holders(rs) if rs.players.sides == "card_holders" else "the maker's side"
+    side = maker if announcement.for_side == "maker" else (
+        "the other side" if rs.players.sides == "card_holders" else "the side against the maker")
+    before = announcement.before_card
+    deadline = f" until their {ordinal(before)} card is played" if before else ""
+    text = (f"a player of {side} may announce {announcement.name} on any of their turns{deadline}, just before "
+            f"playing a card; staying silent is just playing the card, and announcing it tells every player the "
+            f"announcer's side")
+    if announcement.implies:
+        implied = _announcement(rs, announcement.implies)
+        name = implied.name if implied else announcement.implies
+        text += f"; it includes {name}, announced with it when it was not yet, even past its own time"
+    if announcement.reply_to and before:
+        names = [a.name for r in announcement.reply_to if (a := _announcement(rs, r)) is not None]
+        text += (f"; in reply to {join(names, 'or')} (made by the other side) it may still be announced one card "
+                 f"later than the announcement it answers could be")
     return text
 
 
@@ -1295,7 +1318,9 @@ def describe_announcements(rs: Ruleset) -> Section | None:
         return None
     times = [when for when, made in (("by the declarer before the first lead",
                                        any(a.by == "declarer" and not a.after for a in rs.announcements)),
-                                      ("during the first trick", any(a.holder_of for a in rs.announcements))) if made]
+                                      ("during the first trick", any(a.holder_of for a in rs.announcements)),
+                                      ("by a player for their side, on their turns until a given card of theirs is played",
+                                       any(a.for_side for a in rs.announcements))) if made]
     return Section("Announcements", (
         Paragraph(sentence(f"announcements are made {join(times, 'or')}")),
         Items(tuple(f"{a.name}: " + " ".join(sentence(s) for s in (announcement_sentence(rs, a),
