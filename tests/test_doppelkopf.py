@@ -6,6 +6,11 @@ for the scoring of a player alone.
 Public: the cards played, and so the side of a seat that played a queen of clubs. Hidden: who
 holds the queens not yet played, and with them every seat's partner; a seat knows its own side
 from its hand. Moving a hidden queen changes no view, no world a seat samples, nor any choice.
+
+Re and Kontra and the announcements after them (`announcements.<id>.for_side`, `before_card`,
+`reply_to`, `implies`): an announcement tells every seat the announcer's side, is offered only to a
+seat of its side before its deadline (so a sampled world where the announcer is on the other side
+refuses it on replay), and leaves the sides it does not tell hidden.
 """
 from __future__ import annotations
 
@@ -20,7 +25,8 @@ from hypothesis import strategies as st
 from couillon_dsl.agents import make_agent
 from couillon_dsl.cards import CardNotationError, iter_bits
 from couillon_dsl.compile import build_ruleset
-from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.diff import differences
 from couillon_dsl.explain import explain, int_phrase
 from couillon_dsl.expr.parse import parse_expression
@@ -29,7 +35,7 @@ from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.scenario import run_scenario
 from couillon_dsl.simulation import play_game
 from example_games import FOLDER
-from honesty import twins_look_the_same
+from honesty import swapped_game, twins_look_the_same, worlds_of
 from packs import at_the_table, pack_dealing, random_hands
 
 RS = build_ruleset(str(FOLDER / "doppelkopf.yaml"))
@@ -247,3 +253,110 @@ def test_the_rulebook_reads_the_new_concepts() -> None:
         "the number of tricks the side holding the Q♣ took holding at least 40 card points"
     assert int_phrase(RS, parse_expression('captured("foxes", opponents(maker))')) == \
         "the number of foxes in the tricks of the other side played by its opponents"
+
+
+# ---------------------------------------------------------------- Re, Kontra and the announcements after them
+
+
+def test_an_announcement_tells_every_seat_the_announcers_side() -> None:
+    state = deal({0: "QC 9S", 2: "QC", 1: "AC", 3: "KC"})
+    play(state, "announce re")
+    assert [state.view(s).sides[0] for s in range(4)] == [0, 0, 0, 0]  # every seat now knows seat 0 is Re
+    assert state.view(1).sides == (0, 1, -1, -1)  # Kontra: who holds the other queen?
+    assert state.view(2).sides == (0, 1, 0, 1)  # the other queen is its own: every side
+    assert state.view(1).announcements == (("re", 0),)
+    play(state, "9S")
+    play(state, "announce kontra")
+    assert state.view(3).sides == (0, 1, -1, 1)  # seat 2 may be Re or (seat 0 holding both) Kontra
+    assert state.view(0).sides == (0, 1, -1, -1)
+
+
+def test_an_announcement_is_offered_to_its_side_alone_and_before_its_deadline() -> None:
+    state = deal({0: "QC AC", 1: "9C 9C", 2: "QC", 3: "KC"})
+    with pytest.raises(IllegalAction, match="only a seat of the side it is made for may announce Kontra"):
+        play(state, "announce kontra")
+    play(state, "AC")
+    with pytest.raises(IllegalAction, match="only a seat of the side it is made for may announce Re"):
+        play(state, "announce re")  # seat 1 holds no queen
+    play(state, "9C")  # seat 2, holding the other queen, is offered Re and what follows it
+    offered = [state.action_to_string(a) for a in state.legal_actions() if a >= ACTS.announce0]
+    assert offered == ["announce re", "announce re_90", "announce re_60", "announce re_30", "announce re_schwarz"]
+
+
+def announcing_hand(seed: int, announcer: int = 0) -> GameState | None:
+    """Greedy plays a random deal, ``announcer`` announcing its side (Re or Kontra) on its first turn,
+    until seat 1 is to play in the third trick; None when greedy gives the deal away to a chance node."""
+    state = GameState(RS, seed=seed)
+    state.deal_shuffled(random.Random(seed))
+    greedy = make_agent("greedy")
+    rng = random.Random(seed)
+    announced = False
+    while len(state.view(0).played) < 8 or state.current_player() != 1:
+        seat = state.current_player()
+        if seat == CHANCE:
+            return None
+        legal = state.legal_actions()
+        if seat == announcer and not announced:
+            announced = True
+            first = next(a for a in legal if a >= ACTS.announce0)  # re or kontra: the first offered
+            state.apply(first)
+            continue
+        state.apply(greedy.act(state, legal, rng))
+    return state
+
+
+def test_the_sampled_worlds_agree_with_an_announcement() -> None:
+    """Seat 0 announced its side: in every world seat 1 samples it is on that side (Re: it holds a
+    queen of clubs), and replay refuses the announcement where it is not (the queen moved away)."""
+    for seed in range(40):
+        state = announcing_hand(seed)
+        if state is None or not state.sides[0] == 0 or state.hand_of(0) & QC == 0:
+            continue
+        worlds = worlds_of(state, 1, seed)
+        assert all(world.sides[0] == 0 and (world.hand_of(0) | sum(1 << c for s, c in world.view(0).played
+                                                                   if s == 0)) & QC for world in worlds)
+        queen = next(iter_bits(state.hand_of(0) & QC))
+        other = next(iter_bits(state.hand_of(3) & ~QC))
+        assert swapped_game(state, queen, other) is None or bool(state.hand_of(0) & QC & ~(1 << queen))
+        break
+    else:
+        raise AssertionError("no deal where seat 0 announced Re with a queen unplayed")
+    one = deal({1: "QC QC"})  # seat 0 holds no queen: Re is not its to announce, on replay as in play
+    with pytest.raises(IllegalAction):
+        play(one, "announce re")
+
+
+def test_nobody_learns_where_an_unannounced_queen_of_clubs_is() -> None:
+    """Seat 0 announced its side (Re or Kontra) on its first turn: moving an unplayed queen of clubs
+    between seats 2 and 3 (trading it for a trump there) changes neither seat 1's view, the worlds
+    it samples nor any search's choice, though the sides change."""
+    def cases() -> Iterator[tuple[GameState, int, int, int, int]]:
+        for seed in range(80):
+            state = announcing_hand(seed)
+            if state is None:
+                continue
+            played = sum(1 << c for _, c in state.view(1).played)
+            moves = [(queen, trump) for holder, other in ((2, 3), (3, 2))
+                     for queen in iter_bits(state.hand_of(holder) & QC & ~played)
+                     for trump in iter_bits(state.hand_of(other) & ~QC & ~played & state.context.trump_mask)]
+            if moves and state.view(1).announcements:
+                yield state, *moves[0], 1, seed
+
+    twins_look_the_same(cases())
+
+
+def test_greedy_announces_a_strong_hand_and_not_a_weak_one() -> None:
+    strong = deal({0: "10H 10H QC QS QS QH QH JC JC AD AD 10D"})
+    choice = make_agent("greedy").act(strong, strong.legal_actions(), random.Random(0))
+    assert strong.action_to_string(choice).startswith("announce re")
+    weak = deal({0: "QC 9S 9S 9H 9H KS KS KH KH 9C KC KC"})
+    choice = make_agent("greedy").act(weak, weak.legal_actions(), random.Random(0))
+    assert choice < ACTS.ncards  # a card: no announcement
+
+
+def test_searches_play_the_announcements_without_crashing() -> None:
+    rs = build_ruleset(str(FOLDER / "doppelkopf.yaml"), {"deals": 1})
+    for spec in ("pimc:samples=2", "ismcts:iterations=8:worlds=2"):
+        state = GameState(rs, seed=7)
+        play_game(state, [make_agent(spec), make_agent("greedy")] * 2, random.Random(7))
+        assert state.is_terminal() and sum(state.hands[-1].deltas) == 0
