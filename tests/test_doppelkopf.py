@@ -25,7 +25,6 @@ from hypothesis import strategies as st
 from couillon_dsl.agents import make_agent
 from couillon_dsl.cards import CardNotationError, iter_bits
 from couillon_dsl.compile import build_ruleset
-from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
 from couillon_dsl.diff import differences
 from couillon_dsl.explain import explain, int_phrase
