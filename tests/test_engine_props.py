@@ -219,8 +219,12 @@ class Walker:
                 for own in legal[len(cards):]:  # an announcement offered next to the cards: its card is held;
                     kind, arg = state.actions.decode(own)  # an optional declaration: the seat holds one
                     hand = state.hand_of(seat)
-                    if kind == "announce":
-                        assert hand >> self.rs.tables.holder_cards[arg] & 1
+                    t = self.rs.tables
+                    if kind == "announce" and t.side_deadlines and t.side_deadlines[arg]:  # for the seat's side
+                        side = next(entry[1] for entry in t.side_offers if entry[0] == arg)
+                        assert (0 if state.sides[seat] == state.view(seat).maker else 1) == side
+                    elif kind == "announce":
+                        assert hand >> t.holder_cards[arg] & 1
                     else:
                         assert kind == "declare" and self.rs.tables.declarations[arg].melds(hand, state.context.trump, seat)
                 self.check_play(seat, cards)
