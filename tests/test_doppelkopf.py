@@ -309,14 +309,15 @@ def test_the_sampled_worlds_agree_with_an_announcement() -> None:
     queen of clubs), and replay refuses the announcement where it is not (the queen moved away)."""
     for seed in range(40):
         state = announcing_hand(seed)
-        if state is None or not state.sides[0] == 0 or state.hand_of(0) & QC == 0:
-            continue
+        if state is None or state.sides[0] != 0 or (state.hand_of(0) & QC).bit_count() != 1 \
+                or any(s == 0 and QC >> c & 1 for s, c in state.view(0).played):
+            continue  # seat 0 announced Re holding one queen, not yet played
         worlds = worlds_of(state, 1, seed)
         assert all(world.sides[0] == 0 and (world.hand_of(0) | sum(1 << c for s, c in world.view(0).played
                                                                    if s == 0)) & QC for world in worlds)
         queen = next(iter_bits(state.hand_of(0) & QC))
         other = next(iter_bits(state.hand_of(3) & ~QC))
-        assert swapped_game(state, queen, other) is None or bool(state.hand_of(0) & QC & ~(1 << queen))
+        assert swapped_game(state, queen, other) is None  # the queen moved to seat 3: Re is refused on replay
         break
     else:
         raise AssertionError("no deal where seat 0 announced Re with a queen unplayed")
