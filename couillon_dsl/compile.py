@@ -476,7 +476,7 @@ def _call(raw: Mapping[str, Any]) -> PartnerCall:
 
     return PartnerCall(cards=cards(raw["cards"]), must_hold_suit=raw.get("must_hold_suit", False),
                 own=raw.get("own", "forbidden"), otherwise=cards(raw.get("otherwise", ())),
-                       plays_when_led=raw.get("plays_when_led", False))
+                       plays_when_led=raw.get("plays_when_led", False), when=raw.get("when", "after_kitty"))
 
 
 def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:

@@ -221,13 +221,15 @@ class PartnerCall:
     ``cards`` (card names, or a set of `deck.card_sets`), or of ``otherwise`` when he holds every
     card of ``cards``; ``must_hold_suit``: only while he holds a card of its suit that is not a
     trump; ``own``: calling a card he holds is ``forbidden``, or he plays ``alone``; ``plays_when_led``:
-    its holder must play it to a trick whose led suit is its suit."""
+    its holder must play it to a trick whose led suit is its suit; ``when``: the call is made once the
+    kitty is dealt with (``after_kitty``) or as soon as the contract is fixed (``before_kitty``)."""
 
     cards: tuple[str, ...] | str
     must_hold_suit: bool = False
     own: str = "forbidden"  # forbidden | alone
     otherwise: tuple[str, ...] | str = ()
     plays_when_led: bool = False
+    when: str = "after_kitty"  # after_kitty | before_kitty
 
 
 @dataclass(frozen=True, slots=True)

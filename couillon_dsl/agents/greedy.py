@@ -317,7 +317,7 @@ def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, 
         points = round(dealt * share)
         deltas = t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), None if each_alone else 0,
                               n - 1, tricks, 0, 0,
-                              values, (), side_of=side_of, **facts).deltas
+                              values, (), side_of=side_of, declarer=None if each_alone else 0, **facts).deltas
         others = [d for team, d in enumerate(deltas) if team != 0]
         changes.append(sign * (sum(others) / len(others) - deltas[0]))
     return changes[0], -changes[1]
