@@ -20,6 +20,7 @@ from couillon_dsl.agents import make_agent
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.explain import explain
 from couillon_dsl.simulation import play_game
 from couillon_dsl.validate import check
 from couillon_dsl.loader import load_ruleset
@@ -226,3 +227,15 @@ def test_role_is_checked(tmp_path) -> None:  # type: ignore[no-untyped-def]
                     "  other: {for_each: seat, when: 'role(seat) != \"attacker\"', delta: '0'}\n", encoding="utf-8")
     codes = sorted(d.code for d in check(load_ruleset(str(path))))
     assert codes == ["role-partner-without-call", "role-unknown"]
+
+
+def test_the_rulebook_says_when_the_king_is_called_and_who_is_paid_what() -> None:
+    text = explain(RS)
+    assert ("as soon as the contract is fixed, before anyone sees the kitty or the declarer takes it, holding only "
+            "the cards dealt to them, the declarer calls a card of the set kings (a card of the set queens too when "
+            "they hold all of those), a card they hold too, and then they play alone") in text
+    assert "(nobody does when it lies in the kitty)" in text
+    assert "For each player who is the declarer, that player changes their score by `shares * t`." in text
+    assert "For each player who is the declarer's partner, that player changes their score by `t`." in text
+    schafkopf = explain(build_ruleset(FOLDER / "schafkopf.yaml"))
+    assert "before the first lead the declarer calls" in schafkopf and "it lies in no hand" in schafkopf

@@ -86,8 +86,8 @@ class CallPhase(StateFields):
         """The cards the declarer may call now (phase ``call``); a call before the kitty reads the
         contract's context (play's is set once the deal is over)."""
         table = self._t.calls[self._contract]
-        ctx = self._contract_context(self._contract) if table.before_kitty else self._ctx  # type: ignore[union-attr]
-        return legal_calls(table, self._hands[self._decider], ctx, self._t.suit_of)  # type: ignore[arg-type,index]
+        ctx = self._contract_context(self._contract) if table.before_kitty else self._ctx
+        return legal_calls(table, self._hands[self._decider], ctx, self._t.suit_of)  # type: ignore[index]
 
     def may_call(self, seat: int, contract: int) -> bool:
         """Whether ``seat`` could call a card if it declared ``contract`` now (always, without a call):
@@ -105,7 +105,7 @@ class CallPhase(StateFields):
         self._called = card
         holder = next((s for s, hand in enumerate(self._hands) if hand >> card & 1), declarer)
         self._side_of = tuple(0 if s in (declarer, holder) else 1 for s in range(self._n))
-        if self._t.calls[self._contract].before_kitty:  # type: ignore[union-attr]
+        if self._t.calls[self._contract].before_kitty:
             self._continue_deal()
         else:
             self._before_play()

@@ -103,7 +103,7 @@ def rule_deltas(plan: Sequence[tuple[Any, ...]], define: Sequence[Callable[[Hand
                         deltas[team] += change
                         step[team] += change
                         continue
-                    for seat in ((each.each_seat,) if for_each == "seat" else
+                    for seat in ((int(each.each_seat),) if for_each == "seat" else  # type: ignore[arg-type]
                                  (s for s, side in enumerate(sides) if side == team)):
                         deltas[seat] += change
                         step[seat] += change

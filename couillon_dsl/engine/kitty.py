@@ -143,7 +143,7 @@ class KittyPhase(StateFields):
         discard to the discarder and the discards of a shown class to everyone."""
         k = self._t.kitty
         c = self._contract
-        if self._phase == CALL and self._t.calls[c].before_kitty:  # type: ignore[union-attr]
+        if self._phase == CALL and self._t.calls[c].before_kitty:
             return 0, 0  # a call before the kitty: nobody has seen it yet (engine.call)
         mine = seat == self._discarder
         # the discarder saw the kitty if he took it: by his contract, or by his decision before one
