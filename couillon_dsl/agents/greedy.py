@@ -203,10 +203,11 @@ def give(ctx: TrumpContext, hand: int, legal: Sequence[int], avoiding: bool) -> 
 
 
 def call(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
-    """The card to call for a partner (`contracts.<id>.call`): the one of the suit the hand is shortest
-    in, counting its plain cards (the partner's card then wins that suit's lead early), then the lowest."""
-    def length(card: int) -> tuple[int, int]:
-        return (hand & ctx.suit_mask[ctx.card_suit[card]] & ~ctx.trump_mask).bit_count(), card
+    """The card to call for a partner (`contracts.<id>.call`): one it does not hold (calling its own card
+    plays alone, `own: alone`), of the suit the hand is shortest in, counting its plain cards (the
+    partner's card then wins that suit's lead early), then the lowest."""
+    def length(card: int) -> tuple[int, int, int]:
+        return hand >> card & 1, (hand & ctx.suit_mask[ctx.card_suit[card]] & ~ctx.trump_mask).bit_count(), card
     return min(legal, key=length)
 
 

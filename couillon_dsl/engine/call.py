@@ -73,6 +73,8 @@ class CallPhase(StateFields):
         table = calls[self._contract]
         if table is None or table.before_kitty != before_kitty:
             return False
+        if before_kitty:  # the contract's context now (play sets it again once the deal is over)
+            self._ctx = self._contract_context(self._contract)
         self._phase = CALL
         return True
 
@@ -83,11 +85,9 @@ class CallPhase(StateFields):
                                                        | self._promo)]
 
     def call_mask(self) -> CardMask:
-        """The cards the declarer may call now (phase ``call``); a call before the kitty reads the
-        contract's context (play's is set once the deal is over)."""
-        table = self._t.calls[self._contract]
-        ctx = self._contract_context(self._contract) if table.before_kitty else self._ctx
-        return legal_calls(table, self._hands[self._decider], ctx, self._t.suit_of)  # type: ignore[index]
+        """The cards the declarer may call now (phase ``call``)."""
+        return legal_calls(self._t.calls[self._contract], self._hands[self._decider],  # type: ignore[index]
+                           self._ctx, self._t.suit_of)
 
     def may_call(self, seat: int, contract: int) -> bool:
         """Whether ``seat`` could call a card if it declared ``contract`` now (always, without a call):
