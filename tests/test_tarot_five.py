@@ -26,7 +26,7 @@ from couillon_dsl.validate import check
 from couillon_dsl.loader import load_ruleset
 from example_games import FOLDER
 from honesty import twins_look_the_same
-from packs import pack_dealing, random_hands, say
+from packs import at_the_table, pack_dealing, random_hands, say
 
 RS = build_ruleset("tarot", {"players": 5, "deals": 1})
 LAYOUT = RS.layout
@@ -239,3 +239,11 @@ def test_the_rulebook_says_when_the_king_is_called_and_who_is_paid_what() -> Non
     assert "For each player who is the declarer's partner, that player changes their score by `t`." in text
     schafkopf = explain(build_ruleset(FOLDER / "schafkopf.yaml"))
     assert "before the first lead the declarer calls" in schafkopf and "it lies in no hand" in schafkopf
+
+
+def test_a_person_at_the_table_hears_the_call_before_the_chien_is_shown() -> None:
+    """`couillon play`, seed 0: seat 2 takes a Petite and calls the ♦K, which then turns up in the chien."""
+    out = at_the_table("tarot", 0, 1, "players=5", "deals=1")
+    call = out.index("Seat 2 calls ♦K")
+    assert out.index("Seat 2 is the declarer with Petite: they call a partner's card next.") < call
+    assert call < out.index("The kitty is shown: ♥C ♦K ♣8. Seat 2 takes it.")
