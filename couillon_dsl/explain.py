@@ -2076,6 +2076,7 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the score of {team} before the hand" if team else None
         if node.func == "seats":
             team = team_phrase(rs, arg)
+            team = "the declarer's side" if team == "the declarer" else team  # sides per hand: the maker is a side
             return f"the number of players on {team}" if team else None
         if node.func == "top_run":
             team = team_phrase(rs, arg)

@@ -247,3 +247,15 @@ def test_a_person_at_the_table_hears_the_call_before_the_chien_is_shown() -> Non
     call = out.index("Seat 2 calls ♦K")
     assert out.index("Seat 2 is the declarer with Petite: they call a partner's card next.") < call
     assert call < out.index("The kitty is shown: ♥C ♦K ♣8. Seat 2 takes it.")
+
+
+def test_beside_a_call_only_announcements_that_would_tell_the_partner_are_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Tarot's own rules beside the call (the Excuse's role, the poignée, the taker's chelem) validate; an
+    announcement put to the taker's partners would tell who they are, and is refused beside the call."""
+    assert not check(load_ruleset("tarot"))
+    path = tmp_path / "asked.yaml"
+    path.write_text("extends: tarot\nid: asked\nname: Asked\nannouncements:\n  support:\n    name: Support\n"
+                    "    by: partners\n    after: chelem\n", encoding="utf-8")
+    found = [(d.code, d.message) for d in check(load_ruleset(str(path)))]
+    assert [code for code, _ in found] == ["hidden-sides-unsupported"]
+    assert "with option players = 5" in found[0][1]
