@@ -24,6 +24,7 @@ from couillon_dsl.explain import explain
 from couillon_dsl.simulation import play_game
 from couillon_dsl.validate import check
 from couillon_dsl.loader import load_ruleset
+from couillon_dsl.records import GameRecord, replay
 from example_games import FOLDER
 from honesty import twins_look_the_same
 from packs import at_the_table, pack_dealing, random_hands, say
@@ -259,3 +260,11 @@ def test_beside_a_call_only_announcements_that_would_tell_the_partner_are_refuse
     found = [(d.code, d.message) for d in check(load_ruleset(str(path)))]
     assert [code for code, _ in found] == ["hidden-sides-unsupported"]
     assert "with option players = 5" in found[0][1]
+
+
+def test_a_game_records_the_call_and_replays_exactly() -> None:
+    state = GameState(RS, seed=3)
+    play_game(state, [make_agent("greedy")] * 5, random.Random(3))
+    record = GameRecord.from_state(state, ruleset="tarot", seed=3)
+    assert any(action.startswith("call ") for action in record.actions)
+    assert replay(record, RS) is None
