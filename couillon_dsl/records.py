@@ -47,6 +47,7 @@ class GameRecord:
     agents: tuple[str, ...]
     actions: tuple[str, ...]
     outcome: dict[str, Any]
+    scoresheet: dict[str, Any] | None = None  # the scoresheet the game was set to mid-way, and where (see sheet_of)
 
     @classmethod
     def from_state(cls, state: GameState, *, ruleset: str, seed: int | None = None,
@@ -56,11 +57,24 @@ class GameRecord:
             raise ValueError("only a finished game can be recorded")
         rs = state.ruleset
         return cls(game, str(ruleset), rs.id, rs.option_values(), seed, tuple(agents),
-                   tuple(state.action_to_string(a) for a in state.history()), outcome_of(state))
+                   tuple(state.action_to_string(a) for a in state.history()), outcome_of(state), sheet_of(state))
 
     def to_json(self) -> str:
-        return json.dumps({"format": FORMAT, "version": VERSION, **asdict(self)}, ensure_ascii=False,
-                          separators=(",", ":"))
+        fields = asdict(self)
+        if self.scoresheet is None:  # most games start from the ruleset's scoresheet: their lines say nothing of it
+            del fields["scoresheet"]
+        return json.dumps({"format": FORMAT, "version": VERSION, **fields}, ensure_ascii=False, separators=(",", ":"))
+
+
+def sheet_of(state: GameState) -> dict[str, Any] | None:
+    """The scoresheet ``state`` was set to (:meth:`GameState.set_scoresheet`) as a record says it:
+    ``at``, the index of the action it was set before, and what it set; None when it never was."""
+    sheet = state.sheet_set
+    if sheet is None:
+        return None
+    names = [tally.name for tally in state.ruleset.tallies]
+    return {"at": sheet.at, "values": list(sheet.values), "ties": sheet.ties, "passes": sheet.passes,
+            "hand": sheet.game_hands + 1, "tallies": {name: list(row) for name, row in zip(names, sheet.counts)}}
 
 
 def outcome_of(state: GameState) -> dict[str, Any]:
@@ -161,8 +175,25 @@ def _parse(line: str, where: str) -> GameRecord:
             raise RecordError(f"{where}: damaged record: `{key}` has the wrong type")
     if not all(isinstance(a, str) for a in data["actions"]) or not all(isinstance(a, str) for a in data["agents"]):
         raise RecordError(f"{where}: damaged record: actions and agents are lists of strings")
+    sheet = data.get("scoresheet")
+    if sheet is not None and not _is_sheet(sheet):
+        raise RecordError(f"{where}: damaged record: `scoresheet` needs whole numbers `at`, `ties`, `passes` and "
+                          f"`hand`, a list `values` and an object `tallies` of lists")
     return GameRecord(data["game"], data["ruleset"], data["ruleset_id"], data["options"], data["seed"],
-                      tuple(data["agents"]), tuple(data["actions"]), data["outcome"])
+                      tuple(data["agents"]), tuple(data["actions"]), data["outcome"], sheet)
+
+
+def _is_sheet(sheet: Any) -> bool:
+    """Whether ``sheet`` has the shape :func:`sheet_of` writes (the values themselves are the replay's to judge)."""
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    def counts(value: Any) -> bool:
+        return isinstance(value, list) and all(whole(v) for v in value)
+
+    return (isinstance(sheet, dict) and all(whole(sheet.get(key)) for key in ("at", "ties", "passes", "hand"))
+            and counts(sheet.get("values")) and isinstance(sheet.get("tallies"), dict)
+            and all(counts(row) for row in sheet["tallies"].values()))
 
 
 # ---------------------------------------------------------------------------- replay
@@ -186,11 +217,21 @@ def replay(record: GameRecord, ruleset: Ruleset) -> Mismatch | None:
         return Mismatch(record.game, None, f"the record is of ruleset {record.ruleset_id!r}, "
                                            f"{record.ruleset!r} now builds {ruleset.id!r}")
     state = GameState(ruleset, seed=record.seed)
+    sheet = record.scoresheet
+    if sheet is not None and not 0 <= sheet["at"] < len(record.actions):
+        return Mismatch(record.game, None, f"the scoresheet is set before action {sheet['at']}, "
+                                           f"and the record has {len(record.actions)}")
     for index, text in enumerate(record.actions):
         seat = state.current_player()
         who = "chance" if seat < 0 else f"seat {seat}"
         if state.is_terminal():
             return Mismatch(record.game, index, f"{text!r} recorded after the game was over")
+        if sheet is not None and sheet["at"] == index:
+            try:
+                state.set_scoresheet(sheet["values"], ties=sheet["ties"], passes=sheet["passes"],
+                                     tallies=sheet["tallies"], hand=sheet["hand"])
+            except ValueError as exc:
+                return Mismatch(record.game, index, f"the recorded scoresheet cannot be set: {exc}")
         try:
             action = state.string_to_action(seat if seat >= 0 else None, text)
             state.apply(action)

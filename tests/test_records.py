@@ -171,3 +171,42 @@ def test_a_game_with_bids_records_and_replays_exactly(tmp_path: Path) -> None:
 
 def test_a_record_without_bids_has_no_bids_key(records: list[GameRecord]) -> None:
     assert all("bids" not in hand for hand in records[0].outcome["hands"])
+
+
+def test_a_game_set_to_a_scoresheet_records_it_and_replays_exactly(tmp_path: Path) -> None:
+    """A game set to a scoresheet mid-way (a scenario's `before:`, the API) records where and to what, and
+    replays identically; without that field the same actions end elsewhere, which replay reports."""
+    ruleset = build_ruleset("couillon")
+    state = GameState(ruleset, seed=4)
+    rng = random.Random(4)
+    agents = [make_agent("random")] * 4
+    while len(state.hands) < 2:  # two hands from the start, then the sheet is set at the next deal
+        state.apply(rng.choice(state.legal_actions()) if state.is_chance_node()
+                    else agents[state.current_player()].act(state, state.legal_actions(), rng))
+    at = len(state.history())
+    state.set_scoresheet([1, 4], ties=1, hand=3)
+    play_game(state, agents, rng)
+    record = GameRecord.from_state(state, ruleset="couillon", seed=4, agents=["random"] * 4)
+    assert record.scoresheet == {"at": at, "values": [1, 4], "ties": 1, "passes": 0, "hand": 3, "tallies": {}}
+    path = tmp_path / "games.jsonl"
+    write_records(path, [record])
+    assert list(read_records(path)) == [record]
+    assert replay(record, ruleset) is None and replay_cli(path).exit_code == 0
+    unset = GameRecord(**{**record.__dict__, "scoresheet": None})
+    mismatch = replay(unset, ruleset)  # from five lines each, the game does not end where the record does
+    assert mismatch is not None and mismatch.action == len(record.actions)
+    assert mismatch.message == "the recorded actions end before the game does"
+    rows = lines_of(path)
+    rows[0]["scoresheet"]["values"] = [1, 4, 5]
+    write_lines(path, rows)
+    result = replay_cli(path)
+    assert result.exit_code == 1 and f"action {at}: the recorded scoresheet cannot be set: this ruleset has 2 teams" \
+        in result.output
+    rows[0]["scoresheet"]["at"] = "x"
+    write_lines(path, rows)
+    result = replay_cli(path)
+    assert result.exit_code == 1 and "damaged record: `scoresheet` needs whole numbers" in result.output
+
+
+def test_a_record_of_a_game_never_set_has_no_scoresheet_key(records: list[GameRecord]) -> None:
+    assert records[0].scoresheet is None and "scoresheet" not in json.loads(records[0].to_json())

@@ -499,6 +499,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         return self._result
 
     @property
+    def sheet_set(self) -> SheetSet | None:
+        """The scoresheet :meth:`set_scoresheet` gave this game, and where in its history (None: never set)."""
+        return self._sheet_set
+
+    @property
     def dealer(self) -> int:
         return self._dealer
 
@@ -688,6 +693,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         first card)."""
         if len(values) != len(self._values):
             raise ValueError(f"this ruleset has {len(self._values)} teams, not {len(values)}")
+        if ties < 0 or passes < 0 or hand is not None and hand < 1:
+            raise ValueError("ties and passes pending are counts (0 or more), and hands are counted from 1")
         names = [tally.name for tally in self._rs.tallies]
         counts = [list(row) for row in self._counts]
         for name, row in (tallies or {}).items():
