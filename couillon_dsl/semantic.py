@@ -992,6 +992,13 @@ class _Checks:
             if key == all_pass:
                 self.report("call-without-declarer", f"contract {key} is played when everyone passes, with no "
                             "declarer to call a partner", base, "leave the call out of that contract")
+            steps = [step for step in self.data.get("deal") or () if isinstance(step, dict)]
+            later = next((i for i, step in enumerate(steps) if "decide" in step), len(steps)) + 1 < len(steps)
+            if contracts[key]["call"].get("when") == "before_kitty" and not later \
+                    and not any("kitty" in step for step in steps):
+                self.report("unused-setting", f"contract {key} calls before the kitty, but the deal has no kitty "
+                            "and nothing dealt after the decision: the call comes at the same moment either way",
+                            f"{base}/when", "leave `when` out", severity="warning")
         if not called:
             return
         data, players = self.data, self.data["players"]

@@ -268,3 +268,11 @@ def test_a_game_records_the_call_and_replays_exactly() -> None:
     record = GameRecord.from_state(state, ruleset="tarot", seed=3)
     assert any(action.startswith("call ") for action in record.actions)
     assert replay(record, RS) is None
+
+
+def test_a_call_before_a_kitty_the_deal_lacks_is_an_unused_setting(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "unused.yaml"
+    path.write_text(f"extends: {FOLDER / 'schafkopf.yaml'}\nid: unused\nname: Unused\ncontracts:\n  sauspiel:\n"
+                    "    call: {when: before_kitty}\n", encoding="utf-8")
+    found = [(d.code, d.severity, d.pointer) for d in check(load_ruleset(str(path)))]
+    assert found == [("unused-setting", "warning", "/contracts/sauspiel/call/when")]
