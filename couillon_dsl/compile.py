@@ -129,7 +129,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
             tables, unbroken=class_mask(layout, deck, play.lead_once_broken),
             first_lead_card=layout.parse(play.first_lead_card) if play.first_lead_card else -1,
             first_trick_barred=class_mask(layout, deck, play.not_on_first_trick), play_rules=True)
-    if any(c.call is not None and c.call.plays_when_led for c in contracts):  # legal_mask applies it (play_rules)
+    if any(c.call is not None and (c.call.plays_when_led or c.call.bars) for c in contracts):  # legal_mask: play_rules
         tables = dataclasses.replace(tables, play_rules=True)
     if follow.when_partner_winning == "free":  # the closure knows no seats: legal_mask applies it (play_rules)
         tables = dataclasses.replace(tables, partner_free=True, play_rules=True)
@@ -475,8 +475,10 @@ def _call(raw: Mapping[str, Any]) -> PartnerCall:
         return value if isinstance(value, str) else tuple(str(c) for c in value)
 
     return PartnerCall(cards=cards(raw["cards"]), must_hold_suit=raw.get("must_hold_suit", False),
-                own=raw.get("own", "forbidden"), otherwise=cards(raw.get("otherwise", ())),
-                       plays_when_led=raw.get("plays_when_led", False), when=raw.get("when", "after_kitty"))
+                       own=raw.get("own", "forbidden"), otherwise=cards(raw.get("otherwise", ())),
+                       plays_when_led=raw.get("plays_when_led", False), leads_it_first=raw.get("leads_it_first", False),
+                       runs_away_with=raw.get("runs_away_with", 0), kept_until_led=raw.get("kept_until_led", False),
+                       caller_keeps_suit=raw.get("caller_keeps_suit", False), when=raw.get("when", "after_kitty"))
 
 
 def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:

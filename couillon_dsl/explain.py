@@ -952,6 +952,12 @@ def promoted_phrase(rs: Ruleset, c: Contract) -> str:
                 "trumps, in that order" if kept else "; no card is promoted")
     if plain:
         text += f"; the {join(plain)} are not promoted: they rank as plain cards of their suits"
+        suit = c.trump.upper() if c.trump.upper() in rs.layout.suits else None
+        in_trump = [_card(rs, p.card) for p in rs.deck.promotions
+                    if p.card is not None and p.card.upper() not in kept and suit and rs.layout.suit_of(rs.layout.parse(p.card))
+                    == rs.layout.suits.index(suit)]
+        if in_trump:
+            text += f" (so the {join(in_trump)}, of the trump suit, {'is a trump' if len(in_trump) == 1 else 'are trumps'})"
     return text
 
 
@@ -978,6 +984,18 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
              f"others (nobody does when {nobody}), known to the others only when they play it")
     if call.plays_when_led:
         text += ", and must play it to the first trick led in its suit"
+    duties = []
+    if call.leads_it_first:
+        duties.append("its holder may not lead another card of its suit before the called card"
+                      + (f" unless they hold {call.runs_away_with} cards of that suit or more, and then may (running away)"
+                         if call.runs_away_with else ""))
+    if call.kept_until_led:
+        duties.append("its holder may not throw the called card away on a trick of another suit")
+    if call.caller_keeps_suit:
+        duties.append("the declarer may not throw a card of its suit on a trick of another suit")
+    if duties:
+        text += ("; until a trick has been led in the called card's suit, " + "; ".join(duties)
+                 + " (a player left with no other card to play plays one)")
     return text
 
 

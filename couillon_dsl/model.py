@@ -220,16 +220,30 @@ class PartnerCall:
     """The card a contract's declarer calls to find his partner (`contracts.<id>.call`): one of
     ``cards`` (card names, or a set of `deck.card_sets`), or of ``otherwise`` when he holds every
     card of ``cards``; ``must_hold_suit``: only while he holds a card of its suit that is not a
-    trump; ``own``: calling a card he holds is ``forbidden``, or he plays ``alone``; ``plays_when_led``:
-    its holder must play it to a trick whose led suit is its suit; ``when``: the call is made once the
-    kitty is dealt with (``after_kitty``) or as soon as the contract is fixed (``before_kitty``)."""
+    trump; ``own``: calling a card he holds is ``forbidden``, or he plays ``alone``. Its duties in the
+    play, each until a trick of its suit has been led: ``plays_when_led``, its holder must play it to
+    a trick whose led suit is its suit; ``leads_it_first``, he leads no other card of its suit before
+    it, unless he holds ``runs_away_with`` cards of the suit or more (0: never); ``kept_until_led``, he
+    does not discard it on a trick of another suit; ``caller_keeps_suit``, the declarer does not discard
+    a card of its suit on a trick of another suit (each bar lifted when it would leave no card).
+    ``when``: the call is made once the kitty is dealt with (``after_kitty``) or as soon as the
+    contract is fixed (``before_kitty``)."""
 
     cards: tuple[str, ...] | str
     must_hold_suit: bool = False
     own: str = "forbidden"  # forbidden | alone
     otherwise: tuple[str, ...] | str = ()
     plays_when_led: bool = False
+    leads_it_first: bool = False
+    runs_away_with: int = 0
+    kept_until_led: bool = False
+    caller_keeps_suit: bool = False
     when: str = "after_kitty"  # after_kitty | before_kitty
+
+    @property
+    def bars(self) -> bool:
+        """Whether a duty keeps a card back until the called suit is led (all but `plays_when_led`)."""
+        return self.leads_it_first or self.kept_until_led or self.caller_keeps_suit
 
 
 @dataclass(frozen=True, slots=True)

@@ -989,6 +989,7 @@ class _Checks:
                 self.report("call-needs-ladder", f"contract {key} calls a partner, which only a ladder bid once round "
                             "lets a seat bid when it has a card to call", base,
                             "use trump: {method: auction, auction: {ladder: [...]}} (procedure once)")
+            self.check_call_duties(key, contracts[key]["call"], base)
             if key == all_pass:
                 self.report("call-without-declarer", f"contract {key} is played when everyone passes, with no "
                             "declarer to call a partner", base, "leave the call out of that contract")
@@ -1014,6 +1015,22 @@ class _Checks:
                 self.report("hidden-sides-unsupported", f"a called partner (contracts.{called[0]}.call) stays hidden "
                             f"until the card is played, which {what} would break or is not supported with", pointer,
                             "leave it out, or drop the call")
+
+    def check_call_duties(self, key: str, call: dict[str, Any], base: str) -> None:
+        """A call's running away (`runs_away_with`) lifts `leads_it_first`, and needs as many cards of a suit as the deck has."""
+        run = call.get("runs_away_with")
+        if run is None:
+            return
+        if not call.get("leads_it_first", False):
+            self.report("call-runs-away-without-lead-duty", f"contract {key}'s call lets the holder run away with {run} cards "
+                        "of the called suit, but no duty (leads_it_first) keeps him from leading them", f"{base}/runs_away_with",
+                        "add leads_it_first: true, or leave runs_away_with out")
+        ranks = self.data["deck"].get("ranks")
+        per_suit = len(ranks) * self.data["deck"].get("copies", 1) if isinstance(ranks, list) else None
+        if per_suit is not None and run > per_suit:
+            self.report("call-runs-away-unreachable", f"contract {key}'s call lets the holder run away with {run} cards of "
+                        f"the called suit, but a suit has {per_suit}", f"{base}/runs_away_with",
+                        f"use at most {per_suit}, or leave runs_away_with out")
 
     def fact_ranges(self) -> dict[str, tuple[float, float]]:
         """The least and most of the facts an auction settles: the value bid and the doubling level."""

@@ -3,8 +3,8 @@ whoever holds it plays on his side, hidden until the card is played.
 
 The call comes after the contract and the kitty, before anything else the hand asks (phase
 ``call``, actions ``call CARD``), or with ``when: before_kitty`` as soon as the contract is fixed,
-before its kitty is shown or taken (the kitty stays out of every view until then). Which cards may be called is :func:`legal_calls`: one of the
-call's ``cards`` (or of ``otherwise`` when the declarer holds every one of them), not one he
+before its kitty is shown or taken (the kitty stays out of every view until then). Which cards
+may be called is :func:`legal_calls`: one of the call's ``cards`` (or of ``otherwise`` when the declarer holds every one of them), not one he
 holds unless ``own: alone``, and with ``must_hold_suit`` only while he holds a card of its suit
 that is not a trump. A contract with a call is bid only on a ladder (`call-needs-ladder`), and
 only by a seat with a legal call (:meth:`CallPhase.may_call`), so the phase always has one.
@@ -14,6 +14,11 @@ declarer alone when he holds it or nobody does), side 1 the rest. The call is pu
 is not: ``GameState.sides_known_to`` reads :meth:`CallPhase._hidden_side_cards` as it reads the
 side card of `players.sides: card_holders`, so the holder knows, and the others learn when the
 card is played.
+
+In the play the call's duties bind the holder and the declarer: :meth:`CallPhase.called_card_due`
+(`plays_when_led`) and, until a trick has been led in the called card's suit,
+:meth:`CallPhase.called_card_bars` (`leads_it_first` with `runs_away_with`, `kept_until_led`,
+`caller_keeps_suit`), which ``legal_mask`` applies as it applies the other play rules.
 """
 from __future__ import annotations
 
@@ -33,6 +38,11 @@ class CallTable(NamedTuple):
     must_hold_suit: bool
     alone: bool  # own: alone (calling a card he holds is allowed, and he plays alone)
     plays_when_led: bool  # its holder must play it to a trick of its suit
+    leads_it_first: bool  # its holder leads no other card of its suit before the suit is led ...
+    runs_away_with: int  # ... unless he holds this many cards of the suit (0: never)
+    kept_until_led: bool  # its holder keeps it off tricks of other suits until its suit is led
+    caller_keeps_suit: bool  # the declarer keeps its suit off tricks of other suits until its suit is led
+    bars: bool  # any of the four above
     before_kitty: bool  # when: before_kitty (called as soon as the contract is fixed, from the dealt hand)
 
 
@@ -44,7 +54,8 @@ def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -
     if not any(c.call for c in contracts):
         return ()
     return tuple(CallTable(mask(c.call.cards), mask(c.call.otherwise), c.call.must_hold_suit, c.call.own == "alone",
-                           c.call.plays_when_led, c.call.when == "before_kitty") if c.call else None
+                           c.call.plays_when_led, c.call.leads_it_first, c.call.runs_away_with, c.call.kept_until_led,
+                           c.call.caller_keeps_suit, c.call.bars, c.call.when == "before_kitty") if c.call else None
                  for c in contracts)
 
 
@@ -118,6 +129,50 @@ class CallPhase(StateFields):
                 or not self._t.calls[self._contract].plays_when_led:
             return -1
         return card if self._led == self._ctx.card_suit[card] else -1
+
+    def called_suit_led(self) -> bool:
+        """Whether a trick has been led in the called card's suit this hand, the trick in progress included
+        (public: the duties that keep cards back until then lapse)."""
+        ctx, card = self._ctx, self._called
+        suit = ctx.card_suit[card]
+        if self._trick and self._led == suit:
+            return True
+        return any(ctx.card_suit[cards[0]] == suit for _, cards, _ in self._log)
+
+    def called_card_bars(self) -> tuple[CardMask, str, int]:
+        """The cards of the seat to play that the called card's duties keep back now, with the duty's
+        setting and the call's `runs_away_with`, until a trick of its suit has been led: on lead, the
+        holder's other cards of its suit (`leads_it_first`, unless he holds `runs_away_with` of them);
+        on another suit's trick, the called card (`kept_until_led`, its holder) or every card of its
+        suit (`caller_keeps_suit`, the declarer). (0, "", 0) when none applies; the engine lifts a bar
+        that would leave no card. Each reads the seat's own hand and public facts only, so it tells no
+        other seat who holds the card."""
+        card = self._called
+        table: CallTable | None = self._t.calls[self._contract] if card >= 0 else None
+        if table is None or not table.bars:
+            return 0, "", 0
+        hand = self._hands[self._turn]
+        holder = bool(hand >> card & 1)
+        caller = table.caller_keeps_suit and self._turn == self._decider and bool(self._trick)
+        if not (holder and (table.kept_until_led if self._trick else table.leads_it_first)) and not caller:
+            return 0, "", 0
+        if self.called_suit_led():
+            return 0, "", 0
+        suit_cards = hand & self._ctx.suit_mask[self._ctx.card_suit[card]]
+        if not self._trick:
+            if table.runs_away_with and suit_cards.bit_count() >= table.runs_away_with:
+                return 0, "", 0
+            return suit_cards & ~(1 << card), "leads_it_first", table.runs_away_with
+        if caller:
+            return suit_cards, "caller_keeps_suit", 0
+        return 1 << card, "kept_until_led", 0
+
+    def _keep_back_called(self, legal: CardMask) -> CardMask:
+        """``legal`` without the cards the called card's duties keep back now, unless nothing else is legal."""
+        if self._called < 0:
+            return legal
+        bars = self.called_card_bars()[0]
+        return legal & ~bars or legal
 
     def _hidden_side_cards(self) -> CardMask:
         """The cards whose holders' sides are hidden until they are played: `card_holders`' side card,

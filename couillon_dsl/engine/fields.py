@@ -201,6 +201,9 @@ class StateFields:
     def called_card_due(self) -> Card:  # call: the called card its holder must play now, else -1
         raise NotImplementedError
 
+    def called_card_bars(self) -> tuple[CardMask, str, int]:  # call: the cards its duties keep back now, the duty, runs_away_with
+        raise NotImplementedError
+
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force
         raise NotImplementedError
 

@@ -241,6 +241,6 @@ class PlayPhase(StateFields):
         reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick),
                                                       self.barred_leads(), self.opening_card(),
                                                       self.first_trick_barred(), self.partner_winning(),
-                                                      self.called_card_due())
+                                                      self.called_card_due(), self.called_card_bars())
                       if c == action)
         return f"{name} is illegal: {reason}"

@@ -182,13 +182,13 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         """The cards the player to move may play (play phase only), as a mask."""
         h = self._hands[self._turn]
         if not self._trick:
-            return self._lead_mask(h) if self._t.play_rules else h
+            return self._keep_back_called(self._lead_mask(h)) if self._t.play_rules else h
         if self._t.play_rules:  # rules beyond the follow closure: a partner's trick, the first trick, a called card
             due = self.called_card_due()
             if due >= 0:
                 return 1 << due
             legal = h if self._freed(h) else self._ctx.legal(h, self._led, self._win, self._tmask)
-            return self._keep_off_first_trick(legal)
+            return self._keep_back_called(self._keep_off_first_trick(legal))
         return self._ctx.legal(h, self._led, self._win, self._tmask)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -6,7 +6,7 @@ overtrump ♥J". A test checks that the verdicts here always equal the engine's.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.follow import partner_frees
@@ -46,6 +46,8 @@ class PlayedPosition(Protocol):
 
     def called_card_due(self) -> Card: ...
 
+    def called_card_bars(self) -> tuple[CardMask, str, int]: ...
+
 
 def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     """``♥J``; a promoted card carries its name: ``♠Q (Mit)``."""
@@ -75,27 +77,48 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
         return [(c, False, why) for c in iter_bits(hand)]
     return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
                          state.opening_card(), state.first_trick_barred(), state.partner_winning(),
-                         state.called_card_due())
+                         state.called_card_due(), state.called_card_bars())
 
 
 def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
                   barred: CardMask = 0, opening: Card = -1, first_trick: CardMask = 0,
-                  partner_winning: bool = False, due: Card = -1) -> list[tuple[Card, bool, str]]:
+                  partner_winning: bool = False, due: Card = -1,
+                  kept: tuple[CardMask, str, int] = (0, "", 0)) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
     ``barred``: the cards that may not be led yet (`play.lead_once_broken`); ``opening``: the card
     the first trick must be opened with (`play.first_lead_card`), or -1; ``first_trick``: the cards
     kept off this trick while another card may be played (`play.not_on_first_trick`);
     ``partner_winning``: the trick's winning card is a partner's of the seat to play (the trick's
     cards do not say whose they are), for `play.follow.when_partner_winning`; ``due``: the called card
-    its holder must play now (`contracts.<id>.call.plays_when_led`), or -1."""
+    its holder must play now (`contracts.<id>.call.plays_when_led`), or -1; ``kept``: the cards the
+    called card's other duties keep back now, the duty's setting and the call's `runs_away_with`
+    (`GameState.called_card_bars`)."""
     if due >= 0:
         return [(c, c == due, "the holder of the called card plays it when its suit is led") for c in iter_bits(hand)]
     verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening, partner_winning)
+    verdicts = _held_back(verdicts, first_trick, "may not be played to the first trick while another card may be")
+    bars, duty, run = kept
+    return _held_back(verdicts, bars, _KEPT[duty](rs.layout.suit_symbol(ctx.card_suit[(bars & -bars).bit_length() - 1]), run))\
+        if bars else verdicts
+
+
+def _held_back(verdicts: list[tuple[Card, bool, str]], bars: CardMask, reason: str) -> list[tuple[Card, bool, str]]:
+    """``verdicts`` with the legal cards of ``bars`` made illegal for ``reason``, unless no other card is legal."""
     allowed = [c for c, ok, _ in verdicts if ok]
-    if not any(first_trick >> c & 1 for c in allowed) or all(first_trick >> c & 1 for c in allowed):
+    if not any(bars >> c & 1 for c in allowed) or all(bars >> c & 1 for c in allowed):
         return verdicts
-    return [(c, False, "may not be played to the first trick while another card may be")
-            if ok and first_trick >> c & 1 else (c, ok, reason) for c, ok, reason in verdicts]
+    return [(c, False, reason) if ok and bars >> c & 1 else (c, ok, why) for c, ok, why in verdicts]
+
+
+# why the called card's duties keep a card back (`contracts.<id>.call`), by setting: from the suit's symbol
+# and the call's `runs_away_with`
+_KEPT: dict[str, Callable[[str, int], str]] = {
+    "leads_it_first": lambda suit, run: f"the holder of the called card leads it before another card of its suit ({suit})"
+                                        + (f" unless they hold {run} cards of the suit" if run else ""),
+    "kept_until_led": lambda suit, run: "the holder of the called card keeps it until its suit is led, never discarding it "
+                                        "on another suit",
+    "caller_keeps_suit": lambda suit, run: f"the caller may not discard the called suit ({suit}) before it is led",
+}
 
 
 def _lead_or_follow_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...], barred: CardMask,
