@@ -10,14 +10,12 @@ nor any choice.
 from __future__ import annotations
 
 import random
-from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
-from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import CHANCE, GameState
 from couillon_dsl.explain import explain
@@ -26,7 +24,7 @@ from couillon_dsl.validate import check
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.records import GameRecord, replay
 from example_games import FOLDER
-from honesty import twins_look_the_same
+from honesty import twins_look_the_same, unplayed_called_card_twins
 from packs import at_the_table, pack_dealing, random_hands, say
 
 RS = build_ruleset("tarot", {"players": 5, "deals": 1})
@@ -145,43 +143,12 @@ def test_a_rule_for_each_seat_pays_that_seat_alone_on_a_per_seat_scoresheet(tmp_
     assert [b - a for a, b in zip(*scored)] == [1, 0, 1, 0]
 
 
-def hand_in_play(seed: int) -> GameState | None:
-    """Greedy plays a random deal until the second trick, or None when nobody takes."""
-    state = GameState(RS, seed=seed)
-    state.deal_shuffled(random.Random(seed))
-    greedy = make_agent("greedy")
-    rng = random.Random(seed)
-    while len(state.view(0).played) < 6 or state.current_player() == CHANCE:
-        if state.current_player() == CHANCE or state.is_terminal():
-            return None
-        state.apply(greedy.act(state, state.legal_actions(), rng))
-    return state if state.called is not None and state.called >= 0 else None
-
-
 @pytest.mark.parametrize("caller", [False, True])  # a defender to play, or the taker himself
 def test_nobody_learns_where_an_unplayed_called_king_is(caller: bool) -> None:
     """A seat to play that does not hold the called king (the taker, or a seat that is neither taker nor
-    holder): trading the unplayed king between two other seats for a plain card changes neither its view,
-    the worlds it samples nor any search's choice, though the sides change."""
-    def cases() -> Iterator[tuple[GameState, int, int, int, int]]:
-        for seed in range(300):
-            state = hand_in_play(seed)
-            if state is None:
-                continue
-            seat, king = state.current_player(), state.called
-            declarer = state.view(seat).deciding_seat
-            played = sum(1 << c for _, c in state.view(seat).played)
-            holder = next((s for s in range(5) if state.hand_of(s) >> king & 1), -1) if not played >> king & 1 else -1
-            if holder < 0 or holder == declarer or seat == holder or (seat == declarer) != caller:
-                continue
-            for other in (s for s in range(5) if s not in (seat, declarer, holder)):
-                plain = [c for c in iter_bits(state.hand_of(other) & ~played & ~state.context.trump_mask)
-                         if LAYOUT.suit_of(c) != LAYOUT.suit_of(king) and LAYOUT.name(c) != "EX"]
-                if plain:
-                    yield state, king, plain[0], seat, seed
-                    break
-
-    twins_look_the_same(cases())
+    holder): trading the unplayed king between two other seats for a plain card (not the Excuse) changes
+    neither its view, the worlds it samples nor any search's choice, though the sides change."""
+    twins_look_the_same(unplayed_called_card_twins(RS, caller, cards=6, tradable=lambda c: LAYOUT.name(c) != "EX"))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
