@@ -146,6 +146,9 @@ CODES: dict[str, str] = {
     "first-lead-card-undealt": "play.first_lead_card in a deal that keeps cards back (a stock, cards set aside, a kitty)",
     "bids-out-of-range": "bids whose lowest is above their highest, or whose highest is more than the tricks of a hand",
     "bid-without-bids": "an expression reads bid() in a ruleset without a `bids` section",
+    "role-unknown": "role() compared with a string that is not a role (declarer, partner, defender, none)",
+    "role-partner-without-call": "role() compared with \"partner\" where a declarer never has one (declarer_alone "
+                                 "sides and no contract with a call)",
     "score-without-teams": "an expression reads score() in a ruleset whose sides change from hand to hand (players.sides)",
     "card-set-follows-trump": "a card set naming trump cards (AT) where cards fixed before the deal are needed (a deal "
                               "check, a card class)",

@@ -967,8 +967,11 @@ def call_cards(rs: Ruleset, cards: tuple[str, ...] | str) -> str:
 
 
 def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
-    """What a contract's call (`contracts.<id>.call`) lets its declarer call, and who then plays with whom."""
-    text = f"before the first lead the declarer calls {call_cards(rs, call.cards)}"
+    """What a contract's call (`contracts.<id>.call`) lets its declarer call, when, and who then plays with whom."""
+    before_kitty = call.when == "before_kitty"
+    when = ("as soon as the contract is fixed, before anyone sees the kitty or the declarer takes it, "
+            "holding only the cards dealt to them," if before_kitty else "before the first lead")
+    text = f"{when} the declarer calls {call_cards(rs, call.cards)}"
     if call.otherwise:
         text += f" ({call_cards(rs, call.otherwise)} too when they hold all of those)"
     rules = []
@@ -976,8 +979,9 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
         rules.append("only a card of a suit of which they hold a card that is not a trump")
     rules.append("never a card they hold" if call.own == "forbidden"
                  else "a card they hold too, and then they play alone")
+    nobody = "it lies in the kitty" if before_kitty else "it lies in no hand"
     text += (", " + " and ".join(rules) + "; whoever holds the called card plays with the declarer against the "
-             "others (nobody does when it lies in no hand), known to the others only when they play it")
+             f"others (nobody does when {nobody}), known to the others only when they play it")
     if call.plays_when_led:
         text += ", and must play it to the first trick led in its suit"
     duties = []
@@ -1752,6 +1756,8 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
         phrase = condition_phrase(rs, condition)
         whom = "" if condition == Name("true") else \
             f" for whom {phrase if phrase is not None else f'`{to_text(condition)}` holds'}"
+        if phrase is not None and phrase.startswith("that player is"):  # a role: "each player who is the declarer"
+            whom = " who" + phrase[len("that player"):]
         return f"for each player{whom}, {action}"
     if condition == Name("true"):
         return f"after every hand, {action}"
@@ -2113,6 +2119,7 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the score of {team} before the hand" if team else None
         if node.func == "seats":
             team = team_phrase(rs, arg)
+            team = "the declarer's side" if team == "the declarer" else team  # sides per hand: the maker is a side
             return f"the number of players on {team}" if team else None
         if node.func == "top_run":
             team = team_phrase(rs, arg)
@@ -2275,8 +2282,28 @@ def _without_guards(nodes: list[Node]) -> list[Node]:
     return kept or nodes
 
 
+_ROLE_WORDS = {"declarer": "the declarer", "partner": "the declarer's partner",
+               "defender": "a defender (against the declarer)", "none": "in a hand nobody declared"}
+
+
+def role_phrase(rs: Ruleset, node: Node) -> str | None:
+    """``role(seat) == "partner"`` in words: "that player is the declarer's partner"."""
+    if not (isinstance(node, Binary) and node.op in ("==", "!=")):
+        return None
+    for call, other in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(call, Call) and call.func == "role" and isinstance(other, String) \
+                and other.value in _ROLE_WORDS and call.args == (Name(EACH_SEAT),):
+            if other.value == "none":
+                return "nobody declared the hand" if node.op == "==" else "someone declared the hand"
+            return f"that player {'is' if node.op == '==' else 'is not'} {_ROLE_WORDS[other.value]}"
+    return None
+
+
 def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
     op, left, right = node.op, node.left, node.right
+    role = role_phrase(rs, node)
+    if role is not None:
+        return role
     if op in ("==", "!=") and (team_phrase(rs, left) or team_phrase(rs, right)):
         return _team_comparison(rs, op, left, right)
     if op in ("==", "!=") and left == Name("contract") and isinstance(right, String):

@@ -225,7 +225,9 @@ class PartnerCall:
     a trick whose led suit is its suit; ``leads_it_first``, he leads no other card of its suit before
     it, unless he holds ``runs_away_with`` cards of the suit or more (0: never); ``kept_until_led``, he
     does not discard it on a trick of another suit; ``caller_keeps_suit``, the declarer does not discard
-    a card of its suit on a trick of another suit (each bar lifted when it would leave no card)."""
+    a card of its suit on a trick of another suit (each bar lifted when it would leave no card).
+    ``when``: the call is made once the kitty is dealt with (``after_kitty``) or as soon as the
+    contract is fixed (``before_kitty``)."""
 
     cards: tuple[str, ...] | str
     must_hold_suit: bool = False
@@ -236,6 +238,7 @@ class PartnerCall:
     runs_away_with: int = 0
     kept_until_led: bool = False
     caller_keeps_suit: bool = False
+    when: str = "after_kitty"  # after_kitty | before_kitty
 
     @property
     def bars(self) -> bool:

@@ -459,7 +459,10 @@ class Table:
             self.say(f"Contract: {c.name if c is not None else after.contract}, {trumps}.")
         elif after.offered is not None and after.offered != before.offered:
             self.say(f"Turned up: {self.card(after.offered)}.")
-        if after.contract is not None and before.contract is None:
+        fixed = self.contract(after.contract)
+        called_first = fixed is not None and fixed.call is not None and fixed.call.when == "before_kitty"
+        if after.contract is not None and (before.phase == "call" != after.phase if called_first  # after the call
+                                           else before.contract is None):
             self.kitty_news(after)
         if after.taken is not None and before.taken is None:
             taker = after.discarding_seat

@@ -1014,8 +1014,11 @@ class _Checks:
                         "use players.sides: declarer_alone (a score per seat), or on_all_pass: redeal")
 
     # what a called partner (contracts.<id>.call) is not played with: the rules card_holders' hidden sides
-    # are not played with, but for the trump decided by the players and the contracts the call belongs to
-    CALL_APART = tuple(p for p in HIDDEN_SIDES_APART if p not in ("/trump/method", "/contracts", "/deal"))
+    # are not played with, but for the trump decided by the players and the contracts the call belongs to, card
+    # roles and declarations (their sides are read when the hand is scored, or on its forced last trick), and the
+    # declarer's own announcements (his side is public); announcements that ask or seat his partners are refused
+    CALL_APART = tuple(p for p in HIDDEN_SIDES_APART
+                       if p not in ("/trump/method", "/contracts", "/deal", "/card_roles", "/declarations"))
 
     def check_calls(self, contracts: dict[str, Any], all_pass: str | None) -> None:
         """A contract's call: its cards exist, its declarer is one seat whose side the call completes, and
@@ -1044,10 +1047,20 @@ class _Checks:
             if key == all_pass:
                 self.report("call-without-declarer", f"contract {key} is played when everyone passes, with no "
                             "declarer to call a partner", base, "leave the call out of that contract")
+            steps = [step for step in self.data.get("deal") or () if isinstance(step, dict)]
+            later = next((i for i, step in enumerate(steps) if "decide" in step), len(steps)) + 1 < len(steps)
+            if contracts[key]["call"].get("when") == "before_kitty" and not later \
+                    and not any("kitty" in step for step in steps):
+                self.report("unused-setting", f"contract {key} calls before the kitty, but the deal has no kitty "
+                            "and nothing dealt after the decision: the call comes at the same moment either way",
+                            f"{base}/when", "leave `when` out", severity="warning")
         if not called:
             return
         data, players = self.data, self.data["players"]
         present = {"/players/sit_out": "sit_out" in players, "/deck/copies": data["deck"].get("copies", 1) > 1,
+                   "/announcements": any(not isinstance(a, dict) or a.get("by") != "declarer"
+                                         or {"after", "holder_of", "sits_out"} & a.keys()
+                                         for a in (data.get("announcements") or {}).values()),
                    "/play/follow/when_partner_winning":
                        data.get("play", {}).get("follow", {}).get("when_partner_winning", "as_usual") != "as_usual"}
         apart = {**{p: self.HIDDEN_SIDES_APART[p] for p in self.CALL_APART}, "/deck/copies": "copies of a card"}
@@ -1732,6 +1745,8 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         fixed_teams=data["players"].get("sides", "teams") == "teams",
         bids="bids" in data,
         numeric_auction="values" in (data["trump"].get("auction") or {}),
+        partners=data["players"].get("sides", "teams") == "teams"
+        or any("call" in c for c in (data.get("contracts") or {}).values() if isinstance(c, dict)),
     )
 
 

@@ -3,11 +3,13 @@ that a seat sees, samples and chooses the same in both (nothing hidden leaks int
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from typing import Callable, Iterable, Iterator
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.sampler import Sampler
-from couillon_dsl.engine import GameState, IllegalAction
+from couillon_dsl.cards import iter_bits
+from couillon_dsl.engine import CHANCE, GameState, IllegalAction
+from couillon_dsl.model import Ruleset
 
 SEARCHES = ("greedy", "pimc:samples=2", "ismcts:iterations=8:worlds=2")
 
@@ -68,3 +70,44 @@ def twins_look_the_same(cases: Iterable[tuple[GameState, int, int, int, int]], w
             if checked == wanted:
                 return
     raise AssertionError(f"fewer than {wanted} games to check")
+
+
+def called_hand_in_play(ruleset: Ruleset, seed: int, cards: int) -> GameState | None:
+    """Greedy plays a random deal of ``ruleset`` until ``cards`` cards are played, or None when the game
+    ends first or the hand has no called card (`contracts.<id>.call`)."""
+    state = GameState(ruleset, seed=seed)
+    state.deal_shuffled(random.Random(seed))
+    greedy = make_agent("greedy")
+    rng = random.Random(seed)
+    while len(state.view(0).played) < cards or state.current_player() == CHANCE:
+        if state.current_player() == CHANCE or state.is_terminal():
+            return None
+        state.apply(greedy.act(state, state.legal_actions(), rng))
+    return state if state.called is not None and state.called >= 0 else None
+
+
+def unplayed_called_card_twins(ruleset: Ruleset, caller: bool, cards: int = 4,
+                               tradable: Callable[[int], bool] = lambda card: True
+                               ) -> Iterator[tuple[GameState, int, int, int, int]]:
+    """Cases for :func:`twins_look_the_same`: games in play whose called card another seat holds
+    unplayed (not the caller), the seat to play being the caller (``caller``) or a seat neither caller
+    nor holder; the called card is traded for a ``tradable`` plain card, of another suit, of a third seat."""
+    layout = ruleset.layout
+    seats = ruleset.players.count
+    for seed in range(300):
+        state = called_hand_in_play(ruleset, seed, cards)
+        if state is None:
+            continue
+        seat, called = state.current_player(), state.called
+        assert called is not None
+        declarer = state.view(seat).deciding_seat
+        played = sum(1 << c for _, c in state.view(seat).played)
+        holder = next((s for s in range(seats) if state.hand_of(s) >> called & 1), -1) if not played >> called & 1 else -1
+        if holder < 0 or holder == declarer or seat == holder or (seat == declarer) != caller:
+            continue
+        for other in (s for s in range(seats) if s not in (seat, declarer, holder)):
+            plain = [c for c in iter_bits(state.hand_of(other) & ~played & ~state.context.trump_mask)
+                     if layout.suit_of(c) != layout.suit_of(called) and tradable(c)]
+            if plain:
+                yield state, called, plain[0], seat, seed
+                break

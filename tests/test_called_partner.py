@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,13 +21,13 @@ from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
-from couillon_dsl.engine import CHANCE, GameState, IllegalAction, explain_legal
+from couillon_dsl.engine import GameState, IllegalAction, explain_legal
 from couillon_dsl.interop.encoding import ViewEncoder
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.simulation import play_game
 from example_games import FOLDER
-from honesty import twins_look_the_same
+from honesty import twins_look_the_same, unplayed_called_card_twins
 from packs import at_the_table, pack_dealing, random_hands, say
 
 RS = build_ruleset(str(FOLDER / "schafkopf.yaml"))
@@ -77,42 +76,12 @@ def test_the_partner_knows_and_the_others_learn_when_the_ace_is_played() -> None
     assert state.view(1).sides == (0, 1, 0, 1) and state.view(3).sides == (0, 1, 0, 1)
 
 
-def hand_in_play(seed: int) -> GameState | None:
-    """Greedy plays a random deal into a Sauspiel until the second trick, or None."""
-    state = GameState(RS, seed=seed)
-    state.deal_shuffled(random.Random(seed))
-    greedy = make_agent("greedy")
-    rng = random.Random(seed)
-    while len(state.view(0).played) < 4 or state.current_player() == CHANCE:
-        if state.current_player() == CHANCE or state.is_terminal():
-            return None
-        state.apply(greedy.act(state, state.legal_actions(), rng))
-    return state if state.view(0).contract == "sauspiel" else None
-
-
 @pytest.mark.parametrize("caller", [False, True])  # a defender to play, or the caller himself
 def test_nobody_learns_where_an_unplayed_called_ace_is(caller: bool) -> None:
     """A seat to play that does not hold the called ace (the caller, or a seat that is neither caller
     nor holder): trading the unplayed ace between two other seats for a plain card changes neither its
     view, the worlds it samples nor any search's choice, though the sides change."""
-    def cases() -> Iterator[tuple[GameState, int, int, int, int]]:
-        for seed in range(300):
-            state = hand_in_play(seed)
-            if state is None:
-                continue
-            seat, ace = state.current_player(), state.called
-            declarer = state.view(seat).deciding_seat
-            played = sum(1 << c for _, c in state.view(seat).played)
-            holder = next(s for s in range(4) if state.hand_of(s) >> ace & 1) if not played >> ace & 1 else -1
-            if holder < 0 or seat == holder or (seat == declarer) != caller:
-                continue
-            other = next(s for s in range(4) if s not in (seat, declarer, holder))
-            plain = [c for c in iter_bits(state.hand_of(other) & ~played & ~state.context.trump_mask)
-                     if LAYOUT.suit_of(c) != LAYOUT.suit_of(ace)]
-            if plain:
-                yield state, ace, plain[0], seat, seed
-
-    twins_look_the_same(cases())
+    twins_look_the_same(unplayed_called_card_twins(RS, caller))
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

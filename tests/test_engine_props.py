@@ -521,11 +521,13 @@ def test_a_goal_that_ends_the_game_keeps_every_invariant(name: str, seed: int) -
 @given(name=st.sampled_from(builtin_names()), seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_freedom_under_a_winning_partner_keeps_every_invariant(name: str, seed: int) -> None:
     """Any shipped ruleset made free under a winning partner (`when_partner_winning: free`): it
-    validates, and its games keep every invariant, the legal cards the plain checker's and
-    explain_legal's."""
+    validates (but for an option whose hidden called partner the freedom would reveal, which is
+    refused: French Tarot's players=5), and its games keep every invariant, the legal cards the plain
+    checker's and explain_legal's."""
     document = load_ruleset(name)
     play = dict(document.data.get("play") or {})
     play["follow"] = {**(play.get("follow") or {}), "when_partner_winning": "free"}
     changed = dataclasses.replace(document, data={**document.data, "play": play})
-    assert [d.code for d in check(changed) if d.is_error] == []
+    assert [d.code for d in check(changed) if d.is_error and not (
+        d.code == "hidden-sides-unsupported" and d.message.startswith("with option"))] == []
     play_and_check(compile_ruleset(changed), seed)

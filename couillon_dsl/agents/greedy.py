@@ -208,10 +208,11 @@ def give(ctx: TrumpContext, hand: int, legal: Sequence[int], avoiding: bool) -> 
 
 
 def call(ctx: TrumpContext, hand: int, legal: Sequence[int]) -> int:
-    """The card to call for a partner (`contracts.<id>.call`): the one of the suit the hand is shortest
-    in, counting its plain cards (the partner's card then wins that suit's lead early), then the lowest."""
-    def length(card: int) -> tuple[int, int]:
-        return (hand & ctx.suit_mask[ctx.card_suit[card]] & ~ctx.trump_mask).bit_count(), card
+    """The card to call for a partner (`contracts.<id>.call`): one it does not hold (calling its own card
+    plays alone, `own: alone`), of the suit the hand is shortest in, counting its plain cards (the
+    partner's card then wins that suit's lead early), then the lowest."""
+    def length(card: int) -> tuple[int, int, int]:
+        return hand >> card & 1, (hand & ctx.suit_mask[ctx.card_suit[card]] & ~ctx.trump_mask).bit_count(), card
     return min(legal, key=length)
 
 
@@ -322,7 +323,7 @@ def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, 
         points = round(dealt * share)
         deltas = t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), None if each_alone else 0,
                               n - 1, tricks, 0, 0,
-                              values, (), side_of=side_of, **facts).deltas
+                              values, (), side_of=side_of, declarer=None if each_alone else 0, **facts).deltas
         others = [d for team, d in enumerate(deltas) if team != 0]
         changes.append(sign * (sum(others) / len(others) - deltas[0]))
     return changes[0], -changes[1]

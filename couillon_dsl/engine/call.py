@@ -2,8 +2,9 @@
 whoever holds it plays on his side, hidden until the card is played.
 
 The call comes after the contract and the kitty, before anything else the hand asks (phase
-``call``, actions ``call CARD``). Which cards may be called is :func:`legal_calls`: one of the
-call's ``cards`` (or of ``otherwise`` when the declarer holds every one of them), not one he
+``call``, actions ``call CARD``), or with ``when: before_kitty`` as soon as the contract is fixed,
+before its kitty is shown or taken (the kitty stays out of every view until then). Which cards
+may be called is :func:`legal_calls`: one of the call's ``cards`` (or of ``otherwise`` when the declarer holds every one of them), not one he
 holds unless ``own: alone``, and with ``must_hold_suit`` only while he holds a card of its suit
 that is not a trump. A contract with a call is bid only on a ladder (`call-needs-ladder`), and
 only by a seat with a legal call (:meth:`CallPhase.may_call`), so the phase always has one.
@@ -42,6 +43,7 @@ class CallTable(NamedTuple):
     kept_until_led: bool  # its holder keeps it off tricks of other suits until its suit is led
     caller_keeps_suit: bool  # the declarer keeps its suit off tricks of other suits until its suit is led
     bars: bool  # any of the four above
+    before_kitty: bool  # when: before_kitty (called as soon as the contract is fixed, from the dealt hand)
 
 
 def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -> tuple[CallTable | None, ...]:
@@ -53,7 +55,8 @@ def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -
         return ()
     return tuple(CallTable(mask(c.call.cards), mask(c.call.otherwise), c.call.must_hold_suit, c.call.own == "alone",
                            c.call.plays_when_led, c.call.leads_it_first, c.call.runs_away_with, c.call.kept_until_led,
-                           c.call.caller_keeps_suit, c.call.bars) if c.call else None for c in contracts)
+                           c.call.caller_keeps_suit, c.call.bars, c.call.when == "before_kitty") if c.call else None
+                 for c in contracts)
 
 
 def legal_calls(table: CallTable, hand: CardMask, ctx: TrumpContext, suit_of: Sequence[int]) -> CardMask:
@@ -72,13 +75,25 @@ class CallPhase(StateFields):
 
     __slots__ = ()
 
-    def _ask_call(self) -> bool:
-        """True when the contract fixed has a call: the declarer is asked for it (phase ``call``)."""
+    def _ask_call(self, before_kitty: bool = False) -> bool:
+        """True when the contract fixed has a call made now (``before_kitty``: as the contract is fixed,
+        else before play) and not made yet: the declarer is asked for it (phase ``call``)."""
         calls = self._t.calls
-        if not calls or self._contract < 0 or calls[self._contract] is None or self._decider is None:
+        if not calls or self._contract < 0 or self._decider is None or self._called >= 0:
             return False
+        table = calls[self._contract]
+        if table is None or table.before_kitty != before_kitty:
+            return False
+        if before_kitty:  # the contract's context now (play sets it again once the deal is over)
+            self._ctx = self._contract_context(self._contract)
         self._phase = CALL
         return True
+
+    def _contract_context(self, contract: int) -> TrumpContext:
+        """The trump context ``contract`` is played in, with the promotions in force now."""
+        t = self._t
+        return t.contexts[t.contract_base[contract] + (((t.contract_trump[contract] + 1) << len(t.promotion_cards))
+                                                       | self._promo)]
 
     def call_mask(self) -> CardMask:
         """The cards the declarer may call now (phase ``call``)."""
@@ -92,18 +107,19 @@ class CallPhase(StateFields):
         table = calls[contract] if calls else None
         if table is None:
             return True
-        trump = self._t.contract_trump[contract]
-        ctx = self._t.contexts[self._t.contract_base[contract]
-                               + (((trump + 1) << len(self._t.promotion_cards)) | self._promo)]
-        return bool(legal_calls(table, self._hands[seat], ctx, self._t.suit_of))
+        return bool(legal_calls(table, self._hands[seat], self._contract_context(contract), self._t.suit_of))
 
     def _call(self, card: Card) -> None:
-        """The declarer calls ``card``: its holder joins his side (nobody does when he holds it or nobody does)."""
+        """The declarer calls ``card``: its holder joins his side (nobody does when he holds it or nobody does:
+        it lies in the kitty). A call before the kitty goes on with the kitty and the rest of the deal."""
         declarer = self._decider
         self._called = card
         holder = next((s for s, hand in enumerate(self._hands) if hand >> card & 1), declarer)
         self._side_of = tuple(0 if s in (declarer, holder) else 1 for s in range(self._n))
-        self._before_play()
+        if self._t.calls[self._contract].before_kitty:
+            self._continue_deal()
+        else:
+            self._before_play()
 
     def called_card_due(self) -> Card:
         """The called card when the seat to play holds it and must play it now (`plays_when_led`: a

@@ -507,7 +507,10 @@ class ContractPhase(StateFields):
         self._continue_deal()
 
     def _continue_deal(self) -> None:
-        """The contract is fixed: the kitty's exchange if it has one, then the rest of the deal script."""
+        """The contract is fixed: a call made before the kitty (engine.call), the kitty's exchange if it has
+        one, then the rest of the deal script."""
+        if self._t.calls and self._ask_call(before_kitty=True):
+            return
         if self._t.kitty is not None and self._begin_exchange():
             return
         self._phase = DRAW  # not a chance node: _run_deal leaves it in the next phase

@@ -189,7 +189,10 @@ class StateFields:
     def _after_discard(self) -> None:  # contract: the discard is over (the contract's pick, or the rest of the deal)
         raise NotImplementedError
 
-    def _ask_call(self) -> bool:  # call: the contract has a call; True when the declarer is asked for it
+    def _ask_call(self, before_kitty: bool = False) -> bool:  # call: True when the declarer is asked for it now
+        raise NotImplementedError
+
+    def _continue_deal(self) -> None:  # contract: the contract fixed (and any call before the kitty made)
         raise NotImplementedError
 
     def _before_play(self) -> None:  # play: the trump and sides fixed, what the hand asks before the first lead

@@ -72,32 +72,41 @@ def scoring_plan(rules: Sequence[ScoringRule]) -> tuple[tuple[Any, ...], ...]:
 
 
 def rule_deltas(plan: Sequence[tuple[Any, ...]], define: Sequence[Callable[[HandFacts], Any]], nteams: int,
-                facts: HandFacts, k: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+                facts: HandFacts, k: int, per_seat: bool = False) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """What the rules of ``plan`` (:func:`scoring_plan`) add for ``facts``: each team's change, and the
     changes rule by rule (each a tuple per team), in rule order; tie-scaled rules count ``k`` times.
 
     The `define` functions are evaluated first, in order, into ``facts.defined`` (a fresh list
     the caller put there). A `for_each: team` rule runs once per team with ``each_team`` set, a
     `for_each: seat` rule once per seat with ``each_seat`` set (its change to the seat's team).
+    ``per_seat`` (a scoresheet kept per seat): the changes are per seat (``facts.seat_sides``), a side's
+    paid to each of its seats and a `for_each: seat` rule's to that seat alone.
     """
-    deltas = [0] * nteams
+    sides = facts.seat_sides
+    deltas = [0] * (len(sides) if per_seat else nteams)
     steps = []
     if define:
         defined: list[Any] = facts.defined  # type: ignore[assignment]  # the list the caller put there
         for fn in define:  # each after those it reads (check_definitions)
             defined.append(fn(facts))
     for when, team_fn, delta, delta_fn, scaled, for_each in plan:  # constants are not called (scoring_plan)
-        step = [0] * nteams
+        step = [0] * len(deltas)
         for each in ((facts._replace(each_team=t) for t in range(nteams)) if for_each == "team" else
-                     (facts._replace(each_seat=s) for s in range(len(facts.seat_sides))) if for_each else (facts,)):
+                     (facts._replace(each_seat=s) for s in range(len(sides))) if for_each else (facts,)):
             if when is None or when(each):
                 team = team_fn(each)
                 if team is not None:
                     change = delta_fn(each) if delta is None else delta
                     if scaled:
                         change *= k
-                    deltas[team] += change
-                    step[team] += change
+                    if not per_seat:
+                        deltas[team] += change
+                        step[team] += change
+                        continue
+                    for seat in ((int(each.each_seat),) if for_each == "seat" else  # type: ignore[arg-type]
+                                 (s for s, side in enumerate(sides) if side == team)):
+                        deltas[seat] += change
+                        step[seat] += change
         if any(step):
             steps.append(tuple(step))
     return tuple(deltas), tuple(steps)
@@ -212,7 +221,7 @@ def make_score_hand(
               trump: int = -1, bid_value: int = 0, kitty_taken: bool = False,
               top_runs: tuple[int, ...] = (), doubled: int = 1, seat_blinds: tuple[bool, ...] = (),
               captured: tuple[int, ...] = (), trick_values: tuple[tuple[Any, Any], ...] = (),
-              sides_in_play: tuple[int, ...] = ()) -> HandScore:
+              sides_in_play: tuple[int, ...] = (), declarer: int | None = None) -> HandScore:
         sides = team_of if side_of is None else side_of
         scores = () if per_seat else tuple(values)
         in_play = sum(points)
@@ -226,7 +235,7 @@ def make_score_hand(
                                             options, None, None, declared, contract, contract_multiplier, won,
                                             *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held,
                                             trump, scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds,
-                                            captured, trick_values, sides_in_play),
+                                            captured, trick_values, sides_in_play, declarer),
                                            sides)
         decided = winner is not None
         all_tricks = winner is not None and tricks[winner] == ntricks
@@ -234,15 +243,17 @@ def make_score_hand(
                maker, sides[dealer], sides[next_seat[dealer]], decided, tie, no_score, all_tricks, ntricks,
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held, trump,
-               scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds, captured, trick_values, sides_in_play)
+               scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds, captured, trick_values, sides_in_play,
+               declarer)
         k = multiplier(ties) if ties else 1
         # a hand played with every seat for itself (`on_all_pass: {contract}`) has a side per seat
         sides_now = len(points) if per_seat else nsides
-        key = key_of(row), sides_now
+        # per seat, the changes are paid by the hand's sides (a `for_each: seat` rule to its seat alone)
+        key = key_of(row), sides_now, tuple(sides) if per_seat else None
         scored = memo.get(key)
         if scored is None:
             facts = facts_of(row, sides)
-            deltas, steps = rule_deltas(plan, define, sides_now, facts, k)
+            deltas, steps = rule_deltas(plan, define, sides_now, facts, k, per_seat)
             adds = tuple(tuple(int(fn(facts._replace(each_team=t))) for t in teams)  # type: ignore[call-overload]
                          for fn in counted)  # facts.defined is filled by now
             payees = tuple(_payee(pot, facts) for pot in pays)
@@ -256,9 +267,6 @@ def make_score_hand(
             if any(paid):
                 deltas = tuple(map(add, deltas, paid))
                 steps = (*steps, paid)
-        if per_seat:  # a side's change is paid to each of its seats
-            deltas = tuple(map(deltas.__getitem__, sides))
-            steps = tuple(tuple(map(step.__getitem__, sides)) for step in steps)
         first = None
         if race:  # the rules count one at a time, in order: who reaches the goal first
             running = values
@@ -334,7 +342,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
               side_of: Any = None, bids: Any = (), seat_tricks: Any = (), seat_bids: Any = (),
               counts: Any = (), held: Any = (), trump: Any = -1, bid_value: Any = 0, kitty_taken: Any = False,
               top_runs: Any = (), doubled: Any = 1, seat_blinds: Any = (), captured: Any = (),
-              trick_values: Any = (), sides_in_play: Any = ()) -> HandScore:
+              trick_values: Any = (), sides_in_play: Any = (), declarer: Any = None) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks

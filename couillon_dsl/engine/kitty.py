@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout
-from couillon_dsl.engine.actions import DISCARD
+from couillon_dsl.engine.actions import CALL, DISCARD
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.model import Contract, Deck, Discard
 
@@ -143,6 +143,8 @@ class KittyPhase(StateFields):
         discard to the discarder and the discards of a shown class to everyone."""
         k = self._t.kitty
         c = self._contract
+        if self._phase == CALL and self._t.calls[c].before_kitty:
+            return 0, 0  # a call before the kitty: nobody has seen it yet (engine.call)
         mine = seat == self._discarder
         # the discarder saw the kitty if he took it: by his contract, or by his decision before one
         kitty = self._kitty if (c >= 0 and k.shown[c]) or (mine and (c >= 0 and k.taken[c] or self._t.kitty_choice)) \

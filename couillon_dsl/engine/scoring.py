@@ -63,7 +63,8 @@ class ScoringPhase(StateFields):
                              self._kitty_taken(), self._top_runs() if t.reads_top_runs else (), self.doubled,
                              tuple(bool(self._blind >> s & 1) for s in range(self._n)) if self._blind else (),
                              *(self._trick_values() if t.reads_trick_values else ()),
-                             sides_in_play=self._sides_in_play() if self._sitting_out else ())
+                             sides_in_play=self._sides_in_play() if self._sitting_out else (),
+                             declarer=self._decider if self._maker is not None else None)
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties

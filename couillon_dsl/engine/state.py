@@ -630,12 +630,15 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         """Seat -> its side in this hand as ``seat`` knows it, -1 where it does not: every side with
         public sides; with sides by who holds a card (`players.sides: card_holders`) its own (from its
         cards), a seat's that played a copy of the card (the holders' side, 0), and every other seat's
-        once every copy has been seen (the others' side, 1)."""
+        once every copy has been seen (the others' side, 1). A called card this seat saw in the kitty
+        (shown, or taken by it) was dealt to nobody: the declarer plays alone, which it then knows."""
         cards = self._hidden_side_cards()
         if not cards or self._maker is None:
             return self._side_of
         played = self._played_by_seat()
         seen = (self._hands[seat] | played[seat] | sum(played)) & cards
+        if self._called >= 0 and self._t.kitty is not None:
+            seen |= self._kitty_view(seat)[0] & cards
         declarer = self._decider if self._called >= 0 else -1  # a caller's side is public, his partner's not
         told = 0  # seats whose announcement for their side (`for_side`) told the table that side
         if self._t.side_offers:

@@ -89,6 +89,7 @@ class HandFacts(NamedTuple):
     # the sides with a seat in play, when a seat sat the hand out (a dealer sitting out is a side of his own in
     # a hand where each seat plays for itself); (): every side
     sides_in_play: tuple[int, ...] = ()
+    declarer: int | None = None  # the seat that declared (fixed the trump or the contract), None: nobody did
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ class ExprNames:
     bids: bool = True  # the ruleset has a `bids` section: bid() has something to read
     fixed_teams: bool = True  # the scoresheet is kept per team (not per seat): score() has a team's score to read
     numeric_auction: bool = True  # trump.auction bids `values`: bid_value has something to read
+    partners: bool = True  # a declarer may have a partner (fixed teams, or a contract's call): role "partner" can hold
 
 
 # name -> type; every variable is an attribute of HandFacts of the same name.
@@ -158,6 +160,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "score": (("team",), "int"),
     "top_run": (("team",), "int"),
     "seats": (("team",), "int"),
+    "role": (("seat",), "str"),
     "captured": (("card_set", "team"), "int"),
     "tricks_worth": (("team", "int"), "int"),
     "in_last_trick": (("card_set",), "bool"),
@@ -202,11 +205,28 @@ _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidde
                    "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
                    "captured": "captured", "tricks_worth": "trick_values",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
-                   "taken_with": "trick_log"}
+                   "taken_with": "trick_log", "role": "declarer"}
 
 
 # functions that read more than their own field: what else their value depends on
-_MORE_FACTS = {"bidders_tricks": ("seat_tricks", "seat_bids", "seat_sides")}
+_MORE_FACTS = {"bidders_tricks": ("seat_tricks", "seat_bids", "seat_sides"), "role": ("seat_sides", "maker")}
+# What role(seat) gives: the seat that declared, a player on his side, a player against him, or "none" in a
+# hand nobody declared.
+ROLES = ("declarer", "partner", "defender", "none")
+
+
+def seat_role(seat: Callable[[HandFacts], int | None]) -> Callable[[HandFacts], str]:
+    """``role(seat)``: "declarer" for the seat that declared, "partner" for another seat on his side (a
+    called partner, a teammate), "defender" for a seat against him, "none" when nobody declared (or for
+    a hand valued without seats, an agent's estimate)."""
+    def value(facts: HandFacts) -> str:
+        s, declarer = seat(facts), facts.declarer
+        if declarer is None or s is None or not facts.seat_sides:
+            return "none"
+        if s == declarer:
+            return "declarer"
+        return "partner" if facts.seat_sides[s] == facts.seat_sides[declarer] else "defender"
+    return value
 
 
 def walk(node: Node) -> Iterable[Node]:
@@ -398,6 +418,9 @@ class _Checker:
         if node.func in ("bid", "seat_bid", "seat_blind", "bidders_tricks") and not self.names.bids:
             return self.fail("bid-without-bids", "bid() reads the tricks a team bid, but this ruleset has no bids",
                              node, "add a `bids` section, or read tricks() instead")
+        if node.func == "role":
+            seat = self.expect(arg, "seat", "role()")
+            return result, seat_role(seat) if seat is not None else None
         if param == "seat":  # seat_tricks / seat_bid / team_of: a tuple per seat
             seat = self.expect(arg, "seat", f"{node.func}()")
             if seat is None:
@@ -578,6 +601,9 @@ class _Checker:
             (lkind, left), (rkind, right) = self.visit(node.left), self.visit(node.right)
             if left is not None and right is not None and not (_fits(lkind, rkind) or _fits(rkind, lkind)):
                 return self.fail("expr-type", f"`{op}` compares {_TYPE_WORDS[lkind]} with {_TYPE_WORDS[rkind]}", node)
+            problem = self.role_literal(node)
+            if problem:
+                return problem
             result = "bool"
         else:
             lkind, left = self.typed(node.left, "number", f"`{op}`")
@@ -592,6 +618,21 @@ class _Checker:
         if result == "number" and op in _ARITH:
             function = _exactly(function)
         return result, lambda facts: function(left(facts), right(facts))
+
+
+    def role_literal(self, node: Binary) -> tuple[str, None] | None:
+        """A comparison of role(...) with a string: the string must be a role, and "partner" one a
+        declarer of this ruleset can have."""
+        for call, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(call, Call) and call.func == "role" and isinstance(other, String):
+                if other.value not in ROLES:
+                    return self.fail("role-unknown", f"role() gives one of {', '.join(map(repr, ROLES))}, "
+                                     f"never {other.value!r}", other, did_you_mean(other.value, ROLES))
+                if other.value == "partner" and not self.names.partners:
+                    return self.fail("role-partner-without-call", "role() is never \"partner\" here: the "
+                                     "declarer plays alone, as no contract calls a partner (contracts.<id>.call)",
+                                     other, "give a contract a `call`, or compare with \"declarer\" or \"defender\"")
+        return None
 
 
 def _literal_zero(node: Node) -> bool:
