@@ -16,12 +16,13 @@ undertaking (`by: declarer`, a chelem) is announced only with a hand that cannot
 its payoff is the ruleset's scoring, which greedy does not weigh, so it takes on only what
 cannot fail; the same holds for one that sends the partners out (`sits_out`, going alone): the
 hand alone must be sure to take every trick, where the scoring pays most for it and a partner
-adds nothing. An announcement for its side (`for_side`, Re and Kontra and what follows them) is
+adds nothing. An announcement for its side (`for_side`, and the chain of higher ones after it) is
 made when the side's estimated card points (:func:`side_announcement`: the hand's trick value, the
 partners' fair share of the rest, an estimate that runs high) clear half the points in play by a
 fifth of them for the first announcement of a chain, and by another fifth for each announcement it
-implies: in Doppelkopf about a quarter of the seats announce Re or Kontra, and win about two hands
-in three, a sixth more than the others.
+implies: where the sides are hidden until their cards are played (measured on examples/doppelkopf.yaml),
+about a quarter of the seats announce the first of a chain, and win about two hands in three, a sixth
+more than the others.
 
 Trump: a turned-up card is taken when the side's chance of making the hand clears the
 break-even the ruleset's own scoring sets (:class:`MakerBar`: a made hand's gain against a
