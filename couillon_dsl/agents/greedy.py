@@ -20,7 +20,7 @@ adds nothing. An announcement for its side (`for_side`, and the chain of higher 
 made when the side's estimated card points (:func:`side_announcement`: the hand's trick value, the
 partners' fair share of the rest, an estimate that runs high) clear half the points in play by a
 fifth of them for the first announcement of a chain, and by another fifth for each announcement it
-implies: where the sides are hidden until their cards are played (measured on examples/doppelkopf.yaml),
+implies: measured where the sides are hidden until their cards are played (the example of a pack of copies),
 about a quarter of the seats announce the first of a chain, and win about two hands in three, a sixth
 more than the others.
 
