@@ -1269,9 +1269,7 @@ def side_announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
         "the other side" if rs.players.sides == "card_holders" else "the side against the maker")
     before = announcement.before_card
     deadline = f" until their {ordinal(before)} card is played" if before else ""
-    text = (f"a player of {side} may announce {announcement.name} on any of their turns{deadline}, just before "
-            f"playing a card; staying silent is just playing the card, and announcing it tells every player the "
-            f"announcer's side")
+    text = f"a player of {side} may announce {announcement.name} on any of their turns{deadline}, just before playing a card"
     if announcement.implies:
         implied = _announcement(rs, announcement.implies)
         name = implied.name if implied else announcement.implies
@@ -1325,8 +1323,10 @@ def describe_announcements(rs: Ruleset) -> Section | None:
                                       ("during the first trick", any(a.holder_of for a in rs.announcements)),
                                       ("by a player for their side, on their turns until a given card of theirs is played",
                                        any(a.for_side for a in rs.announcements))) if made]
+    told = (" Staying silent is just playing a card, and an announcement for a side tells every player the "
+            "announcer's side." if any(a.for_side for a in rs.announcements) else "")
     return Section("Announcements", (
-        Paragraph(sentence(f"announcements are made {join(times, 'or')}")),
+        Paragraph(sentence(f"announcements are made {join(times, 'or')}") + told),
         Items(tuple(f"{a.name}: " + " ".join(sentence(s) for s in (announcement_sentence(rs, a),
                                                                       sitting_out_sentence(rs, a),
                                                                       shown_hand_sentence(a),
