@@ -984,6 +984,9 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
              f"others (nobody does when {nobody}), known to the others only when they play it")
     if call.plays_when_led:
         text += ", and must play it to the first trick led in its suit"
+    if call.if_none == "alone":
+        text += ("; a declarer left with no card they may call plays alone, which everyone learns then"
+                 " (anyone may bid it without a card to call)")
     duties = []
     if call.leads_it_first:
         duties.append("its holder may not lead another card of its suit before the called card"
@@ -2090,6 +2093,7 @@ _INT_NAMES = {
     "doubled": "the level the bid was doubled to (1 when nobody doubled)",
     "most_points": "the most card points any side took",
     "fewest_tricks": "the fewest tricks any side took",
+    "fewest_points_with_tricks": "the fewest card points any side that took a trick took",
 }
 
 

@@ -227,7 +227,9 @@ class PartnerCall:
     does not discard it on a trick of another suit; ``caller_keeps_suit``, the declarer does not discard
     a card of its suit on a trick of another suit (each bar lifted when it would leave no card).
     ``when``: the call is made once the kitty is dealt with (``after_kitty``) or as soon as the
-    contract is fixed (``before_kitty``)."""
+    contract is fixed (``before_kitty``). ``if_none``: a seat with no card to call may not bid the
+    contract (``may_not_bid``), or may, and plays alone (``alone``); a declarer left with nothing to
+    call when the call comes plays alone either way."""
 
     cards: tuple[str, ...] | str
     must_hold_suit: bool = False
@@ -239,6 +241,7 @@ class PartnerCall:
     kept_until_led: bool = False
     caller_keeps_suit: bool = False
     when: str = "after_kitty"  # after_kitty | before_kitty
+    if_none: str = "may_not_bid"  # may_not_bid | alone
 
     @property
     def bars(self) -> bool:

@@ -26,8 +26,8 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["belote", "contree", "doppelkopf", "euchre", "hearts", "klaverjas", "oh-hell", "schafkopf", "skat",
-                                                "spades", "whist"]
+    assert [path.stem for path in EXAMPLES] == ["belote", "contree", "doppelkopf", "euchre", "hearts", "klaverjas", "oh-hell", "schafkopf",
+                                                "sheepshead", "skat", "spades", "whist"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)

@@ -7,7 +7,9 @@ before its kitty is shown or taken (the kitty stays out of every view until then
 may be called is :func:`legal_calls`: one of the call's ``cards`` (or of ``otherwise`` when the declarer holds every one of them), not one he
 holds unless ``own: alone``, and with ``must_hold_suit`` only while he holds a card of its suit
 that is not a trump. A contract with a call is bid only on a ladder (`call-needs-ladder`), and
-only by a seat with a legal call (:meth:`CallPhase.may_call`), so the phase always has one.
+only by a seat with a legal call (:meth:`CallPhase.may_call`), unless ``if_none: alone``; a declarer
+with no legal call when the call comes (after a discard, or by ``if_none: alone``) is not asked and
+plays alone, so the phase, when entered, always has a legal action.
 
 The sides are fixed at the call: side 0 the declarer and the holder of the called card (the
 declarer alone when he holds it or nobody does), side 1 the rest. The call is public, the holder
@@ -44,6 +46,7 @@ class CallTable(NamedTuple):
     caller_keeps_suit: bool  # the declarer keeps its suit off tricks of other suits until its suit is led
     bars: bool  # any of the four above
     before_kitty: bool  # when: before_kitty (called as soon as the contract is fixed, from the dealt hand)
+    bid_without: bool  # if_none: alone (a seat with no card to call may bid; it plays alone)
 
 
 def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -> tuple[CallTable | None, ...]:
@@ -55,7 +58,8 @@ def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -
         return ()
     return tuple(CallTable(mask(c.call.cards), mask(c.call.otherwise), c.call.must_hold_suit, c.call.own == "alone",
                            c.call.plays_when_led, c.call.leads_it_first, c.call.runs_away_with, c.call.kept_until_led,
-                           c.call.caller_keeps_suit, c.call.bars, c.call.when == "before_kitty") if c.call else None
+                           c.call.caller_keeps_suit, c.call.bars, c.call.when == "before_kitty",
+                           c.call.if_none == "alone") if c.call else None
                  for c in contracts)
 
 
@@ -86,6 +90,8 @@ class CallPhase(StateFields):
             return False
         if before_kitty:  # the contract's context now (play sets it again once the deal is over)
             self._ctx = self._contract_context(self._contract)
+        if not legal_calls(table, self._hands[self._decider], self._ctx, self._t.suit_of):
+            return False  # nothing to call (`if_none: alone`, or a discard that kept none): he plays alone
         self._phase = CALL
         return True
 
@@ -105,7 +111,7 @@ class CallPhase(StateFields):
         a contract with a call is bid only by a seat that has a legal call."""
         calls = self._t.calls
         table = calls[contract] if calls else None
-        if table is None:
+        if table is None or table.bid_without:
             return True
         return bool(legal_calls(table, self._hands[seat], self._contract_context(contract), self._t.suit_of))
 

@@ -122,7 +122,7 @@ VARIABLES: dict[str, str] = {
     "decided": "bool", "tie": "bool", "no_score": "bool", "all_tricks": "bool",
     "tricks_per_hand": "int", "points_in_play": "int", "passes_pending": "int", "ties_pending": "int",
     "contract": "str", "multiplier": "int", "last_trick_winner": "team", "bid_value": "int", "kitty_taken": "bool",
-    "doubled": "int", "most_points": "int", "fewest_tricks": "int",
+    "doubled": "int", "most_points": "int", "fewest_tricks": "int", "fewest_points_with_tricks": "int",
 }
 
 
@@ -138,6 +138,11 @@ DERIVED: dict[str, tuple[tuple[str, ...], Evaluator]] = {
                     lambda facts: max(_in_play(facts.points, facts.sides_in_play), default=0)),
     "fewest_tricks": (("tricks", "sides_in_play"),  # the fewest tricks any side took
                       lambda facts: min(_in_play(facts.tricks, facts.sides_in_play), default=0)),
+    # the fewest card points any side that took a trick took (a Leaster's winner: fewest points, a trick at least)
+    "fewest_points_with_tricks": (("points", "tricks", "sides_in_play"),
+                                  lambda facts: min((p for p, n in zip(_in_play(facts.points, facts.sides_in_play),
+                                                                       _in_play(facts.tricks, facts.sides_in_play))
+                                                     if n > 0), default=0)),
 }
 CONSTANTS: dict[str, tuple[str, Any]] = {"none": ("team", None), "true": ("bool", True), "false": ("bool", False)}
 # name -> (parameter kinds, result type); "announcement"/"option" take a quoted id.
@@ -372,7 +377,7 @@ class _Checker:
                              "but this ruleset's auction bids no numbers", node,
                              "bid trump.auction values (procedure pairs), or read the contract instead")
         if node.name in VARIABLES:
-            points = node.name in ("points_in_play", "most_points")
+            points = node.name in ("points_in_play", "most_points", "fewest_points_with_tricks")
             kind = "number" if points and not self.names.whole_points else VARIABLES[node.name]
             return kind, DERIVED[node.name][1] if node.name in DERIVED else operator.attrgetter(node.name)
         if node.name in self.names.definitions:
