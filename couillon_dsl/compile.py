@@ -20,11 +20,11 @@ from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.call import call_tables
 from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
 from couillon_dsl.engine.rollout import make_rollout
-from couillon_dsl.engine.tables import OP_KITTY, build_tables, card_set_masks, point_unit, resolve_seats
+from couillon_dsl.engine.tables import OP_KITTY, build_tables, card_set_masks, equal_cards_tables, point_unit, resolve_seats
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, EqualCards,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
     PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
 )
@@ -69,6 +69,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         lead_once_broken=_card_classes(play_data.get("lead_once_broken")),
         first_lead_card=play_data.get("first_lead_card"),
         not_on_first_trick=_card_classes(play_data.get("not_on_first_trick")),
+        equal_cards=_equal_cards(play_data.get("equal_cards")),
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
     first_hand = trump.choose.first_hand if trump.choose else None
@@ -115,6 +116,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           maker_wins=_maker_wins(outcome, document, names, texts), tallies=tallies,
                           all_pass_contract=next((i for i, c in enumerate(contracts) if trump.auction is not None
                                                   and c.id == trump.auction.all_pass_contract), -1))
+    if play.equal_cards is not None:
+        later, later_last = equal_cards_tables(layout, play.equal_cards)
+        tables = dataclasses.replace(tables, contexts=tuple(
+            dataclasses.replace(ctx, later_beats=later, later_beats_last=later_last) for ctx in tables.contexts))
     if declarations:
         built = build_declaration_tables(declarations, layout)
         tables = dataclasses.replace(tables, declarations=built,
@@ -488,6 +493,15 @@ def _call(raw: Mapping[str, Any]) -> PartnerCall:
                        runs_away_with=raw.get("runs_away_with", 0), kept_until_led=raw.get("kept_until_led", False),
                        caller_keeps_suit=raw.get("caller_keeps_suit", False), when=raw.get("when", "after_kitty"),
                        if_none=raw.get("if_none", "may_not_bid"))
+
+
+def _equal_cards(raw: Mapping[str, Any] | None) -> EqualCards | None:
+    """`play.equal_cards`; ``last_trick`` left out: as ``wins``."""
+    if raw is None:
+        return None
+    wins = raw.get("wins", "first")
+    return EqualCards(wins=wins, cards=tuple(str(c) for c in raw.get("cards") or ()),
+                      last_trick=raw.get("last_trick", wins))
 
 
 def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:

@@ -144,6 +144,8 @@ CODES: dict[str, str] = {
     "game-cannot-end": "no scoring rule brings a team to the goal, teams start there, or a session outlasts limits.max_games",
     "card-holder-ambiguous": "a rule picks the seat holding a card (first_lead_card, holder_of) in a pack of copies",
     "first-lead-card-undealt": "play.first_lead_card in a deal that keeps cards back (a stock, cards set aside, a kitty)",
+    "equal-cards-without-copies": "play.equal_cards in a pack with one copy of each card (deck.copies 1): no two cards are equal",
+    "equal-cards-heading": "play.equal_cards lets a later copy win under a follow duty to beat the winning card (head, overtrump)",
     "bids-out-of-range": "bids whose lowest is above their highest, or whose highest is more than the tricks of a hand",
     "bid-without-bids": "an expression reads bid() in a ruleset without a `bids` section",
     "role-unknown": "role() compared with a string that is not a role (declarer, partner, defender, none)",

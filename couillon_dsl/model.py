@@ -328,6 +328,17 @@ class Follow:
 
 
 @dataclass(frozen=True, slots=True)
+class EqualCards:
+    """Which of two equal cards (copies, `deck.copies`) in one trick wins (`play.equal_cards`):
+    ``wins`` first or second (each later copy overtaking the one before), for ``cards`` (empty:
+    every card; the others: the first played), and ``last_trick`` the same in the hand's last trick."""
+
+    wins: str = "first"
+    cards: tuple[str, ...] = ()
+    last_trick: str = "first"
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
     first_lead: str
     follow: Follow
@@ -336,6 +347,7 @@ class Play:
     lead_once_broken: tuple[tuple[str, str], ...] = ()  # card classes led only once one was played, or alone held
     first_lead_card: str | None = None  # its holder leads it to the first trick
     not_on_first_trick: tuple[tuple[str, str], ...] = ()  # card classes kept off the first trick while others may go
+    equal_cards: EqualCards | None = None  # which of two equal cards wins a trick; None: the first played
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,6 +588,10 @@ class TrumpContext:
     legal: Callable[[int, int, int, int], int] = field(compare=False, repr=False)
     open_lead: CardMask = 0  # led, these cards let the next card set the suit (card roles)
     all_suits: bool = False  # no trump suit, every suit played as trumps (`trump: all_suits`): led, followed as trumps
+    # `play.equal_cards`: card -> the copies of it it beats played after them (empty: the first of equals wins),
+    # in every trick but the last, and in the last
+    later_beats: tuple[CardMask, ...] = ()
+    later_beats_last: tuple[CardMask, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

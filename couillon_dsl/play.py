@@ -399,7 +399,7 @@ class Table:
             summary = state.hands[-1]
             if len(summary.played_tricks) > tricks:
                 last = summary.played_tricks[-1]  # the engine has moved on: explain with the hand's context
-                self.trick_done(len(summary.played_tricks), last, why_wins(self.rs, ctx, last[1]), summary.sitting_out)
+                self.trick_done(len(summary.played_tricks), last, why_wins(self.rs, ctx, last[1], True), summary.sitting_out)
             self.hand_done()
             return
         if len(state.finished_tricks()) > tricks:

@@ -518,7 +518,7 @@ class _Runner:
             _, played, winner = state.finished_tricks()[-1]
             side = state.sides[winner]
             self.tricks.append(Trick(winner, self._points(state.side_points[side] - points_before[side]),
-                                     why_wins(self.rs, state.context, played)))
+                                     why_wins(self.rs, state.context, played)))  # the hand goes on: not its last
 
     def _hand_ended(self, points_before: tuple[int, ...], ctx: Any) -> None:
         """Close the hand's trick log from the engine's summary; the engine has moved on to the next deal."""
@@ -527,7 +527,7 @@ class _Runner:
             _, cards, winner = summary.played_tricks[-1]
             side = summary.sides[winner] if summary.sides else self.rs.tables.team_of[winner]
             self.tricks.append(Trick(winner, self._points(summary.points[side] - points_before[side]),
-                                     why_wins(self.rs, ctx, cards)))
+                                     why_wins(self.rs, ctx, cards, True)))  # the hand's last trick
         won = self.state.view(0).games_won
         changed = [t for t in range(len(won)) if won[t] != self.games_won[t]]
         if changed:

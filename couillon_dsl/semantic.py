@@ -128,6 +128,7 @@ class _Checks:
         self.check_contracts()
         self.check_discard()
         self.check_leads()
+        self.check_equal_cards()
         self.check_bids()
         self.check_tallies()
         self.check_passing()
@@ -1272,6 +1273,27 @@ class _Checks:
                 self.report("first-lead-card-undealt", "play.first_lead_card needs every card dealt to the players, but "
                             "the deal keeps some back: who leads would tell the table whether the card was dealt",
                             "/play/first_lead_card", "leave first_lead_card out, or deal every card")
+
+    def check_equal_cards(self) -> None:
+        """`play.equal_cards` needs a pack of copies, names cards of the pack, and lets a later copy
+        win only where no follow duty asks for a card that beats the winning one."""
+        play = self.data.get("play") or {}
+        equal = play.get("equal_cards")
+        if equal is None:
+            return
+        for i, card in enumerate(equal.get("cards") or []):
+            self.card(f"/play/equal_cards/cards/{i}", str(card))
+        if self.copies == 1:
+            self.report("equal-cards-without-copies", "play.equal_cards says which of equal cards wins a trick, but the "
+                        "pack has one copy of each card (deck.copies), so no two cards are equal", "/play/equal_cards",
+                        "leave equal_cards out, or set deck.copies")
+            return
+        follow = play.get("follow") or {}
+        duties = [key for key in ("head", "overtrump") if follow.get(key, "never") != "never"]
+        if duties and "second" in (equal.get("wins"), equal.get("last_trick")):
+            self.report("equal-cards-heading", f"play.equal_cards lets the second of equal cards win, but the follow "
+                        f"duty to beat the winning card (play.follow.{duties[0]}) does not count a copy of it as higher",
+                        "/play/equal_cards", f"leave play.follow.{duties[0]} at never, or let the first of equal cards win")
 
     def check_bids(self) -> None:
         """Some bid is possible, and none above the tricks of a hand."""

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.bidding import side_bids
-from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
+from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, led_and_winner
 from couillon_dsl.engine.scoring import top_run
 from couillon_dsl.kernel.eligible import hand_size
 from couillon_dsl.model import NAMED_TRUMP
@@ -107,15 +107,15 @@ def orders_of(ctx: TrumpContext) -> CardOrders:
 
 
 def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[int], cards: Sequence[int],
-           legal: Sequence[int], melds: Callable[[int], int] | None = None) -> int:
+           legal: Sequence[int], melds: Callable[[int], int] | None = None, last_trick: bool = False) -> int:
     """The card to add to the trick, ``cards`` so far in play order, ``order`` the seats that play to
     it (seats sitting the hand out left out): cheapest winner, else cheapest card. ``side_of`` gives
     each seat's side in this hand (who is a partner). ``melds`` (the last card of a trick whose
     cards form melds, `scope: trick`): what the trick's melds are worth with each card; the seat
     gives the most to its side's trick (a partner's, or its own with any winning card) and the
-    least to an opponent's, before anything else."""
+    least to an opponent's, before anything else. ``last_trick``: the hand's last (`play.equal_cards`)."""
     orders = orders_of(ctx)
-    led, best_card = led_and_winner(ctx, cards)
+    led, best_card = led_and_winner(ctx, cards, last_trick)
     suit = ctx.card_suit[best_card] if led == OPEN_LEAD else led  # after an open lead: any
     strength = ctx.strength[suit]
     if side_of[order[cards.index(best_card)]] == side_of[seat]:
@@ -124,7 +124,7 @@ def follow(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence
             return max(legal, key=(lambda c: (melds(c), feed[c])) if melds else feed.__getitem__)
         return min(legal, key=orders.shed.__getitem__)
     best = strength[best_card]
-    winners = [c for c in legal if strength[c] > best]
+    winners = [c for c in legal if strength[c] > best or later_copy_wins(ctx, c, best_card, last_trick)]
     if winners:
         cheap = orders.cheap_win[suit]
         return min(winners, key=(lambda c: (-melds(c), cheap[c])) if melds else cheap.__getitem__)
@@ -144,7 +144,7 @@ def trick_melds_worth(state: GameState, cards: Sequence[int]) -> Callable[[int],
 
 
 def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[int], cards: Sequence[int],
-         legal: Sequence[int]) -> int:
+         legal: Sequence[int], last_trick: bool = False) -> int:
     """``follow`` where tricks cost their taker: the costliest card that loses the trick (the most
     points, then the highest: the top card under the winner, or the worst card to hold when it
     cannot follow); when the seat's side takes the trick whatever it plays, the cheapest; when
@@ -158,7 +158,7 @@ def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[i
     if last and side_of[order[cards.index(best_card)]] == side_of[seat]:
         return min(legal, key=orders.shed.__getitem__)
     best = strength[best_card]
-    losers = [c for c in legal if strength[c] <= best]
+    losers = [c for c in legal if strength[c] <= best and not later_copy_wins(ctx, c, best_card, last_trick)]
     if losers:
         return max(losers, key=orders.shed.__getitem__)
     if not last:
@@ -263,8 +263,9 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     avoid = avoids_tricks(state.ruleset, state.all_passed) if not state.bids else not wants_tricks(state, seat)
     if cards:
         if avoid:
-            return duck(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal)
-        return follow(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal, trick_melds_worth(state, cards))
+            return duck(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal, state.in_last_trick())
+        return follow(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal, trick_melds_worth(state, cards),
+                      state.in_last_trick())
     gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
     return (lead_low if avoid else lead)(ctx, legal, ~gone)
 

@@ -74,12 +74,14 @@ def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partne
     played = view.played
     sides = view.sides
     size = nseats - len(view.sitting_out)
+    plays = len(played) + sum(n for s, n in enumerate(view.hand_sizes) if s not in view.sitting_out)  # the hand's cards
     for first in range(0, len(played), size):
         trick = played[first:first + size]
         cards = [card for _, card in trick]
         so_far = 1 << cards[0]
+        last = first + size >= plays  # the hand's last trick (`play.equal_cards`)
         for i, (seat, card) in enumerate(trick[1:], 1):
-            led, win = led_and_winner(ctx, cards[:i])  # card roles: an open lead, cards that never win
+            led, win = led_and_winner(ctx, cards[:i], last)  # card roles: an open lead, cards that never win
             freed = partner_free and sides is not None and sides[trick[cards.index(win)][0]] == sides[seat]
             no = excluded.get(seat, 0)
             for c in iter_bits(unseen & ~no):

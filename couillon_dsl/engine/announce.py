@@ -15,6 +15,7 @@ from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.results import play_orders
+from couillon_dsl.engine.roles import later_copy_wins
 
 
 class AnnouncePhase(StateFields):
@@ -168,5 +169,6 @@ class AnnouncePhase(StateFields):
             self._tpoints = 0
             for seat, card in zip(self._order[self._leader], self._trick):
                 self._tpoints += ctx.points[card]
-                if self._st[card] > self._best:
+                if self._st[card] > self._best or self._st[card] == self._best and later_copy_wins(
+                        ctx, card, self._win, self._trick_no + 1 == self._ntricks):
                     self._best, self._win, self._wseat = self._st[card], card, seat

@@ -556,6 +556,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
     left, so a leader before the last trick has a choice; in the last trick each hand's one
     card is its only legal card (a legal set is never empty and lies within the hand): no
     draw, no follow check.
+    Of equal cards the first played wins, or the later where the context says so (`play.equal_cards`).
     A follow rule that is not masks alone is called with the winning card and the mask of
     the trick so far. The last trick's cards are left in ``hands``: a caller that keeps the
     hands clears them.
@@ -566,6 +567,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
     if masks is not None:
         have_masks, allowed_masks, void_mask = masks
     strength = ctx.strength
+    later, later_last = ctx.later_beats, ctx.later_beats_last  # `play.equal_cards`: the later of equals wins
     points = ctx.points
     card_suit = ctx.card_suit
     bits = t.card_bit
@@ -604,7 +606,7 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
                 hands[seat] = h ^ bits[card]
                 play(card)
                 s = st[card]
-                if s > best:
+                if s > best or s == best and later and later[card] >> win & 1:
                     best = s
                     win = card
                     wseat = seat
@@ -614,13 +616,15 @@ def random_tricks(ctx: TrumpContext, t: Tables, cards_of: Mapping[CardMask, tupl
             play(card)
             st = strength[card_suit[card]]
             best = st[card]
+            win = card
             wseat = leader
             tpoints = points[card]
             for seat in followers[leader]:
                 card = hands[seat].bit_length() - 1
                 play(card)
-                if st[card] > best:
+                if st[card] > best or st[card] == best and later_last and later_last[card] >> win & 1:
                     best = st[card]
+                    win = card
                     wseat = seat
                 tpoints += points[card]
         team = team_of[wseat]

@@ -16,7 +16,7 @@ from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
-from couillon_dsl.engine.roles import OPEN_LEAD, settle_trick
+from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, settle_trick
 from couillon_dsl.engine.why import legal_reasons
 from couillon_dsl.expr.compile import HandFacts
 
@@ -163,7 +163,8 @@ class PlayPhase(StateFields):
                 self._st = ctx.strength[led]
                 self._best = -1
             s = self._st[card]
-            if s > self._best:
+            if s > self._best or s == self._best and later_copy_wins(ctx, card, self._win,
+                                                                      self._trick_no + 1 == self._ntricks):
                 self._best = s
                 self._win = card
                 self._wseat = seat
@@ -247,6 +248,7 @@ class PlayPhase(StateFields):
         reason = next(r for c, ok, r in legal_reasons(self._rs, self._ctx, self._hands[seat], tuple(self._trick),
                                                       self.barred_leads(), self.opening_card(),
                                                       self.first_trick_barred(), self.partner_winning(),
-                                                      self.called_card_due(), self.called_card_bars())
+                                                      self.called_card_due(), self.called_card_bars(),
+                                                      self._trick_no + 1 == self._ntricks)
                       if c == action)
         return f"{name} is illegal: {reason}"

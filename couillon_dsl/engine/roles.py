@@ -31,8 +31,9 @@ class RoleTables(NamedTuple):
     on_last_trick: str  # changes_sides | to_trick_winner | kept
 
 
-def led_and_winner(ctx: TrumpContext, cards: Sequence[Card]) -> tuple[int, Card]:
-    """The suit to follow and the winning card of a trick in progress (cards in play order)."""
+def led_and_winner(ctx: TrumpContext, cards: Sequence[Card], last: bool = False) -> tuple[int, Card]:
+    """The suit to follow and the winning card of a trick in progress (cards in play order), in
+    the hand's ``last`` trick or another (`play.equal_cards`: which of equal cards wins)."""
     first = cards[0]
     if ctx.open_lead >> first & 1:
         if len(cards) == 1:
@@ -41,7 +42,21 @@ def led_and_winner(ctx: TrumpContext, cards: Sequence[Card]) -> tuple[int, Card]
     else:
         led = ctx.card_suit[first]
     strength = ctx.strength[led]
-    return led, max(cards, key=strength.__getitem__)  # the first of equals, as in play
+    later = ctx.later_beats_last if last else ctx.later_beats
+    if not later:
+        return led, max(cards, key=strength.__getitem__)  # the first of equals, as in play
+    win = first
+    for card in cards:
+        if strength[card] > strength[win] or later[card] >> win & 1:
+            win = card
+    return led, win
+
+
+def later_copy_wins(ctx: TrumpContext, card: Card, win: Card, last: bool) -> bool:
+    """Whether ``card``, a copy of ``win`` (the trick's winning card so far) played after it, takes
+    its place (`play.equal_cards`; ``last``: in the hand's last trick); False for any other card."""
+    later = ctx.later_beats_last if last else ctx.later_beats
+    return bool(later) and bool(later[card] >> win & 1)
 
 
 def trick_winner(roles: RoleTables, team_of: Sequence[int], cards: Sequence[Card], seats: Sequence[int],

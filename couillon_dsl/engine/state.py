@@ -689,6 +689,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         """(leader, cards in play order) of the trick being played."""
         return self._leader, tuple(self._trick)
 
+    def in_last_trick(self, index: int | None = None) -> bool:
+        """Whether the trick being played (else this hand's finished trick ``index``) is the hand's
+        last (public; `play.equal_cards` may let another of equal cards win it)."""
+        return self._ntricks > 0 and (self._trick_no if index is None else index) + 1 == self._ntricks
+
     @property
     def all_passed(self) -> bool:
         """Whether this hand is played in the contract everyone passed into (`trump.auction.on_all_pass`),

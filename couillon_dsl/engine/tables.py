@@ -21,7 +21,7 @@ from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
 from couillon_dsl.engine.results import play_orders
 from couillon_dsl.expr.compile import Definition
 from couillon_dsl.model import (
-    NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, Follow, Limits, Outcome, Players,
+    NAMED_TRUMP, Announcement, CardRole, Contract, DealCheck, DealPrefix, DealStep, Deck, EqualCards, Follow, Limits, Outcome, Players,
     Promotion, ScoringRule, Scoresheet, Session, Tables, Tally, Team, TrumpContext, deal_cycle, hand_script,
 )
 
@@ -173,6 +173,17 @@ def build_context(
         legal, masks = with_roles(legal, roles), None  # the closure alone knows the roles
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
                         strength, above, points, exempt, masks, legal, roles.open_lead if roles else 0, all_suits)
+
+
+def equal_cards_tables(layout: DeckLayout, equal: EqualCards | None) -> tuple[tuple[CardMask, ...], tuple[CardMask, ...]]:
+    """`play.equal_cards` as :attr:`TrumpContext.later_beats` and ``later_beats_last``: for each
+    card, the copies of it it beats when played after them (its other copies when the later one
+    wins, for the cards named, every card when none is); empty where the first played wins."""
+    if equal is None or layout.copies == 1:
+        return (), ()
+    named = layout.with_copies(layout.parse_mask(list(equal.cards))) if equal.cards else layout.full_mask
+    later = tuple(layout.copies_mask(c) & ~(1 << c) if named >> c & 1 else 0 for c in range(layout.size))
+    return (later if equal.wins == "second" else ()), (later if equal.last_trick == "second" else ())
 
 
 def with_roles(legal: Callable[[int, int, int, int], int], roles: RoleTables) -> Callable[[int, int, int, int], int]:

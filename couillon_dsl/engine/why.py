@@ -34,6 +34,8 @@ class PlayedPosition(Protocol):
 
     def current_trick(self) -> tuple[int, tuple[Card, ...]]: ...
 
+    def in_last_trick(self, index: int | None = None) -> bool: ...
+
     def finished_tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]: ...
 
     def barred_leads(self) -> CardMask: ...
@@ -77,13 +79,13 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
         return [(c, False, why) for c in iter_bits(hand)]
     return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
                          state.opening_card(), state.first_trick_barred(), state.partner_winning(),
-                         state.called_card_due(), state.called_card_bars())
+                         state.called_card_due(), state.called_card_bars(), state.in_last_trick())
 
 
 def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
                   barred: CardMask = 0, opening: Card = -1, first_trick: CardMask = 0,
                   partner_winning: bool = False, due: Card = -1,
-                  kept: tuple[CardMask, str, int] = (0, "", 0)) -> list[tuple[Card, bool, str]]:
+                  kept: tuple[CardMask, str, int] = (0, "", 0), last: bool = False) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
     ``barred``: the cards that may not be led yet (`play.lead_once_broken`); ``opening``: the card
     the first trick must be opened with (`play.first_lead_card`), or -1; ``first_trick``: the cards
@@ -92,10 +94,10 @@ def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[C
     cards do not say whose they are), for `play.follow.when_partner_winning`; ``due``: the called card
     its holder must play now (`contracts.<id>.call.plays_when_led`), or -1; ``kept``: the cards the
     called card's other duties keep back now, the duty's setting and the call's `runs_away_with`
-    (`GameState.called_card_bars`)."""
+    (`GameState.called_card_bars`); ``last``: the trick is the hand's last (`play.equal_cards`)."""
     if due >= 0:
         return [(c, c == due, "the holder of the called card plays it when its suit is led") for c in iter_bits(hand)]
-    verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening, partner_winning)
+    verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening, partner_winning, last)
     verdicts = _held_back(verdicts, first_trick, "may not be played to the first trick while another card may be")
     bars, duty, run = kept
     return _held_back(verdicts, bars, _KEPT[duty](rs.layout.suit_symbol(ctx.card_suit[(bars & -bars).bit_length() - 1]), run))\
@@ -122,7 +124,7 @@ _KEPT: dict[str, Callable[[str, int], str]] = {
 
 
 def _lead_or_follow_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...], barred: CardMask,
-                            opening: Card, partner_winning: bool) -> list[tuple[Card, bool, str]]:
+                            opening: Card, partner_winning: bool, last: bool) -> list[tuple[Card, bool, str]]:
     """:func:`legal_reasons` before the first trick's bar."""
     if opening >= 0:
         opener = card_text(rs, ctx, opening)
@@ -133,7 +135,7 @@ def _lead_or_follow_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, tric
                      "may be led: the hand holds nothing else") for c in iter_bits(hand)]
         return [(c, False, "may not be led until one of its kind has been played to a trick") if barred >> c & 1
                 else (c, True, "may be led") for c in iter_bits(hand)]
-    led, win = led_and_winner(ctx, trick)
+    led, win = led_and_winner(ctx, trick, last)
     if led == OPEN_LEAD:
         led_card = card_text(rs, ctx, trick[0])
         return [(c, True, f"{led_card} was led: this card sets the suit") for c in iter_bits(hand)]
@@ -153,17 +155,35 @@ def explain_trick(state: PlayedPosition, index: int | None = None) -> str:
     if index is None:
         leader, cards = state.current_trick()
         if not cards and state.finished_tricks():
-            leader, cards, _ = state.finished_tricks()[-1]
+            index = len(state.finished_tricks()) - 1
+            leader, cards, _ = state.finished_tricks()[index]
     else:
+        index %= max(1, len(state.finished_tricks()))  # -1: the last finished
         leader, cards, _ = state.finished_tricks()[index]
     if not cards:
         return "no card has been played to this trick"
-    return why_wins(state.ruleset, state.context, cards)
+    last = state.in_last_trick(index)
+    return why_wins(state.ruleset, state.context, cards, last)
 
 
-def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...]) -> str:
-    """The reason the best card of ``cards`` (in play order) takes the trick."""
-    led, best = led_and_winner(ctx, cards)
+def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...], last: bool = False) -> str:
+    """The reason the best card of ``cards`` (in play order) takes the trick, the hand's ``last``
+    trick or another (`play.equal_cards`)."""
+    led, best = led_and_winner(ctx, cards, last)
+    reason = _why_best(ruleset, ctx, cards, led, best)
+    if ruleset.play.equal_cards is None:
+        return reason
+    layout = ruleset.layout
+    equal = [c for c in cards if c != best and layout.first_copy(c) == layout.first_copy(best)]
+    if not equal:
+        return reason
+    second = cards.index(best) > cards.index(equal[0])
+    when = " in the last trick" if last and bool(ctx.later_beats) != bool(ctx.later_beats_last) else ""
+    return f"{reason}; of equal cards the {'second' if second else 'first'} played wins{when}"
+
+
+def _why_best(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...], led: int, best: Card) -> str:
+    """:func:`why_wins` before the equal cards."""
     text = card_text(ruleset, ctx, best)
     if ctx.trump_mask >> best & 1:
         if sum(1 for c in cards if ctx.trump_mask >> c & 1) == 1:
