@@ -271,7 +271,22 @@ def copies_sentence(rs: Ruleset) -> str | None:
         return None
     times = {2: "twice", 3: "three times"}.get(copies, f"{copies} times")
     return (f"each of these cards is in the pack {times}; equal cards rank alike, and of equal cards in one trick "
-            "the first played beats the others")
+            + equal_cards_phrase(rs))
+
+
+def equal_cards_phrase(rs: Ruleset) -> str:
+    """Which of equal cards in one trick wins (`play.equal_cards`), after "of equal cards in one trick"."""
+    equal = rs.play.equal_cards
+    first = "the first played beats the others"
+    if equal is None or equal.wins == equal.last_trick == "first":
+        return first
+    second = "the second played beats the first" if rs.deck.copies == 2 else "each beats those played before it"
+    wins, last = (first if w == "first" else second for w in (equal.wins, equal.last_trick))
+    rule = wins + (f", except in the last trick, where {'the first wins' if last == first else last}" if last != wins else "")
+    if not equal.cards:
+        return rule
+    number = {2: "two", 3: "three"}.get(rs.deck.copies, str(rs.deck.copies))
+    return f"{first}; but of the {number} {join([_card(rs, c) for c in equal.cards], 'or')} {rule}"
 
 
 def order_sentence(rs: Ruleset) -> str:
