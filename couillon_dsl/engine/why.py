@@ -177,9 +177,10 @@ def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...], last:
     equal = [c for c in cards if c != best and layout.first_copy(c) == layout.first_copy(best)]
     if not equal:
         return reason
-    second = cards.index(best) > cards.index(equal[0])
+    later = "second" if ruleset.deck.copies == 2 else "later"
+    which = later if cards.index(best) > cards.index(equal[0]) else "first"
     when = " in the last trick" if last and bool(ctx.later_beats) != bool(ctx.later_beats_last) else ""
-    return f"{reason}; of equal cards the {'second' if second else 'first'} played wins{when}"
+    return f"{reason}; of equal cards the {which} played wins{when}"
 
 
 def _why_best(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...], led: int, best: Card) -> str:
