@@ -337,6 +337,8 @@ class Walker:
             return  # the permuted deal annuls on a deal check the real one passed (public: nobody said petit sec)
         if other.view(seat).melds != view.melds:
             return  # the permuted deal contradicts a declaration made (public information); nothing to compare
+        if (other.view(seat).phase == "call") != (view.phase == "call"):
+            return  # a declarer with nothing to call is not asked and plays alone (`if_none`): public, as a call is
         assert other.view(seat) == view
         self.view_checks += 1
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from couillon_dsl.agents import make_agent
+from couillon_dsl.agents.greedy import points_needed, strain_context
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import GameState, IllegalAction
@@ -161,6 +162,16 @@ def test_greedy_doubles_a_bid_its_own_trumps_break_and_never_redoubles_a_weak_ha
     weak = deal({3: cards("7S", "8S", "9D", "8D", "7C", "8C", "9C", "7D")})
     say(weak, "bid 80 H", "double")
     assert weak.action_to_string(GREEDY.act(weak, weak.legal_actions(), random.Random(0))) == "pass"
+
+
+def test_what_greedy_takes_a_bid_to_need_is_the_bid_read_from_the_outcome() -> None:
+    """Contrée's values are the card points the takers must take: what each bid needs, read from the
+    compiled outcome, is the bid itself in every strain, but for 80, which 81 does not make (the
+    defenders' 81 is as much: the takers must take more than they do), and the capot, every point."""
+    t = RS.tables
+    for strain, (contract, suit) in enumerate(t.auction_strains):
+        needs = [points_needed(RS, strain_context(t, strain), 8, contract, suit, value) for value in t.auction_values]
+        assert needs == [82, 90, 100, 110, 120, 130, 140, 150, 160, 162]
 
 
 def test_nobody_learns_an_unseen_card_from_the_auction() -> None:

@@ -10,13 +10,14 @@ from the defenders. Moving a hidden card changes no world a seat samples nor any
 """
 from __future__ import annotations
 
+import math
 import random
 from typing import Iterator
 
 import pytest
 
 from couillon_dsl.agents import make_agent
-from couillon_dsl.agents.greedy import tricks_pay
+from couillon_dsl.agents.greedy import points_needed, tricks_pay
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diff import differences
 from couillon_dsl.engine import CHANCE, GameState, IllegalAction
@@ -212,6 +213,55 @@ def test_greedy_bids_a_strong_hand_and_passes_a_weak_one() -> None:
     assert strong.action_to_string(GREEDY.act(strong, strong.legal_actions(), random.Random(0))) == "bid 18"
     weak = deal({2: cards("7H", "8H", "9S", "8S", "7S", "9D", "8D", "7D", "9C", "8C")})
     assert GREEDY.act(weak, weak.legal_actions(), random.Random(0)) == ACTS.pass_
+
+
+KONTRA = build_ruleset(str(FOLDER / "skat.yaml"), {"kontra": True})
+
+
+def kontra_asked(declarer: list[str], forehand: list[str], skat: list[str], *game: str) -> GameState:
+    """Middlehand declares at 18 with ``declarer``, takes the ``skat``, lays it away and plays ``game``
+    (its contract, and what he says to announcements); forehand, holding ``forehand``, is asked first
+    whether to double (Kontra)."""
+    state = GameState(KONTRA)
+    state.apply(state.actions.dealer0 + DEALER)
+    state.deal_pack(pack_dealing(KONTRA, DEALER, {2: cards(*declarer), 1: cards(*forehand)}, cards(*skat), 0))
+    say(state, "bid 18", "pass", "pass", "accept", *(f"discard {card}" for card in skat), *game)
+    assert state.current_player() == 1 and [state.action_to_string(a) for a in state.legal_actions()] == \
+        ["pass", "double"]
+    return state
+
+
+def test_greedy_doubles_a_game_its_hand_leaves_short_of_61_and_not_one_it_cannot_stop() -> None:
+    """The bid, 18, is what the game is worth, not card points: the declarer needs 61 of 120 whatever he
+    bid. Forehand holding J♣ and the aces and tens of clubs and spades doubles hearts (the points its
+    tricks are sure of leave the declarer short of 61, though not short of 18); holding small cards it
+    does not."""
+    declarer = ["QH", "9H", "8H", "7H", "KH", "QC", "9C", "KS", "QS", "9S"]
+    strong = kontra_asked(declarer, ["JC", "AC", "10C", "KC", "AS", "10S", "AD", "KD", "8D", "7D"], ["8S", "7S"],
+                          "name H")
+    assert strong.action_to_string(GREEDY.act(strong, strong.legal_actions(), random.Random(0))) == "double"
+    declarer = ["JC", "JS", "JH", "JD", "AH", "10H", "KH", "QH", "9H", "AC"]
+    weak = kontra_asked(declarer, ["7D", "8D", "9D", "QD", "KD", "7C", "8C", "9C", "7S", "8S"], ["8H", "7H"],
+                        "name H")
+    assert weak.action_to_string(GREEDY.act(weak, weak.legal_actions(), random.Random(0))) == "pass"
+
+
+def test_greedy_doubles_no_null_game() -> None:
+    """Null is won by taking no trick: points do not judge it, and greedy does not double it."""
+    state = kontra_asked(["7H", "8H", "9H", "7C", "8C", "9C", "7S", "8S", "9S", "7D"],
+                         ["JC", "JS", "JH", "AH", "10H", "AC", "10C", "AS", "10S", "AD"], ["KS", "QS"],
+                         "contract nullo", "no")
+    assert state.action_to_string(GREEDY.act(state, state.legal_actions(), random.Random(0))) == "pass"
+
+
+def test_what_a_skat_game_needs_is_61_card_points_whatever_the_bid() -> None:
+    t = KONTRA.tables
+    index = {c.id: i for i, c in enumerate(KONTRA.contracts)}
+    hearts = LAYOUT.suits.index("H")
+    ctx = t.context(hearts, t.always_promoted, t.contract_base[index["suit"]])
+    # hearts is worth 10 a level, 120 with every trump, the hand, schneider and schwarz said and made
+    assert [points_needed(KONTRA, ctx, 10, index["suit"], hearts, bid) for bid in (18, 30, 60, 120)] == [61] * 4
+    assert points_needed(KONTRA, ctx, 10, index["suit"], hearts, 264) == math.inf  # an overbid nothing makes
 
 
 def hand_game(seed: int, take: bool) -> GameState | None:

@@ -34,6 +34,11 @@ in the suit in which the hand is strongest, or left to a deferral when that stre
 short of half the hand. With `contracts` or a push allowed, every choice is valued in its
 own trump context (:func:`hand_value`): the best one is picked, or the choice is pushed
 when even the best is weak; an auction bid needs the same value, a trick more per rung.
+A contract that may be doubled (`trump.auction.doubling`) is doubled when the points the
+doubler's hand is sure of leave its makers short of what it needs, and redoubled when its
+side's estimate clears that by a margin: what it needs is read from the compiled outcome
+(:func:`points_needed`), which makes it the bid where an auction's values are card points and
+the outcome's own count where they are what the game is worth.
 """
 from __future__ import annotations
 
@@ -667,7 +672,58 @@ def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, 
 
 
 POINTS_CAUTION = 0.8  # an open auction's estimate of its side's points: this share of the even split's tricks
-DOUBLE_MARGIN = 30  # a redouble needs an estimate this many points above the bid
+DOUBLE_MARGIN = 30  # a redouble needs an estimate this many points above what the contract needs
+
+_NEEDS: dict[tuple[int, int, int, int, int], tuple[Ruleset, float]] = {}  # (id(ruleset), tricks, contract,
+#                                                                           trump, bid) -> points_needed
+
+
+def points_needed(rs: Ruleset, ctx: TrumpContext, tricks: int, contract: int, trump: int, bid: int) -> float:
+    """The fewest card points the maker's side must take for the compiled outcome to give it the hand
+    played at the numeric bid ``bid``, under ``contract`` (-1: none named) in ``trump`` (-1: its first
+    suit): its tricks in proportion to its points, the rest to the other sides shared evenly. Where an
+    auction's values are the card points the maker must take this is the bid (a tie of points may
+    lose, as the outcome says); where they are what the game is worth, the points its outcome asks
+    whatever the bid. What the seat cannot know of the maker's hand is given it at its best: the
+    fewest points with no run of top trumps or a run of every trump, the kitty taken or not (a maker is
+    taken not to have overbid). Infinite where no count of points makes it (a contract of every trick
+    is short of it with any fewer)."""
+    key = (id(rs), tricks, contract, trump, bid)
+    known = _NEEDS.get(key)
+    if known is not None and known[0] is rs:
+        return known[1]
+    if len(_NEEDS) > 4096:
+        _NEEDS.clear()
+    t = rs.tables
+    facts: dict[str, Any] = {"bid_value": bid}
+    if contract >= 0:
+        fixed = t.contract_trump[contract]
+        column = fixed + 1 if fixed != NAMED_TRUMP else trump + 1 if trump >= 0 else 1
+        facts.update(contract=rs.contracts[contract].id, contract_multiplier=t.contract_multipliers[contract][column])
+    n, sides = rs.players.count, rs.players.nsides
+    total = points_in_play(rs, ctx) * rs.players.in_play * tricks // rs.layout.size
+    values = (rs.scoresheet.start,) * len(rs.players.teams)
+    side_of = None if rs.players.sides == "teams" else tuple(min(seat, 1) for seat in range(n))
+
+    def makes(points: int, run: int, taken: bool) -> bool:
+        won = tricks * points // total if total else 0  # every trick only with every point
+        return t.score_hand(shared(points, total, sides), shared(won, tricks, sides), 0, n - 1, tricks, 0, 0,
+                            values, (), side_of=side_of, declarer=0, kitty_taken=taken, top_runs=(run, 0),
+                            **facts).winner == 0
+
+    need = math.inf
+    runs = sorted({0, ctx.trump_mask.bit_count() if t.reads_top_runs else 0})  # none, or every trump
+    for run in runs:
+        for taken in (False, True):
+            most = total if need > total else int(need) - 1  # fewer than the fewest found so far
+            if most >= 0 and makes(most, run, taken):
+                low, high = 0, most  # the fewest points that make it, the outcome taken to grow with them
+                while low < high:
+                    middle = (low + high) // 2
+                    low, high = (low, middle) if makes(middle, run, taken) else (middle + 1, high)
+                need = low
+    _NEEDS[key] = (rs, need)
+    return need
 
 
 def side_points(state: GameState, seat: int, ctx: TrumpContext, hand: int, caution: float = POINTS_CAUTION,
@@ -699,22 +755,26 @@ def strain_context(t: Tables, strain: int) -> TrumpContext:
 def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
     """An open auction (`procedure: open`): the highest value the hand's estimated points support, in
     its best suit or contract (each estimated under its own card order and points), unless its partner
-    holds the bid; a double when the points its own hand is sure of leave the opponents short of their
-    bid; a redouble only when its side's estimate clears the bid by a margin. A contract a pairs
-    auction fixed is doubled by the same measure, under its own trump."""
-    acts, t = state.actions, state.ruleset.tables
+    holds the bid; a double when the points its own hand is sure of leave the opponents short of what
+    their contract needs; a redouble only when its side's estimate clears that by a margin. What a
+    contract needs is read from the compiled outcome (:func:`points_needed`): the bid where the
+    auction's values are card points, the outcome's own count where they are what the game is worth.
+    A contract a pairs auction fixed is doubled by the same measure, under its own trump."""
+    acts, rs = state.actions, state.ruleset
+    t = rs.tables
     suits = t.auction_suits
     double = acts.bid0 + t.double_offset
     bid, bidder = state.auction_value, state.auction_bidder
     if bid is not None and bidder is not None:
-        ctx = strain_context(t, state.auction_strain) if state.auction_strain >= 0 else state.context
         known = state.sides_known_to(seat)
         ours = known[bidder] == known[seat]
-        if double in legal and ours:  # asked to redouble its side's bid
-            return double if side_points(state, seat, ctx, hand) >= bid + DOUBLE_MARGIN else acts.pass_
-        # what the opponents can take at most, the tricks its own hand takes lost to them
-        if double in legal and points_in_play(state.ruleset, ctx) - side_points(state, seat, ctx, hand, 1.0, True) < bid:
-            return double
+        if double in legal and (need := double_need(state, seat, bid)) is not None:
+            ctx, points = need
+            if ours:  # asked to redouble its side's bid
+                return double if side_points(state, seat, ctx, hand) >= points + DOUBLE_MARGIN else acts.pass_
+            # what the opponents can take at most, the tricks its own hand takes lost to them
+            if points_in_play(rs, ctx) - side_points(state, seat, ctx, hand, 1.0, True) < points:
+                return double
         if ours or not suits:  # its partner's bid; or a contract fixed, not doubled
             return acts.pass_
     estimates = [side_points(state, seat, strain_context(t, s), hand) for s in range(suits)]
@@ -722,6 +782,25 @@ def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> in
     bids = [a for a in legal if acts.bid0 <= a < double and (a - acts.bid0) % suits == best
             and t.auction_values[(a - acts.bid0) // suits] <= estimates[best]]
     return bids[-1] if bids else acts.pass_
+
+
+def double_need(state: GameState, seat: int, bid: int) -> tuple[TrumpContext, float] | None:
+    """The trump context of the contract the last bid ``bid`` makes, or a pairs auction fixed, and
+    the card points its makers need (:func:`points_needed`); None for a contract won by losing tricks
+    (:func:`tricks_pay`), which points do not judge."""
+    rs = state.ruleset
+    t = rs.tables
+    if state.auction_strain >= 0:  # an open auction's bid names its contract or suit
+        ctx = strain_context(t, state.auction_strain)
+        contract, trump = t.auction_strains[state.auction_strain]
+    else:  # the contract a pairs auction fixed
+        ctx = state.context
+        name = state.view(seat).contract
+        contract = next((i for i, c in enumerate(rs.contracts) if c.id == name), -1)
+        trump = state.trump if state.trump is not None else -1
+    if contract >= 0 and not tricks_pay(rs, state.hand_tricks, contract):
+        return None
+    return ctx, points_needed(rs, ctx, state.hand_tricks, contract, trump, bid)
 
 
 class GreedyAgent:
