@@ -8,7 +8,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 from click.testing import CliRunner
 
 from couillon_dsl.cli import main
-from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.engine import CHANCE, GameState, HandSummary
 from couillon_dsl.engine.tables import OP_PACKET
 from couillon_dsl.model import Ruleset
 
@@ -78,3 +78,18 @@ def at_the_table(path: str, seed: int, seat: int, *options: str, first: str = ""
     result = CliRunner().invoke(main, args, input=first + "1\n" * 400)
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     return result.output
+
+
+def paid_by_role_shares(hand: HandSummary, seats: int) -> int:
+    """Check that ``hand`` was paid in shares by role (`role(seat)`): each defender the same, the
+    declarer two of them beside a partner (who gets one) or four alone, the changes summing to zero;
+    what each defender paid (negative: was paid)."""
+    taker = hand.deciding_seat
+    ours = [s for s in range(seats) if hand.sides[s] == hand.sides[taker]]
+    assert len(ours) in (1, 2) and sum(hand.deltas) == 0
+    each = -hand.deltas[next(s for s in range(seats) if s not in ours)]
+    assert all(hand.deltas[s] == -each for s in range(seats) if s not in ours)
+    assert hand.deltas[taker] == (4 if len(ours) == 1 else 2) * each
+    if len(ours) == 2:
+        assert hand.deltas[next(s for s in ours if s != taker)] == each
+    return each

@@ -25,7 +25,7 @@ from couillon_dsl.loader import load_ruleset
 from couillon_dsl.records import GameRecord, replay
 from example_games import FOLDER
 from honesty import twins_look_the_same, unplayed_called_card_twins
-from packs import at_the_table, pack_dealing, random_hands, say
+from packs import at_the_table, pack_dealing, paid_by_role_shares, random_hands, say
 
 RS = build_ruleset("tarot", {"players": 5, "deals": 1})
 LAYOUT = RS.layout
@@ -170,14 +170,7 @@ def test_random_hands_are_zero_sum_and_count_every_card_point(seed: int) -> None
             if hand.outcome == "passed_out":
                 continue
             assert sum(hand.points) == 91 * unit and sum(hand.tricks) == 15
-            taker = hand.deciding_seat
-            ours = [s for s in range(5) if hand.sides[s] == hand.sides[taker]]
-            assert len(ours) in (1, 2) and sum(hand.deltas) == 0
-            each = -hand.deltas[next(s for s in range(5) if s not in ours)]
-            assert all(hand.deltas[s] == -each for s in range(5) if s not in ours)
-            assert hand.deltas[taker] == (4 if len(ours) == 1 else 2) * each
-            if len(ours) == 2:
-                assert hand.deltas[next(s for s in ours if s != taker)] == each
+            paid_by_role_shares(hand, 5)
 
 
 @pytest.mark.parametrize("agent", ["greedy", "pimc:samples=2", "ismcts:iterations=8:worlds=2"])
