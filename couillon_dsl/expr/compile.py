@@ -138,7 +138,7 @@ DERIVED: dict[str, tuple[tuple[str, ...], Evaluator]] = {
                     lambda facts: max(_in_play(facts.points, facts.sides_in_play), default=0)),
     "fewest_tricks": (("tricks", "sides_in_play"),  # the fewest tricks any side took
                       lambda facts: min(_in_play(facts.tricks, facts.sides_in_play), default=0)),
-    # the fewest card points any side that took a trick took (where the fewest points win, among the sides that took a trick)
+    # the fewest card points taken by a side that took a trick (where the fewest points win, a trick at least)
     "fewest_points_with_tricks": (("points", "tricks", "sides_in_play"),
                                   lambda facts: min((p for p, n in zip(_in_play(facts.points, facts.sides_in_play),
                                                                        _in_play(facts.tricks, facts.sides_in_play))
