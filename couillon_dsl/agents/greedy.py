@@ -57,6 +57,7 @@ from couillon_dsl.model import NAMED_TRUMP
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import GameState
+    from couillon_dsl.engine.hand import HandScore
     from couillon_dsl.engine.roles import RoleTables
     from couillon_dsl.model import Ruleset, Tables, TrumpContext
 
@@ -298,6 +299,28 @@ def trick_value(ctx: TrumpContext, hand: int, unseen: int) -> float:
     return value
 
 
+def maker_hand(rs: Ruleset, tricks: int, points: int, won: int, dealt: int, contract: int = -1, trump: int = -1,
+               each_alone: bool = False, **facts: Any) -> HandScore:
+    """The compiled scoring of a hand of ``tricks`` tricks from a fresh scoresheet, seat 0 declaring
+    against the others: the maker's side takes ``won`` tricks and ``points`` of the ``dealt`` card
+    points, the other sides share the rest evenly; ``contract``, ``trump``, ``each_alone`` and
+    ``facts`` as for :func:`maker_stakes`."""
+    t = rs.tables
+    if contract >= 0:
+        fixed = t.contract_trump[contract]
+        column = fixed + 1 if fixed != NAMED_TRUMP else trump + 1 if trump >= 0 else 1
+        facts.update(contract=rs.contracts[contract].id, contract_multiplier=t.contract_multipliers[contract][column])
+    n = rs.players.count
+    sides = n if each_alone else rs.players.nsides
+    values = (rs.scoresheet.start,) * len(rs.players.teams)
+    # sides fixed per hand: seat 0 declares against the others, each seat keeping its own score
+    side_of = tuple(range(n)) if each_alone else None if rs.players.sides == "teams" \
+        else tuple(min(seat, 1) for seat in range(n))
+    maker = None if each_alone else 0
+    return t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), maker, n - 1, tricks, 0, 0,
+                        values, (), side_of=side_of, declarer=maker, **facts)
+
+
 def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, each_alone: bool = False,
                  **facts: Any) -> tuple[float, float]:
     """What making trump stands to gain and to lose, by the ruleset's compiled scoring, in a hand
@@ -311,26 +334,12 @@ def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, 
     the furthest from it to win (`at_goal: ends_game`). ``each_alone``: a hand with no maker, each seat
     a side of its own (`on_all_pass: {contract}`), seat 0 standing for the maker's side."""
     t = rs.tables
-    if contract >= 0:
-        fixed = t.contract_trump[contract]
-        column = fixed + 1 if fixed != NAMED_TRUMP else trump + 1 if trump >= 0 else 1
-        facts.update(contract=rs.contracts[contract].id, contract_multiplier=t.contract_multipliers[contract][column])
-    n = rs.players.count
-    sides = n if each_alone else rs.players.nsides
     dealt = sum(t.contexts[0].points) * rs.players.in_play * tricks // rs.layout.size  # card points in play (units)
-    sheet = rs.scoresheet
-    sign = 1 if sheet.lower_is_better() else -1
-    values = (sheet.start,) * len(rs.players.teams)
-    # sides fixed per hand: seat 0 declares against the others, each seat keeping its own score
-    side_of = tuple(range(n)) if each_alone else None if rs.players.sides == "teams" \
-        else tuple(min(seat, 1) for seat in range(n))
+    sign = 1 if rs.scoresheet.lower_is_better() else -1
     changes = []
     for share in (2 / 3, 1 / 3):
         won = min(max(round(tricks * share), 1), tricks - 1) if tricks > 1 else round(share)
-        points = round(dealt * share)
-        deltas = t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), None if each_alone else 0,
-                              n - 1, tricks, 0, 0,
-                              values, (), side_of=side_of, declarer=None if each_alone else 0, **facts).deltas
+        deltas = maker_hand(rs, tricks, round(dealt * share), won, dealt, contract, trump, each_alone, **facts).deltas
         others = [d for team, d in enumerate(deltas) if team != 0]
         changes.append(sign * (sum(others) / len(others) - deltas[0]))
     return changes[0], -changes[1]
@@ -695,21 +704,12 @@ def points_needed(rs: Ruleset, ctx: TrumpContext, tricks: int, contract: int, tr
     if len(_NEEDS) > 4096:
         _NEEDS.clear()
     t = rs.tables
-    facts: dict[str, Any] = {"bid_value": bid}
-    if contract >= 0:
-        fixed = t.contract_trump[contract]
-        column = fixed + 1 if fixed != NAMED_TRUMP else trump + 1 if trump >= 0 else 1
-        facts.update(contract=rs.contracts[contract].id, contract_multiplier=t.contract_multipliers[contract][column])
-    n, sides = rs.players.count, rs.players.nsides
     total = points_in_play(rs, ctx) * rs.players.in_play * tricks // rs.layout.size
-    values = (rs.scoresheet.start,) * len(rs.players.teams)
-    side_of = None if rs.players.sides == "teams" else tuple(min(seat, 1) for seat in range(n))
 
     def makes(points: int, run: int, taken: bool) -> bool:
         won = tricks * points // total if total else 0  # every trick only with every point
-        return t.score_hand(shared(points, total, sides), shared(won, tricks, sides), 0, n - 1, tricks, 0, 0,
-                            values, (), side_of=side_of, declarer=0, kitty_taken=taken, top_runs=(run, 0),
-                            **facts).winner == 0
+        return maker_hand(rs, tricks, points, won, total, contract, trump, bid_value=bid, kitty_taken=taken,
+                          top_runs=(run, 0)).winner == 0
 
     need = math.inf
     runs = sorted({0, ctx.trump_mask.bit_count() if t.reads_top_runs else 0})  # none, or every trump
