@@ -639,7 +639,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         seen = (self._hands[seat] | played[seat] | sum(played)) & cards
         if self._called >= 0 and self._t.kitty is not None:
             seen |= self._kitty_view(seat)[0] & cards
-        declarer = self._decider if self._called >= 0 else -1  # a caller's side is public, his partner's not
+        declarer = self._decider if self._called >= 0 and self._decider is not None else -1  # a caller's side is public, his partner's not
         told = 0  # seats whose announcement for their side (`for_side`) told the table that side
         if self._t.side_offers:
             deadlines = self._t.side_deadlines
