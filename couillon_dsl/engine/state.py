@@ -639,7 +639,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         seen = (self._hands[seat] | played[seat] | sum(played)) & cards
         if self._called >= 0 and self._t.kitty is not None:
             seen |= self._kitty_view(seat)[0] & cards
-        declarer = self._decider if self._called >= 0 and self._decider is not None else -1  # a caller's side is public, his partner's not
+        # a caller's side is public, his partner's not
+        declarer = self._decider if self._called >= 0 and self._decider is not None else -1
         told = 0  # seats whose announcement for their side (`for_side`) told the table that side
         if self._t.side_offers:
             deadlines = self._t.side_deadlines
@@ -664,7 +665,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         for s, side in enumerate(self._side_of):  # the holders are side 0
             if s != seat and known[s]:
                 if side == 0:
-                    copies += (played[s] & cards).bit_count() if s == declarer else max(1, (played[s] & cards).bit_count())
+                    held = (played[s] & cards).bit_count()
+                    copies += held if s == declarer else max(1, held)
                 else:
                     others += 1
         return copies >= cards.bit_count() or others + (self._side_of[seat] != 0) >= self._n - 1
