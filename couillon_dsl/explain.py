@@ -987,8 +987,10 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
     when = ("as soon as the contract is fixed, before anyone sees the kitty or the declarer takes it, "
             "holding only the cards dealt to them," if before_kitty else "before the first lead")
     text = f"{when} the declarer calls {call_cards(rs, call.cards)}"
-    if call.otherwise:
-        text += f" ({call_cards(rs, call.otherwise)} too when they hold all of those)"
+    fallbacks = [f"{call_cards(rs, tier)} too when they hold all of those{' as well' if i else ''}"
+                 for i, tier in enumerate(call.otherwise)]
+    if fallbacks:
+        text += f" ({', and '.join(fallbacks)})"
     rules = []
     if call.must_hold_suit:
         rules.append("only a card of a suit of which they hold a card that is not a trump")

@@ -218,8 +218,8 @@ class Kitty:
 @dataclass(frozen=True, slots=True)
 class PartnerCall:
     """The card a contract's declarer calls to find his partner (`contracts.<id>.call`): one of
-    ``cards`` (card names, or a set of `deck.card_sets`), or of ``otherwise`` when he holds every
-    card of ``cards``; ``must_hold_suit``: only while he holds a card of its suit that is not a
+    ``cards`` (card names, or a set of `deck.card_sets`), or of an ``otherwise`` tier (a ladder of
+    fallbacks) when he holds every card of ``cards`` and of the tiers before it; ``must_hold_suit``: only while he holds a card of its suit that is not a
     trump; ``own``: calling a card he holds is ``forbidden``, or he plays ``alone``. Its duties in the
     play, each until a trick of its suit has been led: ``plays_when_led``, its holder must play it to
     a trick whose led suit is its suit; ``leads_it_first``, he leads no other card of its suit before
@@ -234,7 +234,7 @@ class PartnerCall:
     cards: tuple[str, ...] | str
     must_hold_suit: bool = False
     own: str = "forbidden"  # forbidden | alone
-    otherwise: tuple[str, ...] | str = ()
+    otherwise: tuple[tuple[str, ...] | str, ...] = ()  # the fallback tiers, in order
     plays_when_led: bool = False
     leads_it_first: bool = False
     runs_away_with: int = 0
