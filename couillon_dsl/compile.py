@@ -523,7 +523,7 @@ def _call(raw: Mapping[str, Any]) -> PartnerCall:
                        plays_when_led=raw.get("plays_when_led", False), leads_it_first=raw.get("leads_it_first", False),
                        runs_away_with=raw.get("runs_away_with", 0), kept_until_led=raw.get("kept_until_led", False),
                        caller_keeps_suit=raw.get("caller_keeps_suit", False), when=raw.get("when", "after_kitty"),
-                       if_none=raw.get("if_none", "may_not_bid"))
+                       if_none=raw.get("if_none", "may_not_bid"), alone_by_choice=raw.get("alone_by_choice", False))
 
 
 def _equal_cards(raw: Mapping[str, Any] | None) -> EqualCards | None:

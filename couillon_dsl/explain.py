@@ -1001,6 +1001,8 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
              f"others (nobody does when {nobody}), known to the others only when they play it")
     if call.plays_when_led:
         text += ", and must play it to the first trick led in its suit"
+    if call.alone_by_choice:
+        text += "; instead of calling a card the declarer may call nobody and play alone, which everyone learns then"
     if call.if_none == "alone":
         text += ("; a declarer left with no card they may call plays alone, which everyone learns then"
                  " (anyone may bid it without a card to call)")

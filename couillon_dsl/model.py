@@ -229,7 +229,8 @@ class PartnerCall:
     ``when``: the call is made once the kitty is dealt with (``after_kitty``) or as soon as the
     contract is fixed (``before_kitty``). ``if_none``: a seat with no card to call may not bid the
     contract (``may_not_bid``), or may, and plays alone (``alone``); a declarer left with nothing to
-    call when the call comes plays alone either way."""
+    call when the call comes plays alone either way. ``alone_by_choice``: he may also call nobody and
+    play alone, which everyone learns then."""
 
     cards: tuple[str, ...] | str
     must_hold_suit: bool = False
@@ -242,6 +243,7 @@ class PartnerCall:
     caller_keeps_suit: bool = False
     when: str = "after_kitty"  # after_kitty | before_kitty
     if_none: str = "may_not_bid"  # may_not_bid | alone
+    alone_by_choice: bool = False
 
     @property
     def bars(self) -> bool:
