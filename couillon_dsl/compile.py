@@ -133,7 +133,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         offered_when=_offered_when(announcements, document, names), calls=call_tables(layout, deck, contracts),
         side_offers=_side_offers(announcements))
     if tables.side_offers:
-        deadlines, implies = [0] * len(announcements), [-1] * len(announcements)
+        deadlines, implies = [-1] * len(announcements), [-1] * len(announcements)
         for i, _, before, _, implied in tables.side_offers:
             deadlines[i], implies[i] = before, implied
         tables = dataclasses.replace(tables, side_deadlines=tuple(deadlines), side_implies=tuple(implies))
@@ -671,7 +671,7 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
 def _side_offers(announcements: tuple[Announcement, ...]) -> tuple[tuple[int, int, int, tuple[int, ...], int], ...]:
     """The announcements made by a seat for its side (`for_side`), as the engine reads them (Tables.side_offers)."""
     index = {a.id: i for i, a in enumerate(announcements)}
-    return tuple((i, 0 if a.for_side == "maker" else 1, a.before_card or 1 << 20,
+    return tuple((i, 0 if a.for_side == "maker" else 1, 1 << 20 if a.before_card is None else a.before_card,
                   tuple(index[r] for r in a.reply_to), index[a.implies] if a.implies else -1)
                  for i, a in enumerate(announcements) if a.for_side)
 

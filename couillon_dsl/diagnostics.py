@@ -104,6 +104,8 @@ CODES: dict[str, str] = {
                              "(`for_side`)",
     "side-announcement-reference": "`implies` naming no announcement of its own side, or `reply_to` naming none of the "
                                    "other side",
+    "side-announcement-never-offered": "`before_card: 0` (only in reply) on an announcement for a side without "
+                                       "`reply_to`",
     "side-announcement-without-maker": "`for_side` where no hand has a maker (fixed teams, trump.method none)",
     "leads-without-declarer": "`leads: true` on an announcement that is not the declarer's",
     "announcement-without-declarer": "a declarer's announcement in a ruleset whose hands have no declarer",

@@ -1290,14 +1290,19 @@ def side_announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
     side = maker if announcement.for_side == "maker" else (
         "the other side" if rs.players.sides == "card_holders" else "the side against the maker")
     before = announcement.before_card
-    deadline = f" until their {ordinal(before)} card is played" if before else ""
-    text = f"a player of {side} may announce {announcement.name} on any of their turns{deadline}, just before playing a card"
+    names = [a.name for r in announcement.reply_to if (a := _announcement(rs, r)) is not None]
+    if before == 0:  # only in reply
+        text = (f"a player of {side} may announce {announcement.name} only once {join(names, 'or')} was announced "
+                f"(by the other side), on any of their turns until one card later than the announcement it answers "
+                f"could be, just before playing a card")
+    else:
+        deadline = f" until their {ordinal(before)} card is played" if before else ""
+        text = f"a player of {side} may announce {announcement.name} on any of their turns{deadline}, just before playing a card"
     if announcement.implies:
         implied = _announcement(rs, announcement.implies)
         name = implied.name if implied else announcement.implies
         text += f"; it includes {name}, announced with it when it was not yet, even past its own time"
     if announcement.reply_to and before:
-        names = [a.name for r in announcement.reply_to if (a := _announcement(rs, r)) is not None]
         text += (f"; in reply to {join(names, 'or')} (made by the other side) it may still be announced one card "
                  f"later than the announcement it answers could be")
     return text

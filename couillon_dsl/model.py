@@ -429,7 +429,8 @@ class Announcement:
     # made by a seat for its side (maker: the maker's side; opponents: the other), on any of its turns beside
     # its card; it tells the table the announcer's side
     for_side: str | None = None
-    before_card: int | None = None  # with for_side: offered only before the announcer plays this card (1 = his first)
+    before_card: int | None = None  # with for_side: offered only before the announcer plays this card (1 = his first;
+    # 0: only in reply to one of reply_to)
     reply_to: tuple[str, ...] = ()  # with for_side: once one of these (the other side's) was made, one card later than it
     implies: str | None = None  # with for_side: making it makes this one (of its side) too, when not yet made
 
@@ -696,10 +697,10 @@ class Tables:
     # announcement index -> `offered_when` compiled (a closure over HandFacts), or None; () when none has one
     offered_when: tuple[Callable[[Any], object] | None, ...] = ()
     # announcements made by a seat for its side (`for_side`): (index, side relative to the maker (0 his, 1
-    # the other), last card count before which it is offered (before_card, a large number without),
+    # the other), last card count before which it is offered (before_card, a large number without, 0 only in reply),
     # reply_to indices, implied index or -1); () without any
     side_offers: tuple[tuple[int, int, int, tuple[int, ...], int], ...] = ()
-    side_deadlines: tuple[int, ...] = ()  # announcement index -> its before_card with for_side (else 0); () without
+    side_deadlines: tuple[int, ...] = ()  # announcement index -> its before_card with for_side (else -1); () without
     side_implies: tuple[int, ...] = ()  # announcement index -> the one it implies, or -1; () without
     # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
     # (no kitty step, no offered card taken)

@@ -723,6 +723,11 @@ class _Checks:
             self.report("side-announcement-without-maker", f"for_side: {for_side} names a side by its maker, but with "
                         "fixed teams and trump.method none no hand has a maker, so it is never offered",
                         f"{base}/for_side", "use players.sides: card_holders, or a trump decided by the players")
+        if item.get("before_card") == 0 and not item.get("reply_to"):
+            self.report("side-announcement-never-offered", "before_card: 0 offers an announcement only in reply to "
+                        "one of its reply_to, but it has none, so it is never offered", f"{base}/before_card",
+                        "name the announcements it replies to (reply_to), or give it a deadline of its own "
+                        "(before_card: 1 or more)")
         refs = [("implies", item["implies"], True)] if isinstance(item.get("implies"), str) else []
         refs += [(f"reply_to/{i}", name, False) for i, name in enumerate(item.get("reply_to") or ()) if isinstance(name, str)]
         for key, name, own in refs:
@@ -1062,8 +1067,9 @@ class _Checks:
             return
         data, players = self.data, self.data["players"]
         present = {"/players/sit_out": "sit_out" in players, "/deck/copies": data["deck"].get("copies", 1) > 1,
-                   "/announcements": any(not isinstance(a, dict) or a.get("by") != "declarer"
-                                         or {"after", "holder_of", "sits_out"} & a.keys()
+                   # the declarer's own announcements tell nothing hidden, nor one made for the announcer's side
+                   "/announcements": any(not isinstance(a, dict) or "for_side" not in a and (
+                       a.get("by") != "declarer" or {"after", "holder_of", "sits_out"} & a.keys())
                                          for a in (data.get("announcements") or {}).values()),
                    "/play/follow/when_partner_winning":
                        data.get("play", {}).get("follow", {}).get("when_partner_winning", "as_usual") != "as_usual"}

@@ -83,9 +83,10 @@ def test_in_the_wenz_an_ober_follows_its_suit_and_an_unter_takes_the_trick() -> 
     state = deal({0: "KC AC 10C 9C JC JS JH 7D", 1: "QC AH 9H 8H 7H KH 10H 9D",
                   2: "JD AS 10S KS QS 9S 8S 7S", 3: "8C 7C QH AD 10D KD QD 8D"})
     say(state, "contract wenz", "pass", "pass", "pass", "KC")
-    assert [state.action_to_string(a) for a in state.legal_actions()] == ["QC"]  # the acorn Ober is a club
+    # the acorn Ober is a club (and Kontra is offered beside it, before his first card)
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["QC", "announce kontra"]
     say(state, "QC", "JD")  # seat 2 has no club: the bell Unter, the lowest trump
-    assert {state.action_to_string(a) for a in state.legal_actions()} == {"8C", "7C"}
+    assert {state.action_to_string(a) for a in state.legal_actions()} == {"8C", "7C", "announce kontra"}
     say(state, "8C")
     assert state.current_player() == 2 and state.view(2).points[1] == 9  # the defence: J 2 + K 4 + Q 3
 

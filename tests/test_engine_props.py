@@ -220,7 +220,7 @@ class Walker:
                     kind, arg = state.actions.decode(own)  # an optional declaration: the seat holds one
                     hand = state.hand_of(seat)
                     t = self.rs.tables
-                    if kind == "announce" and t.side_deadlines and t.side_deadlines[arg]:  # for the seat's side
+                    if kind == "announce" and t.side_deadlines and t.side_deadlines[arg] >= 0:  # for the seat's side
                         side = next(entry[1] for entry in t.side_offers if entry[0] == arg)
                         assert (0 if state.sides[seat] == state.view(seat).maker else 1) == side
                     elif kind == "announce":

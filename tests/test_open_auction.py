@@ -279,7 +279,7 @@ def test_the_rulebook_reads_the_auction_and_the_doubling() -> None:
     assert "the level the bid was doubled to (1 when nobody doubled)" in text
 
 
-SKAT = build_ruleset(str(FOLDER / "skat.yaml"), {"kontra": True})
+SKAT = build_ruleset(str(FOLDER / "skat.yaml"), {"kontra": "before_lead"})
 
 
 def skat_declared(seed: int = 0) -> GameState:

@@ -215,7 +215,7 @@ def test_greedy_bids_a_strong_hand_and_passes_a_weak_one() -> None:
     assert GREEDY.act(weak, weak.legal_actions(), random.Random(0)) == ACTS.pass_
 
 
-KONTRA = build_ruleset(str(FOLDER / "skat.yaml"), {"kontra": True})
+KONTRA = build_ruleset(str(FOLDER / "skat.yaml"), {"kontra": "before_lead"})
 
 
 def kontra_asked(declarer: list[str], forehand: list[str], skat: list[str], *game: str) -> GameState:

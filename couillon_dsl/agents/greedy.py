@@ -823,7 +823,7 @@ class GreedyAgent:
                     return legal[-1]  # promoting one's own card only helps; an optional meld is always declared
                 offers = [a for a in legal if a >= acts.announce0]
                 for_side = [a - acts.announce0 for a in offers if a < acts.announce0 + acts.nannouncements
-                            and deadlines[a - acts.announce0]]
+                            and deadlines[a - acts.announce0] >= 0]
                 others = [a for a in offers if a - acts.announce0 not in for_side]
                 if others:
                     return others[-1]

@@ -65,6 +65,16 @@ def hand_start(history: Sequence[int], ncards: int, plays: int) -> int:
     return i - ncards
 
 
+def called_card_rules_out(view: SeatView) -> dict[int, int]:
+    """Per seat ``view`` knows to play against a declarer who called a partner's card (an announcement
+    for its side told it), the called card: it does not hold it. The replay would refuse those worlds
+    anyway; ruling them out first keeps the draws that fit."""
+    if view.called is None or view.called < 0 or view.deciding_seat is None or view.sides is None:
+        return {}
+    caller = view.sides[view.deciding_seat]
+    return {s: 1 << view.called for s, side in enumerate(view.sides) if side >= 0 and side != caller}
+
+
 def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partner_free: bool = False) -> dict[int, int]:
     """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal.
     A trick has a card from each seat not sitting the hand out. ``partner_free``
@@ -491,8 +501,9 @@ class Sampler:
         gives = hidden_gives(state, seat, view, public)
         givers = pass_givers(rs, state.play_order((view.dealer + 1) % rs.players.count), view.blind)
         excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free)
-        for seat_, ruled_out in shown_melds_rule_out(state, view).items():
-            excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
+        for rules_out in (shown_melds_rule_out(state, view), called_card_rules_out(view)):
+            for seat_, ruled_out in rules_out.items():
+                excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen
         discarder = view.discarding_seat
         gone = 0  # cards the discarder cannot hold now, so discarded unseen if he was dealt them (_Layout.pack)
         if hidden and discarder is not None and not layout.free:  # (when it is not known which: forced_discards)

@@ -238,7 +238,7 @@ class PlayPhase(StateFields):
         seat = self._turn
         acts = self._acts
         if self._t.side_offers and acts.announce0 <= action < acts.announce0 + acts.nannouncements \
-                and self._t.side_deadlines[action - acts.announce0]:
+                and self._t.side_deadlines[action - acts.announce0] >= 0:
             return self._side_refusal(seat, action - acts.announce0)
         if not 0 <= action < self._acts.ncards:
             return f"seat {seat} must play a card now, not {self._describe(action)}"

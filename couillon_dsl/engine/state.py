@@ -640,30 +640,34 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         seen = (self._hands[seat] | played[seat] | sum(played)) & cards
         if self._called >= 0 and self._t.kitty is not None:
             seen |= self._kitty_view(seat)[0] & cards
-        declarer = self._decider if self._called >= 0 else -1  # a caller's side is public, his partner's not
+        # a caller's side is public, his partner's not
+        declarer = self._decider if self._called >= 0 and self._decider is not None else -1
         told = 0  # seats whose announcement for their side (`for_side`) told the table that side
         if self._t.side_offers:
             deadlines = self._t.side_deadlines
             for a, s in self._made:
-                if deadlines[a]:
+                if deadlines[a] >= 0:
                     told |= 1 << s
         known = [s in (seat, declarer) or bool(played[s] & cards) or bool(told >> s & 1) for s in range(self._n)]
         if told and seen != cards:
-            seen_all = self._all_sides_follow(seat, known, played, cards)
+            seen_all = self._all_sides_follow(seat, known, played, cards, declarer)
         else:
             seen_all = seen == cards
         return tuple(side if known[s] or seen_all else -1 for s, side in enumerate(self._side_of))
 
-    def _all_sides_follow(self, seat: int, known: list[bool], played: list[CardMask], cards: CardMask) -> bool:
+    def _all_sides_follow(self, seat: int, known: list[bool], played: list[CardMask], cards: CardMask,
+                          declarer: int) -> bool:
         """Whether ``seat`` can tell every side from the sides it knows: the copies of the side card the
-        known holders must hold (its own, each played one, one at least for another known holder) are
-        all the copies, or every seat but one is known to be on the other side (the last holds a copy)."""
+        known holders must hold (its own, each played one, one at least for another known holder, but the
+        caller, on his side without holding the card he called) are all the copies, or every seat but one
+        is known to be on the other side (the last holds a copy)."""
         copies = ((self._hands[seat] | played[seat]) & cards).bit_count()
         others = 0
         for s, side in enumerate(self._side_of):  # the holders are side 0
             if s != seat and known[s]:
                 if side == 0:
-                    copies += max(1, (played[s] & cards).bit_count())
+                    held = (played[s] & cards).bit_count()
+                    copies += held if s == declarer else max(1, held)
                 else:
                     others += 1
         return copies >= cards.bit_count() or others + (self._side_of[seat] != 0) >= self._n - 1
