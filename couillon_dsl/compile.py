@@ -534,6 +534,9 @@ def _trump(raw: Mapping[str, Any], suits: Sequence[str]) -> Trump:
                         kitty=raw["auction"].get("kitty", "by_contract"),
                         doubling=tuple(raw["auction"].get("doubling", ())),
                         double_out_of_turn=raw["auction"].get("double_out_of_turn", False),
+                        outbid=raw["auction"].get("outbid", "value"),
+                        double_ends_bidding=raw["auction"].get("double_ends_bidding", True),
+                        declarer=raw["auction"].get("declarer", "last_bidder"),
                         all_pass_contract=_all_pass_contract(raw["auction"].get("on_all_pass", "redeal")))
         if method == "auction" and raw.get("auction") else None,
     )

@@ -60,6 +60,7 @@ class DealPhase(StateFields):
         self._mult = 1
         self._bid = self._bidder = self._bid_suit = self._aside = -1
         self._doubled = 0
+        self._namers: tuple[tuple[int, int], ...] = ()
         self._trick_bids = self._given = self._received = ()
         self._unseen = self._blind = 0
         self._speakers: tuple[int, ...] = ()

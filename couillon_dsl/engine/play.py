@@ -103,7 +103,7 @@ class PlayPhase(StateFields):
             self._face_up[t.first_lead_card] = leader  # being asked to lead tells the table: public from now on
         if leader < 0:
             leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker,
-                                  self._decider, self._asked)
+                                  self._decider, self._asked, t.next_seat)
         leader = self._order[leader][0]  # a first leader sitting the hand out hands the lead to the next seat in play
         self._leader = self._turn = leader
         self._ntricks = self._hands[leader].bit_count()

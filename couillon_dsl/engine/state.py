@@ -352,6 +352,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._bid = self._bid
         other._bidder = self._bidder
         other._bid_suit = self._bid_suit
+        other._namers = self._namers
         other._doubled = self._doubled
         other._aside = self._aside
         other._side_of = self._side_of
