@@ -70,6 +70,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         first_lead_card=play_data.get("first_lead_card"),
         not_on_first_trick=_card_classes(play_data.get("not_on_first_trick")),
         equal_cards=_equal_cards(play_data.get("equal_cards")),
+        dummy=play_data.get("dummy"),
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
     first_hand = trump.choose.first_hand if trump.choose else None

@@ -351,6 +351,7 @@ class Play:
     first_lead_card: str | None = None  # its holder leads it to the first trick
     not_on_first_trick: tuple[tuple[str, str], ...] = ()  # card classes kept off the first trick while others may go
     equal_cards: EqualCards | None = None  # which of two equal cards wins a trick; None: the first played
+    dummy: str | None = None  # declarer_partner: the declarer plays his partner's cards, shown after the opening lead
 
 
 @dataclass(frozen=True, slots=True)

@@ -947,7 +947,13 @@ class _Checks:
             self.report("unused-setting", "when_partner_winning: free never applies: no seat has a partner",
                         "/play/follow/when_partner_winning", "leave it out, or give players.teams partnerships",
                         severity="warning")
-        if self.data.get("play", {}).get("first_lead") == "chooser" and self.data["trump"]["method"] != "choose":
+        play = self.data.get("play", {})
+        if play.get("dummy") and (players.get("sides", "teams") != "teams" or play.get("first_lead") != "after_maker"
+                                  or any(len(team) != 2 for team in players.get("teams", [[0]]))):
+            self.report("dummy-invalid", "a dummy is the declarer's partner, laid face up after the opening lead: it "
+                        "needs teams of two and the opening lead by the player after the declarer", "/play/dummy",
+                        "use teams of two seats and first_lead: after_maker, or drop dummy")
+        if play.get("first_lead") == "chooser" and self.data["trump"]["method"] != "choose":
             self.report("unused-setting", "first_lead: chooser needs trump.method choose; the elder leads instead",
                         "/play/first_lead", "use first_lead: elder", severity="warning")
 

@@ -264,7 +264,7 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     """Greedy's card for the seat to move, from its hand and the cards on the table (``played``:
     this deal's played cards when the caller keeps them, else counted here): no seat view built."""
     ctx = state.context
-    seat = state.current_player()
+    seat = state.playing_seat  # a dummy's cards are played as its own, by its declarer
     leader, cards = state.current_trick()
     avoid = avoids_tricks(state.ruleset, state.all_passed) if not state.bids else not wants_tricks(state, seat)
     if cards:

@@ -81,6 +81,7 @@ class DealPhase(StateFields):
             self._sitting_out = ()
             self._order = t.rounds  # every seat plays, clockwise from the leader
         self._leader = self._turn = t.next_seat[self._dealer]
+        self._dummy = -1
         self._side_of = t.start_sides
         self._called = -1
         self._points = [0] * nsides

@@ -41,7 +41,7 @@ FIELDS = (
     # declarations
     "_melds", "_meld_first", "_meld_later", "_meld_watch", "_meld_offers",
     # play
-    "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
+    "_leader", "_turn", "_dummy", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
     "_trick_no", "_ntricks", "_points", "_tricks", "_log", "_broken",
     # scoresheet and session
     "_values", "_counts", "_ties", "_passes", "_redeals", "_game_hands", "_game", "_games_won", "_games",
@@ -128,6 +128,7 @@ class StateFields:
     # play
     _leader: int
     _turn: int
+    _dummy: int  # `play.dummy`: the declarer's partner, whose cards the declarer plays (-1: none)
     _trick: list[Card]
     _tmask: CardMask
     _led: int
