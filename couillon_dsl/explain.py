@@ -880,7 +880,7 @@ def doubling_sentences(rs: Ruleset) -> list[str]:
                  "in turn whether to double, and their passing is no call" if auction.double_out_of_turn else "")
         if not auction.double_ends_bidding:
             return ["instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid, and "
-                    "once it is doubled a player of the bidder's side raise it to the next level, and so on while "
+                    "once it is doubled a player of the bidder's side may raise it to the next level, and so on while "
                     "there are levels; the bidding goes on, and a new bid is undoubled" + levels_said]
         return ["instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid" + aside
                 + "; a double closes the bidding" + raise_ + levels_said]
@@ -1482,6 +1482,9 @@ def first_lead_sentence(rs: Ruleset) -> str:
     leading = [a.name for a in rs.announcements if a.leads]
     if leading:
         text += f", except that a declarer who announced {join(leading, 'or')} leads to it"
+    if rs.play.dummy:
+        text += ("; once that first card is led, the declarer's partner, the dummy, lays his whole hand face up "
+                 "for every player to see, and for the rest of the hand the declarer chooses each card it plays")
     return text + "; the winner of each trick leads to the next"
 
 
