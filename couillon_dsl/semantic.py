@@ -949,10 +949,11 @@ class _Checks:
                         severity="warning")
         play = self.data.get("play", {})
         if play.get("dummy") and (players.get("sides", "teams") != "teams" or play.get("first_lead") != "after_maker"
-                                  or any(len(team) != 2 for team in players.get("teams", [[0]]))):
+                                  or any(len(team) != 2 for team in players.get("teams", [[0]]))
+                                  or "sit_out" in players):
             self.report("dummy-invalid", "a dummy is the declarer's partner, laid face up after the opening lead: it "
-                        "needs teams of two and the opening lead by the player after the declarer", "/play/dummy",
-                        "use teams of two seats and first_lead: after_maker, or drop dummy")
+                        "needs teams of two, every seat in play, and the opening lead by the player after the "
+                        "declarer", "/play/dummy", "use teams of two seats and first_lead: after_maker, or drop dummy")
         if play.get("first_lead") == "chooser" and self.data["trump"]["method"] != "choose":
             self.report("unused-setting", "first_lead: chooser needs trump.method choose; the elder leads instead",
                         "/play/first_lead", "use first_lead: elder", severity="warning")

@@ -138,6 +138,8 @@ def codes_of(path: Path, text: str) -> list[str]:
 
 def test_the_checks_refuse_misplaced_keys(tmp_path: Path) -> None:
     assert "dummy-invalid" in codes_of(tmp_path / "lead.yaml", TEXT.replace("first_lead: after_maker", "first_lead: elder"))
+    assert "dummy-invalid" in codes_of(tmp_path / "out.yaml", TEXT.replace("  direction: clockwise",
+                                                                          "  direction: clockwise\n  sit_out: dealer"))
     assert "open-auction-key" in codes_of(tmp_path / "once.yaml", (FOLDER / "schafkopf.yaml").read_text(
         encoding="utf-8").replace("procedure: once", "procedure: once\n    outbid: value_or_strain"))
     assert "doubling-invalid" in codes_of(tmp_path / "aside.yaml", TEXT.replace(
