@@ -252,7 +252,8 @@ class ContractPhase(StateFields):
         bid, or a double. A double closes the bidding: the other side is asked, in turn, whether to raise
         it to the next level, and so on while `doubling` has levels; or (`double_ends_bidding: false`) a
         double is a call like a bid, the bidding going on, a redouble the bidder's side's, a new bid
-        undoubled. A contract fixed by a pairs auction is doubled the same way before the first lead (:meth:`_ask_doubling`)."""
+        undoubled. A contract fixed by a pairs auction is doubled the same way before the first lead
+        (:meth:`_ask_doubling`)."""
         acts = self._acts
         t = self._t
         seat = self._speakers[self._spk]
