@@ -13,6 +13,7 @@ from couillon_dsl.agents import make_agent
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import GameState
+from couillon_dsl.engine.why import explain_legal
 from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.loader import load_ruleset
@@ -87,6 +88,7 @@ def test_the_dummy_is_shown_after_the_opening_lead_and_played_by_the_declarer() 
         assert shown == dummy  # every seat sees the dummy's cards
     assert state.playing_seat == 2 and state.current_player() == 0  # the declarer plays them
     assert all(dummy >> card & 1 for card in state.legal_actions())
+    assert {card for card, ok, _ in explain_legal(state, 0) if ok} == set(state.legal_actions())  # the dummy's
 
 
 def test_the_sampler_keeps_the_dummys_cards_in_every_world() -> None:
