@@ -591,6 +591,7 @@ class MakerBar:
 
 
 SHARE = 0.5  # naming trump rather than deferring, or bidding, needs a strength of this share of the hand
+ALONE_SHARE = 0.75  # calling nobody (`alone_by_choice`) needs a strength of this share of the hand
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what bidding needs
 
 
@@ -877,7 +878,10 @@ class GreedyAgent:
         acts = state.actions
         rs = state.ruleset
         if legal[0] >= acts.call0 >= 0:  # the declarer's call: the last range before the dealer's
-            return acts.call0 + call(state.context, hand, [a - acts.call0 for a in legal])
+            nobody = acts.call0 + acts.ncards  # offered last (`alone_by_choice`): alone with a hand strong enough
+            if legal[-1] == nobody and hand_value(state.context, hand) >= ALONE_SHARE * hand.bit_count():
+                return nobody
+            return acts.call0 + call(state.context, hand, [a - acts.call0 for a in legal if a != nobody])
         if legal[0] >= acts.give0 >= 0:  # passing cards: the range before the call's
             cards = [a - acts.give0 for a in legal]
             receiver = (seat + state.passing_offset()) % rs.players.count

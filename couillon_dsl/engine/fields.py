@@ -99,7 +99,7 @@ class StateFields:
     _aside: int  # procedure open, asking out of turn whether to double: where the bidding resumes (-1: not asking)
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # call (engine.call)
-    _called: Card  # the card the declarer called this hand (`contracts.<id>.call`), -1 none
+    _called: Card  # the card the declarer called this hand (`contracts.<id>.call`), -1 none, -2 nobody (call.NOBODY)
     # bids (engine.bidding)
     _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
     _unseen: int  # the mask of the seats that have not looked at their cards yet (`bids.blind`)
