@@ -70,6 +70,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         first_lead_card=play_data.get("first_lead_card"),
         not_on_first_trick=_card_classes(play_data.get("not_on_first_trick")),
         equal_cards=_equal_cards(play_data.get("equal_cards")),
+        dummy=play_data.get("dummy"),
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
     first_hand = trump.choose.first_hand if trump.choose else None
@@ -565,6 +566,9 @@ def _trump(raw: Mapping[str, Any], suits: Sequence[str]) -> Trump:
                         kitty=raw["auction"].get("kitty", "by_contract"),
                         doubling=tuple(raw["auction"].get("doubling", ())),
                         double_out_of_turn=raw["auction"].get("double_out_of_turn", False),
+                        outbid=raw["auction"].get("outbid", "value"),
+                        double_ends_bidding=raw["auction"].get("double_ends_bidding", True),
+                        declarer=raw["auction"].get("declarer", "last_bidder"),
                         all_pass_contract=_all_pass_contract(raw["auction"].get("on_all_pass", "redeal")))
         if method == "auction" and raw.get("auction") else None,
     )

@@ -74,7 +74,11 @@ CODES: dict[str, str] = {
     "blind-exchange-invalid": "a blind bidders' exchange without a blind bid, partners seated opposite, or fewer cards than a hand",
     "bid-value-without-auction": "bid_value is read, but the ruleset's auction bids no numbers",
     "auction-values-invalid": "a numeric auction's values do not rise, or the procedure and what it bids do not match",
-    "doubling-invalid": "doubling beside a once-round auction, levels that do not rise, or double_out_of_turn off an open auction's doubling",
+    "doubling-invalid": "doubling beside a once-round auction, levels that do not rise, or double_out_of_turn "
+                        "off an open auction's doubling or beside doubles that do not end the bidding",
+    "dummy-invalid": "a dummy without teams of two, beside a seat sitting out, or without the opening lead by the "
+                     "player after the declarer",
+    "open-auction-key": "outbid, declarer or double_ends_bidding on an auction whose procedure is not open",
     "kitty-choice-invalid": "the declarer's kitty decision without a pairs auction, a kitty, or beside a contract that takes it",
     "auction-ladder-invalid": "the auction's ladder names a contract that is missing, disabled or names its trump",
     "unknown-card-set": "a reference to a card set deck.card_sets does not define",

@@ -831,13 +831,22 @@ def open_sentences(rs: Ruleset, first: str) -> list[str]:
     suits = rs.tables.named_contract >= 0 or not rs.contracts
     named = (("a trump suit" if suits else "") + (", or instead of a suit " if suits and others else "")
              + (join(others, 'or') if others else ""))
+    strain = "suit" + (" or contract" if others else "")
+    if auction.outbid == "value_or_strain":
+        ranked = [rs.contracts[c].name if c >= 0 and c != rs.tables.named_contract else rs.layout.suits[suit]
+                  for c, suit in rs.tables.auction_strains]
+        outbid = (f"each bid must be a higher number than the last, or the same number in a higher {strain}, "
+                  f"ranking from lowest {join(ranked)}")
+    else:
+        outbid = f"each bid must be a higher number than the last, in any {strain}"
+    last_call = "bid" if auction.double_ends_bidding or not auction.doubling else "bid, double or redouble"
+    declarer = ("the player of the last bidder's side who first bid the last bid's " + strain + " declares"
+                if auction.declarer == "first_to_name_strain" else "the last bidder declares")
     out = [f"starting with {first} and going round the table as often as needed, each player either passes or "
-           f"bids a number, lowest first {shown}, together with {named}; each bid must be a higher number "
-           "than the last, in any suit" + (" or contract" if others else ""),
-           "the bidding ends when every other player has passed in turn after the last bid; if all pass before "
-           "anyone bids, " + all_pass_phrase(rs),
-           "the last bidder declares: " + ("the suit or contract they named is played" if others
-                                           else "their suit is trump")
+           f"bids a number, lowest first {shown}, together with {named}; " + outbid,
+           f"the bidding ends when every other player has passed in turn after the last {last_call}; if all "
+           "pass before anyone bids, " + all_pass_phrase(rs),
+           declarer + ": " + ("the suit or contract they named is played" if others else "their suit is trump")
            + " and the last number bid is the contract (`bid_value` below); "
            + maker_phrase(rs, "their team is the maker")]
     named_contracts = contract_sentences(rs, "", lambda c: c.trump != "named")[2:] if rs.contracts else []
@@ -869,6 +878,10 @@ def doubling_sentences(rs: Ruleset) -> list[str]:
         aside = ("; an opponent may also double out of turn: after each bid or pass that leaves the bidding open, "
                  "the last bidder's opponents other than the player who just spoke and the next to speak are asked "
                  "in turn whether to double, and their passing is no call" if auction.double_out_of_turn else "")
+        if not auction.double_ends_bidding:
+            return ["instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid, and "
+                    "once it is doubled a player of the bidder's side may raise it to the next level, and so on while "
+                    "there are levels; the bidding goes on, and a new bid is undoubled" + levels_said]
         return ["instead of passing or bidding, an opponent of the last bidder may, in turn, double the bid" + aside
                 + "; a double closes the bidding" + raise_ + levels_said]
     raise_ = "" if len(levels) == 1 else ("; after a double the declarer's side is asked whether to raise it to the "
@@ -1469,6 +1482,8 @@ def first_lead_sentence(rs: Ruleset) -> str:
         text = "the dealer leads to the first trick"
     elif lead == "maker" and rs.trump.method != "none":
         text = f"the player who accepted or chose trump leads to the first trick ({elder(rs)} if nobody did)"
+    elif lead == "after_maker" and rs.trump.method != "none":
+        text = f"the player after the declarer in turn leads to the first trick ({elder(rs)} if nobody declared)"
     elif lead == "chooser" and rs.trump.method == "choose":
         text = "the player first asked to choose trump leads to the first trick, even when someone else chose it"
     else:
@@ -1476,6 +1491,9 @@ def first_lead_sentence(rs: Ruleset) -> str:
     leading = [a.name for a in rs.announcements if a.leads]
     if leading:
         text += f", except that a declarer who announced {join(leading, 'or')} leads to it"
+    if rs.play.dummy:
+        text += ("; once that first card is led, the declarer's partner, the dummy, lays his whole hand face up "
+                 "for every player to see, and for the rest of the hand the declarer chooses each card it plays")
     return text + "; the winner of each trick leads to the next"
 
 
@@ -2118,6 +2136,7 @@ _INT_NAMES = {
     "most_points": "the most card points any side took",
     "fewest_tricks": "the fewest tricks any side took",
     "fewest_points_with_tricks": "the fewest card points any side that took a trick took",
+    "hand_number": "the number of this deal in the game (1 for the first, thrown-in deals counted)",
 }
 
 

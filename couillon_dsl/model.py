@@ -302,6 +302,9 @@ class Auction:
     doubling: tuple[int, ...] = ()  # open, pairs: the levels the last bid may be doubled to, in order (2, 4)
     kitty: str = "by_contract"  # by_contract | declarer_decides
     double_out_of_turn: bool = False  # open: the last bid's opponents are asked to double after each call too
+    outbid: str = "value"  # open: a bid names a higher value (value), or the same value in a higher strain too
+    double_ends_bidding: bool = True  # open: a double closes the bidding (else it is a call, the bidding goes on)
+    declarer: str = "last_bidder"  # open: last_bidder | first_to_name_strain (of the last bidder's side)
     # on_all_pass: {contract: id}: the contract played, with no declarer and every seat for itself, when every
     # seat passes; None (on_all_pass: redeal): the deal is thrown in
     all_pass_contract: str | None = None
@@ -350,6 +353,7 @@ class Play:
     first_lead_card: str | None = None  # its holder leads it to the first trick
     not_on_first_trick: tuple[tuple[str, str], ...] = ()  # card classes kept off the first trick while others may go
     equal_cards: EqualCards | None = None  # which of two equal cards wins a trick; None: the first played
+    dummy: str | None = None  # declarer_partner: the declarer plays his partner's cards, shown after the opening lead
 
 
 @dataclass(frozen=True, slots=True)

@@ -665,6 +665,10 @@ class Table:
                      "(for the blind bid's score), or look at them and then bid.")
         else:
             self.say(f"Your hand: {self.hand_text(v.hand)}")
+        dummy = self.state.playing_seat
+        if v.phase == "play" and v.current_player == self.seat and dummy != self.seat:  # `play.dummy`: his to play
+            shown = sum(1 << card for card, holder in v.face_up if holder == dummy)
+            self.say(f"You play the dummy's card, {self.who(dummy)}'s: {self.hand_text(shown)}")
         if self.bidding(legal):
             self.say(f"Your bid: how many tricks will you take? {self.bid_choices(legal)}. Type the number.")
             return

@@ -482,7 +482,8 @@ class _Runner:
         return [f"{name(card):>4} {'legal  ' if ok else 'illegal'}  {reason}" for card, ok, reason in explain_legal(self.state, seat)]
 
     def _to_act(self, ref: Any) -> int:
-        """The seat ``ref`` names (None: whoever is to act), which must be the one to act now."""
+        """The seat ``ref`` names (None: whoever is to act), which must be the one to act now; a card from
+        the dummy (`play.dummy`) is written with the dummy's seat and played by its declarer, who acts."""
         state = self.state
         actual = state.current_player()
         if actual == CHANCE:
@@ -492,6 +493,8 @@ class _Runner:
             self._fail("the game is over; the script goes on")
             raise _Stop
         seat = actual if ref is None else self._seat(ref)
+        if state.is_playing() and seat == state.playing_seat:
+            return actual
         if actual != seat:
             self._fail(f"{self._who(seat)} was scripted to act, but it is {self._who(actual)}'s turn "
                        f"(legal: {self._names(state.legal_actions())})")

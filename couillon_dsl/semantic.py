@@ -952,7 +952,14 @@ class _Checks:
             self.report("unused-setting", "when_partner_winning: free never applies: no seat has a partner",
                         "/play/follow/when_partner_winning", "leave it out, or give players.teams partnerships",
                         severity="warning")
-        if self.data.get("play", {}).get("first_lead") == "chooser" and self.data["trump"]["method"] != "choose":
+        play = self.data.get("play", {})
+        if play.get("dummy") and (players.get("sides", "teams") != "teams" or play.get("first_lead") != "after_maker"
+                                  or any(len(team) != 2 for team in players.get("teams", [[0]]))
+                                  or "sit_out" in players):
+            self.report("dummy-invalid", "a dummy is the declarer's partner, laid face up after the opening lead: it "
+                        "needs teams of two, every seat in play, and the opening lead by the player after the "
+                        "declarer", "/play/dummy", "use teams of two seats and first_lead: after_maker, or drop dummy")
+        if play.get("first_lead") == "chooser" and self.data["trump"]["method"] != "choose":
             self.report("unused-setting", "first_lead: chooser needs trump.method choose; the elder leads instead",
                         "/play/first_lead", "use first_lead: elder", severity="warning")
 
@@ -969,6 +976,7 @@ class _Checks:
                         "write procedure: pairs with values: [18, 20, ...], or ladder: [...] alone")
             return
         self.check_doubling(auction, procedure)
+        self.check_open_keys(auction, procedure)
         if values is not None and any(b <= a for a, b in zip(values, values[1:])):
             self.report("auction-values-invalid", "the auction's values must rise, each above the one before",
                         "/trump/auction/values", "list the numbers lowest first, without repeats")
@@ -1104,6 +1112,18 @@ class _Checks:
         if values:
             ranges["bid_value"] = (float(min(values)), float(max(values)))
         return ranges
+
+    def check_open_keys(self, auction: dict[str, Any], procedure: str) -> None:
+        """How a bid outbids the last, who declares and whether a double closes the bidding are an open
+        auction's (the bidding goes round, each bid a value and a strain)."""
+        for key, default in (("outbid", "value"), ("declarer", "last_bidder"), ("double_ends_bidding", True)):
+            if auction.get(key, default) != default and procedure != "open":
+                self.report("open-auction-key", f"{key} says how an open auction's bidding goes, but the procedure is "
+                            f"{procedure}", f"/trump/auction/{key}", "use procedure: open, or drop it")
+        if not auction.get("double_ends_bidding", True) and auction.get("double_out_of_turn"):
+            self.report("doubling-invalid", "double_out_of_turn asks whether to double between calls, but a double "
+                        "that does not end the bidding is a call of its own", "/trump/auction/double_out_of_turn",
+                        "drop double_out_of_turn, or let a double end the bidding")
 
     def check_doubling(self, auction: dict[str, Any], procedure: str) -> None:
         """Doubling raises the last bid of an open auction (the bidding goes round, so an opponent is
@@ -1770,6 +1790,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         announcements=frozenset(data.get("announcements", {})),
         options={name: option_type(o) for name, o in options.items()},
         team_count=_side_count(data["players"]),
+        players=data["players"]["count"],
         declarations=tuple(data.get("declarations") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
         card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),

@@ -232,8 +232,8 @@ class Walker:
                 self.check_view_hides(seat)
             count = len(state.hands)
             action = self.rng.choice(legal)
-            if 0 <= action < self.rs.layout.size and state.view(seat).phase == "play":
-                self.played.setdefault(seat, []).append(action)
+            if 0 <= action < self.rs.layout.size and state.view(seat).phase == "play":  # a dummy's card is his
+                self.played.setdefault(state.playing_seat, []).append(action)
             state.apply(action)
             if len(state.hands) > count:
                 self.hand_over()
@@ -275,7 +275,7 @@ class Walker:
         leader, trick = state.current_trick()
         if plain_rules(self.rs):
             gone = {card for cards in self.played.values() for card in cards}
-            expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(seat)), gone, leader)
+            expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(state.playing_seat)), gone, leader)
             assert set(legal) == expected, f"engine {legal} != plain checker {sorted(expected)} after {trick}"
         verdicts = {c for c, ok, _ in explain_legal(state, seat) if ok}
         assert verdicts == set(legal), "explain_legal disagrees with the engine"

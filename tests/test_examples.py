@@ -26,7 +26,7 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["belote", "contree", "doppelkopf", "euchre", "hearts", "klaverjas", "oh-hell", "schafkopf",
+    assert [path.stem for path in EXAMPLES] == ["belote", "bridge", "contree", "doppelkopf", "euchre", "hearts", "klaverjas", "oh-hell", "schafkopf",
                                                 "sheepshead", "skat", "spades", "whist"]
 
 

@@ -264,7 +264,7 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
     """Greedy's card for the seat to move, from its hand and the cards on the table (``played``:
     this deal's played cards when the caller keeps them, else counted here): no seat view built."""
     ctx = state.context
-    seat = state.current_player()
+    seat = state.playing_seat  # a dummy's cards are played as its own, by its declarer
     leader, cards = state.current_trick()
     avoid = avoids_tricks(state.ruleset, state.all_passed) if not state.bids else not wants_tricks(state, seat)
     if cards:
@@ -683,6 +683,7 @@ def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, 
 
 POINTS_CAUTION = 0.8  # an open auction's estimate of its side's points: this share of the even split's tricks
 DOUBLE_MARGIN = 30  # a redouble needs an estimate this many points above what the contract needs
+DOUBLE_MARGIN_TRICKS = 2  # or this many tricks, where the pack counts no points
 
 _NEEDS: dict[tuple[int, int, int, int, int], tuple[Ruleset, float]] = {}  # (id(ruleset), tricks, contract,
 #                                                                           trump, bid) -> points_needed
@@ -697,7 +698,7 @@ def points_needed(rs: Ruleset, ctx: TrumpContext, tricks: int, contract: int, tr
     whatever the bid. What the seat cannot know of the maker's hand is given it at its best: the
     fewest points with no run of top trumps or a run of every trump, the kitty taken or not (a maker is
     taken not to have overbid). Infinite where no count of points makes it (a contract of every trick
-    is short of it with any fewer)."""
+    is short of it with any fewer). Where the pack counts no points (Bridge), the fewest tricks."""
     key = (id(rs), tricks, contract, trump, bid)
     known = _NEEDS.get(key)
     if known is not None and known[0] is rs:
@@ -705,12 +706,13 @@ def points_needed(rs: Ruleset, ctx: TrumpContext, tricks: int, contract: int, tr
     if len(_NEEDS) > 4096:
         _NEEDS.clear()
     t = rs.tables
-    total = points_in_play(rs, ctx) * rs.players.in_play * tricks // rs.layout.size
+    dealt = points_in_play(rs, ctx) * rs.players.in_play * tricks // rs.layout.size
+    total = dealt or tricks  # no points: counted in tricks
 
     def makes(points: int, run: int, taken: bool) -> bool:
-        won = tricks * points // total if total else 0  # every trick only with every point
-        return maker_hand(rs, tricks, points, won, total, contract, trump, bid_value=bid, kitty_taken=taken,
-                          top_runs=(run, 0)).winner == 0
+        won = tricks * points // total if dealt else points  # every trick only with every point
+        return maker_hand(rs, tricks, points if dealt else 0, won, dealt, contract, trump, bid_value=bid,
+                          kitty_taken=taken, top_runs=(run, 0)).winner == 0
 
     need = math.inf
     runs = sorted({0, ctx.trump_mask.bit_count() if t.reads_top_runs else 0})  # none, or every trump
@@ -731,7 +733,7 @@ def side_points(state: GameState, seat: int, ctx: TrumpContext, hand: int, cauti
                 alone: bool = False) -> float:
     """The card points ``seat``'s side may take under ``ctx``: the tricks of its ``hand``
     (:func:`hand_value`) and, unless ``alone``, its partners' fair share of the rest, as a share of
-    the points in play, times ``caution``."""
+    the points in play (:func:`measure`), times ``caution``."""
     rs = state.ruleset
     ntricks = state.hand_tricks
     sides = state.sides_known_to(seat)
@@ -739,7 +741,13 @@ def side_points(state: GameState, seat: int, ctx: TrumpContext, hand: int, cauti
     partners = 0 if alone else sum(1 for s in playing[1:] if sides[s] == sides[seat])
     tricks = min(float(ntricks), hand_value(ctx, hand))
     share = tricks + (ntricks - tricks) * partners / (len(playing) - 1)
-    return caution * points_in_play(rs, ctx) * share / ntricks
+    return caution * measure(rs, ctx, ntricks) * share / ntricks
+
+
+def measure(rs: Ruleset, ctx: TrumpContext, tricks: int) -> int:
+    """What an open auction's estimates count: the card points in play, or the ``tricks`` where the pack
+    counts no points (Bridge: a bid is judged by the tricks it needs)."""
+    return points_in_play(rs, ctx) or tricks
 
 
 def points_in_play(rs: Ruleset, ctx: TrumpContext) -> int:
@@ -772,16 +780,24 @@ def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> in
         if double in legal and (need := double_need(state, seat, bid)) is not None:
             ctx, points = need
             if ours:  # asked to redouble its side's bid
-                return double if side_points(state, seat, ctx, hand) >= points + DOUBLE_MARGIN else acts.pass_
+                margin = DOUBLE_MARGIN if points_in_play(rs, ctx) else DOUBLE_MARGIN_TRICKS
+                return double if side_points(state, seat, ctx, hand) >= points + margin else acts.pass_
             # what the opponents can take at most, the tricks its own hand takes lost to them
-            if points_in_play(rs, ctx) - side_points(state, seat, ctx, hand, 1.0, True) < points:
+            if measure(rs, ctx, state.hand_tricks) - side_points(state, seat, ctx, hand, 1.0, True) < points:
                 return double
         if ours or not suits:  # its partner's bid; or a contract fixed, not doubled
             return acts.pass_
     estimates = [side_points(state, seat, strain_context(t, s), hand) for s in range(suits)]
     best = max(range(suits), key=lambda s: (estimates[s], -s))
+    ctx = strain_context(t, best)
+    contract, trump = t.auction_strains[best]
+
+    def needs(value: int) -> float:  # the values are the points needed; without points, the tricks they need
+        if points_in_play(rs, ctx):
+            return value
+        return points_needed(rs, ctx, state.hand_tricks, contract, trump, value)
     bids = [a for a in legal if acts.bid0 <= a < double and (a - acts.bid0) % suits == best
-            and t.auction_values[(a - acts.bid0) // suits] <= estimates[best]]
+            and needs(t.auction_values[(a - acts.bid0) // suits]) <= estimates[best]]
     return bids[-1] if bids else acts.pass_
 
 

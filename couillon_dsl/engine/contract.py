@@ -228,19 +228,32 @@ class ContractPhase(StateFields):
         acts = self._acts
         t = self._t
         double = acts.bid0 + t.double_offset  # the last BID action
-        if self._doubled or self._path == "bid" or self._aside >= 0:  # or asked out of turn
+        if self._doubling_asked() or self._aside >= 0:  # or asked out of turn
             return [acts.pass_, double]
-        out = [acts.pass_, *range(acts.bid0 + (self._bid + 1) * t.auction_suits, double)]
-        if t.doubling and self._bid >= 0 and self._side_of[self._speakers[self._spk]] != self._side_of[self._bidder]:
-            out.append(double)
+        lowest = 0 if self._bid < 0 else (self._bid + 1) * t.auction_suits  # a higher value
+        if self._bid >= 0 and self._rs.trump.auction.outbid == "value_or_strain":  # type: ignore[union-attr]
+            lowest = self._bid * t.auction_suits + self._bid_suit + 1  # or the same value in a higher strain
+        out = [acts.pass_, *range(acts.bid0 + lowest, double)]
+        if t.doubling and self._bid >= 0 and self._doubled < len(t.doubling):
+            against = self._side_of[self._speakers[self._spk]] != self._side_of[self._bidder]
+            if against == (self._doubled % 2 == 0):  # the opponents double, the bidder's side redoubles
+                out.append(double)
         return out
+
+    def _doubling_asked(self) -> bool:
+        """Whether the seats are being asked only to raise the stake: a double that closes the bidding was
+        said (`double_ends_bidding`), or a contract a pairs auction fixed is being doubled."""
+        closes = self._rs.trump.auction.double_ends_bidding  # type: ignore[union-attr]
+        return bool(self._doubled and closes) or self._path == "bid"
 
     def _bid_open(self, action: int) -> None:
         """One turn of an open auction: a pass (after the last bid, once every other seat has passed, the
         bidder declares; all passing at the start throws the deal in), a value and a suit above the last
         bid, or a double. A double closes the bidding: the other side is asked, in turn, whether to raise
-        it to the next level, and so on while `doubling` has levels. A contract fixed by a pairs auction
-        is doubled the same way before the first lead (:meth:`_ask_doubling`)."""
+        it to the next level, and so on while `doubling` has levels; or (`double_ends_bidding: false`) a
+        double is a call like a bid, the bidding going on, a redouble the bidder's side's, a new bid
+        undoubled. A contract fixed by a pairs auction is doubled the same way before the first lead
+        (:meth:`_ask_doubling`)."""
         acts = self._acts
         t = self._t
         seat = self._speakers[self._spk]
@@ -256,7 +269,7 @@ class ContractPhase(StateFields):
             self._aside = -1
         elif action == acts.pass_:
             self._decisions.append((seat, "pass"))
-            if self._doubled or self._path == "bid":  # the next of those asked, or the doubling is over
+            if self._doubling_asked():  # the next of those asked, or the doubling is over
                 if self._spk + 1 < len(self._speakers):
                     self._spk += 1
                 else:
@@ -274,13 +287,18 @@ class ContractPhase(StateFields):
         number = action - acts.bid0
         if number < t.double_offset:
             self._bid, self._bid_suit = divmod(number, t.auction_suits)
-            self._bidder, self._round = seat, 0
+            self._bidder, self._round, self._doubled = seat, 0, 0  # a new bid is undoubled
+            if not any(s == self._bid_suit and self._side_of[b] == self._side_of[seat] for b, s in self._namers):
+                self._namers += ((seat, self._bid_suit),)
             self._decisions.append((seat, f"{t.auction_values[self._bid]} {self.strain_id(self._bid_suit)}"))
             self._spk = (self._spk + 1) % n
             self._ask_out_of_turn(seat)
             return
         self._doubled += 1
         self._decisions.append((seat, f"double x{t.doubling[self._doubled - 1]}"))
+        if not self._rs.trump.auction.double_ends_bidding:  # type: ignore[union-attr]
+            self._spk, self._round = (self._spk + 1) % n, 0  # a call: the passes are counted after it
+            return
         if self._doubled == len(t.doubling):
             self._doubling_over()
             return
@@ -323,8 +341,12 @@ class ContractPhase(StateFields):
         return self._rs.layout.suits[suit] if named else self._rs.contracts[contract].id
 
     def _open_won(self) -> None:
-        """The last bidder of an open auction declares: the suit or the contract he named is played, his
+        """The last bidder of an open auction declares, or (`declarer: first_to_name_strain`) the player of
+        his side who first named the last bid's strain: the suit or the contract it names is played, his
         side the maker."""
+        if self._rs.trump.auction.declarer == "first_to_name_strain":  # type: ignore[union-attr]
+            side = self._side_of[self._bidder]
+            self._bidder = next(b for b, s in self._namers if s == self._bid_suit and self._side_of[b] == side)
         self._bidder_declares(*self._t.auction_strains[self._bid_suit])
 
     def _nobody_bid(self) -> None:

@@ -60,6 +60,7 @@ class DealPhase(StateFields):
         self._mult = 1
         self._bid = self._bidder = self._bid_suit = self._aside = -1
         self._doubled = 0
+        self._namers: tuple[tuple[int, int], ...] = ()
         self._trick_bids = self._given = self._received = ()
         self._unseen = self._blind = 0
         self._speakers: tuple[int, ...] = ()
@@ -80,6 +81,7 @@ class DealPhase(StateFields):
             self._sitting_out = ()
             self._order = t.rounds  # every seat plays, clockwise from the leader
         self._leader = self._turn = t.next_seat[self._dealer]
+        self._dummy = -1
         self._side_of = t.start_sides
         self._called = -1
         self._points = [0] * nsides

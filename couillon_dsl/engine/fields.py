@@ -27,7 +27,7 @@ FIELDS = (
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
-    "_bid", "_bidder", "_bid_suit", "_doubled", "_aside", "_side_of",
+    "_bid", "_bidder", "_bid_suit", "_namers", "_doubled", "_aside", "_side_of",
     # call
     "_called",
     # bids
@@ -41,7 +41,7 @@ FIELDS = (
     # declarations
     "_melds", "_meld_first", "_meld_later", "_meld_watch", "_meld_offers",
     # play
-    "_leader", "_turn", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
+    "_leader", "_turn", "_dummy", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
     "_trick_no", "_ntricks", "_points", "_tricks", "_log", "_broken",
     # scoresheet and session
     "_values", "_counts", "_ties", "_passes", "_redeals", "_game_hands", "_game", "_games_won", "_games",
@@ -94,6 +94,7 @@ class StateFields:
     _bid: int  # the auction's highest bid so far, as a ladder position (-1: none)
     _bidder: int  # the seat that made it (-1: none); in pairs, the seat holding (the survivor so far)
     _bid_suit: int  # procedure open: the trump suit the highest bid names (-1: none)
+    _namers: tuple[tuple[int, int], ...]  # procedure open: (seat, strain), the first of each side to bid each strain
     _doubled: int  # procedure open: how many levels of `doubling` the last bid was raised (0: none)
     _aside: int  # procedure open, asking out of turn whether to double: where the bidding resumes (-1: not asking)
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
@@ -127,6 +128,7 @@ class StateFields:
     # play
     _leader: int
     _turn: int
+    _dummy: int  # `play.dummy`: the declarer's partner, whose cards the declarer plays (-1: none)
     _trick: list[Card]
     _tmask: CardMask
     _led: int

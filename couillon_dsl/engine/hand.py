@@ -221,7 +221,7 @@ def make_score_hand(
               trump: int = -1, bid_value: int = 0, kitty_taken: bool = False,
               top_runs: tuple[int, ...] = (), doubled: int = 1, seat_blinds: tuple[bool, ...] = (),
               captured: tuple[int, ...] = (), trick_values: tuple[tuple[Any, Any], ...] = (),
-              sides_in_play: tuple[int, ...] = (), declarer: int | None = None) -> HandScore:
+              sides_in_play: tuple[int, ...] = (), declarer: int | None = None, hand_number: int = 0) -> HandScore:
         sides = team_of if side_of is None else side_of
         scores = () if per_seat else tuple(values)
         in_play = sum(points)
@@ -235,7 +235,7 @@ def make_score_hand(
                                             options, None, None, declared, contract, contract_multiplier, won,
                                             *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held,
                                             trump, scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds,
-                                            captured, trick_values, sides_in_play, declarer),
+                                            captured, trick_values, sides_in_play, declarer, hand_number),
                                            sides)
         decided = winner is not None
         all_tricks = winner is not None and tricks[winner] == ntricks
@@ -244,7 +244,7 @@ def make_score_hand(
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held, trump,
                scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds, captured, trick_values, sides_in_play,
-               declarer)
+               declarer, hand_number)
         k = multiplier(ties) if ties else 1
         # a hand played with every seat for itself (`on_all_pass: {contract}`) has a side per seat
         sides_now = len(points) if per_seat else nsides
@@ -342,7 +342,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
               side_of: Any = None, bids: Any = (), seat_tricks: Any = (), seat_bids: Any = (),
               counts: Any = (), held: Any = (), trump: Any = -1, bid_value: Any = 0, kitty_taken: Any = False,
               top_runs: Any = (), doubled: Any = 1, seat_blinds: Any = (), captured: Any = (),
-              trick_values: Any = (), sides_in_play: Any = (), declarer: Any = None) -> HandScore:
+              trick_values: Any = (), sides_in_play: Any = (), declarer: Any = None, hand_number: Any = 0) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks
@@ -409,16 +409,18 @@ def _make_decide(maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]
 
 
 def first_leader(rule: str, dealer: int, elder: int, maker: Team | None, decider: int | None,
-                 asked: int | None = None) -> int:
-    """The seat that leads the first trick under `play.first_lead` (`maker` without one, or
-    `chooser` without a choice: the elder)."""
+                 asked: int | None = None, next_seat: Sequence[int] = ()) -> int:
+    """The seat that leads the first trick under `play.first_lead` (`maker` or `after_maker` without
+    one, or `chooser` without a choice: the elder)."""
     if rule == "elder":  # the usual rule first: one comparison
         return elder
     if rule == "dealer":
         return dealer
     if rule == "chooser":
         return asked if asked is not None and asked >= 0 else elder
-    return decider if maker is not None and decider is not None else elder
+    if maker is None or decider is None:
+        return elder
+    return next_seat[decider] if rule == "after_maker" else decider
 
 
 def fallback_maker(trump: Trump, team_of: Sequence[Team], elder: int) -> Team | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from couillon_dsl.cards import Card, CardMask
+from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.follow import partner_frees
@@ -103,9 +103,12 @@ class PlayPhase(StateFields):
             self._face_up[t.first_lead_card] = leader  # being asked to lead tells the table: public from now on
         if leader < 0:
             leader = first_leader(rs.play.first_lead, self._dealer, t.next_seat[self._dealer], self._maker,
-                                  self._decider, self._asked)
+                                  self._decider, self._asked, t.next_seat)
         leader = self._order[leader][0]  # a first leader sitting the hand out hands the lead to the next seat in play
         self._leader = self._turn = leader
+        if rs.play.dummy and self._decider is not None and self._maker is not None:  # his partner's cards are his to play
+            decider = self._decider
+            self._dummy = next(s for s in self._order[decider][1:] if self._side_of[s] == self._side_of[decider])
         self._ntricks = self._hands[leader].bit_count()
         self._phase = PLAY
         if t.declarations:
@@ -175,6 +178,9 @@ class PlayPhase(StateFields):
             self._best = st[card]
             self._win = card
             self._wseat = seat
+            if self._dummy >= 0 and not self._trick_no:  # the opening lead: the dummy lays his hand face up
+                for shown in iter_bits(self._hands[self._dummy]):
+                    self._face_up[shown] = self._dummy
         trick.append(card)
         self._tmask |= 1 << card
         self._tpoints += ctx.points[card]

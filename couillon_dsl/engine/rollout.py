@@ -81,7 +81,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or offer is not None and offer.on_all_pass == "name_other_suit"
                 or rs.players.sides != "teams" or rs.outcome.maker_wins is not None
-                or rs.play.first_lead == "chooser" or rs.play.last_trick_points
+                or rs.play.first_lead in ("chooser", "after_maker") or rs.play.last_trick_points or rs.play.dummy
                 or rs.scoresheet.when_both_reach != "furthest_past"
                 or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.play_rules
                 or rs.tables.kitty is not None or rs.bids is not None or bool(rs.tallies)

@@ -64,7 +64,8 @@ class ScoringPhase(StateFields):
                              tuple(bool(self._blind >> s & 1) for s in range(self._n)) if self._blind else (),
                              *(self._trick_values() if t.reads_trick_values else ()),
                              sides_in_play=self._sides_in_play() if self._sitting_out else (),
-                             declarer=self._decider if self._maker is not None else None)
+                             declarer=self._decider if self._maker is not None else None,
+                             hand_number=self._game_hands + 1)
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties

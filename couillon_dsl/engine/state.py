@@ -85,8 +85,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
     def current_player(self) -> int:
         """The seat to act, CHANCE or TERMINAL."""
         phase = self._phase
-        if phase == PLAY:
-            return self._turn
+        if phase == PLAY:  # the dummy's cards are played by its declarer
+            return self._turn if self._turn != self._dummy else self._decider  # type: ignore[return-value]
         if phase <= DRAW or phase == TRUMP_DRAW:
             return CHANCE
         if phase == OFFER or phase == AUCTION or phase == BID or phase == PASS or phase == NAME:
@@ -353,6 +353,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._bid = self._bid
         other._bidder = self._bidder
         other._bid_suit = self._bid_suit
+        other._namers = self._namers
         other._doubled = self._doubled
         other._aside = self._aside
         other._side_of = self._side_of
@@ -385,6 +386,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         # play
         other._leader = self._leader
         other._turn = self._turn
+        other._dummy = self._dummy
         other._trick = self._trick.copy()
         other._tmask = self._tmask
         other._led = self._led
@@ -684,6 +686,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             return {}
         leader = self._log[0][0] if self._log else self._leader
         return {table.id: points for table, points in zip(self._t.declarations, self._meld_points(leader))}
+
+    @property
+    def playing_seat(self) -> int:
+        """The seat whose card the trick asks for now: the seat to act, or the dummy (`play.dummy`), whose
+        cards, face up, its declarer plays (public)."""
+        return self._turn
 
     def hand_of(self, seat: int) -> CardMask:
         """The cards seat holds now (omniscient: an agent asks for its own seat's only; tests, scenarios and

@@ -28,6 +28,9 @@ class PlayedPosition(Protocol):
 
     def is_playing(self) -> bool: ...
 
+    @property
+    def playing_seat(self) -> int: ...
+
     def hand_of(self, seat: int) -> CardMask: ...
 
     def view(self, seat: int) -> Any: ...
@@ -70,9 +73,11 @@ _BEFORE_PLAY = {"offer": "take or pass the card on offer", "name": "name trump o
 
 def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card ``seat`` holds, in ascending card order; equal cards
-    (`deck.copies`) once, as the lowest copy held, the one its name plays."""
-    hand = state.ruleset.layout.lowest_copies(state.hand_of(seat))
-    if state.current_player() != seat or not state.is_playing():
+    (`deck.copies`) once, as the lowest copy held, the one its name plays. A declarer asked to play
+    his dummy's card (`play.dummy`) is told of the dummy's cards."""
+    playing = state.is_playing() and state.current_player() == seat
+    hand = state.ruleset.layout.lowest_copies(state.hand_of(state.playing_seat if playing else seat))
+    if not playing:
         phase = state.view(seat).phase
         why = (f"seat {seat} is to {_BEFORE_PLAY.get(phase, phase)} now, not to play a card"
                if state.current_player() == seat else f"it is not seat {seat}'s turn to play")

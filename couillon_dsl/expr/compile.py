@@ -90,6 +90,7 @@ class HandFacts(NamedTuple):
     # a hand where each seat plays for itself); (): every side
     sides_in_play: tuple[int, ...] = ()
     declarer: int | None = None  # the seat that declared (fixed the trump or the contract), None: nobody did
+    hand_number: int = 0  # this deal's number in the game, 1 for the first, thrown-in deals counted
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ class ExprNames:
     fixed_teams: bool = True  # the scoresheet is kept per team (not per seat): score() has a team's score to read
     numeric_auction: bool = True  # trump.auction bids `values`: bid_value has something to read
     partners: bool = True  # a declarer may have a partner (fixed teams, or a contract's call): role "partner" can hold
+    players: int = 0  # the seats at the table, which a seat number names (0: not checked)
 
 
 # name -> type; every variable is an attribute of HandFacts of the same name.
@@ -123,6 +125,7 @@ VARIABLES: dict[str, str] = {
     "tricks_per_hand": "int", "points_in_play": "int", "passes_pending": "int", "ties_pending": "int",
     "contract": "str", "multiplier": "int", "last_trick_winner": "team", "bid_value": "int", "kitty_taken": "bool",
     "doubled": "int", "most_points": "int", "fewest_tricks": "int", "fewest_points_with_tricks": "int",
+    "hand_number": "int",
 }
 
 
@@ -335,6 +338,18 @@ class _Checker:
         self.problems.append(ExpressionError(code, message, node.pos, hint))
         return "any", None
 
+    def seat(self, node: Node, what: str) -> Evaluator | None:
+        """The closure of a seat argument: the seat a rule binds, or a seat's number written out (0 the
+        first dealer; Bridge's North-South: `team_of(0)`)."""
+        if isinstance(node, Number) and isinstance(node.value, int):
+            number = node.value
+            if self.names.players and not 0 <= number < self.names.players:
+                self.fail("expr-type", f"{what} names seat {number}, but the seats are 0 to {self.names.players - 1}",
+                          node)
+                return None
+            return lambda facts: number
+        return self.expect(node, "seat", what)
+
     def expect(self, node: Node, wanted: str, what: str) -> Evaluator | None:
         """The closure of ``node`` when it has type ``wanted`` (``what`` names the place in the message)."""
         return self.typed(node, wanted, what)[1]
@@ -424,10 +439,10 @@ class _Checker:
             return self.fail("bid-without-bids", "bid() reads the tricks a team bid, but this ruleset has no bids",
                              node, "add a `bids` section, or read tricks() instead")
         if node.func == "role":
-            seat = self.expect(arg, "seat", "role()")
+            seat = self.seat(arg, "role()")
             return result, seat_role(seat) if seat is not None else None
         if param == "seat":  # seat_tricks / seat_bid / team_of: a tuple per seat
-            seat = self.expect(arg, "seat", f"{node.func}()")
+            seat = self.seat(arg, f"{node.func}()")
             if seat is None:
                 return result, None
             table = operator.attrgetter(_FUNCTION_FACTS[node.func])
