@@ -785,20 +785,88 @@ def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> in
             # what the opponents can take at most, the tricks its own hand takes lost to them
             if measure(rs, ctx, state.hand_tricks) - side_points(state, seat, ctx, hand, 1.0, True) < points:
                 return double
-        if ours or not suits:  # its partner's bid; or a contract fixed, not doubled
+        if not suits:  # a contract fixed, not doubled
             return acts.pass_
-    estimates = [side_points(state, seat, strain_context(t, s), hand) for s in range(suits)]
-    best = max(range(suits), key=lambda s: (estimates[s], -s))
-    ctx = strain_context(t, best)
-    contract, trump = t.auction_strains[best]
+    return bid_worth_most(state, seat, hand, legal)
 
-    def needs(value: int) -> float:  # the values are the points needed; without points, the tricks they need
-        if points_in_play(rs, ctx):
-            return value
-        return points_needed(rs, ctx, state.hand_tricks, contract, trump, value)
-    bids = [a for a in legal if acts.bid0 <= a < double and (a - acts.bid0) % suits == best
-            and needs(t.auction_values[(a - acts.bid0) // suits]) <= estimates[best]]
-    return bids[-1] if bids else acts.pass_
+
+PARTNER_NAMED = 0.1  # a partner who bid a strain holds this share of the tricks more than a fair share in it
+
+
+def side_chances(state: GameState, seat: int, hand: int, strain: int) -> tuple[float, ...]:
+    """Tricks won -> the chance of ``seat``'s side taking that many under an open auction's ``strain``:
+    a normal law of the spread of the hand's tricks as even chances (``sqrt(tricks) / 2``, as
+    :class:`MakerBar`), about the hand's tricks (:func:`hand_value`) and its partners' fair share of
+    the rest, a fair share and :data:`PARTNER_NAMED` of the tricks more for a partner who bid the strain."""
+    ntricks = state.hand_tricks
+    sides = state.sides_known_to(seat)
+    playing = state.play_order(seat)  # the seats in play, this one first
+    partners = sum(1 for s in playing[1:] if sides[s] == sides[seat])
+    tricks = min(float(ntricks), hand_value(strain_context(state.ruleset.tables, strain), hand))
+    named = sum(1 for s, named in state.strain_namers if named == strain and s != seat and sides[s] == sides[seat])
+    mean = min(tricks + (ntricks - tricks) * partners / (len(playing) - 1) + named * PARTNER_NAMED * ntricks,
+               float(ntricks))
+    cdf = NormalDist(mean, math.sqrt(ntricks) / 2).cdf
+    below = [cdf(won + 0.5) for won in range(ntricks)] + [1.0]
+    return tuple(b - a for a, b in zip([0.0, *below], below))
+
+
+_OUTCOMES: dict[tuple[int, int, int, int], tuple[Ruleset, tuple[float, ...]]] = {}  # (id(ruleset), tricks,
+#                                                                                    strain, value) -> bid_outcomes
+
+
+def bid_outcomes(rs: Ruleset, tricks: int, strain: int, value: int) -> tuple[float, ...]:
+    """Tricks won -> what an open auction's bid of ``value`` in ``strain`` brings its makers by the
+    compiled scoring (:func:`maker_hand`; their scoresheet change against the other sides', towards
+    winning), their card points in proportion to their tricks."""
+    key = (id(rs), tricks, strain, value)
+    known = _OUTCOMES.get(key)
+    if known is not None and known[0] is rs:
+        return known[1]
+    if len(_OUTCOMES) > 4096:
+        _OUTCOMES.clear()
+    t = rs.tables
+    ctx = strain_context(t, strain)
+    contract, trump = t.auction_strains[strain]
+    dealt = points_in_play(rs, ctx) * rs.players.in_play * tricks // rs.layout.size
+    sign = 1 if rs.scoresheet.lower_is_better() else -1
+    values = []
+    for won in range(tricks + 1):
+        deltas = maker_hand(rs, tricks, dealt * won // tricks, won, dealt, contract, trump, bid_value=value).deltas
+        others = [d for team, d in enumerate(deltas) if team != 0]
+        values.append(sign * (sum(others) / len(others) - deltas[0]))
+    _OUTCOMES[key] = (rs, tuple(values))
+    return _OUTCOMES[key][1]
+
+
+def bid_worth_most(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
+    """An open auction's bid: the legal bid whose expected outcome (:func:`side_chances` against
+    :func:`bid_outcomes`) is the best, when it beats passing: nothing where the opponents hold the
+    bid or nobody does, the same expectation of the partner's bid where its side holds it. Bidding
+    is thus judged against the scoring's own break-even, what a made bid gains against what a failed
+    one costs, and a partner who bid a strain makes raising it worth more than a new strain."""
+    acts, rs = state.actions, state.ruleset
+    t = rs.tables
+    suits, values, ntricks = t.auction_suits, t.auction_values, state.hand_tricks
+    chances: dict[int, tuple[float, ...]] = {}
+
+    def worth(strain: int, value: int) -> float:
+        if strain not in chances:
+            chances[strain] = side_chances(state, seat, hand, strain)
+        return sum(c * v for c, v in zip(chances[strain], bid_outcomes(rs, ntricks, strain, value)) if c)
+
+    bidder, held = state.auction_bidder, state.auction_value
+    sides = state.sides_known_to(seat)
+    ours = bidder is not None and held is not None and sides[bidder] == sides[seat]
+    best, most = acts.pass_, worth(state.auction_strain, held) if ours and held is not None else 0.0
+    double = acts.bid0 + t.double_offset
+    for action in legal:
+        if acts.bid0 <= action < double:
+            value, strain = divmod(action - acts.bid0, suits)
+            gain = worth(strain, values[value])
+            if gain > most:
+                best, most = action, gain
+    return best
 
 
 def double_need(state: GameState, seat: int, bid: int) -> tuple[TrumpContext, float] | None:
