@@ -34,6 +34,9 @@ in the suit in which the hand is strongest, or left to a deferral when that stre
 short of half the hand. With `contracts` or a push allowed, every choice is valued in its
 own trump context (:func:`hand_value`): the best one is picked, or the choice is pushed
 when even the best is weak; an auction bid needs the same value, a trick more per rung.
+An open auction's bid (`procedure: open`) is the one of best expected outcome by the compiled scoring
+(:func:`bid_worth_most`), when it beats passing: the break-even of a made bid's gain against a failed
+one's cost, a partner's bid of a strain read as strength in it.
 A contract that may be doubled (`trump.auction.doubling`) is doubled when the points the
 doubler's hand is sure of leave its makers short of what it needs, and redoubled when its
 side's estimate clears that by a margin: what it needs is read from the compiled outcome
@@ -681,7 +684,7 @@ def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, 
     return gain > 0
 
 
-POINTS_CAUTION = 0.8  # an open auction's estimate of its side's points: this share of the even split's tricks
+POINTS_CAUTION = 0.8  # a redouble's estimate of its side's points: this share of the even split's tricks
 DOUBLE_MARGIN = 30  # a redouble needs an estimate this many points above what the contract needs
 DOUBLE_MARGIN_TRICKS = 2  # or this many tricks, where the pack counts no points
 
@@ -762,9 +765,8 @@ def strain_context(t: Tables, strain: int) -> TrumpContext:
 
 
 def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
-    """An open auction (`procedure: open`): the highest value the hand's estimated points support, in
-    its best suit or contract (each estimated under its own card order and points), unless its partner
-    holds the bid; a double when the points its own hand is sure of leave the opponents short of what
+    """An open auction (`procedure: open`): the bid worth most by the scoring (:func:`bid_worth_most`);
+    a double when the points its own hand is sure of leave the opponents short of what
     their contract needs; a redouble only when its side's estimate clears that by a margin. What a
     contract needs is read from the compiled outcome (:func:`points_needed`): the bid where the
     auction's values are card points, the outcome's own count where they are what the game is worth.
@@ -797,15 +799,17 @@ def side_chances(state: GameState, seat: int, hand: int, strain: int) -> tuple[f
     """Tricks won -> the chance of ``seat``'s side taking that many under an open auction's ``strain``:
     a normal law of the spread of the hand's tricks as even chances (``sqrt(tricks) / 2``, as
     :class:`MakerBar`), about the hand's tricks (:func:`hand_value`) and its partners' fair share of
-    the rest, a fair share and :data:`PARTNER_NAMED` of the tricks more for a partner who bid the strain."""
+    the rest; a seat who bid the strain holds :data:`PARTNER_NAMED` of the tricks more than a fair share
+    in it (a partner's count for the side, an opponent's against it)."""
     ntricks = state.hand_tricks
     sides = state.sides_known_to(seat)
     playing = state.play_order(seat)  # the seats in play, this one first
     partners = sum(1 for s in playing[1:] if sides[s] == sides[seat])
     tricks = min(float(ntricks), hand_value(strain_context(state.ruleset.tables, strain), hand))
-    named = sum(1 for s, named in state.strain_namers if named == strain and s != seat and sides[s] == sides[seat])
-    mean = min(tricks + (ntricks - tricks) * partners / (len(playing) - 1) + named * PARTNER_NAMED * ntricks,
-               float(ntricks))
+    # a seat who bid the strain holds more than a fair share in it: a partner's adds, an opponent's takes
+    named = sum(1 if sides[s] == sides[seat] else -1 for s, named in state.strain_namers if named == strain and s != seat)
+    mean = min(max(tricks + (ntricks - tricks) * partners / (len(playing) - 1) + named * PARTNER_NAMED * ntricks,
+                   0.0), float(ntricks))
     cdf = NormalDist(mean, math.sqrt(ntricks) / 2).cdf
     below = [cdf(won + 0.5) for won in range(ntricks)] + [1.0]
     return tuple(b - a for a, b in zip([0.0, *below], below))
