@@ -134,8 +134,8 @@ def greedy_says(state: GameState) -> str:
 
 
 def test_greedy_opens_a_strong_hand_and_passes_a_weak_one() -> None:
-    # 13 tricks' worth by the old bar's count would be needed to open; a sound opening is far less
-    strong = cards("AS", "KS", "QS", "9S", "5S", "AH", "4H", "3H", "KD", "7D", "6D", "8C", "2C")
+    # a sound opening (five spades, 14 high-card points), which the old near-certainty bar passed
+    strong = cards("AS", "KS", "9S", "5S", "3S", "AH", "4H", "3H", "KD", "7D", "6D", "8C", "2C")
     weak = cards("9S", "6S", "3S", "8H", "5H", "2H", "9D", "5D", "4D", "2D", "7C", "5C", "3C")
     assert greedy_says(dealt(RS, 0, {0: strong})).startswith("bid 1 ")
     assert greedy_says(dealt(RS, 0, {0: weak})) == "pass"
