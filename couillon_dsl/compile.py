@@ -156,6 +156,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         strains = open_strains(tables, len(layout.suits), bool(contracts)) if trump.auction.procedure == "open" else ()
         tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
                                                                   for c in trump.auction.ladder),
+                                     auction_rungs=trump.auction.rungs,
+                                     all_pass_side_cards=layout.copies_mask(layout.parse(trump.auction.all_pass_side_card))
+                                     if trump.auction.all_pass_side_card else 0,
                                      auction_values=trump.auction.values,
                                      kitty_choice=trump.auction.kitty == "declarer_decides",
                                      auction_suits=len(strains), auction_strains=strains,
@@ -529,19 +532,22 @@ def _trump(raw: Mapping[str, Any], suits: Sequence[str]) -> Trump:
         choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
         drawn=tuple((raw.get("drawn") or {}).get("suits") or suits) if method == "drawn" else (),
-        auction=Auction(ladder=tuple(raw["auction"].get("ladder", ())), first=raw["auction"].get("first", "elder"),
-                        procedure=raw["auction"].get("procedure", "once"), values=tuple(raw["auction"].get("values", ())),
-                        kitty=raw["auction"].get("kitty", "by_contract"),
-                        doubling=tuple(raw["auction"].get("doubling", ())),
-                        double_out_of_turn=raw["auction"].get("double_out_of_turn", False),
-                        all_pass_contract=_all_pass_contract(raw["auction"].get("on_all_pass", "redeal")))
-        if method == "auction" and raw.get("auction") else None,
+        auction=_auction(raw["auction"]) if method == "auction" and raw.get("auction") else None,
     )
 
 
-def _all_pass_contract(raw: str | Mapping[str, str]) -> str | None:
-    """`trump.auction.on_all_pass`: the contract's id, or None for `redeal`."""
-    return None if isinstance(raw, str) else raw["contract"]
+def _auction(raw: Mapping[str, Any]) -> Auction:
+    """`trump.auction`; a list in the ladder is a rung of contracts equal in rank."""
+    rungs = {key: rung for rung, item in enumerate(raw.get("ladder", ()))
+             for key in ([item] if isinstance(item, str) else item)}
+    on_all_pass = raw.get("on_all_pass", "redeal")
+    return Auction(ladder=tuple(rungs), rungs=tuple(rungs.values()), first=raw.get("first", "elder"),
+                   procedure=raw.get("procedure", "once"), values=tuple(raw.get("values", ())),
+                   kitty=raw.get("kitty", "by_contract"), doubling=tuple(raw.get("doubling", ())),
+                   double_out_of_turn=raw.get("double_out_of_turn", False),
+                   # on_all_pass: redeal (no contract), or {contract: id, side_card: card}
+                   all_pass_contract=None if isinstance(on_all_pass, str) else on_all_pass["contract"],
+                   all_pass_side_card=None if isinstance(on_all_pass, str) else on_all_pass.get("side_card"))
 
 
 def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:

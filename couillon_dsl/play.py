@@ -429,15 +429,19 @@ class Table:
         declarations made."""
         if after.phase == "over" or after.hand_number != before.hand_number:
             return  # the hand is over: its summary says the rest
-        hidden = bool(self.rs.tables.side_cards) or self.state.called >= 0  # card_holders, or a called partner
+        # card_holders (or the hand everyone passed into played so), or a called partner
+        hidden = bool(self.rs.tables.side_cards) or self.state.called >= 0 \
+            or self.state.all_passed and bool(self.rs.tables.all_pass_side_cards)
         if hidden and after.sides is not None:  # sides hidden until revealed: those this seat learns now
             for who, side in enumerate(after.sides):
                 if side >= 0 and (before.sides is None or before.sides[who] < 0):
                     self.say(f"{self.subject(who)} {'are' if who == self.seat else 'is'} on {self.side_names[side]}.")
         if self.state.all_passed and before.contract is None:
             c = self.contract(after.contract)
+            sides = "the holders of a side card against the rest" if self.rs.tables.all_pass_side_cards \
+                else "every player for themselves"
             self.say(f"Everyone passed: {c.name if c is not None else after.contract} is played with no declarer, "
-                     "every player for themselves.")
+                     f"{sides}.")
         elif self.per_hand and not hidden and after.sides is not None and before.sides is None:
             c = self.contract(after.contract)
             declarer = after.sides.index(0)  # side 0 is the declarer's

@@ -257,6 +257,12 @@ class StateFields:
         contract everyone passed into (each seat a side of its own)."""
         return not self._t.sides_per_hand or self._maker is not None or self._path == "all_passed"
 
+    def _hand_side_cards(self) -> CardMask:
+        """The copies of the card whose holders play together this hand, hidden until revealed:
+        `players.sides: card_holders`', or in the hand everyone passed into its `side_card`'s; 0: none."""
+        t = self._t
+        return t.side_cards or (t.all_pass_side_cards if self._path == "all_passed" else 0)
+
     def _declare_offered(self, seat: int, kind: int) -> None:  # declarations: seat declares its optional meld
         raise NotImplementedError
 

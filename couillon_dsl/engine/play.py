@@ -29,8 +29,8 @@ class PlayPhase(StateFields):
     def _begin_play(self) -> None:
         rs = self._rs
         t = self._t
-        if t.side_cards:  # the holders of the side card against the rest (players.sides: card_holders)
-            self._side_of = tuple(0 if hand & t.side_cards else 1 for hand in self._hands)
+        if side_cards := self._hand_side_cards():  # the holders of the side card against the rest, hidden
+            self._side_of = tuple(0 if hand & side_cards else 1 for hand in self._hands)
             self._maker = 0
         if self._trump < 0:
             no_card = self._path == "turned"  # `if_stock_empty`: nothing was turned, the hand has no trump

@@ -131,9 +131,10 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
                 return self.open_allowed()
             if self._t.auction_values:
                 return self.pairs_allowed()
-            seat, fixed = self._speakers[self._spk], self._t.fixed_contracts
-            return [acts.pass_, *sorted(acts.contract0 + j for j in self._t.auction_ladder[self._bid + 1:]
-                                        if self.may_call(seat, fixed[j]))]
+            seat, fixed, rungs = self._speakers[self._spk], self._t.fixed_contracts, self._t.auction_rungs
+            last = rungs[self._bid] if self._bid >= 0 else -1  # a bid climbs to a higher rung: no equal over equal
+            return [acts.pass_, *sorted(acts.contract0 + j for i, j in enumerate(self._t.auction_ladder)
+                                        if rungs[i] > last and self.may_call(seat, fixed[j]))]
         if phase == KITTY:  # the declarer takes the kitty (accept) or leaves it unseen (pass)
             return [acts.accept, acts.pass_]
         if phase == CHOOSE:
