@@ -74,16 +74,25 @@ class Table:
         self.layout = ruleset.layout
         self.team_of = ruleset.tables.team_of
         self.per_hand = ruleset.players.sides != "teams"  # sides fixed per hand: the declarer's (0) and the rest
-        card = ruleset.players.side_card
+        card = ruleset.players.side_card or (ruleset.trump.auction.all_pass_side_card if ruleset.trump.auction else None)
         # what a side is called: the declarer and the defence, with sides by who holds a card (hidden
         # until revealed) the side holding it and the other side, with a called partner the declarer's side
-        self.side_names = (f"the side holding the {self.layout.pretty(self.layout.parse(card))}", "the other side") \
-            if ruleset.players.sides == "card_holders" and card else ("the declarer's side", "the defence") \
-            if ruleset.tables.calls else ("the declarer", "the defence")
+        self.holder_names = (f"the side holding the {self.layout.pretty(self.layout.parse(card))}", "the other side") \
+            if card else None
+        self.declarer_names = ("the declarer's side", "the defence") if ruleset.tables.calls \
+            else ("the declarer", "the defence")
         self.hidden_discards = 0  # another seat's discards so far, which the person does not see
         self.games_won = (0,) * len(ruleset.players.teams)  # the games won when the last hand ended
         # card points count in this game: else the points lines (always 0) give way to the tricks
         self.card_points = bool(ruleset.play.last_trick_points) or any(any(c.points) for c in ruleset.tables.contexts)
+
+    @property
+    def side_names(self) -> tuple[str, str]:
+        """What the two sides of this hand are called: by who holds the side card, when it says the sides
+        (`players.sides: card_holders`, or the hand everyone passed into with a `side_card`), else by
+        the declarer."""
+        holders = self.rs.tables.side_cards or self.state.all_passed and self.rs.tables.all_pass_side_cards
+        return self.holder_names if holders and self.holder_names else self.declarer_names
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "") -> None:
@@ -323,8 +332,10 @@ class Table:
             self.say(f"{self.rs.name}: you are seat {self.seat}. Each hand {self.side_names[0]} plays against "
                      f"{self.side_names[1]}, nobody told who holds it; every seat keeps its own score.")
         elif self.per_hand:
+            passed = f"; when everyone passes, {self.holder_names[0]} plays against {self.holder_names[1]}, nobody " \
+                "told who holds it" if self.rs.tables.all_pass_side_cards and self.holder_names else ""
             self.say(f"{self.rs.name}: you are seat {self.seat}. Each hand the declarer plays alone against "
-                     "the other seats; every seat keeps its own score.")
+                     f"the other seats{passed}; every seat keeps its own score.")
         elif len(self.rs.players.teams[self.team_of[self.seat]]) == 1:
             self.say(f"{self.rs.name}: you are seat {self.seat}; every seat plays for itself.")
         else:

@@ -591,6 +591,10 @@ class MakerBar:
 
 
 SHARE = 0.5  # naming trump rather than deferring, or bidding, needs a strength of this share of the hand
+# a game alone where passing plays the hand in pairs (`on_all_pass` with a `side_card`) needs this much more:
+# passing is no throw-in but a game the hand may win with a partner (in Doppelkopf's simulations, 1.5 bids a
+# solo in about one hand in fifty and wins most of them; 1 bids one in nearly every hand and loses most)
+PASSED_PAIRS_MARGIN = 1.5
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what bidding needs
 
 
@@ -850,10 +854,12 @@ class GreedyAgent:
         """Strong enough to name trump or bid: the hand's strength against its side's share of the
         tricks (``SHARE`` with fixed teams; a declarer alone needs his seats' share of a fair
         split, ``nsides / count`` of it: half the usual with one against three). ``solo``: a game
-        played alone where the other games find the declarer a partner (`contracts.<id>.call`)
-        needs a whole side's share, as the partner game's pair does."""
+        played alone where the other games find the declarer a partner (`contracts.<id>.call`), or
+        passing would (`on_all_pass` with a `side_card`), needs a whole side's share, as a pair does."""
         players = rs.players
         share = SHARE if players.sides == "teams" or solo else SHARE * players.nsides / players.in_play
+        if solo and rs.tables.all_pass_side_cards:  # passing plays in pairs too, and its trumps count high
+            share *= PASSED_PAIRS_MARGIN
         return strength >= share * hand.bit_count() + 0.5
 
     def _decide(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
@@ -907,7 +913,8 @@ class GreedyAgent:
             if not valued:
                 return acts.pass_
             value, _, bid = max(valued)
-            solo = bool(t.calls) and t.calls[t.fixed_contracts[bid - acts.contract0]] is None
+            # alone where passing, or another contract's call, would find him a partner
+            solo = bool(t.all_pass_side_cards) or bool(t.calls) and t.calls[t.fixed_contracts[bid - acts.contract0]] is None
             # each rung up the ladder needs a trick more: overcalling to the top is no free bid
             return bid if self._strong_enough(value - rung, hand, rs, solo) else acts.pass_
         if acts.push >= 0 or acts.contract0 >= 0:
