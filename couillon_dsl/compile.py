@@ -26,7 +26,7 @@ from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, EqualCards,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
-    PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
+    PartnerByTrick, PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
 )
 from couillon_dsl.schema import with_defaults
 
@@ -157,6 +157,12 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
                                                                   for c in trump.auction.ladder),
                                      auction_rungs=trump.auction.rungs,
+                                     partner_tricks=tuple((c.partner_by_trick.within, c.partner_by_trick.tricks)
+                                                          if c.partner_by_trick else None for c in contracts)
+                                     if any(c.partner_by_trick for c in contracts) else (),
+                                     bidder_holds=tuple(sum(layout.copies_mask(layout.parse(card))
+                                                            for card in c.bidder_holds) for c in contracts)
+                                     if any(c.bidder_holds for c in contracts) else (),
                                      all_pass_side_cards=layout.copies_mask(layout.parse(trump.auction.all_pass_side_card))
                                      if trump.auction.all_pass_side_card else 0,
                                      auction_values=trump.auction.values,
@@ -482,6 +488,8 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         kitty=Kitty(**raw.get("kitty", {})),
         call=_call(raw["call"]) if "call" in raw else None,
         promoted=tuple(str(c) for c in raw["promoted"]) if "promoted" in raw else None,
+        bidder_holds=tuple(str(c) for c in raw.get("bidder_holds", ())),
+        partner_by_trick=PartnerByTrick(**raw["partner_by_trick"]) if "partner_by_trick" in raw else None,
     )
 
 

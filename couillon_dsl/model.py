@@ -260,6 +260,15 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
+class PartnerByTrick:
+    """A declarer's partner found by play: the first other seat to win one of the first ``within``
+    tricks (any, ``trump_led`` or ``plain_led``) joins him; none: he plays alone."""
+
+    within: int
+    tricks: str = "any"  # any | trump_led | plain_led
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
     """What a trump choice picks: a trump (``named`` by the chooser, ``none``, ``promoted``: only the
     promoted cards, ``all_suits``: every suit played as the trump suit is, or a suit id), the card
@@ -277,6 +286,8 @@ class Contract:
     kitty: Kitty = Kitty()  # what happens to the kitty once this contract is fixed
     call: PartnerCall | None = None  # the declarer calls a card whose holder partners him
     promoted: tuple[str, ...] | None = None  # the deck's promoted cards that are top trumps here, in order; None: all
+    bidder_holds: tuple[str, ...] = ()  # bid only by a seat dealt every copy of these cards
+    partner_by_trick: PartnerByTrick | None = None  # the first other seat to win an early trick partners him
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -690,6 +701,10 @@ class Tables:
     side_cards: CardMask = 0
     # trump.auction.on_all_pass: {side_card}: the same, in the hand everyone passed into (0: each seat for itself)
     all_pass_side_cards: CardMask = 0
+    # contract index -> (within, tricks) of its partner_by_trick, None without; () when no contract has one
+    partner_tricks: tuple[tuple[int, str] | None, ...] = ()
+    # contract index -> the cards (every copy) a seat must hold to bid it, 0 for none; () when no contract says
+    bidder_holds: tuple[CardMask, ...] = ()
     # contract index -> engine.call.CallTable of its `call` (None without one); () when no contract has a call.
     # The called card's holder joins the declarer, hidden until it is played (GameState.sides_known_to)
     calls: tuple[Any, ...] = ()

@@ -1080,6 +1080,35 @@ class _Checks:
                             f"until the card is played, which {what} would break or is not supported with", pointer,
                             "leave it out, or drop the call")
 
+    def check_bid_by_play(self, contracts: dict[str, Any], all_pass: str | None) -> None:
+        """`bidder_holds` and `partner_by_trick` belong to a contract bid on a ladder once round (the legal bids
+        read the bidder's cards; the partner joins a declarer alone); no card roles beside a partner by a trick."""
+        auction = self.data["trump"].get("auction") or {}
+        on_ladder = self.data["trump"]["method"] == "auction" and auction.get("procedure", "once") == "once"
+        sides = self.data["players"].get("sides", "teams")
+        for key, contract in contracts.items():
+            base = f"/contracts/{escape(key)}"
+            if "bidder_holds" in contract:
+                for i, card in enumerate(contract["bidder_holds"]):
+                    self.card(f"{base}/bidder_holds/{i}", str(card))
+                if not on_ladder or key == all_pass:
+                    self.report("bidder-holds-invalid", f"contract {key} may be bid only by the holder of its cards, "
+                                "which only a ladder bid once round checks" if key != all_pass else
+                                f"contract {key} is played when everyone passes, bid by nobody",
+                                f"{base}/bidder_holds", "use trump: {method: auction, auction: {ladder: [...]}}, or "
+                                "leave bidder_holds out")
+            if "partner_by_trick" not in contract:
+                continue
+            why = ("players.sides is " + sides + ", not declarer_alone" if sides != "declarer_alone" else
+                   "it is not bid on a ladder once round" if not on_ladder else
+                   "it calls a partner too" if "call" in contract else
+                   "it is played when everyone passes, with no declarer" if key == all_pass else
+                   "card roles settle tricks otherwise" if self.data.get("card_roles") else None)
+            if why:
+                self.report("partner-by-trick-invalid", f"contract {key} finds the declarer a partner by a trick, "
+                            f"but {why}", f"{base}/partner_by_trick",
+                            "a declarer alone (players.sides: declarer_alone) who bid it on a ladder once round")
+
     def check_call_duties(self, key: str, call: dict[str, Any], base: str) -> None:
         """A call's running away (`runs_away_with`) lifts `leads_it_first`, and needs as many cards of a suit as the deck has."""
         run = call.get("runs_away_with")
@@ -1179,6 +1208,7 @@ class _Checks:
                         "suit; `name SUIT` could not say which", f"/contracts/{escape(named[1])}/trump",
                         "keep one contract with trump: named (others fix a suit or have none)")
         self.check_calls(contracts, all_pass)
+        self.check_bid_by_play(contracts, all_pass)
         for key, contract in contracts.items():
             base = f"/contracts/{escape(key)}"
             kitty = contract.get("kitty") or {}

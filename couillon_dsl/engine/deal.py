@@ -82,6 +82,7 @@ class DealPhase(StateFields):
         self._leader = self._turn = t.next_seat[self._dealer]
         self._side_of = t.start_sides
         self._called = -1
+        self._seek_until = 0
         self._points = [0] * nsides
         self._tricks = [0] * nsides
         self._log: list[tuple[int, tuple[Card, ...], int]] = []

@@ -30,6 +30,7 @@ FIELDS = (
     "_bid", "_bidder", "_bid_suit", "_doubled", "_aside", "_side_of",
     # call
     "_called",
+    "_seek_until",
     # bids
     "_trick_bids", "_unseen", "_blind",
     # passing
@@ -99,6 +100,8 @@ class StateFields:
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # call (engine.call)
     _called: Card  # the card the declarer called this hand (`contracts.<id>.call`), -1 none
+    # a partner found by play (`contracts.<id>.partner_by_trick`): the tricks before this one may find him (0: none)
+    _seek_until: int
     # bids (engine.bidding)
     _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
     _unseen: int  # the mask of the seats that have not looked at their cards yet (`bids.blind`)

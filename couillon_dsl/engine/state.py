@@ -133,8 +133,10 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
                 return self.pairs_allowed()
             seat, fixed, rungs = self._speakers[self._spk], self._t.fixed_contracts, self._t.auction_rungs
             last = rungs[self._bid] if self._bid >= 0 else -1  # a bid climbs to a higher rung: no equal over equal
+            holds, hand = self._t.bidder_holds, self._hands[seat]
             return [acts.pass_, *sorted(acts.contract0 + j for i, j in enumerate(self._t.auction_ladder)
-                                        if rungs[i] > last and self.may_call(seat, fixed[j]))]
+                                        if rungs[i] > last and self.may_call(seat, fixed[j])
+                                        and (not holds or hand & holds[fixed[j]] == holds[fixed[j]]))]
         if phase == KITTY:  # the declarer takes the kitty (accept) or leaves it unseen (pass)
             return [acts.accept, acts.pass_]
         if phase == CHOOSE:
@@ -358,6 +360,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._side_of = self._side_of
         # call
         other._called = self._called
+        other._seek_until = self._seek_until
         # bids
         other._trick_bids = self._trick_bids
         other._unseen = self._unseen
