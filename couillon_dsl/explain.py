@@ -967,6 +967,15 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         text += f"; {unplayed} count for {who} at the end of the hand"
     if c.call is not None:
         text += "; " + call_phrase(rs, c.call)
+    if c.bidder_holds:
+        every = "every copy of " if rs.deck.copies > 1 else ""
+        text += f"; only a player dealt {every}the {join([_card(rs, card) for card in c.bidder_holds])} may bid it"
+    if c.partner_by_trick is not None:
+        which = {"any": "", "trump_led": " led with a trump", "plain_led": " led with a card that is not a trump"}
+        first = f"the first {c.partner_by_trick.within} tricks" if c.partner_by_trick.within > 1 else "the first trick"
+        text += (f"; the first other player to win one of {first}{which[c.partner_by_trick.tricks]} becomes the "
+                 "declarer's partner, which everyone sees; until then, and for the whole hand if nobody does, the "
+                 "declarer plays alone")
     if isinstance(c.multiplier, int):
         if c.multiplier != 1:
             text += f"; the hand counts {c.multiplier} times (`multiplier`)"
