@@ -16,7 +16,7 @@ the root of a card the search is ISMCTS's. A decision that is not a card is valu
 procedure (:meth:`~couillon_dsl.agents.playout.SearchAgent.played_out`), each action played out
 straight after it in fresh worlds: below the root the tree takes every seat's best child, so
 a root action's value carries the search's own optimism, unevenly between a take and a pass,
-which pairing does not cancel (measured in docs/agents.md, as is the paired root against the
+which pairing does not cancel (measured in docs/agents-lab.md, as is the paired root against the
 bandit root, ``paired=0``: the root chooses by UCB1 like every node and the most visited
 action wins, Cowling et al.'s algorithm).
 
@@ -29,7 +29,7 @@ world, as in PIMC's playouts, and its moves still key the tree, so the seat's la
 searched knowing what was played before them. With ``search`` every seat's are, by UCB1 over
 statistics gathered in all the worlds (Cowling et al.'s single-observer search), so another
 seat chooses as if it did not know its own cards, and a few hundred iterations spread over
-its replies try many a poor one. Measured in docs/agents.md: level against PIMC either way,
+its replies try many a poor one. Measured in docs/agents-lab.md: level against PIMC either way,
 and ``policy`` the stronger against greedy.
 
 Moves with a single legal action are taken without a node. The search reads the game only
