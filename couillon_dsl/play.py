@@ -447,6 +447,10 @@ class Table:
             for who, side in enumerate(after.sides):
                 if side >= 0 and (before.sides is None or before.sides[who] < 0):
                     self.say(f"{self.subject(who)} {'are' if who == self.seat else 'is'} on {self.side_names[side]}.")
+        elif after.sides is not None and before.sides is not None and after.sides != before.sides:
+            for who in range(len(after.sides)):  # a partner found by a trick (`partner_by_trick`), in everyone's sight
+                if after.sides[who] != before.sides[who]:
+                    self.say(f"{self.subject(who)} {'join' if who == self.seat else 'joins'} the declarer's side.")
         if self.state.all_passed and before.contract is None:
             c = self.contract(after.contract)
             sides = "the holders of a side card against the rest" if self.rs.tables.all_pass_side_cards \
