@@ -238,12 +238,24 @@ def apply_options(document: Document, overrides: Mapping[str, Any]) -> tuple[dic
         specs[name] = dataclasses.replace(spec, value=value)
     if problems:
         raise RulesetError(problems)
+    # an option asked for sets its targets after every patch, so it wins over another option's patch that
+    # writes the same setting (Tarot's players=5 makes a game five deals unless `deals` is given); one left
+    # at its default yields to such a patch, and takes the value the patch wrote. A patch that replaces what
+    # holds the target (a list, a mapping) keeps it: `_overridden` refuses a value asked for there
     for spec in specs.values():
-        for target in spec.sets:
-            _set_pointer(data, target, copy.deepcopy(spec.value))
-        for value, patch in spec.patches:
-            if _same(value, spec.value):
-                data = merged(data, patch)
+        if spec.name not in overrides:
+            for target in spec.sets:
+                _set_pointer(data, target, copy.deepcopy(spec.value))
+    applied = [patch for spec in specs.values() for value, patch in spec.patches if _same(value, spec.value)]
+    for patch in applied:
+        data = merged(data, patch)
+    for name, spec in specs.items():
+        if name in overrides:
+            for target in spec.sets:
+                if not any(_replaces(patch, target) for patch in applied):
+                    _set_pointer(data, target, copy.deepcopy(spec.value))
+        elif spec.sets and any(_writes_at(patch, spec.sets[0]) for patch in applied):
+            specs[name] = dataclasses.replace(spec, value=_value_at(data, spec.sets[0]))
     changed = [name for name in overrides if not _same(specs[name].value, specs[name].default)]
     overridden = [_overridden(document, specs, name) for name in changed]
     if any(overridden):
@@ -254,9 +266,10 @@ def apply_options(document: Document, overrides: Mapping[str, Any]) -> tuple[dic
 
 
 def _overridden(document: Document, specs: Mapping[str, OptionSpec], name: str) -> Diagnostic | None:
-    """An error when another option's patch in force replaces what option ``name`` sets, so that
-    the value asked for would be silently lost (Oh Hell's `cards` under a schedule that replaces
-    the deal)."""
+    """An error when another option's patch in force replaces a mapping or list above what option
+    ``name`` sets, so that the value asked for would be silently lost or land in a setting of
+    another shape (Oh Hell's `cards` under a schedule that replaces the deal). A patch writing the
+    very setting yields to the option asked for."""
     spec = specs[name]
     for target in spec.sets:
         for other in specs.values():
@@ -274,16 +287,28 @@ def _overridden(document: Document, specs: Mapping[str, OptionSpec], name: str) 
     return None
 
 
-def _replaces(patch: Any, pointer: str) -> bool:
-    """Whether a merge patch writes over the value at ``pointer`` (or a mapping above it)."""
+def _writes_at(patch: Any, pointer: str) -> bool:
+    """Whether a merge patch writes the value at ``pointer`` itself, along mappings only."""
     node = patch
     for token in (unescape(t) for t in pointer.split("/")[1:]):
         if not isinstance(node, dict) or token not in node:
             return False
         node = node[token]
-        if not isinstance(node, dict):
-            return True
     return True
+
+
+def _replaces(patch: Any, pointer: str) -> bool:
+    """Whether a merge patch writes over a value above ``pointer`` (a list or scalar replacing the
+    mapping or list that holds it), not the value at ``pointer`` itself."""
+    node = patch
+    tokens = [unescape(t) for t in pointer.split("/")[1:]]
+    for depth, token in enumerate(tokens, 1):
+        if not isinstance(node, dict) or token not in node:
+            return False
+        node = node[token]
+        if not isinstance(node, dict):
+            return depth < len(tokens)
+    return False
 
 
 def _check_option_values(document: Document, data: dict[str, Any], changed: list[str]) -> None:
@@ -494,16 +519,22 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
 
 
 def _call(raw: Mapping[str, Any]) -> PartnerCall:
-    """A contract's call: card lists as tuples of names, a set's name as a string."""
+    """A contract's call: card lists as tuples of names, a set's name as a string; ``otherwise`` as a
+    tuple of tiers (one card list or set is one tier)."""
     def cards(value: Any) -> tuple[str, ...] | str:
         return value if isinstance(value, str) else tuple(str(c) for c in value)
 
+    def tiers(value: Any) -> tuple[tuple[str, ...] | str, ...]:
+        if not value:
+            return ()
+        return tuple(map(cards, value)) if isinstance(value, list) and isinstance(value[0], list) else (cards(value),)
+
     return PartnerCall(cards=cards(raw["cards"]), must_hold_suit=raw.get("must_hold_suit", False),
-                       own=raw.get("own", "forbidden"), otherwise=cards(raw.get("otherwise", ())),
+                       own=raw.get("own", "forbidden"), otherwise=tiers(raw.get("otherwise")),
                        plays_when_led=raw.get("plays_when_led", False), leads_it_first=raw.get("leads_it_first", False),
                        runs_away_with=raw.get("runs_away_with", 0), kept_until_led=raw.get("kept_until_led", False),
                        caller_keeps_suit=raw.get("caller_keeps_suit", False), when=raw.get("when", "after_kitty"),
-                       if_none=raw.get("if_none", "may_not_bid"))
+                       if_none=raw.get("if_none", "may_not_bid"), alone_by_choice=raw.get("alone_by_choice", False))
 
 
 def _equal_cards(raw: Mapping[str, Any] | None) -> EqualCards | None:

@@ -1015,8 +1015,10 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
     when = ("as soon as the contract is fixed, before anyone sees the kitty or the declarer takes it, "
             "holding only the cards dealt to them," if before_kitty else "before the first lead")
     text = f"{when} the declarer calls {call_cards(rs, call.cards)}"
-    if call.otherwise:
-        text += f" ({call_cards(rs, call.otherwise)} too when they hold all of those)"
+    fallbacks = [f"{call_cards(rs, tier)} too when they hold all of those{' as well' if i else ''}"
+                 for i, tier in enumerate(call.otherwise)]
+    if fallbacks:
+        text += f" ({', and '.join(fallbacks)})"
     rules = []
     if call.must_hold_suit:
         rules.append("only a card of a suit of which they hold a card that is not a trump")
@@ -1027,6 +1029,8 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
              f"others (nobody does when {nobody}), known to the others only when they play it")
     if call.plays_when_led:
         text += ", and must play it to the first trick led in its suit"
+    if call.alone_by_choice:
+        text += "; instead of calling a card the declarer may call nobody and play alone, which everyone learns then"
     if call.if_none == "alone":
         text += ("; a declarer left with no card they may call plays alone, which everyone learns then"
                  " (anyone may bid it without a card to call)")

@@ -218,8 +218,8 @@ class Kitty:
 @dataclass(frozen=True, slots=True)
 class PartnerCall:
     """The card a contract's declarer calls to find his partner (`contracts.<id>.call`): one of
-    ``cards`` (card names, or a set of `deck.card_sets`), or of ``otherwise`` when he holds every
-    card of ``cards``; ``must_hold_suit``: only while he holds a card of its suit that is not a
+    ``cards`` (card names, or a set of `deck.card_sets`), or of an ``otherwise`` tier (a ladder of
+    fallbacks) when he holds every card of ``cards`` and of the tiers before it; ``must_hold_suit``: only while he holds a card of its suit that is not a
     trump; ``own``: calling a card he holds is ``forbidden``, or he plays ``alone``. Its duties in the
     play, each until a trick of its suit has been led: ``plays_when_led``, its holder must play it to
     a trick whose led suit is its suit; ``leads_it_first``, he leads no other card of its suit before
@@ -229,12 +229,13 @@ class PartnerCall:
     ``when``: the call is made once the kitty is dealt with (``after_kitty``) or as soon as the
     contract is fixed (``before_kitty``). ``if_none``: a seat with no card to call may not bid the
     contract (``may_not_bid``), or may, and plays alone (``alone``); a declarer left with nothing to
-    call when the call comes plays alone either way."""
+    call when the call comes plays alone either way. ``alone_by_choice``: he may also call nobody and
+    play alone, which everyone learns then."""
 
     cards: tuple[str, ...] | str
     must_hold_suit: bool = False
     own: str = "forbidden"  # forbidden | alone
-    otherwise: tuple[str, ...] | str = ()
+    otherwise: tuple[tuple[str, ...] | str, ...] = ()  # the fallback tiers, in order
     plays_when_led: bool = False
     leads_it_first: bool = False
     runs_away_with: int = 0
@@ -242,6 +243,7 @@ class PartnerCall:
     caller_keeps_suit: bool = False
     when: str = "after_kitty"  # after_kitty | before_kitty
     if_none: str = "may_not_bid"  # may_not_bid | alone
+    alone_by_choice: bool = False
 
     @property
     def bars(self) -> bool:

@@ -235,7 +235,7 @@ class Table:
         if kind == "give":  # a card to pass is named as a card played is
             return self.card(arg)
         if kind == "call":
-            return f"call {self.card(arg)}"
+            return "call nobody (play alone)" if arg == self.rs.layout.size else f"call {self.card(arg)}"
         if kind == "declare":
             return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
         if kind == "bid" and (self.rs.tables.auction_suits or self.rs.tables.doubling):
@@ -317,6 +317,8 @@ class Table:
             return f"{who} bid{s} {self.open_bid(arg)}."
         if kind == "bid":
             return f"{who} bid{s} {values[arg] if values else self.tricks(arg)}."
+        if kind == "call" and arg == self.rs.layout.size:
+            return f"{who} call{s} nobody and play{s} alone against all the others."
         if kind == "call":
             return (f"{who} call{s} {self.card(arg)}: whoever holds it plays with {'you' if s == '' else 'them'}, "
                     "the others told who only when it is played.")

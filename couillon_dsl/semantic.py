@@ -1037,8 +1037,11 @@ class _Checks:
         sides = self.data["players"].get("sides", "teams")
         for key in called:
             base = f"/contracts/{escape(key)}/call"
-            for part in ("cards", "otherwise"):
-                cards = contracts[key]["call"].get(part, [])
+            fallbacks = contracts[key]["call"].get("otherwise", [])
+            tiers = fallbacks if fallbacks and isinstance(fallbacks, list) and isinstance(fallbacks[0], list) else None
+            lists = [("cards", contracts[key]["call"]["cards"])] + (
+                [(f"otherwise/{i}", tier) for i, tier in enumerate(tiers)] if tiers else [("otherwise", fallbacks)])
+            for part, cards in lists:
                 if isinstance(cards, str):
                     self.card_set(f"{base}/{part}", cards, "a call")
                 else:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.compile import build_ruleset
-from couillon_dsl.engine import GameState
+from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.simulation import play_game
 from example_games import FOLDER
 from honesty import twins_look_the_same, unplayed_called_card_twins
@@ -61,20 +61,51 @@ def test_the_call_follows_the_bury() -> None:
     """The hold card is judged after the bury: burying his only heart leaves the heart ace uncallable."""
     state = deal({1: "QC QS JC 9C 7S 8H", 0: "AS"}, kitty="AD 10D")
     say(state, "contract pick", "pass", "pass", "pass", "pass", "discard 8H", "discard 7S")
-    assert legal(state) == ["call AC"]
+    assert legal(state) == ["call AC", "call nobody"]
 
 
 def test_holding_the_three_fail_aces_he_calls_a_ten_of_a_suit_he_holds() -> None:
     state = deal({1: "AC AS AH QC QS 9C"}, kitty="7D 8D")
     say(state, "contract pick", "pass", "pass", "pass", "pass", "discard 7D", "discard 8D")
-    assert legal(state) == ["call 10C", "call 10H", "call 10S"]
+    assert legal(state) == ["call 10C", "call 10H", "call 10S", "call nobody"]
+
+
+def test_the_picker_may_call_nobody_and_play_alone_which_everyone_learns_at_once() -> None:
+    """`alone_by_choice`: "call nobody" is offered beside the aces he may call; the sides are public
+    at once (no card hides them), and he is paid four shares alone (the scenario
+    sheepshead-alone-by-choice.yaml scores a whole hand)."""
+    state = deal({1: "QC QS QH JC 9S 7H"}, kitty="7S 8S")
+    say(state, "contract pick", "pass", "pass", "pass", "pass", "discard 7S", "discard 8S")
+    assert legal(state) == ["call AH", "call AS", "call nobody"]
+    say(state, "call nobody")
+    assert state.phase == "play" and state.called == -2
+    assert all(state.view(seat).sides == (1, 0, 1, 1, 1) for seat in range(5))
+    with pytest.raises(IllegalAction):
+        say(state, "call AH")  # the call is made: not asked again
+
+
+def test_calling_up_the_picker_holding_the_jack_of_diamonds_calls_the_next_jack_he_lacks() -> None:
+    """partner=jack_of_diamonds_call_up: `otherwise` as a ladder [[JH], [JS], [JC]] with `own: forbidden`;
+    a picker holding all four jacks has nothing to call and plays alone (`if_none: alone`)."""
+    rs = build_ruleset(PATH, {"deals": 1, "partner": "jack_of_diamonds_call_up"})
+    without = deal({1: "QC QS JC AD 9C 7S"}, kitty="8H 7H", rs=rs)
+    say(without, "contract pick", "pass", "pass", "pass", "pass", "discard 8H", "discard 7H")
+    assert legal(without) == ["call JD", "call nobody"]
+    up = deal({1: "QC QS JD JH 9C 7S", 2: "JS"}, kitty="8H 7H", rs=rs)
+    say(up, "contract pick", "pass", "pass", "pass", "pass", "discard 8H", "discard 7H")
+    assert legal(up) == ["call JS", "call nobody"]
+    say(up, "call JS")
+    assert up.sides == (1, 0, 0, 1, 1) and up.view(0).sides == (1, 0, -1, -1, -1)
+    every = deal({1: "JC JS JH JD 9C 7S"}, kitty="8H 7H", rs=rs)
+    say(every, "contract pick", "pass", "pass", "pass", "pass", "discard 8H", "discard 7H")
+    assert every.phase == "play" and every.sides == (1, 0, 1, 1, 1)
 
 
 def test_the_jack_of_diamonds_option_calls_it_and_its_holder_is_the_partner() -> None:
     rs = build_ruleset(PATH, {"deals": 1, "partner": "jack_of_diamonds"})
     state = deal({1: "QC QS JC AD 9C 7S", 3: "JD"}, kitty="8H 7H", rs=rs)
     say(state, "contract pick", "pass", "pass", "pass", "pass", "discard 8H", "discard 7H")
-    assert legal(state) == ["call JD"]
+    assert legal(state) == ["call JD", "call nobody"]
     say(state, "call JD")
     assert state.sides == (1, 0, 1, 0, 1) and state.view(0).sides == (1, 0, -1, -1, -1)
     alone = deal({1: "QC QS JC JD 9C 7S"}, kitty="8H 7H", rs=rs)

@@ -76,6 +76,35 @@ def test_a_queen_only_when_he_holds_the_four_kings() -> None:
     assert calls(state) == ["call " + c for c in sorted(KINGS + ["QS", "QH", "QD", "QC"])]
 
 
+def test_a_knight_when_he_also_holds_the_four_queens() -> None:
+    """`otherwise` as a ladder of fallbacks: the knights open only once the queens are all his too."""
+    queens = ["QS", "QH", "QD", "QC"]
+    state = deal({1: " ".join(KINGS + queens[:3])})
+    say(state, "contract petite", "pass", "pass", "pass", "pass")
+    assert calls(state) == ["call " + c for c in sorted(KINGS + queens)]
+    state = deal({1: " ".join(KINGS + queens)})
+    say(state, "contract petite", "pass", "pass", "pass", "pass")
+    assert calls(state) == ["call " + c for c in sorted(KINGS + queens + ["CS", "CH", "CD", "CC"])]
+
+
+def test_a_card_of_a_fallback_tier_is_checked_where_it_is_written(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "tiers.yaml"
+    path.write_text("extends: tarot\nid: tiers\nname: Tiers\ncontracts:\n  petite: {call: {cards: [KS, KH, KD, KC], "
+                    "otherwise: [[QS, QH, QD, QC], [CS, ZZ]], own: alone}}\n", encoding="utf-8")
+    [unknown] = [d for d in check(load_ruleset(str(path))) if d.code == "unknown-card"]
+    assert unknown.pointer == "/contracts/petite/call/otherwise/1/1"
+
+
+def test_a_game_lasts_five_deals_unless_the_deals_option_says_otherwise() -> None:
+    """players=5 writes the number of deals its `deals` option sets: left at its default, the option
+    yields (one round of five dealers); given, even at its default's value, it wins."""
+    assert build_ruleset("tarot", {"players": 5}).scoresheet.deals == 5
+    assert build_ruleset("tarot", {"players": 5, "deals": 4}).scoresheet.deals == 4
+    assert build_ruleset("tarot", {"players": 5, "deals": 9}).scoresheet.deals == 9
+    assert build_ruleset("tarot").scoresheet.deals == 4
+    assert build_ruleset("tarot", {"players": 5}).options["deals"].value == 5
+
+
 def test_calling_his_own_king_he_plays_alone_which_the_others_learn_when_it_is_played() -> None:
     state = deal({1: "KS 21T 20T"})
     say(state, "contract garde_sans", "pass", "pass", "pass", "pass", "call KS")
@@ -193,8 +222,9 @@ def test_role_is_checked(tmp_path) -> None:  # type: ignore[no-untyped-def]
 def test_the_rulebook_says_when_the_king_is_called_and_who_is_paid_what() -> None:
     text = explain(RS)
     assert ("as soon as the contract is fixed, before anyone sees the kitty or the declarer takes it, holding only "
-            "the cards dealt to them, the declarer calls a card of the set kings (a card of the set queens too when "
-            "they hold all of those), a card they hold too, and then they play alone") in text
+            "the cards dealt to them, the declarer calls the K♠, K♥, K♦ or K♣ (the Q♠, Q♥, Q♦ or Q♣ too when they "
+            "hold all of those, and the C♠, C♥, C♦ or C♣ too when they hold all of those as well), a card they hold "
+            "too, and then they play alone") in text
     assert "(nobody does when it lies in the kitty)" in text
     assert "For each player who is the declarer, that player changes their score by `shares * t`." in text
     assert "For each player who is the declarer's partner, that player changes their score by `t`." in text

@@ -595,6 +595,7 @@ SHARE = 0.5  # naming trump rather than deferring, or bidding, needs a strength 
 # passing is no throw-in but a game the hand may win with a partner (in Doppelkopf's simulations, 1.5 bids a
 # solo in about one hand in fifty and wins most of them; 1 bids one in nearly every hand and loses most)
 PASSED_PAIRS_MARGIN = 1.5
+ALONE_SHARE = 0.75  # calling nobody (`alone_by_choice`) needs a strength of this share of the hand
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what bidding needs
 
 
@@ -867,7 +868,10 @@ class GreedyAgent:
         acts = state.actions
         rs = state.ruleset
         if legal[0] >= acts.call0 >= 0:  # the declarer's call: the last range before the dealer's
-            return acts.call0 + call(state.context, hand, [a - acts.call0 for a in legal])
+            nobody = acts.call0 + acts.ncards  # offered last (`alone_by_choice`): alone with a hand strong enough
+            if legal[-1] == nobody and hand_value(state.context, hand) >= ALONE_SHARE * hand.bit_count():
+                return nobody
+            return acts.call0 + call(state.context, hand, [a - acts.call0 for a in legal if a != nobody])
         if legal[0] >= acts.give0 >= 0:  # passing cards: the range before the call's
             cards = [a - acts.give0 for a in legal]
             receiver = (seat + state.passing_offset()) % rs.players.count

@@ -35,7 +35,8 @@ class Actions(NamedTuple):
     value of a numeric auction, `trump.auction.values`) ``bid0 + n`` (else -1), GIVE card c (passed before play, with `passing`; written ``pass c``) ``give0 +
     c`` (else -1), the chance draw of trump suit s (`trump.method: drawn`; written ``trump S``) ``drawn0 + s``
     (else -1), CALL card c (the declarer's partner, `contracts.<id>.call`; written ``call c``) ``call0 + c``
-    (else -1), and the chance choice of a random first dealer s is ``dealer0 + s``.
+    (else -1), with ``call0 + ncards`` calling nobody (``call nobody``, `alone_by_choice`) when some contract
+    allows it, and the chance choice of a random first dealer s is ``dealer0 + s``.
     Rulesets without pushes, contracts, a kitty, optional declarations, bids or passing keep
     the numbering they always had.
     """
@@ -64,7 +65,7 @@ class Actions(NamedTuple):
     @functools.cache  # immutable and asked for by every new game: build each numbering once
     def build(cls, ncards: int, nsuits: int, nannouncements: int, ncontracts: int = 0,
               pushes: bool = False, discards: bool = False, ndeclarations: int = 0, nbids: int = 0,
-              gives: bool = False, drawn: bool = False, calls: bool = False) -> "Actions":
+              gives: bool = False, drawn: bool = False, calls: bool = False, calls_nobody: bool = False) -> "Actions":
         name0 = ncards + 4
         show0 = name0 + nsuits
         announce0 = show0 + ncards
@@ -77,7 +78,7 @@ class Actions(NamedTuple):
         drawn0 = give0 + ncards * gives
         call0 = drawn0 + nsuits * drawn
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
-                   name0, show0, announce0, call0 + ncards * calls, push, contract0 if ncontracts else -1,
+                   name0, show0, announce0, call0 + ncards * calls + calls_nobody, push, contract0 if ncontracts else -1,
                    discard0 if discards else -1, declare0 if ndeclarations else -1, bid0 if nbids else -1,
                    give0 if gives else -1, drawn0 if drawn else -1, call0 if calls else -1)
 

@@ -4,7 +4,8 @@ whoever holds it plays on his side, hidden until the card is played.
 The call comes after the contract and the kitty, before anything else the hand asks (phase
 ``call``, actions ``call CARD``), or with ``when: before_kitty`` as soon as the contract is fixed,
 before its kitty is shown or taken (the kitty stays out of every view until then). Which cards
-may be called is :func:`legal_calls`: one of the call's ``cards`` (or of ``otherwise`` when the declarer holds every one of them), not one he
+may be called is :func:`legal_calls`: one of the call's ``cards`` (or of an ``otherwise`` tier when the declarer
+holds every card of ``cards`` and of the tiers before it), not one he
 holds unless ``own: alone``, and with ``must_hold_suit`` only while he holds a card of its suit
 that is not a trump. A contract with a call is bid only on a ladder (`call-needs-ladder`), and
 only by a seat with a legal call (:meth:`CallPhase.may_call`), unless ``if_none: alone``; a declarer
@@ -36,7 +37,7 @@ class CallTable(NamedTuple):
     """One contract's call compiled: the cards as masks, the two rules as flags."""
 
     cards: CardMask
-    otherwise: CardMask  # callable too when the declarer holds every card of ``cards``
+    otherwise: tuple[CardMask, ...]  # each callable too when the declarer holds every card of ``cards`` and the tiers before
     must_hold_suit: bool
     alone: bool  # own: alone (calling a card he holds is allowed, and he plays alone)
     plays_when_led: bool  # its holder must play it to a trick of its suit
@@ -47,6 +48,10 @@ class CallTable(NamedTuple):
     bars: bool  # any of the four above
     before_kitty: bool  # when: before_kitty (called as soon as the contract is fixed, from the dealt hand)
     bid_without: bool  # if_none: alone (a seat with no card to call may bid; it plays alone)
+    nobody: bool  # alone_by_choice (the declarer may call nobody, ``call nobody``, and play alone)
+
+
+NOBODY = -2  # ``_called`` once the declarer called nobody (`alone_by_choice`): the call is made, the sides public
 
 
 def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -> tuple[CallTable | None, ...]:
@@ -56,16 +61,20 @@ def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -
 
     if not any(c.call for c in contracts):
         return ()
-    return tuple(CallTable(mask(c.call.cards), mask(c.call.otherwise), c.call.must_hold_suit, c.call.own == "alone",
+    return tuple(CallTable(mask(c.call.cards), tuple(map(mask, c.call.otherwise)), c.call.must_hold_suit, c.call.own == "alone",
                            c.call.plays_when_led, c.call.leads_it_first, c.call.runs_away_with, c.call.kept_until_led,
                            c.call.caller_keeps_suit, c.call.bars, c.call.when == "before_kitty",
-                           c.call.if_none == "alone") if c.call else None
+                           c.call.if_none == "alone", c.call.alone_by_choice) if c.call else None
                  for c in contracts)
 
 
 def legal_calls(table: CallTable, hand: CardMask, ctx: TrumpContext, suit_of: Sequence[int]) -> CardMask:
     """The cards a declarer holding ``hand`` may call under the contract's trump context ``ctx``."""
-    pool = table.cards | (table.otherwise if not table.cards & ~hand else 0)
+    pool = tier = table.cards
+    for fallback in table.otherwise:
+        if tier & ~hand:
+            break
+        pool |= (tier := fallback)
     if not table.alone:
         pool &= ~hand
     if table.must_hold_suit:
@@ -83,7 +92,7 @@ class CallPhase(StateFields):
         """True when the contract fixed has a call made now (``before_kitty``: as the contract is fixed,
         else before play) and not made yet: the declarer is asked for it (phase ``call``)."""
         calls = self._t.calls
-        if not calls or self._contract < 0 or self._decider is None or self._called >= 0:
+        if not calls or self._contract < 0 or self._decider is None or self._called != -1:
             return False
         table = calls[self._contract]
         if table is None or table.before_kitty != before_kitty:
@@ -117,10 +126,12 @@ class CallPhase(StateFields):
 
     def _call(self, card: Card) -> None:
         """The declarer calls ``card``: its holder joins his side (nobody does when he holds it or nobody does:
-        it lies in the kitty). A call before the kitty goes on with the kitty and the rest of the deal."""
+        it lies in the kitty); ``card`` one past the deck's last card calls nobody (`alone_by_choice`), and he
+        plays alone, every side public. A call before the kitty goes on with the kitty and the rest of the deal."""
         declarer = self._decider
-        self._called = card
-        holder = next((s for s, hand in enumerate(self._hands) if hand >> card & 1), declarer)
+        alone = card == self._acts.ncards
+        self._called = NOBODY if alone else card
+        holder = declarer if alone else next((s for s, hand in enumerate(self._hands) if hand >> card & 1), declarer)
         self._side_of = tuple(0 if s in (declarer, holder) else 1 for s in range(self._n))
         if self._t.calls[self._contract].before_kitty:
             self._continue_deal()

@@ -99,7 +99,7 @@ class StateFields:
     _aside: int  # procedure open, asking out of turn whether to double: where the bidding resumes (-1: not asking)
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # call (engine.call)
-    _called: Card  # the card the declarer called this hand (`contracts.<id>.call`), -1 none
+    _called: Card  # the card the declarer called this hand (`contracts.<id>.call`), -1 none, -2 nobody (call.NOBODY)
     # a partner found by play (`contracts.<id>.partner_by_trick`): the tricks before this one may find him (0: none)
     _seek_until: int
     # bids (engine.bidding)

@@ -173,7 +173,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         if phase == NAME:
             return self.names_allowed()
         if phase == CALL:
-            return [acts.call0 + c for c in iter_bits(self.call_mask())]
+            nobody = [acts.call0 + acts.ncards] if self._t.calls[self._contract].nobody else []
+            return [acts.call0 + c for c in iter_bits(self.call_mask())] + nobody
         return []
 
     def plays_a_card(self) -> bool:
@@ -793,7 +794,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         if kind == "give":
             return f"pass {layout.name(arg)}"
         if kind == "call":
-            return f"call {layout.name(arg)}"
+            return "call nobody" if arg == layout.size else f"call {layout.name(arg)}"
         return kind
 
     def string_to_action(self, seat: int | None, text: str) -> int:
@@ -838,7 +839,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             if head in ("pass", "give") and acts.give0 >= 0:
                 return acts.give0 + self._copy_of(layout.parse(arg))
             if head == "call" and acts.call0 >= 0:
-                return acts.call0 + layout.parse(arg)
+                return acts.call0 + (acts.ncards if arg == "nobody" else layout.parse(arg))
             if head == "declare" and acts.declare0 >= 0:
                 ids = [d.id for d in self._rs.declarations]
                 if arg in ids:
@@ -979,7 +980,8 @@ def _game_start(rs: Ruleset) -> _GameStart:
                          len(rs.declarations) if t.first_trick_offers else 0,
                          rs.bids.highest + 1 if rs.bids is not None
                          else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.pass_cards > 0,
-                         rs.trump.method == "drawn", bool(t.calls))
+                         rs.trump.method == "drawn", bool(t.calls),
+                         any(c is not None and c.nobody for c in t.calls))
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start
