@@ -26,7 +26,7 @@ from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, EqualCards,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
-    PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
+    PartnerByTrick, PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
 )
 from couillon_dsl.schema import with_defaults
 
@@ -157,6 +157,15 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         strains = open_strains(tables, len(layout.suits), bool(contracts)) if trump.auction.procedure == "open" else ()
         tables = dataclasses.replace(tables, auction_ladder=tuple(tables.fixed_contracts.index(ids.index(c))
                                                                   for c in trump.auction.ladder),
+                                     auction_rungs=trump.auction.rungs,
+                                     partner_tricks=tuple((c.partner_by_trick.within, c.partner_by_trick.tricks)
+                                                          if c.partner_by_trick else None for c in contracts)
+                                     if any(c.partner_by_trick for c in contracts) else (),
+                                     bidder_holds=tuple(sum(layout.copies_mask(layout.parse(card))
+                                                            for card in c.bidder_holds) for c in contracts)
+                                     if any(c.bidder_holds for c in contracts) else (),
+                                     all_pass_side_cards=layout.copies_mask(layout.parse(trump.auction.all_pass_side_card))
+                                     if trump.auction.all_pass_side_card else 0,
                                      auction_values=trump.auction.values,
                                      kitty_choice=trump.auction.kitty == "declarer_decides",
                                      auction_suits=len(strains), auction_strains=strains,
@@ -505,6 +514,8 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         kitty=Kitty(**raw.get("kitty", {})),
         call=_call(raw["call"]) if "call" in raw else None,
         promoted=tuple(str(c) for c in raw["promoted"]) if "promoted" in raw else None,
+        bidder_holds=tuple(str(c) for c in raw.get("bidder_holds", ())),
+        partner_by_trick=PartnerByTrick(**raw["partner_by_trick"]) if "partner_by_trick" in raw else None,
     )
 
 
@@ -561,22 +572,24 @@ def _trump(raw: Mapping[str, Any], suits: Sequence[str]) -> Trump:
         choose=Choose(**choose) if method == "choose" else None,
         maker_after_fallback=raw.get("maker_after_fallback", "none"),
         drawn=tuple((raw.get("drawn") or {}).get("suits") or suits) if method == "drawn" else (),
-        auction=Auction(ladder=tuple(raw["auction"].get("ladder", ())), first=raw["auction"].get("first", "elder"),
-                        procedure=raw["auction"].get("procedure", "once"), values=tuple(raw["auction"].get("values", ())),
-                        kitty=raw["auction"].get("kitty", "by_contract"),
-                        doubling=tuple(raw["auction"].get("doubling", ())),
-                        double_out_of_turn=raw["auction"].get("double_out_of_turn", False),
-                        outbid=raw["auction"].get("outbid", "value"),
-                        double_ends_bidding=raw["auction"].get("double_ends_bidding", True),
-                        declarer=raw["auction"].get("declarer", "last_bidder"),
-                        all_pass_contract=_all_pass_contract(raw["auction"].get("on_all_pass", "redeal")))
-        if method == "auction" and raw.get("auction") else None,
+        auction=_auction(raw["auction"]) if method == "auction" and raw.get("auction") else None,
     )
 
 
-def _all_pass_contract(raw: str | Mapping[str, str]) -> str | None:
-    """`trump.auction.on_all_pass`: the contract's id, or None for `redeal`."""
-    return None if isinstance(raw, str) else raw["contract"]
+def _auction(raw: Mapping[str, Any]) -> Auction:
+    """`trump.auction`; a list in the ladder is a rung of contracts equal in rank."""
+    rungs = {key: rung for rung, item in enumerate(raw.get("ladder", ()))
+             for key in ([item] if isinstance(item, str) else item)}
+    on_all_pass = raw.get("on_all_pass", "redeal")
+    return Auction(ladder=tuple(rungs), rungs=tuple(rungs.values()), first=raw.get("first", "elder"),
+                   procedure=raw.get("procedure", "once"), values=tuple(raw.get("values", ())),
+                   kitty=raw.get("kitty", "by_contract"), doubling=tuple(raw.get("doubling", ())),
+                   double_out_of_turn=raw.get("double_out_of_turn", False),
+                   outbid=raw.get("outbid", "value"), double_ends_bidding=raw.get("double_ends_bidding", True),
+                   declarer=raw.get("declarer", "last_bidder"),
+                   # on_all_pass: redeal (no contract), or {contract: id, side_card: card}
+                   all_pass_contract=None if isinstance(on_all_pass, str) else on_all_pass["contract"],
+                   all_pass_side_card=None if isinstance(on_all_pass, str) else on_all_pass.get("side_card"))
 
 
 def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:

@@ -166,6 +166,11 @@ CODES: dict[str, str] = {
                                  "disabled, lets its trump be named, or gives the cards aside to a declarer's side",
     "all-pass-contract-sides": "a contract played when everyone passes the auction, each seat for itself, without a "
                                "score per seat (`players.sides: declarer_alone`)",
+    "partner-by-trick-invalid": "a partner found by a trick (`partner_by_trick`) without a declarer alone to join "
+                                "(sides declarer_alone, a contract bid on a ladder, no call, not played when all pass), "
+                                "or beside card roles",
+    "bidder-holds-invalid": "a contract bid only by the holder of some cards (`bidder_holds`) outside a ladder bid "
+                            "once round, or played when everyone passes",
     "dealer-sits-out-dealt": "a packet dealt to a dealer who sits the hand out (players.sit_out)",
     "dealer-sits-out-asked": "a rule turns to a dealer who sits the hand out (choosing, speaking first, taking the "
                              "offered card, leading, passing), or fewer than three players",

@@ -187,7 +187,11 @@ def players_sentence(rs: Ruleset) -> str:
     elif players.sides == "declarer_alone":
         text = (f"{players.count} players; in each hand the declarer (the player whose bid or choice fixes the "
                 f"contract) plays alone against the other {players.in_play - 1}, who play together"
-                + (" (when everyone passes the auction, every player plays for themselves)"
+                + (" (when everyone passes the auction, " + ("the players dealt a copy of the "
+                   if rs.deck.copies > 1 else "the holder of the ") + _card(rs, side_card) + " play together against "
+                   "the others, nobody told who holds it)" if (side_card := rs.trump.auction and
+                                                                 rs.trump.auction.all_pass_side_card)
+                   else " (when everyone passes the auction, every player plays for themselves)"
                    if rs.tables.all_pass_contract >= 0 else "")
                 + ("; in a contract with a call the declarer plays with the holder of the card they call, against "
                    "the others (see Trump); each player" if rs.tables.calls else ", and each player")
@@ -791,9 +795,16 @@ def auction_sentences(rs: Ruleset) -> list[str]:
     if auction.procedure == "open":
         return open_sentences(rs, first)
     by_id = {c.id: c for c in rs.contracts}
-    ladder = [by_id[c].name for c in auction.ladder]
+    rungs: dict[int, list[str]] = {}
+    for key, rung in zip(auction.ladder, auction.rungs):
+        rungs.setdefault(rung, []).append(by_id[key].name)
+    ladder = [names[0] if len(names) == 1 else f"{join(names, 'or')} (equal in rank)" for names in rungs.values()]
+    order = (f"the contracts from lowest to highest are {join(ladder)}" if len(ladder) > 1 else
+             f"the contracts are {ladder[0]}" if len(rungs[0]) > 1 else f"the contract is {ladder[0]}")
+    equals = "; of contracts equal in rank none may be bid over another, so the first player to bid one keeps it" \
+        if any(len(names) > 1 for names in rungs.values()) else ""
     out = [f"starting with {first} and going round the table once, each player either passes or bids a contract "
-           f"higher than the last bid; the contracts from lowest to highest are {join(ladder)}",
+           f"higher than the last bid; {order}{equals}",
            f"the highest bidder declares that contract and plays it; {maker_phrase(rs, 'their team is the maker')}",
            "if everyone passes, " + all_pass_phrase(rs)]
     return out + contract_sentences(rs, "the highest bidder")[2:]
@@ -859,6 +870,14 @@ def all_pass_phrase(rs: Ruleset) -> str:
     contract = rs.tables.all_pass_contract
     if contract < 0:
         return "the deal is thrown in: nobody scores and the next dealer deals"
+    side_card = rs.trump.auction.all_pass_side_card if rs.trump.auction else None
+    if side_card:
+        card = _card(rs, side_card)
+        return (f"the hand is played with no declarer in the contract {contract_phrase(rs, rs.contracts[contract])}; "
+                f"the players dealt {'a copy of ' if rs.deck.copies > 1 else ''}the {card} play together (the maker, "
+                f"in the expressions below) against the others, and a player dealt every copy plays alone; nobody is "
+                f"told who holds it: a player knows their own side from their cards, and another player's once that "
+                f"player plays the {card} (or every {card} has been seen)")
     return ("the hand is played with no declarer (`maker` is none), each player playing alone, a side of their "
             "own, in the contract " + contract_phrase(rs, rs.contracts[contract]))
 
@@ -961,6 +980,15 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         text += f"; {unplayed} count for {who} at the end of the hand"
     if c.call is not None:
         text += "; " + call_phrase(rs, c.call)
+    if c.bidder_holds:
+        every = "every copy of " if rs.deck.copies > 1 else ""
+        text += f"; only a player dealt {every}the {join([_card(rs, card) for card in c.bidder_holds])} may bid it"
+    if c.partner_by_trick is not None:
+        which = {"any": "", "trump_led": " led with a trump", "plain_led": " led with a card that is not a trump"}
+        first = f"the first {c.partner_by_trick.within} tricks" if c.partner_by_trick.within > 1 else "the first trick"
+        text += (f"; the first other player to win one of {first}{which[c.partner_by_trick.tricks]} becomes the "
+                 "declarer's partner, which everyone sees; until then, and for the whole hand if nobody does, the "
+                 "declarer plays alone")
     if isinstance(c.multiplier, int):
         if c.multiplier != 1:
             text += f"; the hand counts {c.multiplier} times (`multiplier`)"

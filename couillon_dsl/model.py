@@ -262,6 +262,15 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
+class PartnerByTrick:
+    """A declarer's partner found by play: the first other seat to win one of the first ``within``
+    tricks (any, ``trump_led`` or ``plain_led``) joins him; none: he plays alone."""
+
+    within: int
+    tricks: str = "any"  # any | trump_led | plain_led
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
     """What a trump choice picks: a trump (``named`` by the chooser, ``none``, ``promoted``: only the
     promoted cards, ``all_suits``: every suit played as the trump suit is, or a suit id), the card
@@ -279,6 +288,8 @@ class Contract:
     kitty: Kitty = Kitty()  # what happens to the kitty once this contract is fixed
     call: PartnerCall | None = None  # the declarer calls a card whose holder partners him
     promoted: tuple[str, ...] | None = None  # the deck's promoted cards that are top trumps here, in order; None: all
+    bidder_holds: tuple[str, ...] = ()  # bid only by a seat dealt every copy of these cards
+    partner_by_trick: PartnerByTrick | None = None  # the first other seat to win an early trick partners him
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -296,6 +307,9 @@ class Auction:
     until all the others pass after the last bid, which ``doubling`` lets its opponents double."""
 
     ladder: tuple[str, ...] = ()
+    # the rung of each ladder contract, lowest 0: a bid must be on a higher rung than the last (equal
+    # contracts share a rung, written as a list in the ladder); () with no ladder
+    rungs: tuple[int, ...] = ()
     first: str = "elder"
     procedure: str = "once"  # once | pairs | open
     values: tuple[int, ...] = ()  # pairs, open: the numbers that may be bid, lowest first
@@ -308,6 +322,9 @@ class Auction:
     # on_all_pass: {contract: id}: the contract played, with no declarer and every seat for itself, when every
     # seat passes; None (on_all_pass: redeal): the deal is thrown in
     all_pass_contract: str | None = None
+    # on_all_pass: {side_card: card}: the holders of that card play together in it, hidden until revealed,
+    # against the rest (as players.sides: card_holders); None: every seat for itself
+    all_pass_side_card: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -671,6 +688,7 @@ class Tables:
     # to a declarer, so neither named_contract nor among fixed_contracts
     all_pass_contract: int = -1
     auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
+    auction_rungs: tuple[int, ...] = ()  # ladder position -> its rung (equal contracts share one; a bid climbs)
     auction_values: tuple[int, ...] = ()  # trump.auction's values (procedure pairs), bid with BID n (the n-th)
     kitty_choice: bool = False  # trump.auction.kitty: declarer_decides (take or leave it before the contract)
     auction_suits: int = 0  # procedure open: the strains a bid names (BID n*auction_suits + s); 0 otherwise
@@ -688,6 +706,12 @@ class Tables:
     # players.sides: card_holders: the copies of the side card (its holders are side 0, the maker's); 0 otherwise.
     # Those sides are hidden: a seat's view shows another seat's side only once it is known (GameState.sides_known_to)
     side_cards: CardMask = 0
+    # trump.auction.on_all_pass: {side_card}: the same, in the hand everyone passed into (0: each seat for itself)
+    all_pass_side_cards: CardMask = 0
+    # contract index -> (within, tricks) of its partner_by_trick, None without; () when no contract has one
+    partner_tricks: tuple[tuple[int, str] | None, ...] = ()
+    # contract index -> the cards (every copy) a seat must hold to bid it, 0 for none; () when no contract says
+    bidder_holds: tuple[CardMask, ...] = ()
     # contract index -> engine.call.CallTable of its `call` (None without one); () when no contract has a call.
     # The called card's holder joins the declarer, hidden until it is played (GameState.sides_known_to)
     calls: tuple[Any, ...] = ()

@@ -74,16 +74,25 @@ class Table:
         self.layout = ruleset.layout
         self.team_of = ruleset.tables.team_of
         self.per_hand = ruleset.players.sides != "teams"  # sides fixed per hand: the declarer's (0) and the rest
-        card = ruleset.players.side_card
+        card = ruleset.players.side_card or (ruleset.trump.auction.all_pass_side_card if ruleset.trump.auction else None)
         # what a side is called: the declarer and the defence, with sides by who holds a card (hidden
         # until revealed) the side holding it and the other side, with a called partner the declarer's side
-        self.side_names = (f"the side holding the {self.layout.pretty(self.layout.parse(card))}", "the other side") \
-            if ruleset.players.sides == "card_holders" and card else ("the declarer's side", "the defence") \
-            if ruleset.tables.calls else ("the declarer", "the defence")
+        self.holder_names = (f"the side holding the {self.layout.pretty(self.layout.parse(card))}", "the other side") \
+            if card else None
+        self.declarer_names = ("the declarer's side", "the defence") if ruleset.tables.calls \
+            else ("the declarer", "the defence")
         self.hidden_discards = 0  # another seat's discards so far, which the person does not see
         self.games_won = (0,) * len(ruleset.players.teams)  # the games won when the last hand ended
         # card points count in this game: else the points lines (always 0) give way to the tricks
         self.card_points = bool(ruleset.play.last_trick_points) or any(any(c.points) for c in ruleset.tables.contexts)
+
+    @property
+    def side_names(self) -> tuple[str, str]:
+        """What the two sides of this hand are called: by who holds the side card, when it says the sides
+        (`players.sides: card_holders`, or the hand everyone passed into with a `side_card`), else by
+        the declarer."""
+        holders = self.rs.tables.side_cards or self.state.all_passed and self.rs.tables.all_pass_side_cards
+        return self.holder_names if holders and self.holder_names else self.declarer_names
 
     # ------------------------------------------------------------------ output helpers
     def say(self, text: str = "") -> None:
@@ -325,8 +334,10 @@ class Table:
             self.say(f"{self.rs.name}: you are seat {self.seat}. Each hand {self.side_names[0]} plays against "
                      f"{self.side_names[1]}, nobody told who holds it; every seat keeps its own score.")
         elif self.per_hand:
+            passed = f"; when everyone passes, {self.holder_names[0]} plays against {self.holder_names[1]}, nobody " \
+                "told who holds it" if self.rs.tables.all_pass_side_cards and self.holder_names else ""
             self.say(f"{self.rs.name}: you are seat {self.seat}. Each hand the declarer plays alone against "
-                     "the other seats; every seat keeps its own score.")
+                     f"the other seats{passed}; every seat keeps its own score.")
         elif len(self.rs.players.teams[self.team_of[self.seat]]) == 1:
             self.say(f"{self.rs.name}: you are seat {self.seat}; every seat plays for itself.")
         else:
@@ -431,15 +442,23 @@ class Table:
         declarations made."""
         if after.phase == "over" or after.hand_number != before.hand_number:
             return  # the hand is over: its summary says the rest
-        hidden = bool(self.rs.tables.side_cards) or self.state.called >= 0  # card_holders, or a called partner
+        # card_holders (or the hand everyone passed into played so), or a called partner
+        hidden = bool(self.rs.tables.side_cards) or self.state.called >= 0 \
+            or self.state.all_passed and bool(self.rs.tables.all_pass_side_cards)
         if hidden and after.sides is not None:  # sides hidden until revealed: those this seat learns now
             for who, side in enumerate(after.sides):
                 if side >= 0 and (before.sides is None or before.sides[who] < 0):
                     self.say(f"{self.subject(who)} {'are' if who == self.seat else 'is'} on {self.side_names[side]}.")
+        elif after.sides is not None and before.sides is not None and after.sides != before.sides:
+            for who in range(len(after.sides)):  # a partner found by a trick (`partner_by_trick`), in everyone's sight
+                if after.sides[who] != before.sides[who]:
+                    self.say(f"{self.subject(who)} {'join' if who == self.seat else 'joins'} the declarer's side.")
         if self.state.all_passed and before.contract is None:
             c = self.contract(after.contract)
+            sides = "the holders of a side card against the rest" if self.rs.tables.all_pass_side_cards \
+                else "every player for themselves"
             self.say(f"Everyone passed: {c.name if c is not None else after.contract} is played with no declarer, "
-                     "every player for themselves.")
+                     f"{sides}.")
         elif self.per_hand and not hidden and after.sides is not None and before.sides is None:
             c = self.contract(after.contract)
             declarer = after.sides.index(0)  # side 0 is the declarer's

@@ -369,7 +369,11 @@ class _Checks:
                         "/players/sides", "add e.g. side_card: QC (the holders of the queen of clubs against the rest)")
         else:
             self.card("/players/side_card", str(players["side_card"]))
-        data = self.data
+        self.check_hidden_sides("sides: card_holders", self.HIDDEN_SIDES_APART, "play fixed teams (sides: teams)")
+
+    def check_hidden_sides(self, subject: str, apart: dict[str, str], instead: str) -> None:
+        """No rule of ``apart`` that sides by who holds a card, hidden until revealed, would leak through."""
+        data, players = self.data, self.data["players"]
         present = {"/trump/method": data["trump"].get("method", "none") != "none",
                    "/players/sit_out": "sit_out" in players,
                    "/deal": any(isinstance(step, dict) and not {"packet", "decide"} >= step.keys() - {"to", "face"}
@@ -380,14 +384,14 @@ class _Checks:
         others = [key for key, item in (data.get("announcements") or {}).items()
                   if not (isinstance(item, dict) and "for_side" in item)]
         present["/announcements"] = bool(others)
-        for pointer, what in self.HIDDEN_SIDES_APART.items():
+        for pointer, what in apart.items():
             if not present.get(pointer, bool(data.get(pointer[1:]))):
                 continue
             if pointer == "/announcements":
                 pointer, what = f"/announcements/{escape(others[0])}", "an announcement not made for a side (for_side)"
-            self.report("hidden-sides-unsupported", f"sides: card_holders keeps the sides hidden until revealed, "
+            self.report("hidden-sides-unsupported", f"{subject} keeps the sides hidden until revealed, "
                         f"which {what} would break or is not supported with", pointer,
-                        "leave it out, or play fixed teams (sides: teams)")
+                        f"leave it out, or {instead}")
 
     def check_teams(self, teams: list[list[int]]) -> None:
         owner: dict[int, int] = {}
@@ -1026,6 +1030,11 @@ class _Checks:
                         f"but players.sides: {sides} keeps the score by {'fixed teams' if sides == 'teams' else 'side'}",
                         "/trump/auction/on_all_pass",
                         "use players.sides: declarer_alone (a score per seat), or on_all_pass: redeal")
+        if "side_card" in rule:  # the hand everyone passed into is played by hidden sides, as card_holders'
+            self.card("/trump/auction/on_all_pass/side_card", str(rule["side_card"]))
+            self.check_hidden_sides("on_all_pass with a side_card", {
+                p: what for p, what in self.HIDDEN_SIDES_APART.items() if p not in ("/trump/method", "/contracts")},
+                "leave the side_card out (every seat for itself)")
 
     # what a called partner (contracts.<id>.call) is not played with: the rules card_holders' hidden sides
     # are not played with, but for the trump decided by the players and the contracts the call belongs to, card
@@ -1087,6 +1096,35 @@ class _Checks:
                 self.report("hidden-sides-unsupported", f"a called partner (contracts.{called[0]}.call) stays hidden "
                             f"until the card is played, which {what} would break or is not supported with", pointer,
                             "leave it out, or drop the call")
+
+    def check_bid_by_play(self, contracts: dict[str, Any], all_pass: str | None) -> None:
+        """`bidder_holds` and `partner_by_trick` belong to a contract bid on a ladder once round (the legal bids
+        read the bidder's cards; the partner joins a declarer alone); no card roles beside a partner by a trick."""
+        auction = self.data["trump"].get("auction") or {}
+        on_ladder = self.data["trump"]["method"] == "auction" and auction.get("procedure", "once") == "once"
+        sides = self.data["players"].get("sides", "teams")
+        for key, contract in contracts.items():
+            base = f"/contracts/{escape(key)}"
+            if "bidder_holds" in contract:
+                for i, card in enumerate(contract["bidder_holds"]):
+                    self.card(f"{base}/bidder_holds/{i}", str(card))
+                if not on_ladder or key == all_pass:
+                    self.report("bidder-holds-invalid", f"contract {key} may be bid only by the holder of its cards, "
+                                "which only a ladder bid once round checks" if key != all_pass else
+                                f"contract {key} is played when everyone passes, bid by nobody",
+                                f"{base}/bidder_holds", "use trump: {method: auction, auction: {ladder: [...]}}, or "
+                                "leave bidder_holds out")
+            if "partner_by_trick" not in contract:
+                continue
+            why = ("players.sides is " + sides + ", not declarer_alone" if sides != "declarer_alone" else
+                   "it is not bid on a ladder once round" if not on_ladder else
+                   "it calls a partner too" if "call" in contract else
+                   "it is played when everyone passes, with no declarer" if key == all_pass else
+                   "card roles settle tricks otherwise" if self.data.get("card_roles") else None)
+            if why:
+                self.report("partner-by-trick-invalid", f"contract {key} finds the declarer a partner by a trick, "
+                            f"but {why}", f"{base}/partner_by_trick",
+                            "a declarer alone (players.sides: declarer_alone) who bid it on a ladder once round")
 
     def check_call_duties(self, key: str, call: dict[str, Any], base: str) -> None:
         """A call's running away (`runs_away_with`) lifts `leads_it_first`, and needs as many cards of a suit as the deck has."""
@@ -1173,15 +1211,22 @@ class _Checks:
         all_pass = all_pass.get("contract") if isinstance(all_pass, dict) else None
         # the contract played when everyone passes is offered to no declarer
         enabled = {k: c for k, c in contracts.items() if c.get("enabled", True) and k != all_pass}
-        for i, key in enumerate(auction.get("ladder", [])):
+        # a list in the ladder is a rung of equal contracts: each is checked where it stands
+        named_at = [(f"/trump/auction/ladder/{i}", item) if isinstance(item, str) else (f"/trump/auction/ladder/{i}/{j}", key)
+                    for i, item in enumerate(auction.get("ladder", [])) for j, key in enumerate(
+                        [item] if isinstance(item, str) else item)]
+        seen: set[str] = set()
+        for pointer, key in named_at:
             contract = contracts.get(key)
-            if contract is None or key not in enabled or contract.get("trump", "named") == "named":
+            if contract is None or key not in enabled or contract.get("trump", "named") == "named" or key in seen:
                 why = ("is not a contract" if contract is None else "is played when everyone passes "
                        "(trump.auction.on_all_pass), never bid" if key == all_pass else "is not enabled"
-                       if key not in enabled else "lets its trump be named, which a bid cannot say")
-                self.report("auction-ladder-invalid", f"the auction's ladder names '{key}', which {why}",
-                            f"/trump/auction/ladder/{i}", did_you_mean(key, enabled) or "list enabled contracts that "
-                            "fix their trump (a suit or none)")
+                       if key not in enabled else "lets its trump be named, which a bid cannot say"
+                       if contract.get("trump", "named") == "named" else "it names already")
+                self.report("auction-ladder-invalid", f"the auction's ladder names '{key}', which {why}", pointer,
+                            did_you_mean(key, enabled) or "list enabled contracts that fix their trump (a suit or "
+                            "none), each once")
+            seen.add(key)
         named = [k for k, c in enabled.items() if c.get("trump", "named") == "named"]
         if not enabled:
             self.report("contracts-none-enabled", "every contract has enabled: false or is played when everyone "
@@ -1192,6 +1237,7 @@ class _Checks:
                         "suit; `name SUIT` could not say which", f"/contracts/{escape(named[1])}/trump",
                         "keep one contract with trump: named (others fix a suit or have none)")
         self.check_calls(contracts, all_pass)
+        self.check_bid_by_play(contracts, all_pass)
         for key, contract in contracts.items():
             base = f"/contracts/{escape(key)}"
             kitty = contract.get("kitty") or {}

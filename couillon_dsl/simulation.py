@@ -394,9 +394,9 @@ def seat_name(offset: int) -> str:
 
 def contract_figures(rs: Ruleset, t: Tally) -> list[Figure]:
     """Per contract the maker's success and card points, and how many of each card set the maker took (the
-    contract played when everyone passes has no maker)."""
+    contract played when everyone passes has no maker, unless its side card makes its holders one)."""
     out = []
-    made = [c for i, c in enumerate(rs.contracts) if i != rs.tables.all_pass_contract]
+    made = [c for i, c in enumerate(rs.contracts) if i != rs.tables.all_pass_contract or rs.tables.all_pass_side_cards]
     played = [c for c in made if c.enabled and t.contracts[c.id]]
     for contract in played:
         out.append(Figure(f"contract.{contract.id}.maker_success", f"{contract.name}: the maker wins the hand",

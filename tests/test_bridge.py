@@ -11,16 +11,14 @@ from pathlib import Path
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.compile import build_ruleset
-from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import GameState
 from couillon_dsl.engine.why import explain_legal
 from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
-from couillon_dsl.loader import load_ruleset
-from couillon_dsl.validate import check
 from example_games import FOLDER
 from honesty import twins_look_the_same, worlds_of
 from packs import dealt, say
+from variants import codes_of
 
 RS = build_ruleset(str(FOLDER / "bridge.yaml"))
 GREEDY = make_agent("greedy")
@@ -171,14 +169,6 @@ def test_vulnerability_reads_the_boards_number() -> None:
     scores = [RS.tables.score_hand((0, 0), (10, 3), 0, board - 1, 13, 0, 0, (0, 0), (), contract="spades",
                                    bid_value=4, hand_number=board).deltas[0] for board in (1, 2)]
     assert scores == [420, 620]
-
-
-def codes_of(path: Path, text: str) -> list[str]:
-    path.write_text(text, encoding="utf-8")
-    try:
-        return [d.code for d in check(load_ruleset(path))]
-    except RulesetError as exc:
-        return [d.code for d in exc.diagnostics]
 
 
 def test_the_checks_refuse_misplaced_keys(tmp_path: Path) -> None:

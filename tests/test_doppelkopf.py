@@ -38,6 +38,7 @@ from honesty import swapped_game, twins_look_the_same, worlds_of
 from packs import at_the_table, pack_dealing, random_hands
 
 RS = build_ruleset(str(FOLDER / "doppelkopf.yaml"))
+NORMAL = build_ruleset(str(FOLDER / "doppelkopf.yaml"), {"solos": False})  # only the normal game: card_holders
 LAYOUT = RS.layout
 ACTS = GameState(RS).actions
 NCARDS = LAYOUT.size
@@ -64,6 +65,8 @@ def deal(hands: dict[int, str], seed: int = 0) -> GameState:
     state = GameState(RS)
     state.apply(ACTS.dealer0 + DEALER)
     state.deal_pack(pack_dealing(RS, DEALER, ids, seed=seed))
+    while state.phase == "auction":  # nobody has a reservation: the normal game
+        state.apply(ACTS.pass_)
     return state
 
 
@@ -131,7 +134,8 @@ def hand_in_play(seed: int) -> GameState | None:
     while len(state.view(0).played) < 8 or state.current_player() != 1:
         if state.current_player() == CHANCE:
             return None
-        state.apply(greedy.act(state, state.legal_actions(), rng))
+        legal = state.legal_actions()
+        state.apply(ACTS.pass_ if state.phase == "auction" else greedy.act(state, legal, rng))  # the normal game
     return state
 
 
@@ -218,7 +222,7 @@ def test_a_person_at_the_table_learns_the_sides_as_the_queens_are_played() -> No
     """`couillon play` (seed 3: seat 0 is dealt both queens of clubs, a silent wedding): seat 1 is told
     its own side, no points per side while it does not know every side, and each seat's side when
     it is revealed."""
-    out = at_the_table(str(FOLDER / "doppelkopf.yaml"), 3, 1, "deals=1")
+    out = at_the_table(str(FOLDER / "doppelkopf.yaml"), 3, 1, "deals=1", "solos=false")
     assert "the side holding the Q♣ plays against the other side, nobody told who holds it" in out
     assert "Trump: ♦ diamonds; the side holding the Q♣ against the other side (you)." in out
     assert "Points so far: not known until you know every side." in out
@@ -228,7 +232,7 @@ def test_a_person_at_the_table_learns_the_sides_as_the_queens_are_played() -> No
 
 
 def test_the_diff_reads_the_new_concepts() -> None:
-    lines = differences(RS, build_ruleset(str(FOLDER / "doppelkopf.yaml"), {"extras": False}))
+    lines = differences(NORMAL, build_ruleset(str(FOLDER / "doppelkopf.yaml"), {"extras": False, "solos": False}))
     assert "Scoring rule re_extras: removed (was: after every hand, the side holding the Q♣ changes their " \
         "score by `extras`)" in lines
     single = build_ruleset(str(FOLDER / "doppelkopf.yaml"), {"deals": 4})
@@ -243,14 +247,14 @@ def test_the_kernel_and_the_rollout_decline_doppelkopf_by_its_concepts() -> None
 
 
 def test_the_rulebook_reads_the_new_concepts() -> None:
-    text = explain(RS)
+    text = explain(NORMAL)
     assert "Each of these cards is in the pack twice" in text and "the first played beats the others" in text
     assert "the players dealt a copy of the Q♣ play together against the others" in text
     assert "another player's once that player plays the Q♣" in text
     assert "`extras` is `re_extras` less `kontra_extras` if the number of players on the side holding the Q♣ is 2" in text
-    assert int_phrase(RS, parse_expression("tricks_worth(maker, 40)")) == \
+    assert int_phrase(NORMAL, parse_expression("tricks_worth(maker, 40)")) == \
         "the number of tricks the side holding the Q♣ took holding at least 40 card points"
-    assert int_phrase(RS, parse_expression('captured("foxes", opponents(maker))')) == \
+    assert int_phrase(NORMAL, parse_expression('captured("foxes", opponents(maker))')) == \
         "the number of foxes in the tricks of the other side played by its opponents"
 
 
@@ -295,6 +299,9 @@ def announcing_hand(seed: int, announcer: int = 0) -> GameState | None:
         if seat == CHANCE:
             return None
         legal = state.legal_actions()
+        if state.phase == "auction":  # nobody has a reservation: the normal game
+            state.apply(ACTS.pass_)
+            continue
         if seat == announcer and not announced:
             announced = True
             first = next(a for a in legal if a >= ACTS.announce0)  # re or kontra: the first offered

@@ -62,6 +62,8 @@ def dealt(rs: Ruleset, seed: int) -> GameState:
     state = GameState(rs)
     state.apply(state.actions.dealer0 + DEALER)
     state.deal_pack(pack_dealing(rs, DEALER, {}, seed=seed))
+    while state.phase == "auction":  # nobody has a reservation: the normal game
+        state.apply(state.actions.pass_)
     return state
 
 
@@ -173,6 +175,8 @@ def test_the_engine_lets_the_second_ten_of_hearts_take_the_trick() -> None:
     state = GameState(rs)
     state.apply(state.actions.dealer0 + DEALER)
     state.deal_pack(pack_dealing(rs, DEALER, hands, seed=3))
+    while state.phase == "auction":  # nobody has a reservation: the normal game
+        state.apply(state.actions.pass_)
     for seat in range(4):
         state.apply(state.string_to_action(seat, layout.name(hands[seat][0])))
     assert state.finished_tricks()[0][2] == 2

@@ -13,14 +13,12 @@ import pytest
 from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.greedy import points_needed, strain_context
 from couillon_dsl.compile import build_ruleset
-from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.kernel.eligible import ruleset_reason
-from couillon_dsl.loader import load_ruleset
-from couillon_dsl.validate import check
 from example_games import FOLDER
 from honesty import twins_look_the_same
 from packs import dealt, pack_dealing, say
+from variants import codes_of
 
 RS = build_ruleset(str(FOLDER / "contree.yaml"))
 LAYOUT = RS.layout
@@ -261,14 +259,6 @@ def test_an_open_auction_refuses_doubling_levels_that_do_not_rise(tmp_path: Path
     text = (FOLDER / "contree.yaml").read_text(encoding="utf-8")
     falling = text.replace("doubling: [2, 4]", "doubling: [4, 2]")
     assert "doubling-invalid" in codes_of(tmp_path / "falling.yaml", falling)
-
-
-def codes_of(path: Path, text: str) -> list[str]:
-    path.write_text(text, encoding="utf-8")
-    try:
-        return [d.code for d in check(load_ruleset(path))]
-    except RulesetError as exc:
-        return [d.code for d in exc.diagnostics]
 
 
 def test_the_rulebook_reads_the_auction_and_the_doubling() -> None:

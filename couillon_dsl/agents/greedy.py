@@ -516,7 +516,7 @@ def avoids_tricks(rs: Ruleset, all_passed: bool = False) -> bool:
     known = _AVOIDS.get(key)
     if known is None or known[0] is not rs:
         gain, loss = maker_stakes(rs, hand_size(rs), rs.tables.all_pass_contract if all_passed else -1,
-                                  each_alone=all_passed)
+                                  each_alone=all_passed and not rs.tables.all_pass_side_cards)
         known = _AVOIDS[key] = (rs, gain + loss < 0)
     return known[1]
 
@@ -594,6 +594,10 @@ class MakerBar:
 
 
 SHARE = 0.5  # naming trump rather than deferring, or bidding, needs a strength of this share of the hand
+# a game alone where passing plays the hand in pairs (`on_all_pass` with a `side_card`) needs this much more:
+# passing is no throw-in but a game the hand may win with a partner (in Doppelkopf's simulations, 1.5 bids a
+# solo in about one hand in fifty and wins most of them; 1 bids one in nearly every hand and loses most)
+PASSED_PAIRS_MARGIN = 1.5
 ALONE_SHARE = 0.75  # calling nobody (`alone_by_choice`) needs a strength of this share of the hand
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what bidding needs
 
@@ -939,10 +943,12 @@ class GreedyAgent:
         """Strong enough to name trump or bid: the hand's strength against its side's share of the
         tricks (``SHARE`` with fixed teams; a declarer alone needs his seats' share of a fair
         split, ``nsides / count`` of it: half the usual with one against three). ``solo``: a game
-        played alone where the other games find the declarer a partner (`contracts.<id>.call`)
-        needs a whole side's share, as the partner game's pair does."""
+        played alone where the other games find the declarer a partner (`contracts.<id>.call`), or
+        passing would (`on_all_pass` with a `side_card`), needs a whole side's share, as a pair does."""
         players = rs.players
         share = SHARE if players.sides == "teams" or solo else SHARE * players.nsides / players.in_play
+        if solo and rs.tables.all_pass_side_cards:  # passing plays in pairs too, and its trumps count high
+            share *= PASSED_PAIRS_MARGIN
         return strength >= share * hand.bit_count() + 0.5
 
     def _decide(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
@@ -989,14 +995,20 @@ class GreedyAgent:
         if state.phase == "name":  # a second round: the best other suit, if it clears the maker's bar
             return self._name_or_pass(state, seat, hand, legal)
         if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand
-            bids = [a for a in legal if a != acts.pass_]
-            ctx = choice_context(state, bids[0])
             t = rs.tables
-            rung = t.auction_ladder.index(bids[0] - acts.contract0)
-            solo = bool(t.calls) and t.calls[t.fixed_contracts[bids[0] - acts.contract0]] is None
+            rung_of = {acts.contract0 + j: t.auction_rungs[i] for i, j in enumerate(t.auction_ladder)}
+            bids = [a for a in legal if a != acts.pass_]
+            rung = rung_of[bids[0]]
+            # of the contracts equal in rank to the lowest bid, the one its hand is worth most in
+            valued = [(hand_value(ctx, hand), -a, a) for a in bids if rung_of[a] == rung
+                      and (ctx := choice_context(state, a)) is not None]
+            if not valued:
+                return acts.pass_
+            value, _, bid = max(valued)
+            # alone where passing, or another contract's call, would find him a partner
+            solo = bool(t.all_pass_side_cards) or bool(t.calls) and t.calls[t.fixed_contracts[bid - acts.contract0]] is None
             # each rung up the ladder needs a trick more: overcalling to the top is no free bid
-            strong = ctx is not None and self._strong_enough(hand_value(ctx, hand) - rung, hand, rs, solo)
-            return bids[0] if strong else acts.pass_
+            return bid if self._strong_enough(value - rung, hand, rs, solo) else acts.pass_
         if acts.push >= 0 or acts.contract0 >= 0:
             return self._pick_contract(state, hand, legal)
         # choosing trump: name, show or defer

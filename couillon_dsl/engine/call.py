@@ -192,9 +192,9 @@ class CallPhase(StateFields):
         return legal & ~bars or legal
 
     def _hidden_side_cards(self) -> CardMask:
-        """The cards whose holders' sides are hidden until they are played: `card_holders`' side card,
-        or the card called this hand (0: the sides are public)."""
-        return self._t.side_cards or (1 << self._called if self._called >= 0 else 0)
+        """The cards whose holders' sides are hidden until they are played: `card_holders`' side card
+        (or the one of the hand everyone passed into), or the card called this hand (0: the sides are public)."""
+        return self._hand_side_cards() or (1 << self._called if self._called >= 0 else 0)
 
     @property
     def called(self) -> Card:

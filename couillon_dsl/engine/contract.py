@@ -351,14 +351,16 @@ class ContractPhase(StateFields):
 
     def _nobody_bid(self) -> None:
         """Every seat passed the auction: the deal is thrown in, or (`on_all_pass: {contract}`) that
-        contract is played with no declarer, each seat a side of its own."""
+        contract is played with no declarer, each seat a side of its own, or (`side_card`) the holders of
+        that card against the rest, hidden until revealed (sides fixed when play begins, the holders the maker)."""
         contract = self._t.all_pass_contract
         if contract < 0:
             self._pass_out()
             return
-        n = self._n
-        self._side_of = tuple(range(n))
-        self._points, self._tricks = [0] * n, [0] * n
+        if not self._t.all_pass_side_cards:
+            n = self._n
+            self._side_of = tuple(range(n))
+            self._points, self._tricks = [0] * n, [0] * n
         self._maker = self._decider = None
         self._trump = self._t.contract_trump[contract]
         self._path = "all_passed"

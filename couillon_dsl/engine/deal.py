@@ -84,6 +84,7 @@ class DealPhase(StateFields):
         self._dummy = -1
         self._side_of = t.start_sides
         self._called = -1
+        self._seek_until = 0
         self._points = [0] * nsides
         self._tricks = [0] * nsides
         self._log: list[tuple[int, tuple[Card, ...], int]] = []

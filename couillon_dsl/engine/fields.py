@@ -30,6 +30,7 @@ FIELDS = (
     "_bid", "_bidder", "_bid_suit", "_namers", "_doubled", "_aside", "_side_of",
     # call
     "_called",
+    "_seek_until",
     # bids
     "_trick_bids", "_unseen", "_blind",
     # passing
@@ -100,6 +101,8 @@ class StateFields:
     _side_of: tuple[int, ...]  # seat -> its side this hand (fixed teams; or fixed with the declarer)
     # call (engine.call)
     _called: Card  # the card the declarer called this hand (`contracts.<id>.call`), -1 none, -2 nobody (call.NOBODY)
+    # a partner found by play (`contracts.<id>.partner_by_trick`): the tricks before this one may find him (0: none)
+    _seek_until: int
     # bids (engine.bidding)
     _trick_bids: tuple[int, ...]  # seat -> tricks bid this hand (-1: not yet); () before the bidding
     _unseen: int  # the mask of the seats that have not looked at their cards yet (`bids.blind`)
@@ -258,6 +261,12 @@ class StateFields:
         """Whether this hand's sides are known: fixed teams, a maker (sides fixed with the contract), or the
         contract everyone passed into (each seat a side of its own)."""
         return not self._t.sides_per_hand or self._maker is not None or self._path == "all_passed"
+
+    def _hand_side_cards(self) -> CardMask:
+        """The copies of the card whose holders play together this hand, hidden until revealed:
+        `players.sides: card_holders`', or in the hand everyone passed into its `side_card`'s; 0: none."""
+        t = self._t
+        return t.side_cards or (t.all_pass_side_cards if self._path == "all_passed" else 0)
 
     def _declare_offered(self, seat: int, kind: int) -> None:  # declarations: seat declares its optional meld
         raise NotImplementedError

@@ -29,8 +29,8 @@ class PlayPhase(StateFields):
     def _begin_play(self) -> None:
         rs = self._rs
         t = self._t
-        if t.side_cards:  # the holders of the side card against the rest (players.sides: card_holders)
-            self._side_of = tuple(0 if hand & t.side_cards else 1 for hand in self._hands)
+        if side_cards := self._hand_side_cards():  # the holders of the side card against the rest, hidden
+            self._side_of = tuple(0 if hand & side_cards else 1 for hand in self._hands)
             self._maker = 0
         if self._trump < 0:
             no_card = self._path == "turned"  # `if_stock_empty`: nothing was turned, the hand has no trump
@@ -40,6 +40,8 @@ class PlayPhase(StateFields):
                 self._trump = t.fixed_trump  # the deck's permanent trump suit, or none
         if self._contract >= 0:
             self._mult = t.contract_multipliers[self._contract][self._trump + 1]
+            if t.partner_tricks and (seek := t.partner_tricks[self._contract]) and self._decider is not None:
+                self._seek_until = seek[0]  # the declarer alone until another seat wins one of these tricks
         self._set_context()
         if not self._ask_call():  # a contract with a call: the declarer calls his partner's card first (engine.call)
             self._before_play()
@@ -203,6 +205,8 @@ class PlayPhase(StateFields):
             for team, share in enumerate(shares):
                 self._points[team] += share
         else:
+            if self._trick_no < self._seek_until and self._finds_partner(self._trick[0], winner):
+                self._partner_found(winner)
             self._points[self._side_of[winner]] += self._tpoints
         if t.trick_melds:
             self._trick_melds(self._tmask, winner)
@@ -220,6 +224,37 @@ class PlayPhase(StateFields):
         elif t.side_offers:  # announcements for a side: offered on any turn before their deadline
             self._offer_announcements()
 
+    def _finds_partner(self, led: Card, winner: int) -> bool:
+        """Whether a trick led with ``led`` and won by ``winner`` makes him the declarer's partner
+        (`partner_by_trick`, while its tricks last): another seat's, and of the kind it counts."""
+        seek = self._t.partner_tricks[self._contract]
+        kind = seek[1] if seek else "any"
+        return winner != self._decider and (kind == "any" or (kind == "trump_led") == bool(self._ctx.trump_mask >> led & 1))
+
+    def _partner_found(self, seat: int) -> None:
+        """``seat`` joins the declarer's side, in every seat's sight; the search is over."""
+        self._side_of = tuple(0 if s == seat else side for s, side in enumerate(self._side_of))
+        self._seek_until = 0
+
+    def _seek_in_played_out(self, first: int) -> None:
+        """Random play-out (``_play_out``) credited each trick from ``first`` on by the sides as they
+        stood: the trick that finds the declarer's partner, and his later ones, move to the declarer's side."""
+        log = self._log
+        found = next((w for i, (_, cards, w) in enumerate(log[first:], first)
+                      if i < self._seek_until and self._finds_partner(cards[0], w)), None)
+        if found is None:
+            self._seek_until = 0
+            return
+        self._partner_found(found)
+        points = self._ctx.points
+        for _, cards, winner in log[first:]:
+            if winner == found:
+                won = sum(points[c] for c in cards)
+                self._points[1] -= won
+                self._points[0] += won
+                self._tricks[1] -= 1
+                self._tricks[0] += 1
+
     def _play_out(self, rnd: Any) -> None:
         """Play the rest of the hand, from a trick boundary, with uniformly random legal cards; every
         seat plays (random_tricks deals each trick to all seats): never while a seat sits the hand out."""
@@ -232,6 +267,8 @@ class PlayPhase(StateFields):
             self._ctx, self._t, cards_table(self._acts.ncards, left), self._hands, self._leader, left, rnd,
             self._history, self._log, self._points, self._tricks, self._side_of)
         self._hands = [0] * self._n
+        if self._seek_until > self._trick_no:  # the declarer's partner may be found in the tricks played out
+            self._seek_in_played_out(first)
         self._trick_no = self._ntricks
         self._points[self._side_of[self._leader]] += self._rs.play.last_trick_points * self._t.point_unit  # the last trick's winner leads on
         if melds:

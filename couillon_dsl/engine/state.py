@@ -131,9 +131,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
                 return self.open_allowed()
             if self._t.auction_values:
                 return self.pairs_allowed()
-            seat, fixed = self._speakers[self._spk], self._t.fixed_contracts
-            return [acts.pass_, *sorted(acts.contract0 + j for j in self._t.auction_ladder[self._bid + 1:]
-                                        if self.may_call(seat, fixed[j]))]
+            seat, fixed, rungs = self._speakers[self._spk], self._t.fixed_contracts, self._t.auction_rungs
+            last = rungs[self._bid] if self._bid >= 0 else -1  # a bid climbs to a higher rung: no equal over equal
+            holds, hand = self._t.bidder_holds, self._hands[seat]
+            return [acts.pass_, *sorted(acts.contract0 + j for i, j in enumerate(self._t.auction_ladder)
+                                        if rungs[i] > last and self.may_call(seat, fixed[j])
+                                        and (not holds or hand & holds[fixed[j]] == holds[fixed[j]]))]
         if phase == KITTY:  # the declarer takes the kitty (accept) or leaves it unseen (pass)
             return [acts.accept, acts.pass_]
         if phase == CHOOSE:
@@ -359,6 +362,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._side_of = self._side_of
         # call
         other._called = self._called
+        other._seek_until = self._seek_until
         # bids
         other._trick_bids = self._trick_bids
         other._unseen = self._unseen
