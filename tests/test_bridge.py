@@ -121,6 +121,49 @@ def test_greedy_bids_plays_and_scores_a_board() -> None:
     assert any(hand.trump_path == "bid" for hand in state.hands)
 
 
+def cards(*names: str) -> list[int]:
+    """Card ids from names such as ``AS`` or ``10H``."""
+    suits, ranks = RS.layout.suits, RS.layout.ranks_of(0)
+    return [RS.layout.card(suits.index(name[-1]), ranks.index(name[:-1])) for name in names]
+
+
+def greedy_says(state: GameState) -> str:
+    return state.action_to_string(GREEDY.act(state, state.legal_actions(), random.Random(0)))
+
+
+def test_greedy_opens_a_strong_hand_and_passes_a_weak_one() -> None:
+    # a sound opening (five spades, 14 high-card points), which the old near-certainty bar passed
+    strong = cards("AS", "KS", "9S", "5S", "3S", "AH", "4H", "3H", "KD", "7D", "6D", "8C", "2C")
+    weak = cards("9S", "6S", "3S", "8H", "5H", "2H", "9D", "5D", "4D", "2D", "7C", "5C", "3C")
+    assert greedy_says(dealt(RS, 0, {0: strong})).startswith("bid 1 ")
+    assert greedy_says(dealt(RS, 0, {0: weak})) == "pass"
+
+
+def test_greedy_raises_its_partners_strain_rather_than_naming_a_new_one() -> None:
+    # four spades with the partner's opening, and a longer diamond suit: spades, towards game
+    hand = cards("KS", "QS", "8S", "4S", "AH", "KH", "3H", "AD", "QD", "JD", "9D", "6D", "3C")
+    state = dealt(RS, 0, {2: hand})
+    say(state, "bid 1 spades", "pass")
+    assert greedy_says(state).endswith(" spades")
+
+
+def test_greedy_bids_and_makes_about_as_often_as_the_scoring_pays() -> None:
+    rng = random.Random(1)
+    hands = []
+    for seed in range(3):  # three games of 16 boards
+        state = GameState(RS, seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(rng.choice(state.legal_actions()))
+            else:
+                state.apply(GREEDY.act(state, state.legal_actions(), rng))
+        hands += state.hands
+    played = [hand for hand in hands if hand.trump_path == "bid"]
+    made = sum(hand.winner == hand.maker for hand in played)
+    assert len(played) > len(hands) / 2  # most deals are bid, not thrown in
+    assert 0.45 < made / len(played) < 0.9  # neither a near-certainty nor a gamble
+
+
 def test_vulnerability_reads_the_boards_number() -> None:
     """The same 4 spades made by North-South: 420 on board 1 (neither vulnerable), 620 on board 2."""
     scores = [RS.tables.score_hand((0, 0), (10, 3), 0, board - 1, 13, 0, 0, (0, 0), (), contract="spades",

@@ -34,6 +34,9 @@ in the suit in which the hand is strongest, or left to a deferral when that stre
 short of half the hand. With `contracts` or a push allowed, every choice is valued in its
 own trump context (:func:`hand_value`): the best one is picked, or the choice is pushed
 when even the best is weak; an auction bid needs the same value, a trick more per rung.
+An open auction's bid (`procedure: open`) is the one of best expected outcome by the compiled scoring
+(:func:`bid_worth_most`), when it beats passing: the break-even of a made bid's gain against a failed
+one's cost, a partner's bid of a strain read as strength in it.
 A contract that may be doubled (`trump.auction.doubling`) is doubled when the points the
 doubler's hand is sure of leave its makers short of what it needs, and redoubled when its
 side's estimate clears that by a margin: what it needs is read from the compiled outcome
@@ -685,7 +688,7 @@ def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, 
     return gain > 0
 
 
-POINTS_CAUTION = 0.8  # an open auction's estimate of its side's points: this share of the even split's tricks
+POINTS_CAUTION = 0.8  # a redouble's estimate of its side's points: this share of the even split's tricks
 DOUBLE_MARGIN = 30  # a redouble needs an estimate this many points above what the contract needs
 DOUBLE_MARGIN_TRICKS = 2  # or this many tricks, where the pack counts no points
 
@@ -766,9 +769,8 @@ def strain_context(t: Tables, strain: int) -> TrumpContext:
 
 
 def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
-    """An open auction (`procedure: open`): the highest value the hand's estimated points support, in
-    its best suit or contract (each estimated under its own card order and points), unless its partner
-    holds the bid; a double when the points its own hand is sure of leave the opponents short of what
+    """An open auction (`procedure: open`): the bid worth most by the scoring (:func:`bid_worth_most`);
+    a double when the points its own hand is sure of leave the opponents short of what
     their contract needs; a redouble only when its side's estimate clears that by a margin. What a
     contract needs is read from the compiled outcome (:func:`points_needed`): the bid where the
     auction's values are card points, the outcome's own count where they are what the game is worth.
@@ -789,20 +791,90 @@ def bid_open(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> in
             # what the opponents can take at most, the tricks its own hand takes lost to them
             if measure(rs, ctx, state.hand_tricks) - side_points(state, seat, ctx, hand, 1.0, True) < points:
                 return double
-        if ours or not suits:  # its partner's bid; or a contract fixed, not doubled
+        if not suits:  # a contract fixed, not doubled
             return acts.pass_
-    estimates = [side_points(state, seat, strain_context(t, s), hand) for s in range(suits)]
-    best = max(range(suits), key=lambda s: (estimates[s], -s))
-    ctx = strain_context(t, best)
-    contract, trump = t.auction_strains[best]
+    return bid_worth_most(state, seat, hand, legal)
 
-    def needs(value: int) -> float:  # the values are the points needed; without points, the tricks they need
-        if points_in_play(rs, ctx):
-            return value
-        return points_needed(rs, ctx, state.hand_tricks, contract, trump, value)
-    bids = [a for a in legal if acts.bid0 <= a < double and (a - acts.bid0) % suits == best
-            and needs(t.auction_values[(a - acts.bid0) // suits]) <= estimates[best]]
-    return bids[-1] if bids else acts.pass_
+
+PARTNER_NAMED = 0.1  # a partner who bid a strain holds this share of the tricks more than a fair share in it
+
+
+def side_chances(state: GameState, seat: int, hand: int, strain: int) -> tuple[float, ...]:
+    """Tricks won -> the chance of ``seat``'s side taking that many under an open auction's ``strain``:
+    a normal law of the spread of the hand's tricks as even chances (``sqrt(tricks) / 2``, as
+    :class:`MakerBar`), about the hand's tricks (:func:`hand_value`) and its partners' fair share of
+    the rest; a seat who bid the strain holds :data:`PARTNER_NAMED` of the tricks more than a fair share
+    in it (a partner's count for the side, an opponent's against it)."""
+    ntricks = state.hand_tricks
+    sides = state.sides_known_to(seat)
+    playing = state.play_order(seat)  # the seats in play, this one first
+    partners = sum(1 for s in playing[1:] if sides[s] == sides[seat])
+    tricks = min(float(ntricks), hand_value(strain_context(state.ruleset.tables, strain), hand))
+    # a seat who bid the strain holds more than a fair share in it: a partner's adds, an opponent's takes
+    named = sum(1 if sides[s] == sides[seat] else -1 for s, named in state.strain_namers if named == strain and s != seat)
+    mean = min(max(tricks + (ntricks - tricks) * partners / (len(playing) - 1) + named * PARTNER_NAMED * ntricks,
+                   0.0), float(ntricks))
+    cdf = NormalDist(mean, math.sqrt(ntricks) / 2).cdf
+    below = [cdf(won + 0.5) for won in range(ntricks)] + [1.0]
+    return tuple(b - a for a, b in zip([0.0, *below], below))
+
+
+_OUTCOMES: dict[tuple[int, int, int, int], tuple[Ruleset, tuple[float, ...]]] = {}  # (id(ruleset), tricks,
+#                                                                                    strain, value) -> bid_outcomes
+
+
+def bid_outcomes(rs: Ruleset, tricks: int, strain: int, value: int) -> tuple[float, ...]:
+    """Tricks won -> what an open auction's bid of ``value`` in ``strain`` brings its makers by the
+    compiled scoring (:func:`maker_hand`; their scoresheet change against the other sides', towards
+    winning), their card points in proportion to their tricks."""
+    key = (id(rs), tricks, strain, value)
+    known = _OUTCOMES.get(key)
+    if known is not None and known[0] is rs:
+        return known[1]
+    if len(_OUTCOMES) > 4096:
+        _OUTCOMES.clear()
+    t = rs.tables
+    ctx = strain_context(t, strain)
+    contract, trump = t.auction_strains[strain]
+    dealt = points_in_play(rs, ctx) * rs.players.in_play * tricks // rs.layout.size
+    sign = 1 if rs.scoresheet.lower_is_better() else -1
+    values = []
+    for won in range(tricks + 1):
+        deltas = maker_hand(rs, tricks, dealt * won // tricks, won, dealt, contract, trump, bid_value=value).deltas
+        others = [d for team, d in enumerate(deltas) if team != 0]
+        values.append(sign * (sum(others) / len(others) - deltas[0]))
+    _OUTCOMES[key] = (rs, tuple(values))
+    return _OUTCOMES[key][1]
+
+
+def bid_worth_most(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
+    """An open auction's bid: the legal bid whose expected outcome (:func:`side_chances` against
+    :func:`bid_outcomes`) is the best, when it beats passing: nothing where the opponents hold the
+    bid or nobody does, the same expectation of the partner's bid where its side holds it. Bidding
+    is thus judged against the scoring's own break-even, what a made bid gains against what a failed
+    one costs, and a partner who bid a strain makes raising it worth more than a new strain."""
+    acts, rs = state.actions, state.ruleset
+    t = rs.tables
+    suits, values, ntricks = t.auction_suits, t.auction_values, state.hand_tricks
+    chances: dict[int, tuple[float, ...]] = {}
+
+    def worth(strain: int, value: int) -> float:
+        if strain not in chances:
+            chances[strain] = side_chances(state, seat, hand, strain)
+        return sum(c * v for c, v in zip(chances[strain], bid_outcomes(rs, ntricks, strain, value)) if c)
+
+    bidder, held = state.auction_bidder, state.auction_value
+    sides = state.sides_known_to(seat)
+    ours = bidder is not None and held is not None and sides[bidder] == sides[seat]
+    best, most = acts.pass_, worth(state.auction_strain, held) if ours and held is not None else 0.0
+    double = acts.bid0 + t.double_offset
+    for action in legal:
+        if acts.bid0 <= action < double:
+            value, strain = divmod(action - acts.bid0, suits)
+            gain = worth(strain, values[value])
+            if gain > most:
+                best, most = action, gain
+    return best
 
 
 def double_need(state: GameState, seat: int, bid: int) -> tuple[TrumpContext, float] | None:

@@ -588,6 +588,12 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         return self._bid_suit
 
     @property
+    def strain_namers(self) -> tuple[tuple[int, int], ...]:
+        """An open auction's (seat, strain) pairs: the first seat of each side to bid each strain, in
+        the order bid (public: the bids are)."""
+        return self._namers
+
+    @property
     def kitty_size(self) -> int:
         """How many cards the deal put in the kitty this hand (public: the deal script says)."""
         return self._kitty.bit_count()
