@@ -22,6 +22,7 @@ from couillon_dsl.simulation import play_game
 from couillon_dsl.validate import check
 from example_games import FOLDER
 from honesty import worlds_of
+from packs import pack_dealing
 
 DOKO = str(FOLDER / "doppelkopf.yaml")
 RS = build_ruleset(DOKO)
@@ -194,3 +195,29 @@ def test_the_searches_see_a_wedding_through(tmp_path: Path) -> None:
         action = make_agent(name).act(state, state.legal_actions(), random.Random(0))
         assert action in state.legal_actions()
     assert state.current_player() != CHANCE and list(iter_bits(state.hand_of(1)))
+
+
+def at_the_reservations(names: str) -> GameState:
+    """Seat 0 (the elder, dealt by seat 3) to say his reservation, holding the cards ``names``
+    (a name written twice is both copies), the others' cards at random."""
+    taken, ids = 0, []
+    for name in names.split():
+        free = RS.layout.copies_mask(RS.layout.parse(name)) & ~taken
+        taken |= free & -free
+        ids.append((free & -free).bit_length() - 1)
+    state = GameState(RS)
+    state.apply(ACTS.dealer0 + 3)
+    state.deal_pack(pack_dealing(RS, 3, {0: ids}))
+    return state
+
+
+@pytest.mark.parametrize(("hand", "says"), [
+    ("10H 10H QC QS QH QH JC JC JS AD 10D KD", "solo"),  # eleven trumps: the rung of the wedding costs no trick
+    ("10H 10H QC QC QS QS QH QH JC JC AD AD", "solo"),  # both queens of clubs, strong enough alone
+    ("QC QC 9S 9S KH KH AS 10S 9C KC JD 9D", "wedding"),  # both queens of clubs, a middling hand
+    ("QC 9S 9S 9H 9H KS KS KH KH 9C KC KC", "pass"),
+])
+def test_greedy_bids_a_solo_on_a_strong_hand_and_a_wedding_on_both_queens_of_clubs(hand: str, says: str) -> None:
+    state = at_the_reservations(hand)
+    choice = state.action_to_string(make_agent("greedy").act(state, state.legal_actions(), random.Random(0)))
+    assert says in choice, choice

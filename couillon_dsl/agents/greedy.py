@@ -995,20 +995,7 @@ class GreedyAgent:
         if state.phase == "name":  # a second round: the best other suit, if it clears the maker's bar
             return self._name_or_pass(state, seat, hand, legal)
         if acts.pass_ in legal and acts.accept not in legal:  # an auction: the lowest bid on a strong hand
-            t = rs.tables
-            rung_of = {acts.contract0 + j: t.auction_rungs[i] for i, j in enumerate(t.auction_ladder)}
-            bids = [a for a in legal if a != acts.pass_]
-            rung = rung_of[bids[0]]
-            # of the contracts equal in rank to the lowest bid, the one its hand is worth most in
-            valued = [(hand_value(ctx, hand), -a, a) for a in bids if rung_of[a] == rung
-                      and (ctx := choice_context(state, a)) is not None]
-            if not valued:
-                return acts.pass_
-            value, _, bid = max(valued)
-            # alone where passing, or another contract's call, would find him a partner
-            solo = bool(t.all_pass_side_cards) or bool(t.calls) and t.calls[t.fixed_contracts[bid - acts.contract0]] is None
-            # each rung up the ladder needs a trick more: overcalling to the top is no free bid
-            return bid if self._strong_enough(value - rung, hand, rs, solo) else acts.pass_
+            return self._bid_rung(state, hand, legal)
         if acts.push >= 0 or acts.contract0 >= 0:
             return self._pick_contract(state, hand, legal)
         # choosing trump: name, show or defer
@@ -1023,6 +1010,37 @@ class GreedyAgent:
         in_best = [a for a in shows if rs.layout.suit_of(a - acts.show0) == best]
         # show the lowest card of the suit (rank index 0 is the highest rank)
         return max(in_best or shows, key=lambda a: rs.layout.rank_of(a - acts.show0))
+
+    def _bid_rung(self, state: GameState, hand: int, legal: Sequence[int]) -> int:
+        """A ladder bid: the best contract of the lowest rung open to anyone, when the hand is strong
+        enough for it with a trick more for each such rung below (overcalling to the top is no free
+        bid; a rung only the holder of some cards may bid, `bidder_holds`, is no competition). Failing
+        that, a contract only this seat's cards allow that finds it a partner by play
+        (`partner_by_trick`) is bid whatever the hand: its partner brings what the hand lacks."""
+        acts, rs = state.actions, state.ruleset
+        t = rs.tables
+        contract_of = {a: t.fixed_contracts[a - acts.contract0] for a in legal if a != acts.pass_}
+
+        def anyones(contract: int) -> bool:
+            return not (t.bidder_holds and t.bidder_holds[contract])
+
+        rung_of = {acts.contract0 + j: t.auction_rungs[i] for i, j in enumerate(t.auction_ladder)}
+        open_rungs = {t.auction_rungs[i] for i, j in enumerate(t.auction_ladder) if anyones(t.fixed_contracts[j])}
+        bids = [a for a, c in contract_of.items() if anyones(c)]
+        if bids:
+            rung = rung_of[bids[0]]
+            # of the contracts equal in rank to the lowest bid, the one its hand is worth most in
+            valued = [(hand_value(ctx, hand), -a, a) for a in bids if rung_of[a] == rung
+                      and (ctx := choice_context(state, a)) is not None]
+            if valued:
+                value, _, bid = max(valued)
+                # alone where passing, or another contract's call, would find him a partner
+                solo = bool(t.all_pass_side_cards) or bool(t.calls) and t.calls[contract_of[bid]] is None
+                if self._strong_enough(value - sum(r < rung for r in open_rungs), hand, rs, solo):
+                    return bid
+        partnered = [a for a, c in contract_of.items() if not anyones(c)
+                     and t.partner_tricks and t.partner_tricks[c] is not None]
+        return partnered[0] if partnered else acts.pass_
 
     def _bid_value(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
         """A numeric auction: bid the next value, or hold the last one, while the hand's best contract
