@@ -487,6 +487,7 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
         set_aside=raw.get("set_aside"),
         decide=raw.get("decide"),
         kitty=raw.get("kitty"),
+        announce=raw.get("announce"),
     )
 
 

@@ -102,6 +102,12 @@ CODES: dict[str, str] = {
     "defer-without-packet": "deferring needs a later packet to the chooser",
     "announcement-cycle": "announcements wait on each other through `after`, or imply each other through `implies`",
     "declarer-announcement-shape": "a declarer's announcement (`by: declarer`) also names `holder_of` or `after`",
+    "each-seat-announcement-shape": "an announcement asked of every seat (`by: each_seat`) also names `holder_of` or "
+                                    "`after`",
+    "each-seat-announcement-unasked": "an announcement asked of every seat (`by: each_seat`) that no deal step asks",
+    "deal-announcement-reference": "a deal step `announce` naming an announcement not asked of every seat (`by: "
+                                   "each_seat`)",
+    "deal-announcement-repeated": "a deal script asking every seat for the same announcement twice",
     "side-announcement-shape": "an announcement for a side (`for_side`) also names `holder_of`, `after`, `by` or a "
                                "declarer's key",
     "side-announcement-key": "`before_card`, `reply_to` or `implies` on an announcement that is not made for a side "

@@ -566,6 +566,9 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
             which = f"the remaining {_remaining(rs, taken)}" if step.kitty == "rest" else count(taken, "card")
             out.append(f"deal {which} face down to the kitty, which belongs to nobody until the contract says what "
                        "becomes of it (see Trump)")
+        elif kind == "announce":
+            out.append(f"each player in turn, starting with the player on the dealer's {_left(rs)}, may announce "
+                       f"{_asked_name(rs, step)} or not, seeing only the cards dealt so far (see Announcements)")
         elif rs.trump.method == "offer":
             out.append(f"trump is decided: the suit of {_offered_card(rs)} is offered to each player in turn "
                        f"(see Trump)")
@@ -600,8 +603,15 @@ def _outline_step(rs: Ruleset, step: DealStep, left: int) -> str:
         return f"{left if step.set_aside == 'rest' else step.set_aside} set aside"
     if kind == "kitty":
         return f"{left if step.kitty == 'rest' else step.kitty} to the kitty"
+    if kind == "announce":
+        return f"each player asked for {_asked_name(rs, step)}"
     return {"offer": "trump offered", "choose": "trump chosen", "turned": "its suit trump",
             "drawn": "trump drawn by chance"}.get(rs.trump.method, "trump decided")
+
+
+def _asked_name(rs: Ruleset, step: DealStep) -> str:
+    """The name of the announcement a deal step asks every player (`announce`)."""
+    return next(a.name for a in rs.announcements if a.id == step.announce)
 
 
 def deal_outline(rs: Ruleset) -> str:
@@ -1285,7 +1295,7 @@ def _counted_in(rs: Ruleset, asks: Callable[[Node], bool]) -> str | None:
     return join(places) if places else None
 
 
-def _mentions(rs: Ruleset, announcement_id: str, functions: tuple[str, ...] = ("announced", "announcer"),
+def _mentions(rs: Ruleset, announcement_id: str, functions: tuple[str, ...] = ("announced", "announcer", "times_announced"),
               arg: int = 0) -> str | None:
     """"counts in" the definitions and scoring rules whose expressions ask about an announcement (or,
     with ``functions`` and ``arg``, another quoted id: a declaration); None when none does."""
@@ -1320,6 +1330,10 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
             text += ", and if they do they lead to the first trick"
     elif announcement.for_side:
         text = side_announcement_sentence(rs, announcement)
+    elif announcement.by == "each_seat":
+        text = (f"during the deal (see The deal), each player in turn from the dealer's {_left(rs)} is asked "
+                f"whether they announce {announcement.name}, seeing only the cards dealt so far; every player may, "
+                f"everyone hears each answer, and scoring may count how many did")
     else:
         text = f"{announcement.name} may be announced in the first trick"
     return text

@@ -148,10 +148,11 @@ class DealStep:
     set_aside: int | str | None = None
     decide: str | None = None
     kitty: int | str | None = None  # cards face down to the kitty (a number or "rest")
+    announce: str | None = None  # an announcement asked of every seat in turn at this point of the deal
 
     @property
     def kind(self) -> str:
-        for key in ("packet", "stock", "turn_up", "set_aside", "kitty", "decide"):
+        for key in ("packet", "stock", "turn_up", "set_aside", "kitty", "decide", "announce"):
             if getattr(self, key) is not None:
                 return key
         raise ValueError("empty deal step")
@@ -650,6 +651,7 @@ class Tables:
     # plan_index(hand, dealer) -> deal ops with seats resolved (the dealer alone with fixed hand sizes)
     deal_plans: tuple[tuple[tuple[Any, ...], ...], ...]
     holder_cards: tuple[Card, ...]  # announcement index -> card its holder must hold, or -1
+    asked_in_deal: tuple[bool, ...]  # announcement index -> asked of every seat by a deal step (`announce`)
     followups: tuple[tuple[int, ...], ...]  # announcement index -> announcements offered after it
     followers: tuple[tuple[int, ...], ...]  # seat -> the other seats in play order after it
     suit_of: tuple[int, ...]  # card -> its printed suit

@@ -125,6 +125,7 @@ class _Checks:
         self.check_play()
         self.check_roles()
         self.check_deal_checks()
+        self.check_deal_announcements()
         self.check_contracts()
         self.check_discard()
         self.check_leads()
@@ -522,6 +523,8 @@ class _Checks:
                 if kind == "kitty":
                     self.check_kitty_step(pointer, decides)
                     self.kitty_size = need
+            elif "announce" in step:
+                pass  # asks a question, deals nothing (check_deal_announcements)
             else:
                 decides.append(i)
                 hand_at_decide = list(hand)
@@ -692,6 +695,7 @@ class _Checks:
                 self.announcement(f"{base}/after", item["after"])
             self.check_declarer_announcement(base, item)
             self.check_side_announcement(base, item, in_reported_cycle)
+            self.check_each_seat_announcement(base, name, item)
             if "sits_out" in item:
                 self.check_sitting_out(base, item)
             chain, current = [name], item
@@ -756,6 +760,39 @@ class _Checks:
                 break
             seen.append(nxt)
             current = self.announcements.get(nxt)
+
+    def check_each_seat_announcement(self, base: str, name: str, item: dict[str, Any]) -> None:
+        """`by: each_seat` is asked of every seat by a deal step (`announce`), and nowhere else."""
+        if item.get("by") != "each_seat":
+            return
+        for key in ("holder_of", "after"):
+            if key in item:
+                self.report("each-seat-announcement-shape", f"an announcement asked of every seat (by: each_seat) is "
+                            f"asked by a deal step, so it takes no {key}", f"{base}/{key}", f"leave {key} out", key=True)
+        if not any(isinstance(step, dict) and step.get("announce") == name for step in self.data["deal"]):
+            self.report("each-seat-announcement-unasked", f"announcement {name} (by: each_seat) is asked of every "
+                        "seat by a deal step, but no deal step asks it: it is never made", f"{base}/by",
+                        f"add the step {{announce: {name}}} to the deal where it is asked, e.g. between two packets")
+
+    def check_deal_announcements(self) -> None:
+        """A deal step `announce` names an announcement asked of every seat (`by: each_seat`), once."""
+        asked: set[str] = set()
+        for i, step in enumerate(self.data["deal"]):
+            if not isinstance(step, dict) or not isinstance(step.get("announce"), str):
+                continue
+            name, pointer = step["announce"], f"/deal/{i}/announce"
+            item = self.announcements.get(name)
+            if item is None:
+                self.announcement(pointer, name)
+            elif not isinstance(item, dict) or item.get("by") != "each_seat":
+                self.report("deal-announcement-reference", f"deal step {i + 1} asks every seat for {name}, which is "
+                            "not an announcement asked of every seat (by: each_seat)", pointer,
+                            f"add by: each_seat to announcement {name} (and leave out holder_of, after and "
+                            "for_side), or ask another")
+            elif name in asked:
+                self.report("deal-announcement-repeated", f"deal step {i + 1} asks every seat for {name} a second "
+                            "time in the same deal", pointer, "ask it in one deal step")
+            asked.add(name)
 
     def check_declarer_announcement(self, base: str, item: dict[str, Any]) -> None:
         """`by: declarer` stands alone (made before the first lead, by a declarer some hand has);
@@ -1084,9 +1121,10 @@ class _Checks:
             return
         data, players = self.data, self.data["players"]
         present = {"/players/sit_out": "sit_out" in players, "/deck/copies": data["deck"].get("copies", 1) > 1,
-                   # the declarer's own announcements tell nothing hidden, nor one made for the announcer's side
-                   "/announcements": any(not isinstance(a, dict) or "for_side" not in a and (
-                       a.get("by") != "declarer" or {"after", "holder_of", "sits_out"} & a.keys())
+                   # the declarer's own announcements tell nothing hidden, nor one made for the announcer's side,
+                   # nor one asked of every seat during the deal
+                   "/announcements": any(not isinstance(a, dict) or "for_side" not in a and a.get("by") != "each_seat"
+                                         and (a.get("by") != "declarer" or {"after", "holder_of", "sits_out"} & a.keys())
                                          for a in (data.get("announcements") or {}).values()),
                    "/play/follow/when_partner_winning":
                        data.get("play", {}).get("follow", {}).get("when_partner_winning", "as_usual") != "as_usual"}

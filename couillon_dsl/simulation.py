@@ -193,7 +193,7 @@ class Tally:
                 self.maker_hands += k
                 if winner == maker:
                     self.maker_wins += k
-            for name, _seat in announcements:
+            for name in {name for name, _seat in announcements}:  # a hand once, however many seats made it
                 announced[name] += k
             if melds:
                 kinds_declared = {(m[0], "") for m in melds} | {(m[0], m[1]) for m in melds}

@@ -47,6 +47,14 @@ def dealt(rs: Ruleset, dealer: int, hands: Mapping[int, Sequence[int]], seed: in
     return state
 
 
+def no_knocks(state: GameState) -> GameState:
+    """Answer no for every seat to the announcements the deal script asks (Schafkopf's Klopfen between the
+    packets), so the deal goes on to its end; ``state``, for chaining."""
+    while state.phase == "announce":
+        state.apply(state.actions.decline)
+    return state
+
+
 def say(state: GameState, *words: str) -> None:
     """Apply each of ``words`` (``pass``, ``bid 90 S``, a card...) as the seat to act says it."""
     for word in words:

@@ -28,7 +28,7 @@ from couillon_dsl.records import GameRecord, replay
 from couillon_dsl.simulation import play_game
 from example_games import FOLDER
 from honesty import twins_look_the_same, unplayed_called_card_twins
-from packs import at_the_table, pack_dealing, random_hands, say
+from packs import at_the_table, no_knocks, pack_dealing, random_hands, say
 
 RS = build_ruleset(str(FOLDER / "schafkopf.yaml"))
 LAYOUT = RS.layout
@@ -42,7 +42,7 @@ def deal(hands: dict[int, str], seed: int = 0) -> GameState:
     state.apply(ACTS.dealer0 + DEALER)
     ids = {seat: [LAYOUT.parse(name) for name in names.split()] for seat, names in hands.items()}
     state.deal_pack(pack_dealing(RS, DEALER, ids, seed=seed))
-    return state
+    return no_knocks(state)
 
 
 def test_the_caller_needs_a_plain_card_of_the_suit_and_not_the_ace() -> None:
@@ -87,13 +87,13 @@ def test_nobody_learns_where_an_unplayed_called_ace_is(caller: bool) -> None:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
 def test_random_hands_conserve_120_points_and_pay_as_the_tariff_says(seed: int) -> None:
-    """Every card dealt once, 120 card points and eight tricks a hand; a called partner's side is two
-    seats, a soloist's one; the winners gain what the losers lose (Ramsch: one loser pays 20 to each,
-    40 after a Jungfrau; a Durchmarsch is paid 20 by each)."""
+    """Four cards each, then every seat asked whether it knocks; 120 card points and eight tricks a hand;
+    a called partner's side is two seats, a soloist's one; the winners gain what the losers lose
+    (Ramsch: one loser pays 20 to each, 40 after a Jungfrau; a Durchmarsch is paid 20 by each)."""
     for event, state in random_hands(GameState(RS, seed=seed), random.Random(seed), 4):
         if event == "deal":
             dealt = [state.hand_of(s) for s in range(4)]
-            assert all(h.bit_count() == 8 for h in dealt) and sum(dealt) == LAYOUT.full_mask
+            assert state.asked_in_deal and all(h.bit_count() == 4 for h in dealt)
         elif event == "decide" and state.phase == "call":
             assert not state.hand_of(state.current_player()) & sum(1 << (a - ACTS.call0) for a in state.legal_actions())
         elif event == "hand":
@@ -115,6 +115,7 @@ def test_a_game_records_the_call_and_replays_exactly() -> None:
     state = GameState(rs, seed=7)
     state.apply(state.actions.dealer0 + DEALER)
     state.deal_pack(pack_dealing(rs, DEALER, {0: [LAYOUT.parse(n) for n in "9C 8C QC JC QS JS 10H 9H".split()]}))
+    no_knocks(state)
     say(state, "contract sauspiel", "pass", "pass", "pass", "call AC")
     play_game(state, [make_agent("greedy")] * 4, random.Random(7))
     record = GameRecord.from_state(state, ruleset=str(FOLDER / "schafkopf.yaml"), seed=7)
@@ -145,6 +146,7 @@ def test_the_declarer_calling_his_own_card_plays_alone(tmp_path: Path) -> None:
     state = GameState(rs)
     state.apply(state.actions.dealer0 + DEALER)
     state.deal_pack(pack_dealing(rs, DEALER, {0: [rs.layout.parse(n) for n in "KC KS KH KD QC 9C 8C 7C".split()]}))
+    no_knocks(state)
     say(state, "contract sauspiel", "pass", "pass", "pass")
     assert sorted(state.action_to_string(a) for a in state.legal_actions()) == \
         ["call KC", "call KD", "call KH", "call KS", "call QC", "call QD", "call QH", "call QS"]
@@ -164,8 +166,8 @@ def test_a_person_at_the_table_is_told_the_call_and_learns_the_partner_when_the_
 
 
 def test_a_person_declaring_a_sauspiel_is_asked_which_ace_to_call() -> None:
-    """Seed 9: seat 0, forehand, bids a Sauspiel (its second choice) and holds a plain leaf only."""
-    out = at_the_table(str(FOLDER / "schafkopf.yaml"), 9, 0, "deals=1", first="2\n")
+    """Seed 9: seat 0, forehand, does not knock, bids a Sauspiel (its second choice) and holds a plain leaf only."""
+    out = at_the_table(str(FOLDER / "schafkopf.yaml"), 9, 0, "deals=1", first="1\n2\n")
     assert "Trump: ♥ hearts, contract Sauspiel; you call a partner's card now." in out
     assert "Choices: 1) call ♠A" in out
     assert "You call ♠A: whoever holds it plays with you, the others told who only when it is played." in out

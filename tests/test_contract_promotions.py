@@ -15,7 +15,7 @@ from couillon_dsl.engine import CHANCE, GameState
 from couillon_dsl.kernel.eligible import ruleset_reason
 from couillon_dsl.model import Ruleset, TrumpContext
 from example_games import FOLDER
-from packs import pack_dealing, say
+from packs import no_knocks, pack_dealing, say
 
 RS = build_ruleset(str(FOLDER / "schafkopf.yaml"))
 LAYOUT = RS.layout
@@ -76,7 +76,7 @@ def deal(hands: dict[int, str], seed: int = 0) -> GameState:
     state.apply(state.actions.dealer0 + DEALER)
     ids = {seat: [LAYOUT.parse(name) for name in names.split()] for seat, names in hands.items()}
     state.deal_pack(pack_dealing(RS, DEALER, ids, seed=seed))
-    return state
+    return no_knocks(state)
 
 
 def test_in_the_wenz_an_ober_follows_its_suit_and_an_unter_takes_the_trick() -> None:

@@ -123,7 +123,7 @@ def test_nobody_learns_where_an_unplayed_called_ace_is(caller: bool) -> None:
 def test_random_hands_conserve_120_points_and_are_zero_sum(seed: int) -> None:
     """Every card dealt once (six each, two to the blind), six tricks and 120 card points a hand (the
     bury for the picker, the blind to a Leaster's last trick); a picker's side is two seats or him
-    alone; each defender pays or is paid the same (1, 2 or 3 units, doubled by each crack), the picker
+    alone; each defender pays or is paid the same (1, 2 or 3 units, doubled by each crack and by a blitz), the picker
     two shares beside a partner (the partner one) or four alone, the five summing to zero; a Leaster's winner is paid one by each other player
     (several tied for the fewest each win as if alone)."""
     rs = build_ruleset(PATH, {"deals": 4})
@@ -142,7 +142,8 @@ def test_random_hands_conserve_120_points_and_are_zero_sum(seed: int) -> None:
                 assert all(hand.deltas[s] == (4 if s in winners else -1) for s in range(5))
                 assert len(winners) > 1 or sum(hand.deltas) == 0
                 continue
-            doubling = 2 ** len(hand.announcements)  # a crack, a re-crack: each doubles
+            blitzed = any(meld[0] == "blitz" for meld in hand.melds)
+            doubling = 2 ** (len(hand.announcements) + blitzed)  # a crack, a re-crack, a blitz: each doubles
             assert abs(paid_by_role_shares(hand, 5)) in (doubling, 2 * doubling, 3 * doubling)
 
 

@@ -237,6 +237,19 @@ def nil_exchange(ctx: TrumpContext, legal: Sequence[int], nil: bool) -> int:
     return max(legal, key=lambda c: (not trumps >> c & 1, above[c].bit_count(), c))
 
 
+STRONG_START = 0.75  # an announcement asked during the deal (a knock): the share of top cards among those dealt
+
+
+def strong_start(rs: Ruleset, hand: int) -> bool:
+    """Whether the cards dealt so far are strong enough to double the stakes before the contract is known
+    (`by: each_seat`): at least ``STRONG_START`` of them promoted cards or the top card of their suit, which
+    rank high in any contract (Schafkopf: three of an Ober, an Unter or an ace among the first four)."""
+    layout = rs.layout
+    top = sum(1 << c for c in rs.tables.promotion_cards if c >= 0)
+    top |= sum(1 << c for c in iter_bits(hand) if layout.rank_of(c) == 0)
+    return (hand & top).bit_count() >= STRONG_START * hand.bit_count()
+
+
 def cannot_lose_a_trick(ctx: TrumpContext, hand: int, roles: RoleTables | None) -> bool:
     """Whether no card outside ``hand`` can beat any card of it: each card is the best left of its
     suit, a plain card only when no trump is outside (nobody can trump it), and a card that never
@@ -987,6 +1000,8 @@ class GreedyAgent:
             return acts.accept if self.maker_bar(rs, state.hand_tricks).makes(value, seat, held, against) else acts.pass_
         if acts.decline in legal:
             announcement = next(a for a in legal if a != acts.decline) - acts.announce0
+            if rs.announcements[announcement].by == "each_seat":  # a doubling during the deal: a strong start
+                return announcement + acts.announce0 if strong_start(rs, hand) else acts.decline
             if rs.announcements[announcement].by == "declarer":  # an undertaking: only when it cannot fail
                 sure = cannot_lose_a_trick(state.context, hand, rs.tables.roles)
                 return announcement + acts.announce0 if sure else acts.decline

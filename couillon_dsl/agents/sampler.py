@@ -286,6 +286,9 @@ class _Layout:
         probe.deal_pack(list(range(ncards)))  # pack position i holds card i
         acts = probe.actions
         for action in public:  # the trump decisions come first; a card or an announcement answer ends them
+            if probe.asked_in_deal:  # but an answer the deal waits for (a knock) moves no card: the deal goes on
+                probe.apply(action)
+                continue
             if action < ncards or action == acts.decline or action >= acts.announce0:
                 break
             if action >= acts.show0:

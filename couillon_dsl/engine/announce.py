@@ -1,4 +1,4 @@
-"""Announcements (the Mit, Kontra, Re, a declarer's chelem...): offers, answers, and the promotions they trigger.
+"""Announcements (the Mit, Kontra, Re, a declarer's chelem, a knock...): offers, answers, and the promotions they trigger.
 
 A card's holder announces in trick 1, beside his cards; answers (`after`) are asked in turn.
 An announcement made by a seat for its side (`for_side`) is offered beside its cards on each of
@@ -7,7 +7,8 @@ later than an announcement of the other side it replies to, `reply_to`): only to
 side, so making it tells the table the announcer's side (``GameState.sides_known_to``).
 The declarer's announcements (`by: declarer`) are put to him once the contract is fixed and
 any kitty exchanged, before the first lead (``_ntricks`` is still 0 then), and play begins
-when they and their answers are settled.
+when they and their answers are settled. An announcement a deal step asks (`announce`) is put to every
+seat in turn from the elder, each answer counted, and the deal goes on once all have answered.
 """
 from __future__ import annotations
 
@@ -115,15 +116,19 @@ class AnnouncePhase(StateFields):
 
     def _announce(self, action: int) -> None:
         """An answer to an offer: a follow-up, where every eligible seat is asked, so the question tells
-        nothing; or, before the first lead (no trick under way yet), the declarer's own announcement."""
+        nothing; before the first lead (no trick under way yet), the declarer's own announcement; or during
+        the deal, a question every seat answers in turn (`by: each_seat`), each yes counted."""
         a, seat = self._offers.pop(0)
+        in_deal = self._t.asked_in_deal[a]
         if action != self._acts.decline:
-            while self._offers and self._offers[0][0] == a:  # first yes ends this round
+            while not in_deal and self._offers and self._offers[0][0] == a:  # first yes ends this round
                 self._offers.pop(0)
             self._make(a, seat)
         if not self._offers:
             if self._ntricks:
                 self._phase = PLAY
+            elif in_deal:  # every seat has answered: the deal goes on
+                self._run_deal()
             else:  # the answers before the first lead are in: play begins
                 self._before_first_lead()
 

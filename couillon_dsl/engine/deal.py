@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from couillon_dsl.cards import Card, iter_bits
-from couillon_dsl.engine.actions import DRAW
+from couillon_dsl.engine.actions import ANNOUNCE, DRAW
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.hand import shuffled
 from couillon_dsl.engine.results import play_orders
-from couillon_dsl.engine.tables import OP_DECIDE, OP_KITTY, OP_PACKET, OP_STOCK, OP_TURN_UP
+from couillon_dsl.engine.tables import OP_ANNOUNCE, OP_DECIDE, OP_KITTY, OP_PACKET, OP_STOCK, OP_TURN_UP
 from couillon_dsl.model import Team
 
 
@@ -143,6 +143,11 @@ class DealPhase(StateFields):
                 self._last_up = card
             elif code == OP_KITTY:  # face down, nobody's until the contract says (engine.kitty)
                 self._kitty = sum(map(bit, pack[op[1]:op[2]]))
+            elif code == OP_ANNOUNCE:  # every seat in turn from the elder, with the cards dealt so far
+                self._step = i
+                self._offers = [(op[1], seat) for seat in self._order[t.next_seat[self._dealer]]]
+                self._phase = ANNOUNCE
+                return
             elif code == OP_DECIDE:
                 self._step = i
                 if t.deal_checks and self._deal_annulled():

@@ -9,6 +9,7 @@ returns plain values, so neither path keeps a copy of a rule.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from fractions import Fraction
 from itertools import combinations, repeat, starmap
 from math import comb, floor
@@ -23,6 +24,7 @@ from couillon_dsl.model import Limits, ScoringRule, Scoresheet, Session, Tables,
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a ready tuple, as NamedTuple._make does
 NO_ANNOUNCERS: Mapping[str, Team] = MappingProxyType({})
+TIMES_FIELD = HandFacts._fields.index("announced_times")  # the last fact, which a row of facts leaves out
 NOBODY_WINS: tuple[Team | None, bool, bool] = (None, False, True)  # (winner, tie, no_score) of a hand nobody wins
 
 # what settle() says happens after a hand
@@ -194,12 +196,14 @@ def make_score_hand(
         return exact(Fraction(units, unit))
 
     def facts_of(row: tuple[Any, ...], sides: Sequence[Team]) -> HandFacts:
-        """The HandFacts of a row of facts (points in game points, announcers by side, no definitions yet)."""
+        """The HandFacts of a row of facts (points in game points, announcers by side, how many times each
+        announcement was made, no definitions yet); the row stops before ``announced_times`` or holds its default."""
         made = row[15]
         announcers = {announcement_ids[a]: sides[s] for a, s in made} if made else NO_ANNOUNCERS
+        times = Counter(announcement_ids[a] for a, _ in made) if made else NO_ANNOUNCERS
         facts = row[:15] if unit == 1 else (
             row[:10] + (in_game_points(row[10]),) + row[11:13] + (tuple(map(in_game_points, row[13])),) + row[14:15])
-        return _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:])
+        return _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:TIMES_FIELD] + (times,))
 
     key_of = _row_key(reads)
     decide = None if maker_wins is None else _make_decide(maker_wins, facts_of, define)
@@ -372,10 +376,10 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
 
 
 def _row_key(reads: set[str] | frozenset[str]) -> Callable[[tuple[Any, ...]], Any]:
-    """The memo key of a row of facts: the fields ``reads`` names (announcers stand in as the
-    tuple of announcements made)."""
+    """The memo key of a row of facts: the fields ``reads`` names (announcers, and the times each
+    announcement was made, stand in as the tuple of announcements made)."""
     fields = HandFacts._fields
-    index = sorted(fields.index(name) for name in reads)
+    index = sorted({fields.index("announcers" if name == "announced_times" else name) for name in reads})
     return itemgetter(*index) if index else (lambda row: ())
 
 

@@ -521,6 +521,11 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         return PHASE_NAMES[self._phase]
 
     @property
+    def asked_in_deal(self) -> bool:
+        """True while every seat is asked an announcement a deal step puts (`announce`): the deal waits."""
+        return self._phase == ANNOUNCE and bool(self._offers) and self._t.asked_in_deal[self._offers[0][0]]
+
+    @property
     def offered(self) -> Card | None:
         """The turned-up card the seat to speak may accept (public; the seat view's ``offered``),
         None outside an offer."""

@@ -26,7 +26,7 @@ from couillon_dsl.model import (
 )
 
 # deal op codes; see deal_plan
-OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE, OP_KITTY = range(6)
+OP_PACKET, OP_STOCK, OP_TURN_UP, OP_SET_ASIDE, OP_DECIDE, OP_KITTY, OP_ANNOUNCE = range(7)
 # packets addressed relative to the seat that fixed trump: only after the decide step
 DECLARER_SELECTORS = frozenset({"declarer", "all_but_declarer"})
 
@@ -260,12 +260,13 @@ def resolve_seats(to: str | Sequence[int], dealer: int, n: int, declarer: int = 
 
 
 def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int,
-              declarer: int = -1) -> tuple[tuple[object, ...], ...]:
+              declarer: int = -1, announcement_ids: Sequence[str] = ()) -> tuple[tuple[object, ...], ...]:
     """The deal script for one dealer (and, for packets addressed to him, one declarer) with
     seats and pack positions resolved.
 
     Ops: (OP_PACKET, gathers, deliveries, face_up), (OP_STOCK, start, stop), (OP_TURN_UP,
-    from_bottom), (OP_SET_ASIDE, start, stop), (OP_KITTY, start, stop), (OP_DECIDE,). Positions are static because
+    from_bottom), (OP_SET_ASIDE, start, stop), (OP_KITTY, start, stop), (OP_DECIDE,), (OP_ANNOUNCE, index of the
+    announcement in ``announcement_ids``). Positions are static because
     every count is (`rest` is what the deck has left at that point). Once a stock is made,
     packets are dealt from its top, and an OP_STOCK after them says what is left of it.
     ``deliveries`` lists each packet as (seat, start, stop) in dealing order; consecutive
@@ -313,6 +314,8 @@ def deal_plan(steps: Sequence[DealStep], dealer: int, n: int, ncards: int,
             stop = ncards if count == "rest" else pos + int(count)
             ops.append((OP_SET_ASIDE if kind == "set_aside" else OP_KITTY, pos, stop))
             pos = stop
+        elif kind == "announce":
+            ops.append((OP_ANNOUNCE, list(announcement_ids).index(str(step.announce))))
         else:
             ops.append((OP_DECIDE,))
     for i, op in enumerate(ops):
@@ -471,9 +474,10 @@ def build_tables(
     side_cards = layout.copies_mask(layout.parse(players.side_card)) \
         if players.sides == "card_holders" and players.side_card else 0
     cycle = deal_cycle(steps)  # a schedule of hand sizes: one plan per (hand of the cycle, dealer)
-    plans = tuple(deal_plan(hand_script(steps, hand), d, n, layout.size) for hand in range(cycle) for d in range(n))
+    plans = tuple(deal_plan(hand_script(steps, hand), d, n, layout.size, announcement_ids=ids)
+                  for hand in range(cycle) for d in range(n))
     # packets to the declarer: every plan again per declarer, read once someone declared (else empty)
-    declarer_plans = tuple(tuple(deal_plan(hand_script(steps, hand), d, n, layout.size, declarer)
+    declarer_plans = tuple(tuple(deal_plan(hand_script(steps, hand), d, n, layout.size, declarer, ids)
                                  for declarer in range(n))
                            for hand in range(cycle) for d in range(n)) \
         if any(step.to in DECLARER_SELECTORS for step in steps if step.kind == "packet") else ()
@@ -493,6 +497,7 @@ def build_tables(
         rounds=play_orders(n),
         deal_plans=plans,
         holder_cards=tuple(layout.parse(a.holder_of) if a.holder_of else -1 for a in announcements),
+        asked_in_deal=tuple(any(step.announce == a.id for step in steps) for a in announcements),
         followups=tuple(tuple(j for j, b in enumerate(announcements) if b.after == a.id) for a in announcements),
         followers=tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n)),
         suit_of=tuple(layout.suit_of(c) for c in range(layout.size)),

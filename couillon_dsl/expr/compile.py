@@ -91,6 +91,8 @@ class HandFacts(NamedTuple):
     sides_in_play: tuple[int, ...] = ()
     declarer: int | None = None  # the seat that declared (fixed the trump or the contract), None: nobody did
     hand_number: int = 0  # this deal's number in the game, 1 for the first, thrown-in deals counted
+    # announcement id -> how many times it was made this hand (one per seat for an announcement a deal step asks)
+    announced_times: Mapping[str, int] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "team_of": (("seat",), "team"),
     "announced": (("announcement",), "bool"),
     "announcer": (("announcement",), "team"),
+    "times_announced": (("announcement",), "int"),
     "opponents": (("team",), "team"),
     "option": (("option",), "any"),
     "declared": (("team", "declaration"), "int"),
@@ -210,6 +213,7 @@ def reserved_names() -> frozenset[str]:
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidders_tricks": "tricks",
                    "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "seat_blind": "seat_blinds", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
+                   "times_announced": "announced_times",
                    "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
                    "captured": "captured", "tricks_worth": "trick_values",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
@@ -605,6 +609,8 @@ class _Checker:
             return result, lambda facts: key in facts.announcers
         if node.func == "announcer":
             return result, lambda facts: facts.announcers.get(key)
+        if node.func == "times_announced":
+            return result, lambda facts: facts.announced_times.get(key, 0)
         return self.names.options[key], lambda facts: facts.options[key]
 
     def binary(self, node: Binary) -> tuple[str, Evaluator | None]:
