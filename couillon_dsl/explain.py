@@ -2287,6 +2287,8 @@ def value_phrase(rs: Ruleset, node: Node) -> str | None:
         return f"the {word} of {join(args, 'and')}"
     if node.func == "abs":
         return f"{args[0]} without its sign"
+    if node.func == "pow":
+        return f"{args[0]} to the power {args[1]}"
     return f"{args[0]} {_ROUNDED[node.func]}"
 
 

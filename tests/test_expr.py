@@ -67,6 +67,9 @@ def test_positions_are_one_based_within_the_text():
         ("not (tie or no_score)", "bool", True),
         ("elder_team", "team", 0),
         ("(1 + 2) * 3", "int", 9),
+        ("pow(2, passes_pending) * 5", "int", 20),
+        ("pow(2, -passes_pending)", "int", 1),
+        ("pow(2, 1000)", "int", 2 ** 64),
     ],
 )
 def test_evaluation(text, kind, expected):
@@ -118,6 +121,8 @@ def test_unclosed_parenthesis_points_at_the_end():
         ("points", "int", "expr-type", 1),
         ("announced(mit)", "bool", "expr-type", 11),
         ("points(winner, loser)", "int", "expr-arity", 1),
+        ("pow(2)", "int", "expr-arity", 1),
+        ("pow(2, 0.5)", "int", "expr-type", 8),
         ('announced("mitt")', "bool", "unknown-announcement", 11),
         ('option("line") > 1', "bool", "unknown-option", 8),
         ("", "bool", "expr-syntax", 1),

@@ -186,10 +186,13 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
     "min": ("number, number, ...", "number", "the smallest of its arguments"),
     "max": ("number, number, ...", "number", "the largest of its arguments"),
     "abs": ("number", "number", "the value without its sign"),
+    "pow": ("int, int", "int", "the first argument raised to the second, a whole number from 0 to 64 (one "
+            "outside is taken as the nearer end)"),
     "floor": ("number", "int", "the whole number at or below"),
     "ceil": ("number", "int", "the whole number at or above"),
     "round": ("number", "int", "the nearest whole number, halves rounded up"),
 }
+MAX_EXPONENT = 64  # pow()'s exponent is held to 0..64: a whole number stays small enough to score and compare
 # The facts a hand's outcome decides: what `outcome.maker_wins` may not read.
 OUTCOME_FACTS = frozenset({"winner", "loser", "decided", "tie", "no_score", "all_tricks"})
 # The name a `for_each: team` rule binds to each team in turn, and a `for_each: seat` rule to each seat.
@@ -479,8 +482,9 @@ class _Checker:
     def operation(self, node: Call) -> tuple[str, Evaluator | None]:
         """``if(c, a, b)``, ``min``/``max`` (two or more), ``abs``, ``floor``/``ceil``/``round``."""
         func, args = node.func, node.args
-        wanted = {"if": "3", "min": "2 or more", "max": "2 or more"}.get(func, "1")
-        if (len(args) != 3) if func == "if" else (len(args) < 2) if func in ("min", "max") else (len(args) != 1):
+        wanted = {"if": "3", "min": "2 or more", "max": "2 or more", "pow": "2"}.get(func, "1")
+        if (len(args) != 3) if func == "if" else (len(args) < 2) if func in ("min", "max") else \
+                (len(args) != 2) if func == "pow" else (len(args) != 1):
             return self.fail("expr-arity", f"{func}() takes {wanted} argument{'s' if wanted != '1' else ''}, "
                              f"not {len(args)}", node)
         if func == "if":
@@ -493,6 +497,11 @@ class _Checker:
             if condition is None or then is None or other is None:
                 return kind or "any", None
             return kind or "any", lambda facts: then(facts) if condition(facts) else other(facts)
+        if func == "pow":  # a bounded exponent: no expression may build a number too large to score
+            (_, base), (_, exponent) = self.typed(args[0], "int", "pow()"), self.typed(args[1], "int", "pow()")
+            if base is None or exponent is None:
+                return "int", None
+            return "int", lambda facts: base(facts) ** min(MAX_EXPONENT, max(0, exponent(facts)))
         kinds, fns = zip(*(self.typed(arg, "number", f"{func}()") for arg in args))
         if any(fn is None for fn in fns):
             return ("int" if func in _ROUNDING else _numeric(*kinds)), None
