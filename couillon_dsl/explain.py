@@ -1404,7 +1404,9 @@ def describe_announcements(rs: Ruleset) -> Section | None:
                                        any(a.by == "declarer" and not a.after for a in rs.announcements)),
                                       ("during the first trick", any(a.holder_of for a in rs.announcements)),
                                       ("by a player for their side, on their turns until a given card of theirs is played",
-                                       any(a.for_side for a in rs.announcements))) if made]
+                                       any(a.for_side for a in rs.announcements)),
+                                      ("by every player in turn during the deal",
+                                       any(a.by == "each_seat" for a in rs.announcements))) if made]
     told = (" Staying silent is just playing a card, and an announcement for a side tells every player the "
             "announcer's side." if any(a.for_side for a in rs.announcements) else "")
     return Section("Announcements", (
