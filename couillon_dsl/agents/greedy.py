@@ -383,10 +383,34 @@ def shared(first: int, total: int, sides: int) -> tuple[int, ...]:
     return (first, *(rest + (side < left) for side in range(sides - 1)))
 
 
-# (id(ruleset), each seat alone) -> (the ruleset, kept alive; whether tricks cost)
-_AVOIDS: dict[tuple[int, bool], tuple[Ruleset, bool]] = {}
-_CHANGE: dict[tuple[Any, ...], tuple[Ruleset, float]] = {}  # see side_change
-_OVER: dict[tuple[int, int, tuple[int, ...], int], tuple[Ruleset, bool]] = {}  # (id(ruleset), tricks, bids, side) -> over_bid_costs
+_MISSING = object()
+
+
+class RulesetMemo:
+    """What greedy works out from a ruleset's compiled scoring, remembered per ruleset and arguments:
+    an entry keeps its ruleset alive, so the ruleset's id in the key is never another's while it is
+    remembered; at ``limit`` entries the memo starts over."""
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._known: dict[tuple[Any, ...], tuple[Ruleset, Any]] = {}
+
+    def get(self, rs: Ruleset, key: tuple[Any, ...]) -> Any:
+        """The value remembered for ``rs`` and ``key``, or ``_MISSING``."""
+        known = self._known.get((id(rs), *key))
+        return known[1] if known is not None and known[0] is rs else _MISSING
+
+    def put(self, rs: Ruleset, key: tuple[Any, ...], value: Any) -> Any:
+        """Remember ``value`` for ``rs`` and ``key``; ``value``."""
+        if len(self._known) >= self.limit:
+            self._known.clear()
+        self._known[(id(rs), *key)] = (rs, value)
+        return value
+
+
+_AVOIDS = RulesetMemo()  # (each seat alone) -> avoids_tricks
+_CHANGE = RulesetMemo(65536)  # see side_change
+_OVER = RulesetMemo()  # (tricks, bids, side) -> over_bid_costs
 
 
 def wants_tricks(state: GameState, seat: int) -> bool:
@@ -416,16 +440,14 @@ def over_bid_costs(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int) -
     """Whether, by the compiled scoring, ``side`` ends a hand of ``tricks`` tricks worse off taking
     one trick more than its bid than taking its bid (the other sides sharing the rest), from a
     fresh scoresheet."""
-    key = (id(rs), tricks, bids, side)
-    known = _OVER.get(key)
-    if known is None or known[0] is not rs:
-        if bids[side] >= tricks:
-            return False
-        if len(_OVER) > 4096:
-            _OVER.clear()
-        known = _OVER[key] = (rs, side_change(rs, tricks, bids, side, bids[side] + 1)
-                              < side_change(rs, tricks, bids, side, bids[side]))
-    return known[1]
+    if bids[side] >= tricks:
+        return False
+    key = (tricks, bids, side)
+    known = _OVER.get(rs, key)
+    if known is not _MISSING:
+        return bool(known)
+    return bool(_OVER.put(rs, key, side_change(rs, tricks, bids, side, bids[side] + 1)
+                          < side_change(rs, tricks, bids, side, bids[side])))
 
 
 def side_change(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int, won: int, seat: int = -1,
@@ -438,10 +460,10 @@ def side_change(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int, won:
     and the sampler asks for greedy's bids in every world it reads. A tally's count is priced at
     its payout's share (Spades' bag at -100 / 10), whatever the count already stands at; a pot's
     is not (a later hand says whose it is)."""
-    key = (id(rs), tricks, bids, side, won, seat, seat_bid, seat_won, blind)
-    known = _CHANGE.get(key)
-    if known is not None and known[0] is rs:
-        return known[1]
+    key = (tricks, bids, side, won, seat, seat_bid, seat_won, blind)
+    known = _CHANGE.get(rs, key)
+    if known is not _MISSING:
+        return float(known)
     n, nsides = rs.players.count, len(bids)
     share = list(shared(won, tricks, nsides))
     share.insert(side, share.pop(0))
@@ -455,10 +477,7 @@ def side_change(rs: Ruleset, tricks: int, bids: tuple[int, ...], side: int, won:
     counted = sum(counts[side] * tally.delta / tally.every  # a pot, going to a later hand's team, is not priced
                   for tally, counts in zip(rs.tallies, score.tallies) if tally.every)
     change = (-1 if rs.scoresheet.lower_is_better() else 1) * (score.deltas[side] + counted)
-    if len(_CHANGE) > 65536:
-        _CHANGE.clear()
-    _CHANGE[key] = (rs, change)
-    return change
+    return float(_CHANGE.put(rs, key, change))
 
 
 _FAIR: dict[tuple[int, int, int], tuple[Ruleset, float]] = {}  # (id(ruleset), id(context), tricks) -> tricks per unit of value
@@ -525,13 +544,12 @@ def avoids_tricks(rs: Ruleset, all_passed: bool = False) -> bool:
     scoring, a side taking two thirds of them ends worse off than one taking a third. Greedy
     then plays to lose tricks: it ducks, and sheds its most costly cards on others' tricks.
     ``all_passed``: in the contract everyone passed into, each seat for itself (`on_all_pass`)."""
-    key = (id(rs), all_passed)
-    known = _AVOIDS.get(key)
-    if known is None or known[0] is not rs:
+    known = _AVOIDS.get(rs, (all_passed,))
+    if known is _MISSING:
         gain, loss = maker_stakes(rs, hand_size(rs), rs.tables.all_pass_contract if all_passed else -1,
                                   each_alone=all_passed and not rs.tables.all_pass_side_cards)
-        known = _AVOIDS[key] = (rs, gain + loss < 0)
-    return known[1]
+        known = _AVOIDS.put(rs, (all_passed,), gain + loss < 0)
+    return bool(known)
 
 
 def offered_value(state: GameState, seat: int, hand: int, offered: int, ctx: TrumpContext) -> tuple[float, int, float]:
@@ -705,8 +723,7 @@ POINTS_CAUTION = 0.8  # a redouble's estimate of its side's points: this share o
 DOUBLE_MARGIN = 30  # a redouble needs an estimate this many points above what the contract needs
 DOUBLE_MARGIN_TRICKS = 2  # or this many tricks, where the pack counts no points
 
-_NEEDS: dict[tuple[int, int, int, int, int], tuple[Ruleset, float]] = {}  # (id(ruleset), tricks, contract,
-#                                                                           trump, bid) -> points_needed
+_NEEDS = RulesetMemo()  # (tricks, contract, trump, bid) -> points_needed
 
 
 def points_needed(rs: Ruleset, ctx: TrumpContext, tricks: int, contract: int, trump: int, bid: int) -> float:
@@ -719,12 +736,10 @@ def points_needed(rs: Ruleset, ctx: TrumpContext, tricks: int, contract: int, tr
     fewest points with no run of top trumps or a run of every trump, the kitty taken or not (a maker is
     taken not to have overbid). Infinite where no count of points makes it (a contract of every trick
     is short of it with any fewer). Where the pack counts no points (Bridge), the fewest tricks."""
-    key = (id(rs), tricks, contract, trump, bid)
-    known = _NEEDS.get(key)
-    if known is not None and known[0] is rs:
-        return known[1]
-    if len(_NEEDS) > 4096:
-        _NEEDS.clear()
+    key = (tricks, contract, trump, bid)
+    known = _NEEDS.get(rs, key)
+    if known is not _MISSING:
+        return float(known)
     t = rs.tables
     dealt = points_in_play(rs, ctx) * rs.players.in_play * tricks // rs.layout.size
     total = dealt or tricks  # no points: counted in tricks
@@ -745,8 +760,7 @@ def points_needed(rs: Ruleset, ctx: TrumpContext, tricks: int, contract: int, tr
                     middle = (low + high) // 2
                     low, high = (low, middle) if makes(middle, run, taken) else (middle + 1, high)
                 need = low
-    _NEEDS[key] = (rs, need)
-    return need
+    return float(_NEEDS.put(rs, key, need))
 
 
 def side_points(state: GameState, seat: int, ctx: TrumpContext, hand: int, caution: float = POINTS_CAUTION,
@@ -832,20 +846,17 @@ def side_chances(state: GameState, seat: int, hand: int, strain: int) -> tuple[f
     return tuple(b - a for a, b in zip([0.0, *below], below))
 
 
-_OUTCOMES: dict[tuple[int, int, int, int], tuple[Ruleset, tuple[float, ...]]] = {}  # (id(ruleset), tricks,
-#                                                                                    strain, value) -> bid_outcomes
+_OUTCOMES = RulesetMemo()  # (tricks, strain, value) -> bid_outcomes
 
 
 def bid_outcomes(rs: Ruleset, tricks: int, strain: int, value: int) -> tuple[float, ...]:
     """Tricks won -> what an open auction's bid of ``value`` in ``strain`` brings its makers by the
     compiled scoring (:func:`maker_hand`; their scoresheet change against the other sides', towards
     winning), their card points in proportion to their tricks."""
-    key = (id(rs), tricks, strain, value)
-    known = _OUTCOMES.get(key)
-    if known is not None and known[0] is rs:
-        return known[1]
-    if len(_OUTCOMES) > 4096:
-        _OUTCOMES.clear()
+    key = (tricks, strain, value)
+    known = _OUTCOMES.get(rs, key)
+    if known is not _MISSING:
+        return tuple(known)
     t = rs.tables
     ctx = strain_context(t, strain)
     contract, trump = t.auction_strains[strain]
@@ -856,8 +867,7 @@ def bid_outcomes(rs: Ruleset, tricks: int, strain: int, value: int) -> tuple[flo
         deltas = maker_hand(rs, tricks, dealt * won // tricks, won, dealt, contract, trump, bid_value=value).deltas
         others = [d for team, d in enumerate(deltas) if team != 0]
         values.append(sign * (sum(others) / len(others) - deltas[0]))
-    _OUTCOMES[key] = (rs, tuple(values))
-    return _OUTCOMES[key][1]
+    return tuple(_OUTCOMES.put(rs, key, tuple(values)))
 
 
 def bid_worth_most(state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
