@@ -240,7 +240,7 @@ def apply_options(document: Document, overrides: Mapping[str, Any]) -> tuple[dic
     if problems:
         raise RulesetError(problems)
     # an option asked for sets its targets after every patch, so it wins over another option's patch that
-    # writes the same setting (Tarot's players=5 makes a game five deals unless `deals` is given); one left
+    # writes the same setting (a player count whose patch sets the game's deals, beside a `deals` option); one left
     # at its default yields to such a patch, and takes the value the patch wrote. A patch that replaces what
     # holds the target (a list, a mapping) keeps it: `_overridden` refuses a value asked for there
     for spec in specs.values():
@@ -269,7 +269,7 @@ def apply_options(document: Document, overrides: Mapping[str, Any]) -> tuple[dic
 def _overridden(document: Document, specs: Mapping[str, OptionSpec], name: str) -> Diagnostic | None:
     """An error when another option's patch in force replaces a mapping or list above what option
     ``name`` sets, so that the value asked for would be silently lost or land in a setting of
-    another shape (Oh Hell's `cards` under a schedule that replaces the deal). A patch writing the
+    another shape (a hand size under a schedule that replaces the whole deal). A patch writing the
     very setting yields to the option asked for."""
     spec = specs[name]
     for target in spec.sets:

@@ -243,7 +243,7 @@ STRONG_START = 0.75  # an announcement asked during the deal (a knock): the shar
 def strong_start(rs: Ruleset, hand: int) -> bool:
     """Whether the cards dealt so far are strong enough to double the stakes before the contract is known
     (`by: each_seat`): at least ``STRONG_START`` of them promoted cards or the top card of their suit, which
-    rank high in any contract (Schafkopf: three of an Ober, an Unter or an ace among the first four)."""
+    rank high in any contract (three such cards among a first packet of four)."""
     layout = rs.layout
     top = sum(1 << c for c in rs.tables.promotion_cards if c >= 0)
     top |= sum(1 << c for c in iter_bits(hand) if layout.rank_of(c) == 0)
@@ -626,8 +626,8 @@ class MakerBar:
 
 SHARE = 0.5  # naming trump rather than deferring, or bidding, needs a strength of this share of the hand
 # a game alone where passing plays the hand in pairs (`on_all_pass` with a `side_card`) needs this much more:
-# passing is no throw-in but a game the hand may win with a partner (in Doppelkopf's simulations, 1.5 bids a
-# solo in one hand in fifty, won 53% of the time; 1 bids one in nearly every hand and loses most)
+# passing is no throw-in but a game the hand may win with a partner (measured in docs/agents.md: 1.5 bids a
+# game alone in one hand in fifty, won 53% of the time; 1 bids one in nearly every hand and loses most)
 PASSED_PAIRS_MARGIN = 1.5
 ALONE_SHARE = 0.75  # calling nobody (`alone_by_choice`) needs a strength of this share of the hand
 PUSH_BELOW = 0.75  # push when the best contract is worth less than this share of what bidding needs
@@ -735,7 +735,7 @@ def points_needed(rs: Ruleset, ctx: TrumpContext, tricks: int, contract: int, tr
     whatever the bid. What the seat cannot know of the maker's hand is given it at its best: the
     fewest points with no run of top trumps or a run of every trump, the kitty taken or not (a maker is
     taken not to have overbid). Infinite where no count of points makes it (a contract of every trick
-    is short of it with any fewer). Where the pack counts no points (Bridge), the fewest tricks."""
+    is short of it with any fewer). Where the pack counts no points, the fewest tricks."""
     key = (tricks, contract, trump, bid)
     known = _NEEDS.get(rs, key)
     if known is not _MISSING:
@@ -780,7 +780,7 @@ def side_points(state: GameState, seat: int, ctx: TrumpContext, hand: int, cauti
 
 def measure(rs: Ruleset, ctx: TrumpContext, tricks: int) -> int:
     """What an open auction's estimates count: the card points in play, or the ``tricks`` where the pack
-    counts no points (Bridge: a bid is judged by the tricks it needs)."""
+    counts no points (a bid is then judged by the tricks it needs)."""
     return points_in_play(rs, ctx) or tricks
 
 

@@ -347,7 +347,7 @@ class _Checker:
 
     def seat(self, node: Node, what: str) -> Evaluator | None:
         """The closure of a seat argument: the seat a rule binds, or a seat's number written out (0 the
-        first dealer; Bridge's North-South: `team_of(0)`)."""
+        first dealer: `team_of(0)`, the first dealer's team)."""
         if isinstance(node, Number) and isinstance(node.value, int):
             number = node.value
             if self.names.players and not 0 <= number < self.names.players:
