@@ -1025,6 +1025,7 @@ class _Checks:
             ("trump.offer", self.data["trump"].get("method") == "offer"),
             ("trump.auction", "auction" in self.data["trump"]),
             ("bids", "bids" in self.data), ("passing", "passing" in self.data),
+            ("declarations (their melds are found in the hands as dealt)", bool(self.data.get("declarations"))),
             ("play.dummy", bool(self.data.get("play", {}).get("dummy")))) if used]
         if beside:
             self.report("draw-not-combined", f"play.draw is not combined yet with {', '.join(beside)}", "/play/draw",
