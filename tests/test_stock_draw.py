@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from couillon_dsl.agents import make_agent
-from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.agents.sampler import Sampler, hand_start
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
@@ -88,7 +88,9 @@ def test_a_seat_never_sees_the_cards_another_seat_draws_but_the_turned_card() ->
         for seat in range(2):
             view = state.view(seat)
             assert view.hand == state.hand_of(seat)
-            face_up = {card for card, _ in state._face_up.items()}  # noqa: SLF001 - the turned card
+            history = state.history()
+            turned = history[hand_start(history, 40, len(view.played)) + 6]  # three each, then the stock's top
+            face_up = {turned}
             for drawer, card in view.drawn:
                 if drawer == seat:
                     assert card >= 0
