@@ -24,7 +24,7 @@ from couillon_dsl.engine.tables import OP_KITTY, build_tables, card_set_masks, e
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, EqualCards,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Draw, EqualCards,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
     PartnerByTrick, PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
 )
@@ -71,6 +71,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         not_on_first_trick=_card_classes(play_data.get("not_on_first_trick")),
         equal_cards=_equal_cards(play_data.get("equal_cards")),
         dummy=play_data.get("dummy"),
+        draw=Draw(**play_data["draw"]) if play_data.get("draw") is not None else None,
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
     first_hand = trump.choose.first_hand if trump.choose else None
@@ -147,6 +148,12 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables = dataclasses.replace(tables, play_rules=True)
     if follow.when_partner_winning == "free":  # the closure knows no seats: legal_mask applies it (play_rules)
         tables = dataclasses.replace(tables, partner_free=True, play_rules=True)
+    if play.draw is not None:  # legal_mask reads the stock (play_rules); each hand has its share of the stock's tricks
+        seats = players.count  # the checks keep every seat in play beside drawing
+        tables = dataclasses.replace(
+            tables, draw=play.draw.cards, free_while_stock=play.draw.follow_obligations == "once_stock_empty",
+            play_rules=True, hand_tricks=tuple(dealt + (layout.size - seats * dealt) // seats
+                                               for dealt in tables.hand_tricks))
     discard = _discard(data["discard"]) if data.get("discard") else None
     offered_taken = trump.offer is not None and trump.offer.taken_by is not None and trump.offer.taker_discards
     if offered_taken or any(step.kind == "kitty" for step in deal):

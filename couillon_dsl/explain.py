@@ -551,12 +551,16 @@ def deal_step_sentences(rs: Ruleset) -> list[str]:
         if kind == "packet":
             out.append(_packet_sentence(rs, step))
         elif kind == "stock":
-            out.append(f"put the remaining {_remaining(rs, left)} face down in a stock, which is not played")
+            use = ("from which the players draw after each trick (see Playing the tricks)" if rs.play.draw
+                   else "which is not played")
+            out.append(f"put the remaining {_remaining(rs, left)} face down in a stock, {use}")
         elif kind == "turn_up":
             where = "top" if step.turn_up == "stock_top" else "bottom"
             empty = ("; when the deal has left no card in the stock, none is turned and the hand is played "
                      "without trump") if rs.tables.turns_nothing else ""
-            out.append(f"turn the {where} card of the stock face up{empty}")
+            under = ("; it stays on the table face up, under the stock, and is the last card drawn"
+                     if rs.play.draw else "")
+            out.append(f"turn the {where} card of the stock face up{empty}{under}")
         elif kind == "set_aside":
             taken = left if step.set_aside == "rest" else int(step.set_aside or 0)
             which = f"the remaining {_remaining(rs, taken)}" if step.set_aside == "rest" else count(taken, "card")
@@ -623,6 +627,13 @@ def deal_outline(rs: Ruleset) -> str:
 def hand_sentence(rs: Ruleset) -> str:
     sizes = {_deal_count(rs, k)[1] for k in range(rs.tables.deal_cycle)}
     fewest, most = min(sizes, key=lambda c: c.hand), max(sizes, key=lambda c: c.hand)
+    if rs.play.draw and fewest == most:  # the stock is played too: each player draws his share of it
+        share = most.stock // rs.players.count  # the checks keep every seat in play beside drawing
+        text = (f"each player now holds {count(most.hand, 'card')} and draws {share} more from the stock during "
+                f"play, so a hand has {count(most.hand + share, 'trick')}")
+        if most.aside:
+            text += f"; {most.aside} of the {rs.layout.size} cards are not played"
+        return text
     if fewest == most:
         text = f"each player now holds {count(most.hand, 'card')}, so a hand has {count(most.hand, 'trick')}"
     else:
@@ -1544,6 +1555,8 @@ def first_lead_sentence(rs: Ruleset) -> str:
 def follow_clauses(rs: Ruleset, follow: Follow | None = None) -> list[str]:
     """The follow obligations, one clause per primitive that applies (any card may be led)."""
     f = follow or rs.play.follow
+    if f.led_suit == "any":
+        return ["there is no duty to follow suit: you may play any card"]
     trumps = has_trumps(rs)
     out = []
     if f.led_suit == "follow_or_trump" and trumps:
@@ -1616,6 +1629,20 @@ def trick_sentence(rs: Ruleset) -> str:
     return "the highest trump wins the trick; if no trump was played, the highest card of the suit led wins"
 
 
+def draw_sentence(rs: Ruleset) -> str:
+    """How the hands are refilled from the stock after each trick (`play.draw`)."""
+    draw = rs.play.draw
+    assert draw is not None
+    each = "the top card" if draw.cards == 1 else f"the top {draw.cards} cards"
+    turned = any(step.kind == "turn_up" for step in rs.deal)
+    text = (f"after each trick, while the stock lasts, the winner of the trick takes {each} of the stock, then each "
+            f"other player in turn does the same, so every hand is full again; you see the cards you draw, not the "
+            f"ones the others draw")
+    if turned:
+        text += ("; the turned-up card is the last card drawn, and everyone sees who takes it")
+    return text + "; once the stock is empty the remaining cards are played out"
+
+
 def lead_sentence(rs: Ruleset) -> str:
     held, kept_off = rs.play.lead_once_broken, rs.play.not_on_first_trick
     text = "any card may be led"
@@ -1631,9 +1658,13 @@ def lead_sentence(rs: Ruleset) -> str:
 def describe_play(rs: Ruleset) -> Section:
     return Section("Playing the tricks", (
         Paragraph(sentence(first_lead_sentence(rs)) + " " + sentence(lead_sentence(rs))),
-        Paragraph("When you play to a trick that someone else led:"),
+        Paragraph("While cards are left to draw from the stock you may play any card; once the stock is empty, "
+                  "when you play to a trick that someone else led:"
+                  if rs.play.draw and rs.play.draw.follow_obligations == "once_stock_empty"
+                  else "When you play to a trick that someone else led:"),
         Items(tuple(sentence(c) for c in follow_clauses(rs))),
         Paragraph(sentence(trick_sentence(rs))),
+        *((Paragraph(sentence(draw_sentence(rs))),) if rs.play.draw else ()),
         *((Paragraph("Cards with roles of their own:"), Items(tuple(sentence(role_sentence(rs, r)) for r in rs.card_roles)))
           if rs.card_roles else ()),
     ))

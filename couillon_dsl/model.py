@@ -372,6 +372,20 @@ class Play:
     not_on_first_trick: tuple[tuple[str, str], ...] = ()  # card classes kept off the first trick while others may go
     equal_cards: EqualCards | None = None  # which of two equal cards wins a trick; None: the first played
     dummy: str | None = None  # declarer_partner: the declarer plays his partner's cards, shown after the opening lead
+    draw: Draw | None = None  # hands refilled from the stock after each trick (`play.draw`); None: no drawing
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Drawing from the stock after each trick (`play.draw`): while cards are left to draw, each seat in
+    play, the trick's winner first, takes ``cards`` from the stock's top; the card turned up from the
+    stock and left on the table lies under it, drawn last. ``follow_obligations``: ``always`` (the
+    `play.follow` rules bind every trick) or ``once_stock_empty`` (any card may be played while cards
+    are left to draw)."""
+
+    cards: int = 1
+    order: str = "trick_winner_first"
+    follow_obligations: str = "always"
 
 
 @dataclass(frozen=True, slots=True)
@@ -741,6 +755,10 @@ class Tables:
     # follow.when_partner_winning: free: a void player plays any card while a partner's card wins a plain-suit trick
     partner_free: bool = False
     play_rules: bool = False  # any of the four above: the legal cards are not the follow closure's alone
+    # `play.draw`: cards each seat draws from the stock after a trick (0: no drawing), and whether any card
+    # may be played while cards are left to draw (`follow_obligations: once_stock_empty`)
+    draw: int = 0
+    free_while_stock: bool = False
 
     # a schedule of hand sizes (a packet that changes from hand to hand): the deal plans repeat every
     # deal_cycle hands of a game; hand_tricks gives each of those hands' tricks (the cards a seat is dealt)

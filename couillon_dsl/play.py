@@ -654,6 +654,10 @@ class Table:
                      "pass leaves it unseen.")
         if v.face_up:
             self.say(self.face_up_text(v))
+        if self.rs.play.draw is not None and v.phase in ("play", "announce"):  # `play.draw`: the stock and the last draws
+            last = v.drawn[-len(v.hand_sizes) * self.rs.play.draw.cards:]
+            drew = ", ".join(f"{self.who(s)} {self.card(c) if c >= 0 else 'a card'}" for s, c in last)
+            self.say(f"Stock: {v.stock} card{'' if v.stock == 1 else 's'} left to draw." + (f" Last drawn: {drew}." if drew else ""))
         if v.announcements:
             names = {a.id: a.name for a in self.rs.announcements}
             self.say("Announced: " + ", ".join(f"{names[a]} by {self.who(s)}" for a, s in v.announcements) + ".")

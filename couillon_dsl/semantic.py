@@ -1000,9 +1000,50 @@ class _Checks:
             self.report("dummy-invalid", "a dummy is the declarer's partner, laid face up after the opening lead: it "
                         "needs teams of two, every seat in play, and the opening lead by the player after the "
                         "declarer", "/play/dummy", "use teams of two seats and first_lead: after_maker, or drop dummy")
+        if play.get("draw") is not None:
+            self.check_draw(play["draw"], play.get("follow", {}))
         if play.get("first_lead") == "chooser" and self.data["trump"]["method"] != "choose":
             self.report("unused-setting", "first_lead: chooser needs trump.method choose; the elder leads instead",
                         "/play/first_lead", "use first_lead: elder", severity="warning")
+
+    def check_draw(self, draw: dict[str, Any], follow: dict[str, Any]) -> None:
+        """Drawing from the stock needs a stock that every player's draws empty together, and stays out
+        of the concepts that move cards or fix the hand's length otherwise (not combined yet)."""
+        steps = self.data["deal"]
+        if not any("stock" in step for step in steps):
+            self.report("draw-without-stock", "play.draw refills the hands from a stock, but the deal makes none",
+                        "/play/draw", "end the deal with {stock: rest} (and {turn_up: stock_top} for a turned trump)")
+            return
+        beside = [what for what, used in (
+            ("cards set aside", any("set_aside" in step for step in steps)),
+            ("a kitty", any("kitty" in step for step in steps)),
+            ("a packet dealt after the decide step", any("packet" in step for step in steps[next(
+                (i for i, step in enumerate(steps) if "decide" in step), len(steps)):])),
+            ("players.sit_out", "sit_out" in self.data["players"]),
+            ("deck.copies", self.data["deck"].get("copies", 1) > 1),
+            ("contracts", bool(self.data.get("contracts"))),
+            ("trump.offer", self.data["trump"].get("method") == "offer"),
+            ("trump.auction", "auction" in self.data["trump"]),
+            ("bids", "bids" in self.data), ("passing", "passing" in self.data),
+            ("declarations (their melds are found in the hands as dealt)", bool(self.data.get("declarations"))),
+            ("play.dummy", bool(self.data.get("play", {}).get("dummy")))) if used]
+        if beside:
+            self.report("draw-not-combined", f"play.draw is not combined yet with {', '.join(beside)}", "/play/draw",
+                        "leave those out of a game that draws from the stock")
+            return
+        cards, seats, size = draw.get("cards", 1), self.seats, self.size()
+        shares = []
+        for dealt in sorted({self.fewest_tricks, self.tricks}):
+            stock = size - seats * dealt
+            if stock % (seats * cards):
+                self.report("draw-uneven", f"after a deal of {dealt} cards each the stock holds {stock} cards "
+                            f"(the turned card included), which the {seats} players drawing {cards} each after a "
+                            "trick do not take evenly", "/play/draw", "change the cards dealt, drawn or the deck")
+            shares.append(dealt + stock // seats)
+        self.fewest_tricks, self.tricks = min(shares), max(shares)  # the hand's tricks: dealt and drawn
+        if draw.get("follow_obligations") == "once_stock_empty" and follow.get("led_suit") == "any":
+            self.report("unused-setting", "follow_obligations: once_stock_empty changes nothing: play.follow sets no "
+                        "duty to follow", "/play/draw/follow_obligations", "leave it out", severity="warning")
 
     def check_auction_values(self, auction: dict[str, Any]) -> None:
         """A ladder of contracts is bid once round (procedure once); numbers rising from the lowest are bid in

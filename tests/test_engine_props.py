@@ -137,6 +137,8 @@ class Plain:
             if self.held_back & gone:  # broken: anything may be led
                 return set(hand)
             return {c for c in hand if c not in self.held_back} or set(hand)
+        if follow.led_suit == "any":  # no duty to follow
+            return set(hand)
         led = self.suit(trick[0])
         trumps = [c for c in hand if self.is_trump(c)]
         raising = follow.overtrump == "when_able" or follow.head == "when_able"
@@ -200,6 +202,7 @@ class Walker:
         self.deal_start = 0  # history index where the current deal's chance actions begin
         self.start_hands: list[int] | None = None
         self.played: dict[int, list[int]] = {}
+        self.drawn: dict[int, list[int]] = {}  # `play.draw`: the cards each seat drew this hand, as its view shows
         self.view_checks = 0
 
     def run(self) -> None:
@@ -256,6 +259,7 @@ class Walker:
         assert sorted(pack) == list(range(self.rs.layout.size)), "a deal draws every card exactly once"
         self.start_hands = None
         self.played = {}
+        self.drawn = {}
         if len(state.hands) > count:  # passed out before anything else (cannot happen: someone speaks)
             self.hand_over()
 
@@ -272,10 +276,15 @@ class Walker:
                 assert union & hand == 0, "a card is in two hands"
                 union |= hand
             assert len({h.bit_count() for h in self.start_hands}) == 1, "hands of different sizes"
+        if self.rs.play.draw is not None:
+            self.drawn = {s: [c for d, c in state.view(s).drawn if d == s] for s in range(self.rs.players.count)}
         leader, trick = state.current_trick()
         if plain_rules(self.rs):
             gone = {card for cards in self.played.values() for card in cards}
             expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(state.playing_seat)), gone, leader)
+            draw = self.rs.play.draw
+            if trick and draw is not None and draw.follow_obligations == "once_stock_empty" and state.view(seat).stock:
+                expected = set(cards_of(state.hand_of(seat)))  # any card while cards are left to draw
             assert set(legal) == expected, f"engine {legal} != plain checker {sorted(expected)} after {trick}"
         verdicts = {c for c, ok, _ in explain_legal(state, seat) if ok}
         assert verdicts == set(legal), "explain_legal disagrees with the engine"
@@ -286,8 +295,8 @@ class Walker:
             return
         assert self.start_hands is not None
         for seat, hand in enumerate(self.start_hands):  # a seat sitting the hand out (`sits_out`) plays none
-            dealt = [] if seat in summary.sitting_out else cards_of(hand)
-            assert sorted(self.played.get(seat, [])) == dealt, "every dealt card is played once"
+            dealt = [] if seat in summary.sitting_out else sorted(cards_of(hand) + self.drawn.get(seat, []))
+            assert sorted(self.played.get(seat, [])) == dealt, "every dealt (or drawn) card is played once"
         if not plain_rules(self.rs):
             return
         plain = Plain(self.rs, self.rs.layout.suits.index(summary.trump) if summary.trump else None,

@@ -75,17 +75,21 @@ def called_card_rules_out(view: SeatView) -> dict[int, int]:
     return {s: 1 << view.called for s, side in enumerate(view.sides) if side >= 0 and side != caller}
 
 
-def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partner_free: bool = False) -> dict[int, int]:
+def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partner_free: bool = False,
+          from_trick: int = 0) -> dict[int, int]:
     """Per seat, the unseen cards it cannot hold: holding one would have made a card it played illegal.
     A trick has a card from each seat not sitting the hand out. ``partner_free``
     (`when_partner_winning: free`): a seat that played under a partner's winning card is judged by
-    the same freedom, so a discard there tells nothing of its trumps."""
+    the same freedom, so a discard there tells nothing of its trumps. Tricks before ``from_trick``
+    are not read (`play.draw`: a card drawn after a trick may be of a suit its drawer then lacked,
+    and any card may be played while the stock lasts, `follow_obligations: once_stock_empty`)."""
     excluded: dict[int, int] = {}
     played = view.played
     sides = view.sides
     size = nseats - len(view.sitting_out)
-    plays = len(played) + sum(n for s, n in enumerate(view.hand_sizes) if s not in view.sitting_out)  # the hand's cards
-    for first in range(0, len(played), size):
+    plays = len(played) + sum(n for s, n in enumerate(view.hand_sizes) if s not in view.sitting_out) \
+        + view.stock  # the hand's cards
+    for first in range(from_trick * size, len(played), size):
         trick = played[first:first + size]
         cards = [card for _, card in trick]
         so_far = 1 << cards[0]
@@ -101,6 +105,16 @@ def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partne
             excluded[seat] = no
             so_far |= 1 << card
     return excluded
+
+
+def drawn_tricks(view: SeatView, nseats: int, cards: int) -> int:
+    """The tricks played before the stock was empty (`play.draw`, ``cards`` drawn each), whose plays
+    say nothing of the cards held after them: every trick played while cards are left to draw."""
+    if not cards:
+        return 0
+    if view.stock:
+        return len(view.played)  # more than the tricks played: none is read
+    return len(view.drawn) // ((nseats - len(view.sitting_out)) * cards)
 
 
 def replays(world: GameState, actions: Sequence[int], reading: Reading | None = None) -> bool:
@@ -325,6 +339,19 @@ class _Layout:
             # the declarer took it, by his contract or by his own decision before one: he discards (public)
             if view.discarding_seat is not None and view.discarding_seat == view.deciding_seat:
                 kitty_spots = kitty_at
+        # `play.draw`: the k-th card drawn lies at the k-th position the probe draws (card ids are positions);
+        # a drawn card this seat saw is fixed there, another a seat drew is one of that seat's positions, in
+        # its hand from the trick after the draw (``timing``: a card it played must have been held by then)
+        drawn_at: dict[int, dict[int, int]] = {}  # seat -> its drawn positions not fixed -> first trick held
+        if view.drawn:
+            order = probe.draw_order()
+            per_round = len(probe.play_order(view.dealer)) * probe.ruleset.tables.draw
+            for k, (s, card) in enumerate(view.drawn):
+                if card >= 0:
+                    self.fixed[order[k]] = card
+                    known |= 1 << card
+                else:
+                    drawn_at.setdefault(s, {})[order[k]] = k // per_round + 1
         self.dealt = {s: list(iter_bits(probe.hand_of(s))) for s in range(nseats)}  # each seat's dealt positions
         # the cards this seat passed: where they are now (with the receiver), or still its own while seats pass
         # how many seats on each seat passed to in this hand (0: no passing)
@@ -344,10 +371,16 @@ class _Layout:
         self.loose: dict[int, tuple[list[int], list[int]]] = {}
         self.positions: dict[int, list[int]] = {}
         self.known: dict[int, list[int]] = {}
+        # seat -> (its positions -> the first trick it held their card, its played cards -> the trick played)
+        self.timing: dict[int, tuple[dict[int, int], dict[int, int]]] = {}
+        size = nseats - len(view.sitting_out)
         taken = 0
         for s in range(nseats):
-            free = [p for p in [*iter_bits(probe.hand_of(s)), *(kitty_spots if s == taker else ())]
+            free = [p for p in [*iter_bits(probe.hand_of(s)), *(kitty_spots if s == taker else ()),
+                                *drawn_at.get(s, ())]
                     if p not in self.fixed]
+            if s in drawn_at:
+                self.timing[s] = (drawn_at[s], {card: i // size for i, (t, card) in enumerate(view.played) if t == s})
             taken |= sum(1 << p for p in free)
             spots = [p for p, h in probe_up if h == s and p not in self.fixed]
             loose_cards = [c for c in played_by[s] if not known >> c & 1]
@@ -412,6 +445,15 @@ class _Layout:
                 for position, card in zip(spots, up):
                     pack[position] = card
                 rest = [c for c in rest if c not in up]
+            if s in self.timing:
+                timed = self.timed(s, rest, positions, rng)
+                if timed is None:
+                    return None
+                for position, card in timed[0].items():
+                    pack[position] = card
+                if timed[1]:
+                    slots[s] = timed[1]
+                continue
             for position, card in zip(positions, rest):
                 pack[position] = card
             if len(positions) > len(rest):
@@ -466,6 +508,26 @@ class _Layout:
         return pack
 
 
+    def timed(self, seat: int, cards: list[int], positions: list[int],
+              rng: random.Random) -> tuple[dict[int, int], list[int]] | None:
+        """``seat``'s known ``cards`` placed among its ``positions`` so that each card it played was in its
+        hand by then (`play.draw`), and the positions left for its unseen cards; None when none fits.
+        The positions a card may take grow with the trick it was played in, so placing the cards in
+        play order, each at random among the positions left, draws every fitting placement alike."""
+        held_from, played_in = self.timing[seat]
+        left = list(positions)
+        placed: dict[int, int] = {}
+        for card in sorted(cards, key=lambda c: played_in.get(c, self.ncards)):
+            due = played_in.get(card, self.ncards)  # a card still held: any position
+            fits = [p for p in left if held_from.get(p, 0) <= due]
+            if not fits:
+                return None
+            position = rng.choice(fits)
+            left.remove(position)
+            placed[position] = card
+        return placed, left
+
+
 class Sampler:
     """Draws worlds for one agent; remembers the replayed state before the current deal."""
 
@@ -503,7 +565,8 @@ class Sampler:
         layout = _Layout(base, public, seat, view, len(hidden))
         gives = hidden_gives(state, seat, view, public)
         givers = pass_givers(rs, state.play_order((view.dealer + 1) % rs.players.count), view.blind)
-        excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free)
+        excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free,
+                         from_trick=drawn_tricks(view, rs.players.count, rs.tables.draw))
         for rules_out in (shown_melds_rule_out(state, view), called_card_rules_out(view)):
             for seat_, ruled_out in rules_out.items():
                 excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen

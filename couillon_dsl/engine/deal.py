@@ -55,6 +55,7 @@ class DealPhase(StateFields):
         self._hands = [0] * self._n
         self._face_up: dict[Card, int | None] = {}
         self._stock: list[Card] = []
+        self._drawn: list[tuple[int, Card]] = []
         self._last_up = self._offered = self._trump = self._defer_seat = self._chooser = self._contract = self._asked = -1
         self._pushes = self._cbase = 0
         self._mult = 1

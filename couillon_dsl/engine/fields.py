@@ -23,7 +23,7 @@ from couillon_dsl.model import Ruleset, Tables, Team, TrumpContext
 FIELDS = (
     "_rs", "_t", "_n", "_acts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
     # deal
-    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up",
+    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up", "_drawn",
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
@@ -72,6 +72,7 @@ class StateFields:
     _hands: list[CardMask]
     _face_up: dict[Card, int | None]
     _stock: list[Card]
+    _drawn: list[tuple[int, Card]]  # `play.draw`: (seat, card) per card drawn this hand, in order
     _last_up: Card
     # trump
     _offered: Card

@@ -45,6 +45,8 @@ def make_legal(
 ) -> LegalFn:
     """The legal-card closure for one follow configuration in one trump context; ``all_suits``: no
     trump suit, every led suit followed as a trump lead is (a contract of `trump: all_suits`)."""
+    if follow.led_suit == "any":  # no duty to follow: every card of the hand
+        return _any_card
     SM = tuple(suit_mask)
     TM = trump_mask
     must_follow = follow.led_suit == "must_follow"
@@ -109,6 +111,10 @@ def make_legal(
     return legal
 
 
+def _any_card(h: int, led: int, win: int, trick: int) -> int:
+    return h
+
+
 def plain_masks(follow: Follow, suit_mask: Sequence[CardMask], trump_mask: CardMask,
                 exempt: CardMask) -> FollowMasks | None:
     """A follow rule without heading, overtrumping, undertrump ban or exempt cards, as masks.
@@ -121,6 +127,11 @@ def plain_masks(follow: Follow, suit_mask: Sequence[CardMask], trump_mask: CardM
     if follow.head == "when_able" or follow.overtrump == "when_able" or follow.undertrump == "only_when_forced" \
             or exempt:
         return None
+    if follow.led_suit == "any":  # holding the led suit obliges nothing: every card is allowed
+        every = trump_mask
+        for mask in suit_mask:
+            every |= mask
+        return FollowMasks(tuple(suit_mask), (every,) * len(suit_mask), 0)
     must_follow = follow.led_suit == "must_follow"
     allowed = tuple(lm if must_follow else lm | trump_mask for lm in suit_mask)
     return FollowMasks(tuple(suit_mask), allowed, trump_mask if follow.when_void == "must_trump" else 0)

@@ -112,6 +112,9 @@ class PlayPhase(StateFields):
             decider = self._decider
             self._dummy = next(s for s in self._order[decider][1:] if self._side_of[s] == self._side_of[decider])
         self._ntricks = self._hands[leader].bit_count()
+        if t.draw:  # a card turned up from the stock and left on the table lies under it, drawn last
+            self._stock.extend(card for card, holder in self._face_up.items() if holder is None)
+            self._ntricks += len(self._stock) // len(self._order[leader])  # the checks make it divide evenly
         self._phase = PLAY
         if t.declarations:
             self._find_melds()
@@ -218,11 +221,36 @@ class PlayPhase(StateFields):
         self._trick = []
         self._tmask = self._tpoints = 0
         self._leader = self._turn = winner
+        if t.draw and self._stock:
+            self._draw_after_trick(winner)
         if self._trick_no == self._ntricks:
             self._points[self._side_of[winner]] += self._rs.play.last_trick_points * t.point_unit
             self._end_hand()
         elif t.side_offers:  # announcements for a side: offered on any turn before their deadline
             self._offer_announcements()
+
+    def _draw_after_trick(self, winner: int) -> None:
+        """`play.draw`: each seat in play, the trick's winner first, draws from the stock's top; a face-up
+        card drawn (the turned card, under the stock) stays known to every seat as its holder's."""
+        stock, hands, face_up, drawn = self._stock, self._hands, self._face_up, self._drawn
+        for seat in self._order[winner]:
+            for _ in range(self._t.draw):
+                card = stock.pop(0)
+                hands[seat] |= 1 << card
+                drawn.append((seat, card))
+                if card in face_up:
+                    face_up[card] = seat
+
+    def free_play(self) -> bool:
+        """Whether any card may be played now because cards are left to draw (`play.draw.follow_obligations:
+        once_stock_empty`; public: the stock's size is)."""
+        return self._t.free_while_stock and bool(self._stock)
+
+    def draw_order(self) -> list[Card]:
+        """The cards left to draw, in the order they will be drawn (`play.draw`). The engine's truth, hidden
+        from the seats (their views give only how many): the sampler reads it from its probe, whose card ids
+        are pack positions."""
+        return self._stock.copy()
 
     def _finds_partner(self, led: Card, winner: int) -> bool:
         """Whether a trick led with ``led`` and won by ``winner`` makes him the declarer's partner
@@ -292,6 +320,6 @@ class PlayPhase(StateFields):
                                                       self.barred_leads(), self.opening_card(),
                                                       self.first_trick_barred(), self.partner_winning(),
                                                       self.called_card_due(), self.called_card_bars(),
-                                                      self._trick_no + 1 == self._ntricks)
+                                                      self._trick_no + 1 == self._ntricks, self.free_play())
                       if c == action)
         return f"{name} is illegal: {reason}"

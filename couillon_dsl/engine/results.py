@@ -153,4 +153,8 @@ class SeatView:
     sitting_out: tuple[int, ...] = ()  # the seats sitting this hand out (`sits_out`; public): they hold cards, play none
     doubled: int = 1  # the level the auction's last bid was doubled to (`trump.auction.doubling`; public), 1: not
     called: Card | None = None  # the card the declarer called for a partner (`contracts.<id>.call`; public)
+    stock: int = 0  # `play.draw`: the cards left to draw, the turned card under the stock included (public)
+    # `play.draw`: (seat, card) per card drawn this hand, in order; the card is -1 where this seat did not see it
+    # (another seat's draw, but for the face-up card turned from the stock, which every seat saw)
+    drawn: tuple[tuple[int, Card], ...] = ()
 

@@ -188,6 +188,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         if not self._trick:
             return self._keep_back_called(self._lead_mask(h)) if self._t.play_rules else h
         if self._t.play_rules:  # rules beyond the follow closure: a partner's trick, the first trick, a called card
+            if self._t.free_while_stock and self._stock:  # `follow_obligations: once_stock_empty`
+                return h
             due = self.called_card_due()
             if due >= 0:
                 return 1 << due
@@ -333,6 +335,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._hands = self._hands.copy()
         other._face_up = self._face_up.copy()
         other._stock = self._stock.copy()
+        other._drawn = self._drawn.copy()
         other._last_up = self._last_up
         # trump
         other._offered = self._offered
@@ -958,7 +961,15 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             tallies=self._counts,
             passed=passed,
             received=received,
+            **(self._draw_view(seat) if self._t.draw and hand_phase else {}),
         )
+
+    def _draw_view(self, seat: int) -> dict[str, Any]:
+        """The view's `play.draw` fields: how many cards are left to draw, and who drew what so far, the
+        cards another seat drew hidden but for the face-up card every seat saw turned."""
+        face_up = self._face_up
+        return {"stock": len(self._stock),
+                "drawn": tuple((s, c if s == seat or c in face_up else -1) for s, c in self._drawn)}
 
     # ------------------------------------------------------------------ refusals
     def _visible_face_up(self, card: Card, holder: int | None, unseen_discards: CardMask) -> bool:

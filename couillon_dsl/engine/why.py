@@ -47,6 +47,8 @@ class PlayedPosition(Protocol):
 
     def first_trick_barred(self) -> CardMask: ...
 
+    def free_play(self) -> bool: ...
+
     def partner_winning(self) -> bool: ...
 
     def called_card_due(self) -> Card: ...
@@ -84,13 +86,15 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
         return [(c, False, why) for c in iter_bits(hand)]
     return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
                          state.opening_card(), state.first_trick_barred(), state.partner_winning(),
-                         state.called_card_due(), state.called_card_bars(), state.in_last_trick())
+                         state.called_card_due(), state.called_card_bars(), state.in_last_trick(),
+                         state.free_play())
 
 
 def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
                   barred: CardMask = 0, opening: Card = -1, first_trick: CardMask = 0,
                   partner_winning: bool = False, due: Card = -1,
-                  kept: tuple[CardMask, str, int] = (0, "", 0), last: bool = False) -> list[tuple[Card, bool, str]]:
+                  kept: tuple[CardMask, str, int] = (0, "", 0), last: bool = False,
+                  free: bool = False) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
     ``barred``: the cards that may not be led yet (`play.lead_once_broken`); ``opening``: the card
     the first trick must be opened with (`play.first_lead_card`), or -1; ``first_trick``: the cards
@@ -99,7 +103,11 @@ def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[C
     cards do not say whose they are), for `play.follow.when_partner_winning`; ``due``: the called card
     its holder must play now (`contracts.<id>.call.plays_when_led`), or -1; ``kept``: the cards the
     called card's other duties keep back now, the duty's setting and the call's `runs_away_with`
-    (`GameState.called_card_bars`); ``last``: the trick is the hand's last (`play.equal_cards`)."""
+    (`GameState.called_card_bars`); ``last``: the trick is the hand's last (`play.equal_cards`);
+    ``free``: any card may be played while cards are left to draw (`play.draw.follow_obligations`)."""
+    if free and trick:
+        return [(c, True, "any card may be played while cards are left to draw from the stock")
+                for c in iter_bits(hand)]
     if due >= 0:
         return [(c, c == due, "the holder of the called card plays it when its suit is led") for c in iter_bits(hand)]
     verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening, partner_winning, last)
@@ -148,6 +156,8 @@ def _lead_or_follow_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, tric
         void = f"void in {rs.layout.suit_symbol(led)}"
         return [(c, True, f"{void} while a partner's card wins the trick: any card may be played")
                 for c in iter_bits(hand)]
+    if rs.play.follow.led_suit == "any":
+        return [(c, True, "there is no duty to follow suit: any card may be played") for c in iter_bits(hand)]
     tmask = sum(1 << c for c in trick)
     verdicts = _verdicts(rs, ctx, hand, led, win, tmask)
     anytime = rs.tables.roles.anytime if rs.tables.roles is not None else 0
