@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState, IllegalAction
+from couillon_dsl.engine.call import needed_to_call
 from couillon_dsl.engine.declarations import meld_trump
 from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.passing import pass_givers
@@ -73,6 +74,20 @@ def called_card_rules_out(view: SeatView) -> dict[int, int]:
         return {}
     caller = view.sides[view.deciding_seat]
     return {s: 1 << view.called for s, side in enumerate(view.sides) if side >= 0 and side != caller}
+
+
+def call_says_held(state: GameState, view: SeatView) -> tuple[int, int, bool]:
+    """The declarer, the cards his public call says he held when he made it (a card of an ``otherwise``
+    tier is callable only by a declarer holding every card of the tiers before: :func:`needed_to_call`),
+    and whether he called before the kitty (he may have discarded them since). Left to the replay,
+    worlds that deal those cards at random almost never fit (a fallback tier is called seldom)."""
+    calls = state.ruleset.tables.calls
+    if not calls or view.called is None or view.called < 0 or view.deciding_seat is None:
+        return -1, 0, False
+    table = calls[next(i for i, c in enumerate(state.ruleset.contracts) if c.id == view.contract)]
+    if table is None:
+        return -1, 0, False
+    return view.deciding_seat, needed_to_call(table, view.called), table.before_kitty
 
 
 def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partner_free: bool = False) -> dict[int, int]:
@@ -184,13 +199,14 @@ def hidden_discards(state: GameState, seat: int, view: SeatView, public: Sequenc
 
 
 def replays_discarding(world: GameState, actions: Sequence[int], hidden: set[int], view: SeatView, gone: int,
-                       rng: random.Random) -> bool:
+                       rng: random.Random, kept: int = 0) -> bool:
     """:func:`replays` where each discard this seat did not see is one the world's discarder could have
-    made unseen: a legal discard of a hidden kind, none he plays later, the cards he cannot hold
-    (``gone``: his revealed voids) first. The world's view must then be the seat's."""
+    made unseen: a legal discard of a hidden kind, none he plays later or is known to hold after it
+    (``kept``), the cards he cannot hold (``gone``: his revealed voids) first. The world's view must
+    then be the seat's."""
     acts = world.actions
     kitty = world.ruleset.tables.kitty  # built wherever a seat discards: the discard rules' masks
-    later = 0  # cards the discarder plays, or discards in view, in the rest of the deal
+    later = kept  # cards the discarder plays, or discards in view, in the rest of the deal
     for i, action in enumerate(actions):
         if action < acts.ncards:
             later |= 1 << action
@@ -280,7 +296,9 @@ def replays_passing(world: GameState, actions: Sequence[int], hidden: set[int], 
 class _Layout:
     """Which pack positions hold which known cards, and which are free for the unseen ones."""
 
-    def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView, hidden: int) -> None:
+    def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView, hidden: int,
+                 holds: dict[int, int] | None = None) -> None:
+        """``holds``: per seat, cards the public decisions say it was dealt (or took) besides those in view."""
         probe = base.clone()
         ncards = probe.ruleset.layout.size
         probe.deal_pack(list(range(ncards)))  # pack position i holds card i
@@ -365,6 +383,8 @@ class _Layout:
                 cards += list(iter_bits(view.passed))
             if s == giver_to_me:
                 cards += list(iter_bits(view.received))
+            if holds and s in holds:
+                cards += list(iter_bits(holds[s]))
             cards = sorted(set(c for c in cards if not known >> c & 1))
             self.known[s] = cards
             known |= sum(1 << c for c in cards)
@@ -500,7 +520,9 @@ class Sampler:
         public = history[start + ncards:]  # this deal's decisions, plays and announcements
         base = self.before_deal(state, start)
         hidden = hidden_discards(state, seat, view, public)
-        layout = _Layout(base, public, seat, view, len(hidden))
+        declarer, held, early = call_says_held(state, view)
+        layout = _Layout(base, public, seat, view, len(hidden), {declarer: held} if held else None)
+        kept = 0 if early else held  # called after the kitty: he held them after his discards
         gives = hidden_gives(state, seat, view, public)
         givers = pass_givers(rs, state.play_order((view.dealer + 1) % rs.players.count), view.blind)
         excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free)
@@ -528,7 +550,7 @@ class Sampler:
                 return candidate if replays_passing(candidate, public, gives, given, view, reading, rng) else None
             candidate.deal_pack(pack)
             if hidden:
-                return candidate if replays_discarding(candidate, public, hidden, view, gone, rng) else None
+                return candidate if replays_discarding(candidate, public, hidden, view, gone, rng, kept) else None
             return candidate if replays(candidate, public, reading) and candidate.view(seat) == view else None
 
         found = 0
