@@ -1,0 +1,65 @@
+"""The sampler reads a public call: a card of an ``otherwise`` tier (Sheepshead's fail ten, called by a
+picker holding the three fail aces) is callable only by a declarer holding every card of the tiers
+before, so every world deals him those cards and keeps them out of his unseen bury."""
+from __future__ import annotations
+
+import random
+
+from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.engine import GameState
+from couillon_dsl.engine.call import needed_to_call
+from example_games import FOLDER
+from packs import pack_dealing, say
+
+RS = build_ruleset(str(FOLDER / "sheepshead.yaml"), {"deals": 1})
+LAYOUT = RS.layout
+DEALER = 0  # seat 1 is the elder: he picks first and leads
+ACES = LAYOUT.parse_mask(["AC", "AS", "AH"])
+TEN = LAYOUT.parse("10C")
+
+
+def ten_called(plays: int) -> GameState:
+    """Seat 1 picks holding the three fail aces, buries 7D 8D, calls the ten of clubs (seat 3 holds it),
+    and the first ``plays`` cards are played by greedy."""
+    state = GameState(RS)
+    state.apply(state.actions.dealer0 + DEALER)
+    hands = {1: "AC AS AH QC QS 9C", 3: "10C"}
+    ids = {seat: [LAYOUT.parse(name) for name in names.split()] for seat, names in hands.items()}
+    state.deal_pack(pack_dealing(RS, DEALER, ids, [LAYOUT.parse("7D"), LAYOUT.parse("8D")], seed=4))
+    say(state, "contract pick", "pass", "pass", "pass", "pass", "discard 7D", "discard 8D", "call 10C")
+    greedy, rng = GreedyAgent(), random.Random(1)
+    while len(state.view(1).played) < plays:
+        legal = state.legal_actions()
+        state.apply(greedy.act(state, legal, rng))
+    return state
+
+
+def test_a_ten_is_callable_only_holding_the_three_aces() -> None:
+    table = RS.tables.calls[[c.id for c in RS.contracts].index("pick")]
+    assert needed_to_call(table, TEN) == ACES
+    assert needed_to_call(table, LAYOUT.parse("AC")) == 0
+
+
+def test_the_worlds_of_a_ten_called_give_the_picker_the_three_aces() -> None:
+    """Every defender, at every card of the first two tricks, finds worlds; in each the picker holds the
+    three aces (or has played them), buried neither of them, the ten is with a seat other than the
+    picker and partners him, and the seat's view is the real one (its cards, the cards played, the
+    voids they showed)."""
+    for plays in range(10):
+        state = ten_called(plays)
+        seat = state.current_player()
+        if seat == 1:
+            continue
+        view = state.view(seat)
+        worlds = Sampler().worlds(state, seat, 8, random.Random(plays))
+        assert len(worlds) == 8, plays
+        for world in worlds:
+            played_by_picker = sum(1 << card for s, card in view.played if s == 1)
+            assert (world.hand_of(1) | played_by_picker) & ACES == ACES
+            assert world.view(seat) == view and world.hand_of(seat) == view.hand
+            holder = next((s for s in range(5) if world.hand_of(s) >> TEN & 1), None)
+            if holder is None:  # played: by the holder, as in the real game
+                holder = next(s for s, card in view.played if card == TEN)
+            assert holder != 1 and world.sides[holder] == world.sides[1]
