@@ -76,18 +76,28 @@ def called_card_rules_out(view: SeatView) -> dict[int, int]:
     return {s: 1 << view.called for s, side in enumerate(view.sides) if side >= 0 and side != caller}
 
 
-def call_says_held(state: GameState, view: SeatView) -> tuple[int, int, bool]:
-    """The declarer, the cards his public call says he held when he made it (a card of an ``otherwise``
-    tier is callable only by a declarer holding every card of the tiers before: :func:`needed_to_call`),
-    and whether he called before the kitty (he may have discarded them since). Left to the replay,
-    worlds that deal those cards at random almost never fit (a fallback tier is called seldom)."""
-    calls = state.ruleset.tables.calls
-    if not calls or view.called is None or view.called < 0 or view.deciding_seat is None:
-        return -1, 0, False
-    table = calls[next(i for i, c in enumerate(state.ruleset.contracts) if c.id == view.contract)]
-    if table is None:
-        return -1, 0, False
-    return view.deciding_seat, needed_to_call(table, view.called), table.before_kitty
+def decisions_say_held(state: GameState, view: SeatView) -> tuple[dict[int, int], int]:
+    """Per seat, the cards its public decisions say it held, and those of them it held after every
+    discard. An announcement only a card's holder may make (``holder_of``) says he held it in the
+    first trick; a call of a card of an ``otherwise`` tier, that the declarer held every card of the
+    tiers before (:func:`needed_to_call`) when he called, after his discards unless he called before
+    the kitty. Left to the replay, worlds that deal those cards at random seldom fit (8 seats: the
+    holder gets the card one world in eight; a fallback tier's cards, one in hundreds)."""
+    rs = state.ruleset
+    holds: dict[int, int] = {}
+    ids = [a.id for a in rs.announcements]
+    for announcement, seat in view.announcements:
+        card = rs.tables.holder_cards[ids.index(announcement)] if announcement in ids else -1
+        if card >= 0:
+            holds[seat] = holds.get(seat, 0) | 1 << card
+    kept = sum(holds.values())
+    calls = rs.tables.calls
+    if calls and view.called is not None and view.called >= 0 and view.deciding_seat is not None:
+        table = calls[next(i for i, c in enumerate(rs.contracts) if c.id == view.contract)]
+        if table is not None and (needed := needed_to_call(table, view.called)):
+            holds[view.deciding_seat] = holds.get(view.deciding_seat, 0) | needed
+            kept |= 0 if table.before_kitty else needed
+    return holds, kept
 
 
 def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partner_free: bool = False) -> dict[int, int]:
@@ -520,9 +530,8 @@ class Sampler:
         public = history[start + ncards:]  # this deal's decisions, plays and announcements
         base = self.before_deal(state, start)
         hidden = hidden_discards(state, seat, view, public)
-        declarer, held, early = call_says_held(state, view)
-        layout = _Layout(base, public, seat, view, len(hidden), {declarer: held} if held else None)
-        kept = 0 if early else held  # called after the kitty: he held them after his discards
+        holds, kept = decisions_say_held(state, view)
+        layout = _Layout(base, public, seat, view, len(hidden), holds)
         gives = hidden_gives(state, seat, view, public)
         givers = pass_givers(rs, state.play_order((view.dealer + 1) % rs.players.count), view.blind)
         excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free)
