@@ -1,6 +1,8 @@
-"""The sampler reads a public call: a card of an ``otherwise`` tier (Sheepshead's fail ten, called by a
-picker holding the three fail aces) is callable only by a declarer holding every card of the tiers
-before, so every world deals him those cards and keeps them out of his unseen bury."""
+"""The sampler reads what public decisions say a seat held: a card of a call's ``otherwise`` tier
+(Sheepshead's fail ten, called by a picker holding the three fail aces) is callable only by a
+declarer holding every card of the tiers before, so every world deals him those cards and keeps them
+out of his unseen bury; an announcement only a card's holder may make (``holder_of``, the Mit) deals
+that card to the announcer."""
 from __future__ import annotations
 
 import random
@@ -63,3 +65,44 @@ def test_the_worlds_of_a_ten_called_give_the_picker_the_three_aces() -> None:
             if holder is None:  # played: by the holder, as in the real game
                 holder = next(s for s, card in view.played if card == TEN)
             assert holder != 1 and world.sides[holder] == world.sides[1]
+
+
+MIT = build_ruleset("mit-8")
+QS = MIT.layout.parse("QS")
+
+
+def mit_announced() -> tuple[GameState, int]:
+    """A Mit game for eight in which seat 4 holds the queen of spades and, at his turn in the first
+    trick, announces the Mit; greedy decides everything else."""
+    state = GameState(MIT)
+    state.deal_pack(pack_dealing(MIT, state.view(0).dealer, {4: [QS]}, seed=2))
+    greedy, rng = GreedyAgent(), random.Random(2)
+    while not state.view(4).announcements:
+        if state.current_player() == 4 and "announce mit" in [state.action_to_string(a) for a in state.legal_actions()]:
+            say(state, "announce mit")
+        else:
+            state.apply(greedy.act(state, state.legal_actions(), rng))
+    return state, 4
+
+
+def test_the_worlds_after_the_mit_give_the_queen_of_spades_to_its_announcer() -> None:
+    """Only the queen of spades' holder may announce the Mit: every other seat's worlds (each at its
+    next decision) deal her to the announcer, and its own view comes out as it is."""
+    state, announcer = mit_announced()
+    greedy, rng = GreedyAgent(), random.Random(3)
+    asked = set()
+    for _ in range(40):
+        seat = state.current_player()
+        if seat < 0:  # the hand is over
+            break
+        legal = state.legal_actions()
+        if seat != announcer and seat not in asked and len(legal) > 1:
+            asked.add(seat)
+            worlds = Sampler().worlds(state, seat, 8, random.Random(seat))
+            assert len(worlds) == 8, seat
+            for world in worlds:
+                played = sum(1 << card for s, card in state.view(seat).played if s == announcer)
+                assert (world.hand_of(announcer) | played) >> QS & 1
+                assert world.view(seat) == state.view(seat)
+        state.apply(greedy.act(state, legal, rng))
+    assert len(asked) >= 4
