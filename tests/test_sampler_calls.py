@@ -90,7 +90,7 @@ def test_the_worlds_after_the_mit_give_the_queen_of_spades_to_its_announcer() ->
     next decision) deal her to the announcer, and its own view comes out as it is."""
     state, announcer = mit_announced()
     greedy, rng = GreedyAgent(), random.Random(3)
-    asked = set()
+    asked: set[int] = set()
     for _ in range(40):
         seat = state.current_player()
         if seat < 0:  # the hand is over
