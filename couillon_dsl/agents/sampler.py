@@ -334,8 +334,9 @@ class _Layout:
             known |= 1 << view.taken
         probe_up = probe_view.face_up
         for holder in [None, *range(nseats)]:  # face-up cards sit at fixed positions, in turn-up order
-            real = [c for c, s in view.face_up if s == holder]
-            spots = [p for p, s in probe_up if s == holder]
+            # but not the offered card taken, placed above: its taker's cards shown later (a meld) are others
+            real = [c for c, s in view.face_up if s == holder and not known >> c & 1]
+            spots = [p for p, s in probe_up if s == holder and p not in self.fixed]
             if holder is None or len(real) == len(spots):
                 for position, card in zip(spots, real):
                     self.fixed[position] = card
