@@ -11,6 +11,7 @@ from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
+from couillon_dsl.engine.actions import CHANCE
 from couillon_dsl.engine.call import needed_to_call
 from example_games import FOLDER
 from packs import pack_dealing, say
@@ -106,3 +107,41 @@ def test_the_worlds_after_the_mit_give_the_queen_of_spades_to_its_announcer() ->
                 assert world.view(seat) == state.view(seat)
         state.apply(greedy.act(state, legal, rng))
     assert len(asked) >= 4
+
+
+BELOTE = build_ruleset(str(FOLDER / "belote.yaml"))
+
+
+def taken_then_meld_shown() -> tuple[GameState, int]:
+    """A greedy Belote game (seeded) at the first decision of a seat other than the taker of the turned
+    card after the taker has played it while one card of a meld he showed is still face up in his hand
+    (as many as the turned card he took: the worlds once put the shown card where the turned card was
+    dealt, and found none)."""
+    greedy, rng = GreedyAgent(), random.Random(0)
+    for game in range(40):
+        state = GameState(BELOTE, seed=game)
+        for _ in range(400):
+            seat = state.current_player()
+            if seat == CHANCE:
+                state.deal_shuffled()
+                continue
+            if seat < 0:
+                break
+            view = state.view(seat)
+            taker = next((s for s, card in view.played if card == view.taken), None)  # played the taken card
+            if taker is not None and taker != seat and [h for _, h in view.face_up] == [taker]:
+                return state, seat
+            state.apply(greedy.act(state, state.legal_actions(), rng))
+    raise AssertionError("no such position in 40 games")
+
+
+def test_the_worlds_keep_the_taken_card_and_the_shown_meld_apart() -> None:
+    """The turned card's taker played it and shows a meld card still in his hand: the worlds put the
+    shown card in his hand, and the seat's view comes out as it is."""
+    state, seat = taken_then_meld_shown()
+    view = state.view(seat)
+    worlds = Sampler().worlds(state, seat, 8, random.Random(1))
+    assert len(worlds) == 8
+    for world in worlds:
+        assert world.view(seat) == view
+        assert all(world.hand_of(holder) >> card & 1 for card, holder in view.face_up if holder is not None)
