@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState, IllegalAction
+from couillon_dsl.engine.call import needed_to_call
 from couillon_dsl.engine.declarations import meld_trump
 from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.passing import pass_givers
@@ -73,6 +74,30 @@ def called_card_rules_out(view: SeatView) -> dict[int, int]:
         return {}
     caller = view.sides[view.deciding_seat]
     return {s: 1 << view.called for s, side in enumerate(view.sides) if side >= 0 and side != caller}
+
+
+def decisions_say_held(state: GameState, view: SeatView) -> tuple[dict[int, int], int]:
+    """Per seat, the cards its public decisions say it held, and those of them it held after every
+    discard. An announcement only a card's holder may make (``holder_of``) says he held it in the
+    first trick; a call of a card of an ``otherwise`` tier, that the declarer held every card of the
+    tiers before (:func:`needed_to_call`) when he called, after his discards unless he called before
+    the kitty. Left to the replay, worlds that deal those cards at random seldom fit (8 seats: the
+    holder gets the card one world in eight; a fallback tier's cards, one in hundreds)."""
+    rs = state.ruleset
+    holds: dict[int, int] = {}
+    ids = [a.id for a in rs.announcements]
+    for announcement, seat in view.announcements:
+        card = rs.tables.holder_cards[ids.index(announcement)] if announcement in ids else -1
+        if card >= 0:
+            holds[seat] = holds.get(seat, 0) | 1 << card
+    kept = sum(holds.values())
+    calls = rs.tables.calls
+    if calls and view.called is not None and view.called >= 0 and view.deciding_seat is not None:
+        table = calls[next(i for i, c in enumerate(rs.contracts) if c.id == view.contract)]
+        if table is not None and (needed := needed_to_call(table, view.called)):
+            holds[view.deciding_seat] = holds.get(view.deciding_seat, 0) | needed
+            kept |= 0 if table.before_kitty else needed
+    return holds, kept
 
 
 def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partner_free: bool = False,
@@ -198,13 +223,14 @@ def hidden_discards(state: GameState, seat: int, view: SeatView, public: Sequenc
 
 
 def replays_discarding(world: GameState, actions: Sequence[int], hidden: set[int], view: SeatView, gone: int,
-                       rng: random.Random) -> bool:
+                       rng: random.Random, kept: int = 0) -> bool:
     """:func:`replays` where each discard this seat did not see is one the world's discarder could have
-    made unseen: a legal discard of a hidden kind, none he plays later, the cards he cannot hold
-    (``gone``: his revealed voids) first. The world's view must then be the seat's."""
+    made unseen: a legal discard of a hidden kind, none he plays later or is known to hold after it
+    (``kept``), the cards he cannot hold (``gone``: his revealed voids) first. The world's view must
+    then be the seat's."""
     acts = world.actions
     kitty = world.ruleset.tables.kitty  # built wherever a seat discards: the discard rules' masks
-    later = 0  # cards the discarder plays, or discards in view, in the rest of the deal
+    later = kept  # cards the discarder plays, or discards in view, in the rest of the deal
     for i, action in enumerate(actions):
         if action < acts.ncards:
             later |= 1 << action
@@ -294,7 +320,9 @@ def replays_passing(world: GameState, actions: Sequence[int], hidden: set[int], 
 class _Layout:
     """Which pack positions hold which known cards, and which are free for the unseen ones."""
 
-    def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView, hidden: int) -> None:
+    def __init__(self, base: GameState, public: Sequence[int], seat: int, view: SeatView, hidden: int,
+                 holds: dict[int, int] | None = None) -> None:
+        """``holds``: per seat, cards the public decisions say it was dealt (or took) besides those in view."""
         probe = base.clone()
         ncards = probe.ruleset.layout.size
         probe.deal_pack(list(range(ncards)))  # pack position i holds card i
@@ -320,8 +348,9 @@ class _Layout:
             known |= 1 << view.taken
         probe_up = probe_view.face_up
         for holder in [None, *range(nseats)]:  # face-up cards sit at fixed positions, in turn-up order
-            real = [c for c, s in view.face_up if s == holder]
-            spots = [p for p, s in probe_up if s == holder]
+            # but not the offered card taken, placed above: its taker's cards shown later (a meld) are others
+            real = [c for c, s in view.face_up if s == holder and not known >> c & 1]
+            spots = [p for p, s in probe_up if s == holder and p not in self.fixed]
             if holder is None or len(real) == len(spots):
                 for position, card in zip(spots, real):
                     self.fixed[position] = card
@@ -398,6 +427,8 @@ class _Layout:
                 cards += list(iter_bits(view.passed))
             if s == giver_to_me:
                 cards += list(iter_bits(view.received))
+            if holds and s in holds:
+                cards += list(iter_bits(holds[s]))
             cards = sorted(set(c for c in cards if not known >> c & 1))
             self.known[s] = cards
             known |= sum(1 << c for c in cards)
@@ -562,7 +593,8 @@ class Sampler:
         public = history[start + ncards:]  # this deal's decisions, plays and announcements
         base = self.before_deal(state, start)
         hidden = hidden_discards(state, seat, view, public)
-        layout = _Layout(base, public, seat, view, len(hidden))
+        holds, kept = decisions_say_held(state, view)
+        layout = _Layout(base, public, seat, view, len(hidden), holds)
         gives = hidden_gives(state, seat, view, public)
         givers = pass_givers(rs, state.play_order((view.dealer + 1) % rs.players.count), view.blind)
         excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free,
@@ -591,7 +623,7 @@ class Sampler:
                 return candidate if replays_passing(candidate, public, gives, given, view, reading, rng) else None
             candidate.deal_pack(pack)
             if hidden:
-                return candidate if replays_discarding(candidate, public, hidden, view, gone, rng) else None
+                return candidate if replays_discarding(candidate, public, hidden, view, gone, rng, kept) else None
             return candidate if replays(candidate, public, reading) and candidate.view(seat) == view else None
 
         found = 0

@@ -83,6 +83,18 @@ def legal_calls(table: CallTable, hand: CardMask, ctx: TrumpContext, suit_of: Se
     return pool
 
 
+def needed_to_call(table: CallTable, card: Card) -> CardMask:
+    """The cards a declarer must hold to call ``card`` at all (:func:`legal_calls`): every card of the
+    tiers before the first one that has it (none for a card of ``cards``). A call is public, so a
+    sampler may read it: a fallback tier's card called says where the earlier tiers' cards were."""
+    needed = 0
+    for tier in (table.cards, *table.otherwise):
+        if tier >> card & 1:
+            return needed
+        needed |= tier
+    return 0
+
+
 class CallPhase(StateFields):
     """The declarer's call of his partner's card."""
 
