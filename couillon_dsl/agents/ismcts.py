@@ -90,7 +90,7 @@ class IsmctsAgent(SearchAgent):
 
     def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7,
                  evidence: float = EVIDENCE, paired: int = 1, expand: int = 1, others: str = "policy",
-                 family: int = 1) -> None:
+                 family: int = 0) -> None:
         whole_count("iterations", iterations)
         whole_count("worlds", worlds)
         whole_count("expand", expand)
