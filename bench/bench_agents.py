@@ -17,8 +17,9 @@ and its CPU time (the process's), which a loaded machine disturbs less.
     .venv/bin/python bench/bench_agents.py --table cells.jsonl --pooled   # and each matchup over its rulesets
 
 A spec ``trumps=SPEC`` plays A's decisions (trump, contract, announcements) with SPEC and
-its cards with greedy (the split test: whose trump decisions are better); ``cards=SPEC`` the
-other way round. ``oracle=SPEC`` is the search SPEC shown every card: each world it searches
+its cards with greedy (the split test: whose trump decisions are better); ``bids=SPEC`` only
+the decisions with no card among them (an announcement made with a card is greedy's: cheaper
+where announcements come with every card); ``cards=SPEC`` the other way round. ``oracle=SPEC`` is the search SPEC shown every card: each world it searches
 is the true deal. No player can be that, so it is a ceiling, not an agent: how far ahead of B
 a search could get on a ruleset if it knew the hidden cards. The split specs may wrap it:
 ``trumps=oracle=SPEC`` is the ceiling of the decisions alone.
@@ -67,14 +68,16 @@ class Timed:
 
 
 class SplitAgent:
-    """Decisions (anything but a card) by one agent, cards by another."""
+    """Decisions (anything but a card) by one agent, cards by another; with ``before_play`` only
+    the decisions with no card among them (an announcement made with a card is the player's)."""
 
-    def __init__(self, decider: Agent, player: Agent) -> None:
-        self.decider, self.player = decider, player
+    def __init__(self, decider: Agent, player: Agent, before_play: bool = False) -> None:
+        self.decider, self.player, self.before_play = decider, player, before_play
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:
-        agent = self.player if legal[-1] < state.actions.ncards else self.decider
-        return agent.act(state, legal, rng)
+        ncards = state.actions.ncards
+        card = legal[0] < ncards if self.before_play else legal[-1] < ncards
+        return (self.player if card else self.decider).act(state, legal, rng)
 
 
 class TrueDeal(Sampler):
@@ -94,6 +97,8 @@ def agent_of(spec: str) -> Agent:
         return agent
     if spec.startswith("trumps="):
         return SplitAgent(agent_of(spec[len("trumps="):]), make_agent("greedy"))
+    if spec.startswith("bids="):
+        return SplitAgent(agent_of(spec[len("bids="):]), make_agent("greedy"), before_play=True)
     if spec.startswith("cards="):
         return SplitAgent(make_agent("greedy"), agent_of(spec[len("cards="):]))
     return make_agent(spec)
@@ -207,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"A,B (repeatable; default {DEFAULT_MATCHUPS.replace(';', ' and ')})")
     parser.add_argument("--pairs", type=int, default=20, help="seat-swapped pairs of games per cell")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a ruleset option for every ruleset run (repeatable), e.g. deals=4")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table at the end")
     parser.add_argument("--out", type=Path, help="append one JSON line per cell to this file")
     parser.add_argument("--table", type=Path, nargs="+", metavar="FILE",
@@ -227,9 +234,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if any(len(specs) != 2 for specs in matchups):
         parser.error("a matchup is two agents, A,B")
+    if any("=" not in o for o in args.option):
+        parser.error("an --option is NAME=VALUE")
     rows = []
     for name in args.rulesets.split(","):
-        ruleset = build_ruleset(name)
+        ruleset = build_ruleset(name, dict(o.split("=", 1) for o in args.option))
         for spec_a, spec_b in matchups:
             row = matchup(ruleset, spec_a, spec_b, args.pairs, args.seed)
             rows.append(row)
