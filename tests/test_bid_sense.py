@@ -1,19 +1,14 @@
 """Contract bids where the agents were known to be poor (docs/agents.md, *Decisions that are not
 cards*): greedy opened an open auction on any hand whose best strain beat a pass, so no deal was
-passed out; the searches overruled greedy's contract choice on the best of several noisy gains,
-each asked for one standard error as if it were the only one (`family=1` asks the family's;
-off by default, measured in docs/agents.md)."""
+passed out."""
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 
 from couillon_dsl.agents import AgentSpecError, make_agent
 from couillon_dsl.agents.greedy import OPENING_PROMISE, PARTNER_NAMED, hand_value, strain_context
-from couillon_dsl.agents.pimc import PimcAgent
-from couillon_dsl.agents.playout import family_z
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from example_games import FOLDER
@@ -76,39 +71,3 @@ def test_some_deals_are_passed_out_and_most_are_bid() -> None:
 def test_greedy_refuses_a_promise_setting_other_than_0_or_1() -> None:
     with pytest.raises(AgentSpecError, match="promise must be 1"):
         make_agent("greedy:promise=2")
-
-
-def test_the_evidence_grows_with_the_alternatives_to_greedys_choice() -> None:
-    assert family_z(1.0, 1) == 1.0  # one alternative: one comparison
-    # Bonferroni: P(Z > 1) = 0.1587 split among seven alternatives, 0.0227: z = 2.00
-    assert family_z(1.0, 7) == pytest.approx(2.0, abs=0.005)
-    assert family_z(1.0, 7) < family_z(1.0, 35)
-    one, family = PimcAgent(samples=8), PimcAgent(samples=8, family=1)  # the default: one comparison
-    gain, variance = 0.015, 0.01 ** 2  # 1.5 standard errors
-    assert one.overrules(gain, variance, 7)  # the best of seven gains, each judged alone
-    assert not family.overrules(gain, variance, 7)
-    assert family.overrules(gain, variance, 1)
-    assert family.overrules(2.1 * math.sqrt(variance), variance, 7)
-    assert PimcAgent(samples=8, evidence=0).overrules(1e-9, variance, 7)  # evidence 0: any gain
-
-
-def test_with_family_a_contract_choice_needs_the_familys_evidence_to_overrule_greedy() -> None:
-    """The reservation of examples/doppelkopf.yaml: a pass (greedy's) and seven solos. Played-out
-    values in which the last solo beats the pass by 1.5 standard errors in the paired worlds: it
-    overrules greedy judged alone, not as the best of seven."""
-    rs = build_ruleset(str(FOLDER / "doppelkopf.yaml"))
-    state = GameState(rs, seed=1)
-    while state.current_player() < 0:
-        state.deal_shuffled()
-    legal = state.legal_actions()
-    agent = PimcAgent(samples=16, family=1)
-    base = agent._greedy.act(state, legal, random.Random(0))
-    assert state.action_to_string(base) == "pass"
-    solo = legal[-1]
-    worlds = 16
-    gains = [0.03 if w % 2 else -0.03 for w in range(worlds)]  # mean 0, spread 0.031: its standard error 0.0077
-    shift = 1.5 * math.sqrt(sum(g * g for g in gains) / (worlds - 1) / worlds)
-    values = [[0.5 + (shift + gains[w] if a == solo else 0.0) for a in legal] for w in range(worlds)]
-    for family, chosen in ((1, base), (0, solo)):
-        agent = PimcAgent(samples=16, family=family)
-        assert agent.best_played_out(state, legal, random.Random(0), 2, values) == chosen

@@ -89,8 +89,7 @@ class IsmctsAgent(SearchAgent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 300, ms: float = 0, worlds: int = 30, c: float = 0.7,
-                 evidence: float = EVIDENCE, paired: int = 1, expand: int = 1, others: str = "policy",
-                 family: int = 0) -> None:
+                 evidence: float = EVIDENCE, paired: int = 1, expand: int = 1, others: str = "policy") -> None:
         whole_count("iterations", iterations)
         whole_count("worlds", worlds)
         whole_count("expand", expand)
@@ -101,7 +100,7 @@ class IsmctsAgent(SearchAgent):
         if others not in ("search", "policy"):
             raise ValueError(f"others must be policy (only the searching seat's moves searched) or search (every seat's), "
                              f"got {others!r}")
-        super().__init__(ms, evidence, family)
+        super().__init__(ms, evidence)
         self.iterations = iterations
         self.worlds = worlds
         self.c = c

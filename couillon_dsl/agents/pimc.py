@@ -26,9 +26,9 @@ class PimcAgent(SearchAgent):
 
     name = "pimc"
 
-    def __init__(self, samples: int = 24, ms: float = 0, evidence: float = EVIDENCE, family: int = 0) -> None:
+    def __init__(self, samples: int = 24, ms: float = 0, evidence: float = EVIDENCE) -> None:
         whole_count("samples", samples)
-        super().__init__(ms, evidence, family)
+        super().__init__(ms, evidence)
         self.samples = samples
 
     def act(self, state: GameState, legal: Sequence[int], rng: random.Random) -> int:

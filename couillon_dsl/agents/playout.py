@@ -60,22 +60,15 @@ class SearchAgent:
     A decision that is not a card (trump, contract, announcement) is valued by a few hundred
     playouts of a whole hand, whose outcomes spread widely, while greedy's rule for it is
     calibrated to the ruleset's break-even: the search takes greedy's choice unless its own
-    beats it by ``evidence`` standard errors; with ``family`` 1 the evidence is that of one
-    comparison among as many as the choice had alternatives to greedy's (:func:`family_z`), off by
-    default: it cost Schieber a little and did not clearly help (measured in docs/agents.md).
-    Card play is the search's own."""
+    beats it by ``evidence`` standard errors. Card play is the search's own."""
 
-    def __init__(self, ms: float, evidence: float, family: int = 0) -> None:
+    def __init__(self, ms: float, evidence: float) -> None:
         if not isinstance(ms, (int, float)) or ms < 0:
             raise ValueError(f"ms must be a number >= 0 (0: budget by count), got {ms!r}")
         if not isinstance(evidence, (int, float)) or evidence < 0:
             raise ValueError(f"evidence must be a number >= 0 (0: the search decides alone), got {evidence!r}")
-        if family not in (0, 1):
-            raise ValueError(f"family must be 1 (the evidence grows with the alternatives to greedy's choice) or 0, "
-                             f"got {family!r}")
         self.ms = ms
         self.evidence = evidence
-        self.family = family
         self._greedy = GreedyAgent()
         self._sampler = Sampler()
         self._outlook: Outlook | None = None
@@ -122,14 +115,10 @@ class SearchAgent:
         best = max(range(len(legal)), key=totals.__getitem__)
         return self.settle(state, legal, rng, scale, legal[best], lambda base: paired_gain(values, best, legal.index(base)))
 
-    def overrules(self, gain: float, variance: float, alternatives: int = 1) -> bool:
+    def overrules(self, gain: float, variance: float) -> bool:
         """Whether the search's estimated ``gain`` over greedy's choice (``variance``: that estimate's)
-        is ``evidence`` standard errors clear of nothing (``evidence`` 0: any gain, however few the worlds),
-        the best of ``alternatives`` to greedy's choice asking more with ``family`` (:func:`family_z`)."""
-        if not self.evidence:
-            return gain > 0
-        z = family_z(self.evidence, alternatives) if self.family else self.evidence
-        return gain > z * math.sqrt(variance)
+        is ``evidence`` standard errors clear of nothing (``evidence`` 0: any gain, however few the worlds)."""
+        return gain > self.evidence * math.sqrt(variance) if self.evidence else gain > 0
 
     def settle(self, state: GameState, legal: Sequence[int], rng: random.Random, scale: int, best: int,
                gain_over: Callable[[int], tuple[float, float]]) -> int:
@@ -142,20 +131,7 @@ class SearchAgent:
         if scale == 1 and not discarding(legal, state.actions):
             return best
         base = self._greedy.act(state, legal, rng)
-        alternatives = len(legal) - 1 if scale > 1 else 1  # a discard's cards: not measured, as before
-        return best if base == best or self.overrules(*gain_over(base), alternatives) else base
-
-
-def family_z(evidence: float, alternatives: int) -> float:
-    """The standard errors the best of ``alternatives`` estimated gains over greedy's choice must
-    clear for the chance that noise alone clears it to stay what ``evidence`` standard errors
-    allow one gain (Bonferroni's bound): the search keeps the best of its estimates, and the more
-    there are, the likelier one is high by chance. With 1 standard error a choice among a pass
-    and seven contracts overrules greedy on any of seven gains a standard error high by luck;
-    with this it needs 2.0."""
-    if alternatives <= 1:
-        return evidence
-    return -STANDARD_NORMAL.inv_cdf(STANDARD_NORMAL.cdf(-evidence) / alternatives)
+        return best if base == best or self.overrules(*gain_over(base)) else base
 
 
 def explore_share(scale: int) -> float:
