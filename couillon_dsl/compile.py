@@ -320,7 +320,12 @@ def _check_option_values(document: Document, data: dict[str, Any], changed: list
     """
     from couillon_dsl.validate import check
 
-    errors = [d for d in check(dataclasses.replace(document, data=data)) if d.is_error]
+    # the options are applied already: their patches and settings are not applied again over the result
+    # (a patch removing what another value's patch names would fail there), their names and types stay
+    # for `option(...)`
+    applied = {**data, "options": {name: {k: v for k, v in spec.items() if k not in ("patches", "sets")}
+                                   for name, spec in (data.get("options") or {}).items()}}
+    errors = [d for d in check(dataclasses.replace(document, data=applied)) if d.is_error]
     if errors:
         pointer = f"/options/{escape(changed[0])}"
         names = ", ".join(f"'{name}'" for name in changed)
