@@ -80,7 +80,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                      sits_out=value.get("sits_out"), shows_hand=value.get("shows_hand", False),
                      offered_when=value.get("offered_when"), for_side=value.get("for_side"),
                      before_card=value.get("before_card"), reply_to=tuple(value.get("reply_to", ())),
-                     before_lead=value.get("before_lead", False), implies=value.get("implies"))
+                     before_lead=value.get("before_lead", False), after_declarer=value.get("after_declarer", False),
+                     implies=value.get("implies"))
         for key, value in (data.get("announcements") or {}).items()
     )
     roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
@@ -133,7 +134,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
         offered_when=_offered_when(announcements, document, names), calls=call_tables(layout, deck, contracts),
         side_offers=_side_offers(announcements),
-        lead_asks=tuple(i for i, a in enumerate(announcements) if a.for_side and a.before_lead))
+        lead_asks=tuple(i for i, a in enumerate(announcements) if a.for_side and a.before_lead),
+        after_declarer_only=sum(1 << i for i, a in enumerate(announcements) if a.for_side and a.after_declarer))
     if tables.side_offers:
         deadlines, implies = [-1] * len(announcements), [-1] * len(announcements)
         for i, _, before, _, implied in tables.side_offers:

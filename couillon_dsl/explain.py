@@ -1346,6 +1346,9 @@ def side_announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
         "the other side" if rs.players.sides == "card_holders" else "the side against the maker")
     before = announcement.before_card
     names = [a.name for r in announcement.reply_to if (a := _announcement(rs, r)) is not None]
+    if announcement.after_declarer:
+        side += (f" sitting after the declarer in the order from the dealer's {_left(rs)} (one the auction "
+                 f"never asked before the declarer's bid)")
     if announcement.before_lead:
         return (f"once the contract is fixed, before the first lead, each player in turn from the dealer's "
                 f"{_left(rs)} is asked once whether they announce {announcement.name}, the first to do so ending "

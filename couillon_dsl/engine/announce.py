@@ -60,8 +60,9 @@ class AnnouncePhase(StateFields):
         played = self._ntricks - self._hands[seat].bit_count()
         deadline_of = self._t.side_deadlines
         may = 0
+        later_only = self._t.after_declarer_only
         for a, a_side, before, replies, _ in self._t.side_offers:
-            if a_side != side or made >> a & 1:
+            if a_side != side or made >> a & 1 or later_only >> a & 1 and not self._after_declarer(seat):
                 continue
             for r in replies:
                 if made >> r & 1:
@@ -73,7 +74,17 @@ class AnnouncePhase(StateFields):
     def _side_may(self, seat: int, a: int) -> bool:
         """Whether ``seat`` is of the side announcement ``a`` (`for_side`) is made for; the hand has a maker."""
         side = 0 if self._side_of[seat] == self._maker else 1
+        if self._t.after_declarer_only >> a & 1 and not self._after_declarer(seat):
+            return False
         return any(entry[0] == a and entry[1] == side for entry in self._t.side_offers)
+
+    def _after_declarer(self, seat: int) -> bool:
+        """Whether ``seat`` comes after the declarer in the order from the elder (`after_declarer`): the
+        auction never asked it before his bid."""
+        if self._decider is None:
+            return False
+        order = self._order[self._t.next_seat[self._dealer]]
+        return seat in order and self._decider in order and order.index(seat) > order.index(self._decider)
 
     def _side_refusal(self, seat: int, a: int) -> str:
         """Why ``seat`` may not make announcement ``a`` for its side now (it is not offered)."""
@@ -84,6 +95,8 @@ class AnnouncePhase(StateFields):
         if self._maker is None or (0 if self._side_of[seat] == self._maker else 1) != self._t.side_offers[
                 next(i for i, entry in enumerate(self._t.side_offers) if entry[0] == a)][1]:
             return f"only a seat of the side it is made for may announce {name}"
+        if self._t.after_declarer_only >> a & 1 and not self._after_declarer(seat):
+            return f"only a seat after the declarer in the auction's order may announce {name}"
         if a in self._t.lead_asks:
             return f"{name} is asked of every seat before the first lead, and only then"
         played = self._ntricks - self._hands[seat].bit_count()

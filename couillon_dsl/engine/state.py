@@ -977,8 +977,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             return "the game is over"
         if self._phase == DRAW and 0 <= action < self._acts.ncards:
             return f"{self._rs.layout.name(action)} was already drawn in this deal"
-        if self._phase == ANNOUNCE and action == self._acts.announce0 + self._offers[0][0]:  # asked, not his side's
-            return f"only a seat of the side it is made for may announce {self._rs.announcements[self._offers[0][0]].name}"
+        if self._phase == ANNOUNCE and action == self._acts.announce0 + self._offers[0][0]:  # asked, not his to make
+            return self._side_refusal(self._offers[0][1], self._offers[0][0])
         legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
         return f"{self._describe(action)} is not legal in phase {phase}; legal: {legal}"
 
