@@ -81,6 +81,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                      sits_out=value.get("sits_out"), shows_hand=value.get("shows_hand", False),
                      offered_when=value.get("offered_when"), for_side=value.get("for_side"),
                      before_card=value.get("before_card"), reply_to=tuple(value.get("reply_to", ())),
+                     before_lead=value.get("before_lead", False), after_declarer=value.get("after_declarer", False),
                      implies=value.get("implies"))
         for key, value in (data.get("announcements") or {}).items()
     )
@@ -133,7 +134,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
         offered_when=_offered_when(announcements, document, names), calls=call_tables(layout, deck, contracts),
-        side_offers=_side_offers(announcements))
+        side_offers=_side_offers(announcements),
+        lead_asks=tuple(i for i, a in enumerate(announcements) if a.for_side and a.before_lead),
+        after_declarer_only=sum(1 << i for i, a in enumerate(announcements) if a.for_side and a.after_declarer))
     if tables.side_offers:
         deadlines, implies = [-1] * len(announcements), [-1] * len(announcements)
         for i, _, before, _, implied in tables.side_offers:
@@ -327,7 +330,12 @@ def _check_option_values(document: Document, data: dict[str, Any], changed: list
     """
     from couillon_dsl.validate import check
 
-    errors = [d for d in check(dataclasses.replace(document, data=data)) if d.is_error]
+    # the options are applied already: their patches and settings are not applied again over the result
+    # (a patch removing what another value's patch names would fail there), their names and types stay
+    # for `option(...)`
+    applied = {**data, "options": {name: {k: v for k, v in spec.items() if k not in ("patches", "sets")}
+                                   for name, spec in (data.get("options") or {}).items()}}
+    errors = [d for d in check(dataclasses.replace(document, data=applied)) if d.is_error]
     if errors:
         pointer = f"/options/{escape(changed[0])}"
         names = ", ".join(f"'{name}'" for name in changed)
@@ -696,7 +704,10 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
 def _side_offers(announcements: tuple[Announcement, ...]) -> tuple[tuple[int, int, int, tuple[int, ...], int], ...]:
     """The announcements made by a seat for its side (`for_side`), as the engine reads them (Tables.side_offers)."""
     index = {a.id: i for i, a in enumerate(announcements)}
-    return tuple((i, 0 if a.for_side == "maker" else 1, 1 << 20 if a.before_card is None else a.before_card,
+    # asked before the first lead (`before_lead`): deadline 0, never offered beside the cards, a reply to it
+    # before the replier's first card
+    return tuple((i, 0 if a.for_side == "maker" else 1,
+                  0 if a.before_lead else 1 << 20 if a.before_card is None else a.before_card,
                   tuple(index[r] for r in a.reply_to), index[a.implies] if a.implies else -1)
                  for i, a in enumerate(announcements) if a.for_side)
 

@@ -113,8 +113,12 @@ CODES: dict[str, str] = {
     "deal-announcement-repeated": "a deal script asking every seat for the same announcement twice",
     "side-announcement-shape": "an announcement for a side (`for_side`) also names `holder_of`, `after`, `by` or a "
                                "declarer's key",
-    "side-announcement-key": "`before_card`, `reply_to` or `implies` on an announcement that is not made for a side "
-                             "(`for_side`)",
+    "side-announcement-key": "`before_card`, `reply_to`, `implies`, `before_lead` or `after_declarer` on an "
+                             "announcement that is not made for a side (`for_side`)",
+    "side-announcement-after-declarer": "`after_declarer` on an announcement for a side in a ruleset without an "
+                                        "auction",
+    "side-announcement-before-lead": "`before_card` or `reply_to` on an announcement asked before the first lead "
+                                     "(`before_lead`)",
     "side-announcement-reference": "`implies` naming no announcement of its own side, or `reply_to` naming none of the "
                                    "other side",
     "side-announcement-never-offered": "`before_card: 0` (only in reply) on an announcement for a side without "

@@ -1357,10 +1357,21 @@ def side_announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
         "the other side" if rs.players.sides == "card_holders" else "the side against the maker")
     before = announcement.before_card
     names = [a.name for r in announcement.reply_to if (a := _announcement(rs, r)) is not None]
+    if announcement.after_declarer:
+        side += (f" sitting after the declarer in the order from the dealer's {_left(rs)} (one the auction "
+                 f"never asked before the declarer's bid)")
+    if announcement.before_lead:
+        return (f"once the contract is fixed, before the first lead, each player in turn from the dealer's "
+                f"{_left(rs)} is asked once whether they announce {announcement.name}, the first to do so ending "
+                f"the round; only a player of {side} may, the others are asked too and may only decline, so "
+                f"being asked tells nothing; it is not offered later; an announcement answering it may be made "
+                f"until the answerer's first card")
     if before == 0:  # only in reply
+        replied = [a for r in announcement.reply_to if (a := _announcement(rs, r)) is not None]
+        until = ("until their first card is played" if replied and all(a.before_lead for a in replied)
+                 else "until one card later than the announcement it answers could be")
         text = (f"a player of {side} may announce {announcement.name} only once {join(names, 'or')} was announced "
-                f"(by the other side), on any of their turns until one card later than the announcement it answers "
-                f"could be, just before playing a card")
+                f"(by the other side), on any of their turns {until}, just before playing a card")
     else:
         deadline = f" until their {ordinal(before)} card is played" if before else ""
         text = f"a player of {side} may announce {announcement.name} on any of their turns{deadline}, just before playing a card"
@@ -1415,7 +1426,9 @@ def describe_announcements(rs: Ruleset) -> Section | None:
                                        any(a.by == "declarer" and not a.after for a in rs.announcements)),
                                       ("during the first trick", any(a.holder_of for a in rs.announcements)),
                                       ("by a player for their side, on their turns until a given card of theirs is played",
-                                       any(a.for_side for a in rs.announcements)),
+                                       any(a.for_side and not a.before_lead for a in rs.announcements)),
+                                      ("by a player for their side, asked of every player before the first lead",
+                                       any(a.before_lead for a in rs.announcements)),
                                       ("by every player in turn during the deal",
                                        any(a.by == "each_seat" for a in rs.announcements))) if made]
     told = (" Staying silent is just playing a card, and an announcement for a side tells every player the "

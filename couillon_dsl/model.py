@@ -468,6 +468,8 @@ class Announcement:
     before_card: int | None = None  # with for_side: offered only before the announcer plays this card (1 = his first;
     # 0: only in reply to one of reply_to)
     reply_to: tuple[str, ...] = ()  # with for_side: once one of these (the other side's) was made, one card later than it
+    before_lead: bool = False  # with for_side: asked of every seat once, before the first lead, not beside the cards
+    after_declarer: bool = False  # with for_side: only a seat after the declarer in the auction's order from the elder
     implies: str | None = None  # with for_side: making it makes this one (of its side) too, when not yet made
 
 
@@ -746,6 +748,9 @@ class Tables:
     side_offers: tuple[tuple[int, int, int, tuple[int, ...], int], ...] = ()
     side_deadlines: tuple[int, ...] = ()  # announcement index -> its before_card with for_side (else -1); () without
     side_implies: tuple[int, ...] = ()  # announcement index -> the one it implies, or -1; () without
+    # announcements for a side asked of every seat before the first lead (`before_lead`), by index; () without
+    lead_asks: tuple[int, ...] = ()
+    after_declarer_only: int = 0  # bit a: announcement a only for a seat after the declarer (`after_declarer`)
     # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
     # (no kitty step, no offered card taken)
     kitty: Any = None

@@ -715,7 +715,7 @@ class _Checks:
         `implies` belong to it, and name announcements for a side: the other side's, its own side's."""
         for_side = item.get("for_side")
         if for_side is None:
-            for key in ("before_card", "reply_to", "implies"):
+            for key in ("before_card", "reply_to", "implies", "before_lead", "after_declarer"):
                 if key in item:
                     self.report("side-announcement-key", f"{key} belongs to an announcement made by a seat for its "
                                 "side, but this one has no for_side", f"{base}/{key}",
@@ -731,6 +731,16 @@ class _Checks:
             self.report("side-announcement-without-maker", f"for_side: {for_side} names a side by its maker, but with "
                         "fixed teams and trump.method none no hand has a maker, so it is never offered",
                         f"{base}/for_side", "use players.sides: card_holders, or a trump decided by the players")
+        if item.get("after_declarer") and self.data["trump"].get("method", "none") != "auction":
+            self.report("side-announcement-after-declarer", "after_declarer counts the seats after the declarer in "
+                        "the auction's order, but this ruleset has no auction, so no seat is after a declarer",
+                        f"{base}/after_declarer", "use trump.method: auction, or leave after_declarer out", key=True)
+        if item.get("before_lead"):
+            for key in ("before_card", "reply_to"):
+                if key in item:
+                    self.report("side-announcement-before-lead", f"before_lead asks every seat once before the first "
+                                f"lead, so the announcement takes no {key}", f"{base}/{key}",
+                                f"leave {key} out, or before_lead", key=True)
         if item.get("before_card") == 0 and not item.get("reply_to"):
             self.report("side-announcement-never-offered", "before_card: 0 offers an announcement only in reply to "
                         "one of its reply_to, but it has none, so it is never offered", f"{base}/before_card",

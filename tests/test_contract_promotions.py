@@ -114,3 +114,21 @@ def test_random_wenz_hands_conserve_120_points_and_the_scores(seed: int) -> None
     summary = state.hands[-1]
     assert summary.contract == "wenz" and sum(summary.points) == 120 and sum(summary.tricks) == 8
     assert sum(summary.deltas) == 0 and sorted(summary.sides) == [0, 1, 1, 1]
+
+
+def test_each_colour_games_value_keeps_its_games_and_the_farbgeier_ranks_the_obers_over_its_suit():
+    """Each value of Schafkopf's `colour_games` makes a valid ruleset (its patch removes contracts another
+    value's ladder names: the option values are checked without re-applying their patches) with the games
+    it names; in an acorn Farbgeier the Obers head the clubs, the acorn Unter a club between king and nine."""
+    kinds = {"both": {"farbwenz", "farbgeier"}, "farbwenz": {"farbwenz"}, "farbgeier": {"farbgeier"}, "none": set()}
+    for value, games in kinds.items():
+        rs = build_ruleset(str(FOLDER / "schafkopf.yaml"), {"colour_games": value})
+        ids = {c.id for c in rs.contracts}
+        for kind in ("farbwenz", "farbgeier"):
+            made = {f"{kind}_{s}" for s in "dhsc"} | {f"tout_{kind}_{s}" for s in "dhsc"}
+            assert (made <= ids) == (kind in games) and (not made & ids) == (kind not in games), (value, kind)
+        assert "sie" in ids
+    clubs = LAYOUT.parse_mask(["QC", "QS", "QH", "QD", "AC", "10C", "KC", "JC", "9C"])
+    assert order(context(RS, "farbgeier_c"), clubs, suit("C")) == ["QC", "QS", "QH", "QD", "AC", "10C", "KC", "JC", "9C"]
+    spades = LAYOUT.parse_mask(["AS", "KS", "JS", "9S"])  # the leaf Unter: a spade between king and nine
+    assert order(context(RS, "farbgeier_c"), spades, suit("S")) == ["AS", "KS", "JS", "9S"]

@@ -7,7 +7,9 @@ later than an announcement of the other side it replies to, `reply_to`): only to
 side, so making it tells the table the announcer's side (``GameState.sides_known_to``).
 The declarer's announcements (`by: declarer`) are put to him once the contract is fixed and
 any kitty exchanged, before the first lead (``_ntricks`` is still 0 then), and play begins
-when they and their answers are settled. An announcement a deal step asks (`announce`) is put to every
+when they and their answers are settled; then an announcement for a side asked before the lead
+(`before_lead`) is put to every seat in turn from the elder, a seat not of its side answering only no,
+so the question tells nothing. An announcement a deal step asks (`announce`) is put to every
 seat in turn from the elder, each answer counted, and the deal goes on once all have answered.
 """
 from __future__ import annotations
@@ -58,8 +60,9 @@ class AnnouncePhase(StateFields):
         played = self._ntricks - self._hands[seat].bit_count()
         deadline_of = self._t.side_deadlines
         may = 0
+        later_only = self._t.after_declarer_only
         for a, a_side, before, replies, _ in self._t.side_offers:
-            if a_side != side or made >> a & 1:
+            if a_side != side or made >> a & 1 or later_only >> a & 1 and not self._after_declarer(seat):
                 continue
             for r in replies:
                 if made >> r & 1:
@@ -67,6 +70,21 @@ class AnnouncePhase(StateFields):
             if played < before:
                 may |= 1 << a
         return may
+
+    def _side_may(self, seat: int, a: int) -> bool:
+        """Whether ``seat`` is of the side announcement ``a`` (`for_side`) is made for; the hand has a maker."""
+        side = 0 if self._side_of[seat] == self._maker else 1
+        if self._t.after_declarer_only >> a & 1 and not self._after_declarer(seat):
+            return False
+        return any(entry[0] == a and entry[1] == side for entry in self._t.side_offers)
+
+    def _after_declarer(self, seat: int) -> bool:
+        """Whether ``seat`` comes after the declarer in the order from the elder (`after_declarer`): the
+        auction never asked it before his bid."""
+        if self._decider is None:
+            return False
+        order = self._order[self._t.next_seat[self._dealer]]
+        return seat in order and self._decider in order and order.index(seat) > order.index(self._decider)
 
     def _side_refusal(self, seat: int, a: int) -> str:
         """Why ``seat`` may not make announcement ``a`` for its side now (it is not offered)."""
@@ -77,6 +95,10 @@ class AnnouncePhase(StateFields):
         if self._maker is None or (0 if self._side_of[seat] == self._maker else 1) != self._t.side_offers[
                 next(i for i, entry in enumerate(self._t.side_offers) if entry[0] == a)][1]:
             return f"only a seat of the side it is made for may announce {name}"
+        if self._t.after_declarer_only >> a & 1 and not self._after_declarer(seat):
+            return f"only a seat after the declarer in the auction's order may announce {name}"
+        if a in self._t.lead_asks:
+            return f"{name} is asked of every seat before the first lead, and only then"
         played = self._ntricks - self._hands[seat].bit_count()
         return f"{name} is announced before the announcer's card {self._t.side_deadlines[a]} at the latest (or one " \
                f"card after an announcement it replies to), and seat {seat} has played {played}"

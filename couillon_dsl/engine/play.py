@@ -47,7 +47,8 @@ class PlayPhase(StateFields):
             self._before_play()
 
     def _before_play(self) -> None:
-        """The trump and the sides fixed: cards passed, bids, the declarer's announcements, then the first lead."""
+        """The trump and the sides fixed: cards passed, bids, the declarer's announcements, the announcements
+        for a side asked of every seat (`before_lead`), then the first lead."""
         rs = self._rs
         t = self._t
         if rs.passing is not None and self._begin_passing():  # cards are passed before any bid
@@ -55,15 +56,19 @@ class PlayPhase(StateFields):
         if rs.bids is not None and not self._trick_bids:  # the tricks are bid before the first lead
             self._begin_bids()
             return
+        offers: list[tuple[int, int]] = []
         if t.declarer_offers and self._decider is not None and self._maker is not None:
             # the declarer's announcements (and their answers) come before the first lead, each where its
             # `offered_when` holds
             when = t.offered_when or (None,) * len(t.holder_cards)
-            self._offers = [(a, self._decider) for a in t.declarer_offers
-                            if (offered := when[a]) is None or offered(self._settled())]
-            if self._offers:
-                self._phase = ANNOUNCE
-                return
+            offers = [(a, self._decider) for a in t.declarer_offers
+                      if (offered := when[a]) is None or offered(self._settled())]
+        if t.lead_asks and self._maker is not None:  # then every seat in turn from the elder, whatever its side
+            offers += [(a, seat) for a in t.lead_asks for seat in self._order[t.next_seat[self._dealer]]]
+        if offers:
+            self._offers = offers
+            self._phase = ANNOUNCE
+            return
         self._before_first_lead()
 
     def _before_first_lead(self) -> None:

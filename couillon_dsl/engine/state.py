@@ -157,7 +157,10 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
                 out.extend(range(acts.contract0, acts.contract_end))
             return out
         if phase == ANNOUNCE:
-            return [acts.decline, acts.announce0 + self._offers[0][0]]
+            a, seat = self._offers[0]
+            if self._t.lead_asks and a in self._t.lead_asks and not self._side_may(seat, a):
+                return [acts.decline]  # asked of every seat before the lead: only its side may say yes
+            return [acts.decline, acts.announce0 + a]
         if phase == DEALER:
             return [acts.dealer0 + s for s in range(self._n)]
         if phase == TRUMP_DRAW:
@@ -985,6 +988,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             return "the game is over"
         if self._phase == DRAW and 0 <= action < self._acts.ncards:
             return f"{self._rs.layout.name(action)} was already drawn in this deal"
+        if self._phase == ANNOUNCE and action == self._acts.announce0 + self._offers[0][0]:  # asked, not his to make
+            return self._side_refusal(self._offers[0][1], self._offers[0][0])
         legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
         return f"{self._describe(action)} is not legal in phase {phase}; legal: {legal}"
 
