@@ -1069,6 +1069,11 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
     if duties:
         text += ("; until a trick has been led in the called card's suit, " + "; ".join(duties)
                  + " (a player left with no other card to play plays one)")
+    if rs.play.no_called_suit_first_lead is not None:
+        who = "whoever leads the first trick" if rs.play.no_called_suit_first_lead == "everyone" else \
+            "the declarer, when they lead the first trick,"
+        text += (f"; {who} may not lead the called card's suit there, except with the called card itself"
+                 " (or when they hold nothing else)")
     return text
 
 

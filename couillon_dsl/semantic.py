@@ -1164,6 +1164,14 @@ class _Checks:
                             f"but {why}", f"{base}/partner_by_trick",
                             "a declarer alone (players.sides: declarer_alone) who bid it on a ladder once round")
 
+    def check_called_suit_lead(self, contracts: dict[str, Any]) -> None:
+        """`play.no_called_suit_first_lead` bars the suit of a called card: some contract must call one."""
+        who = (self.data.get("play") or {}).get("no_called_suit_first_lead")
+        if who is not None and not any("call" in contract for contract in contracts.values()):
+            self.report("called-suit-lead-without-call", f"play.no_called_suit_first_lead: {who} bars the called card's "
+                        "suit from the first lead, but no contract calls a card", "/play/no_called_suit_first_lead",
+                        "give a contract a `call` (contracts.<id>.call), or leave no_called_suit_first_lead out")
+
     def check_call_duties(self, key: str, call: dict[str, Any], base: str) -> None:
         """A call's running away (`runs_away_with`) lifts `leads_it_first`, and needs as many cards of a suit as the deck has."""
         run = call.get("runs_away_with")
@@ -1373,8 +1381,9 @@ class _Checks:
         return not trump_cards
 
     def check_leads(self) -> None:
-        """The cards the lead rules name exist."""
+        """The cards the lead rules name exist; the called suit's bar has a call to read."""
         play = self.data.get("play") or {}
+        self.check_called_suit_lead(self.data.get("contracts") or {})
         for key in ("lead_once_broken", "not_on_first_trick"):
             for i, item in enumerate(play.get(key) or []):
                 self.card_class(f"/play/{key}/{i}", item)
