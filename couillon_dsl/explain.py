@@ -1069,11 +1069,6 @@ def call_phrase(rs: Ruleset, call: PartnerCall) -> str:
     if duties:
         text += ("; until a trick has been led in the called card's suit, " + "; ".join(duties)
                  + " (a player left with no other card to play plays one)")
-    if rs.play.no_called_suit_first_lead is not None:
-        who = "whoever leads the first trick" if rs.play.no_called_suit_first_lead == "everyone" else \
-            "the declarer, when they lead the first trick,"
-        text += (f"; {who} may not lead the called card's suit there, except with the called card itself"
-                 " (or when they hold nothing else)")
     return text
 
 
@@ -1630,6 +1625,11 @@ def lead_sentence(rs: Ruleset) -> str:
     if kept_off:
         text += (f"; {_class_words(rs, kept_off)} may not be played to the first trick, led or discarded, by a player "
                  "who may play another card")
+    if rs.play.no_called_suit_first_lead is not None and any(c.call for c in rs.contracts):
+        who = "whoever leads the first trick" if rs.play.no_called_suit_first_lead == "everyone" else \
+            "the declarer, when they lead the first trick,"
+        text += (f"; when a card has been called, {who} may not lead a card of its suit there except the called card"
+                 " itself (unless they hold nothing else)")
     return text
 
 
