@@ -24,6 +24,7 @@ from couillon_dsl.explain import explain
 from couillon_dsl.simulation import play_game
 from couillon_dsl.validate import check
 from couillon_dsl.loader import load_ruleset
+from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord, replay
 from example_games import FOLDER
 from honesty import twins_look_the_same, unplayed_called_card_twins
@@ -36,13 +37,13 @@ DEALER = 0  # seat 1 is the elder, who speaks first
 KINGS = ["KS", "KH", "KD", "KC"]
 
 
-def deal(hands: dict[int, str], kitty: str = "", seed: int = 0) -> GameState:
-    """A game dealt by seat 0: ``hands`` (seat -> some of its cards, by name) and the ``kitty``, the rest
-    at random."""
-    state = GameState(RS)
-    state.apply(ACTS.dealer0 + DEALER)
+def deal(hands: dict[int, str], kitty: str = "", seed: int = 0, rs: Ruleset = RS) -> GameState:
+    """A game of ``rs`` dealt by seat 0: ``hands`` (seat -> some of its cards, by name) and the ``kitty``,
+    the rest at random."""
+    state = GameState(rs)
+    state.apply(state.actions.dealer0 + DEALER)
     ids = {seat: [LAYOUT.parse(name) for name in names.split()] for seat, names in hands.items()}
-    state.deal_pack(pack_dealing(RS, DEALER, ids, [LAYOUT.parse(n) for n in kitty.split()], seed=seed))
+    state.deal_pack(pack_dealing(rs, DEALER, ids, [LAYOUT.parse(n) for n in kitty.split()], seed=seed))
     return state
 
 
@@ -270,10 +271,10 @@ def test_a_call_before_a_kitty_the_deal_lacks_is_an_unused_setting(tmp_path) -> 
     assert found == [("unused-setting", "warning", "/contracts/sauspiel/call/when")]
 
 
-def garde_sans_by(taker: int, hands: dict[int, str], king: str) -> GameState:
+def garde_sans_by(taker: int, hands: dict[int, str], king: str, rs: Ruleset = RS) -> GameState:
     """A deal by seat 0 where ``taker`` takes a Garde sans (the others pass) and calls ``king``; seat 1
     (the elder) is then to lead the first trick."""
-    state = deal(hands)
+    state = deal(hands, rs=rs)
     say(state, *["contract garde_sans" if seat == taker else "pass" for seat in (1, 2, 3, 4, 0)])
     say(state, f"call {king}", "no")
     assert state.phase == "play" and state.current_player() == 1
@@ -309,6 +310,22 @@ def test_the_bar_binds_a_seat_that_does_not_hold_the_king_and_the_taker_too() ->
     assert not {"2H", "5H"} & legal and {"21T", "3S"} <= legal
 
 
+@pytest.mark.parametrize(("reading", "taker", "barred"), [
+    ("declarer", 2, False),  # T5-seed: a defender (or the partner) leading is free
+    ("declarer", 1, True),  # ... the taker leading is not
+    ("free", 1, False),
+])
+def test_the_called_suit_lead_option(reading: str, taker: int, barred: bool) -> None:
+    """Option called_suit_lead: the taker alone is barred (declarer), or no one (free)."""
+    rs = build_ruleset("tarot", {"players": 5, "deals": 1, "called_suit_lead": reading})
+    state = garde_sans_by(taker, {1: "2H 5H 21T 3S", 3: "KH"}, "KH", rs)
+    legal = {LAYOUT.name(c) for c in iter_bits(state.legal_mask())}
+    assert ({"2H", "5H"} <= legal) is not barred and not {"2H", "5H"} & legal is barred
+    if barred:
+        assert reasons(state, 1)["5H"] == (False, "the caller may not lead the called suit (♥) to the first trick, "
+                                                  "except with the called card itself")
+
+
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
 def test_the_first_lead_is_never_left_without_a_card_nor_opens_the_called_suit_but_with_its_card(seed: int) -> None:
@@ -330,7 +347,7 @@ def test_the_first_lead_is_never_left_without_a_card_nor_opens_the_called_suit_b
 def test_the_called_suit_bar_needs_a_call(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """play.no_called_suit_first_lead where no contract calls a card: an error with a hint."""
     path = tmp_path / "nocall.yaml"
-    path.write_text("extends: tarot\nid: nocall\nname: No call\nplay:\n  no_called_suit_first_lead: everyone\n",
+    path.write_text("extends: couillon\nid: nocall\nname: No call\nplay:\n  no_called_suit_first_lead: everyone\n",
                     encoding="utf-8")
     found = [d for d in check(load_ruleset(str(path))) if d.code == "called-suit-lead-without-call"]
     assert [(d.severity, d.pointer) for d in found] == [("error", "/play/no_called_suit_first_lead")]
