@@ -361,3 +361,11 @@ def test_the_setting_put_in_the_call_is_told_where_it_belongs(tmp_path) -> None:
                     "    call: {cards: [KS], no_called_suit_first_lead: everyone}\n", encoding="utf-8")
     found = [d for d in check(load_ruleset(str(path))) if d.code == "schema-additional-property"]
     assert found and found[0].hint == "'no_called_suit_first_lead' is a key of play, not of contracts.garde.call"
+
+
+def test_after_the_excuse_is_led_the_card_that_sets_the_suit_is_free() -> None:
+    """Our reading: the bar binds the card that leads; the Excuse leads, and the next card, which sets
+    the suit, is played to a trick already led: a heart other than the called king may be."""
+    state = garde_sans_by(2, {1: "EX 3S", 2: "2H 5H 21T"}, "KH")
+    say(state, "EX")
+    assert {"2H", "5H", "21T"} <= {LAYOUT.name(c) for c in iter_bits(state.legal_mask())}
