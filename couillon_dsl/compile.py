@@ -69,6 +69,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         lead_once_broken=_card_classes(play_data.get("lead_once_broken")),
         first_lead_card=play_data.get("first_lead_card"),
         not_on_first_trick=_card_classes(play_data.get("not_on_first_trick")),
+        no_called_suit_first_lead=play_data.get("no_called_suit_first_lead"),
         equal_cards=_equal_cards(play_data.get("equal_cards")),
         dummy=play_data.get("dummy"),
         draw=Draw(**play_data["draw"]) if play_data.get("draw") is not None else None,
@@ -133,7 +134,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
-        offered_when=_offered_when(announcements, document, names), calls=call_tables(layout, deck, contracts),
+        offered_when=_offered_when(announcements, document, names),
+        calls=call_tables(layout, deck, contracts, play.no_called_suit_first_lead),
         side_offers=_side_offers(announcements),
         lead_asks=tuple(i for i, a in enumerate(announcements) if a.for_side and a.before_lead),
         after_declarer_only=sum(1 << i for i, a in enumerate(announcements) if a.for_side and a.after_declarer))
@@ -147,7 +149,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
             tables, unbroken=class_mask(layout, deck, play.lead_once_broken),
             first_lead_card=layout.parse(play.first_lead_card) if play.first_lead_card else -1,
             first_trick_barred=class_mask(layout, deck, play.not_on_first_trick), play_rules=True)
-    if any(c.call is not None and (c.call.plays_when_led or c.call.bars) for c in contracts):  # legal_mask: play_rules
+    if any(c.call is not None and (c.call.plays_when_led or c.call.bars or play.no_called_suit_first_lead)
+           for c in contracts):  # legal_mask: play_rules
         tables = dataclasses.replace(tables, play_rules=True)
     if follow.when_partner_winning == "free":  # the closure knows no seats: legal_mask applies it (play_rules)
         tables = dataclasses.replace(tables, partner_free=True, play_rules=True)

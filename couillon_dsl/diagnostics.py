@@ -147,6 +147,7 @@ CODES: dict[str, str] = {
     "call-needs-ladder": "a call on a contract not bid on a ladder once round (trump.auction procedure once)",
     "call-without-declarer": "a call on the contract played when everyone passes (no declarer calls)",
     "call-runs-away-without-lead-duty": "contracts.<id>.call.runs_away_with without leads_it_first (nothing to run away from)",
+    "called-suit-lead-without-call": "play.no_called_suit_first_lead in a ruleset whose contracts call no card",
     "call-runs-away-unreachable": "contracts.<id>.call.runs_away_with more cards than a suit of the deck has",
     "outcome-reads-outcome": "outcome.maker_wins reads the outcome it decides",
     "maker-wins-needs-two-sides": "outcome.maker_wins in a game of more than two sides",

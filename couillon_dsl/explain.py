@@ -1665,6 +1665,11 @@ def lead_sentence(rs: Ruleset) -> str:
     if kept_off:
         text += (f"; {_class_words(rs, kept_off)} may not be played to the first trick, led or discarded, by a player "
                  "who may play another card")
+    if rs.play.no_called_suit_first_lead is not None and any(c.call for c in rs.contracts):
+        who = "whoever leads the first trick" if rs.play.no_called_suit_first_lead == "everyone" else \
+            "the declarer, when they lead the first trick,"
+        text += (f"; when a card has been called, {who} may not lead a card of its suit there except the called card"
+                 " itself (unless they hold nothing else)")
     return text
 
 

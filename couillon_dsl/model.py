@@ -370,6 +370,7 @@ class Play:
     lead_once_broken: tuple[tuple[str, str], ...] = ()  # card classes led only once one was played, or alone held
     first_lead_card: str | None = None  # its holder leads it to the first trick
     not_on_first_trick: tuple[tuple[str, str], ...] = ()  # card classes kept off the first trick while others may go
+    no_called_suit_first_lead: str | None = None  # everyone | declarer: whose first lead may not open the called suit
     equal_cards: EqualCards | None = None  # which of two equal cards wins a trick; None: the first played
     dummy: str | None = None  # declarer_partner: the declarer plays his partner's cards, shown after the opening lead
     draw: Draw | None = None  # hands refilled from the stock after each trick (`play.draw`); None: no drawing

@@ -233,7 +233,10 @@ class _Mapper:
         elif kind == "additionalProperties":
             allowed = list(schema.get("properties", {}))
             for key in [k for k in instance if k not in allowed]:
+                homes = key_homes().get(key, ())
+                home = homes[0] if len(homes) == 1 and not _at_home(homes[0], self.pointer(err)) else None
                 yield self.diag("schema-additional-property", f"unknown key '{key}' in {name}", self.pointer(err, key),
+                                f"'{key}' is a key of {home}, not of {name}" if home else
                                 did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}", key=True)
         elif kind in ("enum", "const"):
             choices = value if kind == "enum" else [value]
@@ -307,6 +310,36 @@ def _branches(node: dict[str, Any]) -> list[dict[str, Any]]:
     out = [_resolve(b) for key in ("oneOf", "anyOf", "allOf") for b in node.get(key, [])]
     out += [_resolve(b["then"]) for b in node.get("allOf", []) if isinstance(b, dict) and "then" in b]
     return out
+
+
+@lru_cache(maxsize=1)
+def key_homes() -> dict[str, tuple[str, ...]]:
+    """Each key the schema knows -> where the mappings that take it sit (``contracts.<id>.call``), so an
+    unknown key that is a real key put in the wrong place is told where it goes."""
+    homes: dict[str, tuple[str, ...]] = {}
+    level = [(_resolve(load_schema()), "the top level")]
+    for _ in range(12):  # the schema's nesting is shallower; bounded all the same
+        following: list[tuple[dict[str, Any], str]] = []
+        for node, where_ in level:
+            for branch in [node, *_branches(node)]:
+                for key, sub in branch.get("properties", {}).items():
+                    if where_ not in homes.setdefault(key, ()):
+                        homes[key] += (where_,)
+                    following.append((_resolve(sub), key if where_ == "the top level" else f"{where_}.{key}"))
+                if isinstance(branch.get("additionalProperties"), dict):
+                    following.append((_resolve(branch["additionalProperties"]), f"{where_}.<id>"))
+                if isinstance(branch.get("items"), dict):
+                    following.append((_resolve(branch["items"]), f"{where_}[]"))
+        level = following
+    return homes
+
+
+def _at_home(home: str, pointer: str) -> bool:
+    """Whether the mapping at ``pointer`` is one the place ``home`` (from :func:`key_homes`) names."""
+    wanted = [] if home == "the top level" else home.replace("[]", ".[]").split(".")
+    tokens = [unescape(t) for t in pointer.split("/")[1:]]
+    return len(wanted) == len(tokens) and all(w in ("<id>", t) or w == "[]" and t.isdigit()
+                                              for w, t in zip(wanted, tokens))
 
 
 def subschema_at(pointer: str) -> dict[str, Any] | None:

@@ -90,6 +90,7 @@ class _Checks:
         self.data = data
         self.place = place
         self.context = context  # "with option pack = 32: " for a patched variant
+        self.document_options: dict[str, Any] = data.get("options") or {}  # a variant's: its document's
         self.found: list[Diagnostic] = []
         deck = data["deck"]
         suits = deck.get("suits", DEFAULT_SUITS)
@@ -1215,6 +1216,21 @@ class _Checks:
                             f"but {why}", f"{base}/partner_by_trick",
                             "a declarer alone (players.sides: declarer_alone) who bid it on a ladder once round")
 
+    def check_called_suit_lead(self, contracts: dict[str, Any]) -> None:
+        """`play.no_called_suit_first_lead` bars the suit of a called card: some contract must call one, here
+        or in a variant an option of the document makes (a player count whose patch brings the call)."""
+        who = (self.data.get("play") or {}).get("no_called_suit_first_lead")
+        if who is None or any("call" in contract for contract in contracts.values()):
+            return
+        patches = [entry.get("patch") for option in (self.document_options or {}).values() if isinstance(option, dict)
+                   for entry in option.get("patches") or () if isinstance(entry, dict)]
+        if not any(isinstance(patch, dict) and isinstance(patch.get("contracts"), dict)
+                   and any(isinstance(c, dict) and c.get("call") for c in patch["contracts"].values())
+                   for patch in patches):
+            self.report("called-suit-lead-without-call", f"play.no_called_suit_first_lead: {who} bars the called card's "
+                        "suit from the first lead, but no contract calls a card", "/play/no_called_suit_first_lead",
+                        "give a contract a `call` (contracts.<id>.call), or leave no_called_suit_first_lead out")
+
     def check_call_duties(self, key: str, call: dict[str, Any], base: str) -> None:
         """A call's running away (`runs_away_with`) lifts `leads_it_first`, and needs as many cards of a suit as the deck has."""
         run = call.get("runs_away_with")
@@ -1424,8 +1440,9 @@ class _Checks:
         return not trump_cards
 
     def check_leads(self) -> None:
-        """The cards the lead rules name exist."""
+        """The cards the lead rules name exist; the called suit's bar has a call to read."""
         play = self.data.get("play") or {}
+        self.check_called_suit_lead(self.data.get("contracts") or {})
         for key in ("lead_once_broken", "not_on_first_trick"):
             for i, item in enumerate(play.get(key) or []):
                 self.card_class(f"/play/{key}/{i}", item)
@@ -1897,7 +1914,9 @@ class _OptionChecks:
             self.report("option-value-invalid", context + problems[0], f"{at}/patch")
             return
         place = _Place(self.document, f"{at}/patch")
-        found = [*_Checks(variant, place, context).run(),
+        checks = _Checks(variant, place, context)
+        checks.document_options = self.data.get("options") or {}
+        found = [*checks.run(),
                  *iter_expression_diagnostics(variant, place, context, self.data.get("options", {}))]
         own = self.own_findings()
         self.found.extend(d for d in found if (d.code, d.pointer, d.message.removeprefix(context)) not in own)

@@ -17,11 +17,14 @@ from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.compile import build_ruleset
-from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.cards import iter_bits
+from couillon_dsl.engine import CHANCE, GameState, IllegalAction
+from couillon_dsl.engine.why import explain_legal
 from couillon_dsl.explain import explain
 from couillon_dsl.simulation import play_game
 from couillon_dsl.validate import check
 from couillon_dsl.loader import load_ruleset
+from couillon_dsl.model import Ruleset
 from couillon_dsl.records import GameRecord, replay
 from example_games import FOLDER
 from honesty import twins_look_the_same, unplayed_called_card_twins
@@ -34,13 +37,13 @@ DEALER = 0  # seat 1 is the elder, who speaks first
 KINGS = ["KS", "KH", "KD", "KC"]
 
 
-def deal(hands: dict[int, str], kitty: str = "", seed: int = 0) -> GameState:
-    """A game dealt by seat 0: ``hands`` (seat -> some of its cards, by name) and the ``kitty``, the rest
-    at random."""
-    state = GameState(RS)
-    state.apply(ACTS.dealer0 + DEALER)
+def deal(hands: dict[int, str], kitty: str = "", seed: int = 0, rs: Ruleset = RS) -> GameState:
+    """A game of ``rs`` dealt by seat 0: ``hands`` (seat -> some of its cards, by name) and the ``kitty``,
+    the rest at random."""
+    state = GameState(rs)
+    state.apply(state.actions.dealer0 + DEALER)
     ids = {seat: [LAYOUT.parse(name) for name in names.split()] for seat, names in hands.items()}
-    state.deal_pack(pack_dealing(RS, DEALER, ids, [LAYOUT.parse(n) for n in kitty.split()], seed=seed))
+    state.deal_pack(pack_dealing(rs, DEALER, ids, [LAYOUT.parse(n) for n in kitty.split()], seed=seed))
     return state
 
 
@@ -266,3 +269,103 @@ def test_a_call_before_a_kitty_the_deal_lacks_is_an_unused_setting(tmp_path) -> 
                     "    call: {when: before_kitty}\n", encoding="utf-8")
     found = [(d.code, d.severity, d.pointer) for d in check(load_ruleset(str(path)))]
     assert found == [("unused-setting", "warning", "/contracts/sauspiel/call/when")]
+
+
+def garde_sans_by(taker: int, hands: dict[int, str], king: str, rs: Ruleset = RS) -> GameState:
+    """A deal by seat 0 where ``taker`` takes a Garde sans (the others pass) and calls ``king``; seat 1
+    (the elder) is then to lead the first trick."""
+    state = deal(hands, rs=rs)
+    say(state, *["contract garde_sans" if seat == taker else "pass" for seat in (1, 2, 3, 4, 0)])
+    say(state, f"call {king}", "no")
+    assert state.phase == "play" and state.current_player() == 1
+    return state
+
+
+def reasons(state: GameState, seat: int) -> dict[str, tuple[bool, str]]:
+    return {LAYOUT.name(c): (ok, why) for c, ok, why in explain_legal(state, seat)}
+
+
+def test_no_one_opens_the_first_trick_in_the_called_suit_but_with_the_king() -> None:
+    """FFT (play.no_called_suit_first_lead: everyone): seat 1 leads the first trick against seat 2's call
+    of the king of hearts; holding it, he may open with it, not with another heart, and a rules lawyer
+    asking why is told the rule. From the second trick on his hearts may be led."""
+    state = garde_sans_by(2, {1: "KH 2H 5H 21T 3S"}, "KH")
+    legal = {LAYOUT.name(c) for c in iter_bits(state.legal_mask())}
+    assert "KH" in legal and not {"2H", "5H"} & legal and {"21T", "3S"} <= legal
+    why = reasons(state, 1)
+    assert why["2H"] == (False, "no one may lead the called suit (♥) to the first trick, except with the called card itself")
+    assert why["KH"][0] and why["3S"][0]
+    with pytest.raises(IllegalAction, match="no one may lead the called suit"):
+        state.apply(LAYOUT.parse("5H"))
+    say(state, "3S")
+    while not state.finished_tricks():
+        state.apply(state.legal_actions()[0])
+    assert state.legal_mask() == state.hand_of(state.current_player())  # the bar is the first trick's only
+
+
+def test_the_bar_binds_a_seat_that_does_not_hold_the_king_and_the_taker_too() -> None:
+    """Whoever leads is barred, holding the king or not: the taker himself leading against his own call."""
+    state = garde_sans_by(1, {1: "2H 5H 21T 3S", 3: "KH"}, "KH")
+    legal = {LAYOUT.name(c) for c in iter_bits(state.legal_mask())}
+    assert not {"2H", "5H"} & legal and {"21T", "3S"} <= legal
+
+
+@pytest.mark.parametrize(("reading", "taker", "barred"), [
+    ("declarer", 2, False),  # T5-seed: a defender (or the partner) leading is free
+    ("declarer", 1, True),  # ... the taker leading is not
+    ("free", 1, False),
+])
+def test_the_called_suit_lead_option(reading: str, taker: int, barred: bool) -> None:
+    """Option called_suit_lead: the taker alone is barred (declarer), or no one (free)."""
+    rs = build_ruleset("tarot", {"players": 5, "deals": 1, "called_suit_lead": reading})
+    state = garde_sans_by(taker, {1: "2H 5H 21T 3S", 3: "KH"}, "KH", rs)
+    legal = {LAYOUT.name(c) for c in iter_bits(state.legal_mask())}
+    assert ({"2H", "5H"} <= legal) == (not barred) and bool({"2H", "5H"} & legal) == (not barred)
+    if barred:
+        assert reasons(state, 1)["5H"] == (False, "the caller may not lead the called suit (♥) to the first trick, "
+                                                  "except with the called card itself")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+def test_the_first_lead_is_never_left_without_a_card_nor_opens_the_called_suit_but_with_its_card(seed: int) -> None:
+    """Random deals: a seat to play always has a legal card; the first trick's lead is a card of the
+    called card's suit only when it is the called card or the leader holds nothing else."""
+    rs = build_ruleset("tarot", {"players": 5, "deals": 2})
+    for event, state in random_hands(GameState(rs, seed=seed), random.Random(seed), 2):
+        if event != "decide" or state.phase != "play" or not state.plays_a_card():
+            continue
+        legal = state.legal_mask()
+        assert legal
+        called = state.called
+        if called >= 0 and not state.finished_tricks() and not state.current_trick()[1]:
+            suit = state.context.suit_mask[state.context.card_suit[called]]
+            hand = state.hand_of(state.current_player())
+            assert not legal & suit & ~(1 << called) or not hand & ~suit
+
+
+def test_the_called_suit_bar_needs_a_call(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """play.no_called_suit_first_lead where no contract calls a card: an error with a hint."""
+    path = tmp_path / "nocall.yaml"
+    path.write_text("extends: couillon\nid: nocall\nname: No call\nplay:\n  no_called_suit_first_lead: everyone\n",
+                    encoding="utf-8")
+    found = [d for d in check(load_ruleset(str(path))) if d.code == "called-suit-lead-without-call"]
+    assert [(d.severity, d.pointer) for d in found] == [("error", "/play/no_called_suit_first_lead")]
+    assert "contracts.<id>.call" in (found[0].hint or "")
+
+
+def test_the_setting_put_in_the_call_is_told_where_it_belongs(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A known key in the wrong mapping: the schema error names the mapping that takes it."""
+    path = tmp_path / "misplaced.yaml"
+    path.write_text("extends: tarot\nid: misplaced\nname: Misplaced\ncontracts:\n  garde:\n"
+                    "    call: {cards: [KS], no_called_suit_first_lead: everyone}\n", encoding="utf-8")
+    found = [d for d in check(load_ruleset(str(path))) if d.code == "schema-additional-property"]
+    assert found and found[0].hint == "'no_called_suit_first_lead' is a key of play, not of contracts.garde.call"
+
+
+def test_after_the_excuse_is_led_the_card_that_sets_the_suit_is_free() -> None:
+    """Our reading: the bar binds the card that leads; the Excuse leads, and the next card, which sets
+    the suit, is played to a trick already led: a heart other than the called king may be."""
+    state = garde_sans_by(2, {1: "EX 3S", 2: "2H 5H 21T"}, "KH")
+    say(state, "EX")
+    assert {"2H", "5H", "21T"} <= {LAYOUT.name(c) for c in iter_bits(state.legal_mask())}

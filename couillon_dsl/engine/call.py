@@ -21,7 +21,8 @@ card is played.
 In the play the call's duties bind the holder and the declarer: :meth:`CallPhase.called_card_due`
 (`plays_when_led`) and, until a trick has been led in the called card's suit,
 :meth:`CallPhase.called_card_bars` (`leads_it_first` with `runs_away_with`, `kept_until_led`,
-`caller_keeps_suit`), which ``legal_mask`` applies as it applies the other play rules.
+`caller_keeps_suit`; and `play.no_called_suit_first_lead` for the first trick's lead),
+which ``legal_mask`` applies as it applies the other play rules.
 """
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ class CallTable(NamedTuple):
     runs_away_with: int  # ... unless he holds this many cards of the suit (0: never)
     kept_until_led: bool  # its holder keeps it off tricks of other suits until its suit is led
     caller_keeps_suit: bool  # the declarer keeps its suit off tricks of other suits until its suit is led
-    bars: bool  # any of the four above
+    first_lead: str | None  # play.no_called_suit_first_lead: whose first lead may not open its suit (everyone | declarer)
+    bars: bool  # any of the five above
     before_kitty: bool  # when: before_kitty (called as soon as the contract is fixed, from the dealt hand)
     bid_without: bool  # if_none: alone (a seat with no card to call may bid; it plays alone)
     nobody: bool  # alone_by_choice (the declarer may call nobody, ``call nobody``, and play alone)
@@ -54,8 +56,10 @@ class CallTable(NamedTuple):
 NOBODY = -2  # ``_called`` once the declarer called nobody (`alone_by_choice`): the call is made, the sides public
 
 
-def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -> tuple[CallTable | None, ...]:
-    """Contract index -> its call compiled (None without one); () when no contract has a call."""
+def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract],
+                first_lead: str | None = None) -> tuple[CallTable | None, ...]:
+    """Contract index -> its call compiled (None without one), with `play.no_called_suit_first_lead`
+    (``first_lead``); () when no contract has a call."""
     def mask(cards: tuple[str, ...] | str) -> CardMask:
         return layout.parse_mask(list(deck.card_sets[cards] if isinstance(cards, str) else cards))
 
@@ -63,7 +67,7 @@ def call_tables(layout: DeckLayout, deck: Deck, contracts: Sequence[Contract]) -
         return ()
     return tuple(CallTable(mask(c.call.cards), tuple(map(mask, c.call.otherwise)), c.call.must_hold_suit, c.call.own == "alone",
                            c.call.plays_when_led, c.call.leads_it_first, c.call.runs_away_with, c.call.kept_until_led,
-                           c.call.caller_keeps_suit, c.call.bars, c.call.when == "before_kitty",
+                           c.call.caller_keeps_suit, first_lead, c.call.bars or first_lead is not None, c.call.when == "before_kitty",
                            c.call.if_none == "alone", c.call.alone_by_choice) if c.call else None
                  for c in contracts)
 
@@ -173,14 +177,19 @@ class CallPhase(StateFields):
         setting and the call's `runs_away_with`, until a trick of its suit has been led: on lead, the
         holder's other cards of its suit (`leads_it_first`, unless he holds `runs_away_with` of them);
         on another suit's trick, the called card (`kept_until_led`, its holder) or every card of its
-        suit (`caller_keeps_suit`, the declarer). (0, "", 0) when none applies; the engine lifts a bar
-        that would leave no card. Each reads the seat's own hand and public facts only, so it tells no
-        other seat who holds the card."""
+        suit (`caller_keeps_suit`, the declarer). First, on the first trick's lead, every card of its
+        suit but the called card (`play.no_called_suit_first_lead`: any leader, or the declarer). (0, "", 0) when
+        none applies; the engine lifts a bar that would leave no card. Each reads the seat's own hand
+        and public facts only, so it tells no other seat who holds the card."""
         card = self._called
         table: CallTable | None = self._t.calls[self._contract] if card >= 0 else None
         if table is None or not table.bars:
             return 0, "", 0
         hand = self._hands[self._turn]
+        if table.first_lead is not None and not self._trick and not self._trick_no \
+                and (table.first_lead == "everyone" or self._turn == self._decider):
+            return hand & self._ctx.suit_mask[self._ctx.card_suit[card]] & ~(1 << card), \
+                f"no_called_suit_first_lead: {table.first_lead}", 0
         holder = bool(hand >> card & 1)
         caller = table.caller_keeps_suit and self._turn == self._decider and bool(self._trick)
         if not (holder and (table.kept_until_led if self._trick else table.leads_it_first)) and not caller:

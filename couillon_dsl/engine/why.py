@@ -133,6 +133,10 @@ _KEPT: dict[str, Callable[[str, int], str]] = {
     "kept_until_led": lambda suit, run: "the holder of the called card keeps it until its suit is led, never discarding it "
                                         "on another suit",
     "caller_keeps_suit": lambda suit, run: f"the caller may not discard the called suit ({suit}) before it is led",
+    "no_called_suit_first_lead: everyone": lambda suit, run: f"no one may lead the called suit ({suit}) to the first trick, "
+                                                       "except with the called card itself",
+    "no_called_suit_first_lead: declarer": lambda suit, run: f"the caller may not lead the called suit ({suit}) to the first "
+                                                       "trick, except with the called card itself",
 }
 
 
