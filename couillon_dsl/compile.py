@@ -132,6 +132,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
         offered_when=_offered_when(announcements, document, names), calls=call_tables(layout, deck, contracts),
+        contract_offered=_contract_offered(contracts, document, names),
         side_offers=_side_offers(announcements))
     if tables.side_offers:
         deadlines, implies = [-1] * len(announcements), [-1] * len(announcements)
@@ -517,6 +518,7 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         promoted=tuple(str(c) for c in raw["promoted"]) if "promoted" in raw else None,
         bidder_holds=tuple(str(c) for c in raw.get("bidder_holds", ())),
         partner_by_trick=PartnerByTrick(**raw["partner_by_trick"]) if "partner_by_trick" in raw else None,
+        offered_when=raw.get("offered_when"),
     )
 
 
@@ -703,6 +705,17 @@ def _offered_when(announcements: tuple[Announcement, ...], document: Document,
         return ()
     return tuple(compile_expression(a.offered_when, "bool", names, document.content_span_of(
         f"/announcements/{escape(a.id)}/offered_when")) if a.offered_when else None for a in announcements)
+
+
+def _contract_offered(contracts: tuple[Contract, ...], document: Document,
+                      names: Any) -> tuple[Callable[[Any], object] | None, ...]:
+    """Each contract's `offered_when` compiled (None where it has none); () when none has one."""
+    from couillon_dsl.expr import compile_expression
+
+    if not any(c.offered_when for c in contracts):
+        return ()
+    return tuple(compile_expression(c.offered_when, "bool", names, document.content_span_of(
+        f"/contracts/{escape(c.id)}/offered_when")) if c.offered_when else None for c in contracts)
 
 
 def _blind_bid(bids: Mapping[str, Any], document: Document, names: Any) -> dict[str, Any]:

@@ -155,7 +155,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
                 out.append(acts.push)
             if acts.contract0 >= 0:
                 out.extend(range(acts.contract0, acts.contract_end))
-            return out
+            # contracts offered only where their `offered_when` holds (after a numeric auction or a choice)
+            return self._offered_choices(out) if t.contract_offered else out
         if phase == ANNOUNCE:
             return [acts.decline, acts.announce0 + self._offers[0][0]]
         if phase == DEALER:
