@@ -1963,7 +1963,7 @@ def _contract_offered_diagnostics(data: dict[str, Any], place: _Place, names: An
     trump = data.get("trump") or {}
     auction = trump.get("auction") or {}
     picked = trump.get("method") == "choose" or trump.get("method") == "auction" and bool(auction.get("values"))
-    all_pass = (auction.get("on_all_pass") or {}) if isinstance(auction.get("on_all_pass"), dict) else {}
+    all_pass = auction["on_all_pass"] if isinstance(auction.get("on_all_pass"), dict) else {}
     found: list[Diagnostic] = []
     for name, item in (data.get("contracts") or {}).items():
         text = (item or {}).get("offered_when")
@@ -1985,7 +1985,7 @@ def _contract_offered_diagnostics(data: dict[str, Any], place: _Place, names: An
         others = [node for node in walk(parse_expression(text)) if isinstance(node, Call) and node.func == "top_run"
                   and node.args != (Name("maker"),)]
         if later or others:
-            what = ", ".join(later) if later else "top_run of another side than maker"
+            what = ", ".join(later) if later else "the run of top trumps of a side other than maker (cards he has not seen)"
             found.append(error("contract-offered-when-reads-hidden", f"offered_when is read when the declarer picks "
                                f"his contract, but reads {what}, which he does not know then", place.content(pointer),
                                pointer, "read bid_value, kitty_taken, multiplier, trump, contract, option(...) and "
