@@ -54,7 +54,7 @@ def test_a_contract_whose_condition_fails_is_not_offered_and_refused(tmp_path):
     try:
         state.apply(state.string_to_action(state.current_player(), "contract top_down"))
     except IllegalAction as exc:
-        assert "not legal" in str(exc)
+        assert "offered_when does not hold" in str(exc)
     else:
         raise AssertionError("a contract not offered was accepted")
 

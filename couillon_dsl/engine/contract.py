@@ -211,8 +211,8 @@ class ContractPhase(StateFields):
                 if not offered(facts):
                     continue
             kept.append(action)
-        picks = sum(1 for a in choices if self._picks_contract(a))
-        return kept if not picks or any(self._picks_contract(a) for a in kept) else choices
+        barred_all = not any(map(self._picks_contract, kept)) and any(map(self._picks_contract, choices))
+        return choices if barred_all else kept
 
     def _picks_contract(self, action: int) -> bool:
         """Whether a choice picks a contract (a suit named or shown, a contract), not a defer or a push."""
