@@ -136,6 +136,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
         offered_when=_offered_when(announcements, document, names),
         calls=call_tables(layout, deck, contracts, play.no_called_suit_first_lead),
+        contract_offered=_contract_offered(contracts, document, names),
         side_offers=_side_offers(announcements),
         lead_asks=tuple(i for i, a in enumerate(announcements) if a.for_side and a.before_lead),
         after_declarer_only=sum(1 << i for i, a in enumerate(announcements) if a.for_side and a.after_declarer))
@@ -535,6 +536,7 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         promoted=tuple(str(c) for c in raw["promoted"]) if "promoted" in raw else None,
         bidder_holds=tuple(str(c) for c in raw.get("bidder_holds", ())),
         partner_by_trick=PartnerByTrick(**raw["partner_by_trick"]) if "partner_by_trick" in raw else None,
+        offered_when=raw.get("offered_when"),
     )
 
 
@@ -724,6 +726,17 @@ def _offered_when(announcements: tuple[Announcement, ...], document: Document,
         return ()
     return tuple(compile_expression(a.offered_when, "bool", names, document.content_span_of(
         f"/announcements/{escape(a.id)}/offered_when")) if a.offered_when else None for a in announcements)
+
+
+def _contract_offered(contracts: tuple[Contract, ...], document: Document,
+                      names: Any) -> tuple[Callable[[Any], object] | None, ...]:
+    """Each contract's `offered_when` compiled (None where it has none); () when none has one."""
+    from couillon_dsl.expr import compile_expression
+
+    if not any(c.offered_when for c in contracts):
+        return ()
+    return tuple(compile_expression(c.offered_when, "bool", names, document.content_span_of(
+        f"/contracts/{escape(c.id)}/offered_when")) if c.offered_when else None for c in contracts)
 
 
 def _blind_bid(bids: Mapping[str, Any], document: Document, names: Any) -> dict[str, Any]:

@@ -68,6 +68,8 @@ CODES: dict[str, str] = {
     "discard-without-kitty": "a discard section, but no contract takes the kitty and no offered card is taken (warning)",
     "discard-may-stick": "more cards may never be discarded than a declarer keeps (warning)",
     "declarer-announcement-key": "shows_hand or offered_when on an announcement that is not a declarer's (made before the first lead)",
+    "contract-offered-when-unpicked": "offered_when on a contract no seat picks (one fixed by the bidding, or played when all pass)",
+    "contract-offered-when-reads-hidden": "a contract's offered_when reads what the declarer does not know when he picks it",
     "offered-when-reads-play": "an announcement's offered_when reads a fact the play decides, not settled before the first lead",
     "blind-when-reads-play": "bids.blind.when reads a fact the hand decides, not settled before the cards are looked at",
     "blind-bid-after-decision": "a blind bid in a ruleset whose seats decide with their cards before the bids",

@@ -959,6 +959,9 @@ def contract_sentences(rs: Ruleset, who: str, keep: Callable[[Contract], bool] =
     out = [f"{who} looks at their cards and picks one of these contracts: {join(names, 'or')}",
            maker_phrase(rs, "the team of the player who picks it is the maker")]
     out.extend(contract_phrase(rs, c) for c in enabled if keep(c))
+    if any(c.offered_when for c in enabled):
+        out.append("where no contract may be picked by these conditions, every one may: the declarer is never left "
+                   "without a contract (`offered_when`)")
     disabled = [c.name for c in rs.contracts if not c.enabled]
     if disabled:
         out.append(f"{join(disabled)} {'is' if len(disabled) == 1 else 'are'} not played (an option may allow "
@@ -1010,6 +1013,11 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         text += (f"; the first other player to win one of {first}{which[c.partner_by_trick.tricks]} becomes the "
                  "declarer's partner, which everyone sees; until then, and for the whole hand if nobody does, the "
                  "declarer plays alone")
+    if c.offered_when:
+        condition = condition_phrase(rs, parse_expression(c.offered_when))
+        each = ", for each suit they may name," if c.trump == "named" else ""
+        text += (f"; it may be picked{each} only when {condition or '`' + c.offered_when + '` holds'}, read with "
+                 "what the declarer knows then: their own cards and discard, never an unseen kitty (`offered_when`)")
     if isinstance(c.multiplier, int):
         if c.multiplier != 1:
             text += f"; the hand counts {c.multiplier} times (`multiplier`)"

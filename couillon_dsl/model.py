@@ -291,6 +291,7 @@ class Contract:
     promoted: tuple[str, ...] | None = None  # the deck's promoted cards that are top trumps here, in order; None: all
     bidder_holds: tuple[str, ...] = ()  # bid only by a seat dealt every copy of these cards
     partner_by_trick: PartnerByTrick | None = None  # the first other seat to win an early trick partners him
+    offered_when: str | None = None  # the declarer may pick it (in a trump he names) only where this holds
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -743,6 +744,8 @@ class Tables:
     shows_hand: tuple[int, ...] = ()  # announcements whose announcer lays his cards face up (`shows_hand`)
     # announcement index -> `offered_when` compiled (a closure over HandFacts), or None; () when none has one
     offered_when: tuple[Callable[[Any], object] | None, ...] = ()
+    # contract index -> its `offered_when` compiled (a closure over HandFacts), or None; () when none has one
+    contract_offered: tuple[Callable[[Any], object] | None, ...] = ()
     # announcements made by a seat for its side (`for_side`): (index, side relative to the maker (0 his, 1
     # the other), last card count before which it is offered (before_card, a large number without, 0 only in reply),
     # reply_to indices, implied index or -1); () without any

@@ -1985,6 +1985,7 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
                 found += check_expression(text, kind, checked.names, place.content(pointer), pointer)
     found += _maker_wins_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     found += _offered_when_diagnostics(data, place, checked.names)
+    found += _contract_offered_diagnostics(data, place, checked.names)
     found += _blind_when_diagnostics(data, place, checked.names)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
@@ -2014,6 +2015,51 @@ def _offered_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -
                                  f"{', '.join(later)}, which the play decides", place.content(pointer), pointer,
                                  "read the contract, kitty_taken, bid_value, trump or maker instead"))
         found += checked
+    return found
+
+
+# what a contract's `offered_when` may read beside the settled facts: the declarer's own run of top trumps
+CHOICE_FACTS = SETTLED_FACTS | {"top_runs"}
+
+
+def _contract_offered_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
+    """`contracts.<id>.offered_when`: a true/false expression read when a seat picks its contract, so the
+    contract must be one a seat picks, and it may read only what the picker knows then: the settled facts
+    and his own run of top trumps (`top_run(maker)`), never another side's cards nor the play."""
+    from couillon_dsl.expr import check_expression, facts_read, parse_expression
+    from couillon_dsl.expr.compile import walk
+    from couillon_dsl.expr.parse import Call, Name
+
+    trump = data.get("trump") or {}
+    auction = trump.get("auction") or {}
+    picked = trump.get("method") == "choose" or trump.get("method") == "auction" and bool(auction.get("values"))
+    all_pass = auction["on_all_pass"] if isinstance(auction.get("on_all_pass"), dict) else {}
+    found: list[Diagnostic] = []
+    for name, item in (data.get("contracts") or {}).items():
+        text = (item or {}).get("offered_when")
+        if not isinstance(text, str):
+            continue
+        pointer = f"/contracts/{escape(name)}/offered_when"
+        if not picked or all_pass.get("contract") == name:
+            found.append(error("contract-offered-when-unpicked", f"contract {name!r} has an offered_when, but no seat "
+                               "picks it: " + ("it is played when everyone passes" if picked else
+                                               "it is fixed by the bidding, not picked after it"),
+                               place.content(pointer), pointer, "give offered_when to contracts the declarer picks "
+                               "after a numeric auction (trump.auction.values) or with trump.method: choose"))
+            continue
+        checked = check_expression(text, "bool", replace(names, definitions={}), place.content(pointer), pointer)
+        if checked:
+            found += checked
+            continue
+        later = sorted(facts_read(text) - CHOICE_FACTS)
+        others = [node for node in walk(parse_expression(text)) if isinstance(node, Call) and node.func == "top_run"
+                  and node.args != (Name("maker"),)]
+        if later or others:
+            what = ", ".join(later) if later else "the run of top trumps of a side other than maker (cards he has not seen)"
+            found.append(error("contract-offered-when-reads-hidden", f"offered_when is read when the declarer picks "
+                               f"his contract, but reads {what}, which he does not know then", place.content(pointer),
+                               pointer, "read bid_value, kitty_taken, multiplier, trump, contract, option(...) and "
+                               "top_run(maker), his own run of top trumps"))
     return found
 
 

@@ -317,6 +317,51 @@ def test_a_defender_learns_nothing_of_the_declarers_discard() -> None:
     twins_look_the_same(cases())
 
 
+BARE = build_ruleset(str(FOLDER / "skat.yaml"), {"announcements": False})  # no announced or open games
+
+
+def choice_after(rs, hands: dict[int, list[int]], skat: list[int], bid: str, take: bool) -> list[str]:
+    """Middlehand declares at ``bid``, takes the skat (discarding it again) or leaves it: his choices."""
+    state = GameState(rs)
+    state.apply(state.actions.dealer0 + DEALER)
+    state.deal_pack(pack_dealing(rs, DEALER, hands, skat, 0))
+    say(state, bid, "pass", "pass", "accept" if take else "pass")
+    if take:
+        say(state, *(f"discard {LAYOUT.name(c)}" for c in skat))
+    assert state.view(2).phase == "choose" and state.current_player() == 2
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def test_the_declarer_may_announce_only_a_game_that_can_be_worth_the_bid() -> None:
+    """The Skatgericht's case (SG): declarer at 45 with the J♣, the J♠ elsewhere, the skat taken: "with
+    one", at most game, schneider, schwarz: diamonds 4 x 9 = 36, hearts 40, spades 44 fall short of 45
+    and are not offered; clubs 48 and Grand 96 are, and Null ouvert 46 (Null 23 alone without it)."""
+    hands = {2: cards("JC", "AD", "10D", "KD", "QD", "9D", "8D", "7D", "AH", "10H"), 1: cards("JS")}
+    skat = cards("7S", "8S")
+    assert choice_after(RS, hands, skat, "bid 45", take=True) == ["name C", "contract grand", "contract nullo"]
+    assert choice_after(BARE, hands, skat, "bid 45", take=True) == ["name C", "contract grand"]
+    # after a bid of 24 Null (23) needs the open game, or the hand (35)
+    assert "contract nullo" not in choice_after(BARE, hands, skat, "bid 24", take=True)
+    assert "contract nullo" in choice_after(BARE, hands, skat, "bid 24", take=False)
+
+
+def test_a_hand_game_is_judged_by_the_matadors_the_declarer_can_count_not_by_the_skat() -> None:
+    """From the hand at 48 with J♠ J♥ J♦: "without one" as far as he knows, at most game, hand,
+    schneider, schwarz: diamonds 5 x 9 = 45 falls short, hearts 50 does not, Null hand 35 does. The
+    J♣ in the unseen skat (the scoring's "with four") changes nothing he is offered."""
+    hand = cards("JS", "JH", "JD", "AH", "10H", "KH", "AS", "10S", "AC", "10C")
+    in_skat = choice_after(BARE, {2: hand}, cards("JC", "7D"), "bid 48", take=False)
+    elsewhere = choice_after(BARE, {2: hand, 1: cards("JC")}, cards("8D", "7D"), "bid 48", take=False)
+    assert in_skat == elsewhere == ["name C", "name S", "name H", "contract grand"]
+
+
+def test_a_bid_no_game_can_reach_leaves_every_game_offered() -> None:
+    """At 264 after taking the skat no game reaches the bid (Grand with four, schneider and schwarz is
+    168): the declarer still has every game to pick, and loses it as an overbid."""
+    found = choice_after(RS, {}, cards("7S", "8S"), "bid 264", take=True)
+    assert found == ["name C", "name S", "name H", "name D", "contract grand", "contract nullo"]
+
+
 def test_the_kernel_and_the_rollout_decline_skat_by_its_concepts() -> None:
     reason = ruleset_reason(RS) or ""
     assert "`trump.auction`" in reason and "`deck.promotions[0].top`" in reason and "top_runs" in reason

@@ -14,8 +14,12 @@ discards a card (engine.kitty) unless `offer.taker_discards` is false.
 """
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, KITTY, NAME, OFFER, TRUMP_DRAW
 from couillon_dsl.engine.fields import StateFields
+from couillon_dsl.engine.scoring import top_run
+from couillon_dsl.expr.compile import HandFacts
 
 
 class ContractPhase(StateFields):
@@ -172,6 +176,48 @@ class ContractPhase(StateFields):
             self._declarer_is(seat)
             self._path = "shown"
         self._continue_deal()
+
+    def _offered_choices(self, choices: list[int]) -> list[int]:
+        """The contract choices whose contract's `offered_when` holds for the trump it would be played in
+        (a defer or a push always stays), read with what the chooser knows: his cards and his discard,
+        never an unseen kitty. Should no contract choice pass, every one stays: the chooser always has one."""
+        t, acts = self._t, self._acts
+        seat = self._chooser
+        known = self._hands[seat] | (self._discards if self._discarder == seat else 0)
+        sides = t.declarer_sides[seat] if t.declarer_sides else self._side_of
+        maker, dealer = sides[seat], self._dealer
+        runs = [0] * (max(sides) + 1)
+        base = HandFacts(maker=maker, dealer_team=sides[dealer], elder_team=sides[t.next_seat[dealer]],
+                         kitty_taken=self._kitty != 0 and self._discarder == seat, bid_value=self._bid_value(),
+                         options=MappingProxyType(self._rs.option_values()), tricks_per_hand=t.tricks_of(self._game_hands),
+                         seat_sides=sides)
+        kept = []
+        for action in choices:
+            if 0 <= acts.contract0 <= action:
+                contract = t.fixed_contracts[action - acts.contract0]
+                trump = t.contract_trump[contract]
+            elif acts.name0 <= action < acts.show0:
+                contract, trump = t.named_contract, action - acts.name0
+            elif acts.show0 <= action < acts.announce0:
+                contract, trump = t.named_contract, t.suit_of[action - acts.show0]
+            else:  # a defer or a push: no contract picked yet
+                kept.append(action)
+                continue
+            offered = t.contract_offered[contract] if contract >= 0 else None
+            if offered is not None:
+                runs[maker] = top_run(t.context(trump, self._promo, t.contract_base[contract]), known)
+                facts = base._replace(contract=self._rs.contracts[contract].id, trump=trump, top_runs=tuple(runs),
+                                      multiplier=t.contract_multipliers[contract][trump + 1])
+                if not offered(facts):
+                    continue
+            kept.append(action)
+        barred_all = not any(map(self._picks_contract, kept)) and any(map(self._picks_contract, choices))
+        return choices if barred_all else kept
+
+    def _picks_contract(self, action: int) -> bool:
+        """Whether a choice picks a contract (a suit named or shown, a contract), not a defer or a push."""
+        acts = self._acts
+        return 0 <= acts.contract0 <= action or acts.name0 <= action < acts.announce0
 
     def _auction_order(self) -> tuple[int, ...]:
         """Every seat in play in the order the auction asks them, from `first` (the elder or the dealer)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from couillon_dsl.cards import CardMask, iter_bits
+from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import OVER
 from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.fields import StateFields
@@ -25,10 +25,26 @@ def fresh_counts(rs: Ruleset) -> tuple[tuple[int, ...], ...]:
     return ((0,) * len(rs.players.teams),) * len(rs.tallies)
 
 
+_TOP_ORDERS: dict[int, tuple[TrumpContext, tuple[Card, ...]]] = {}  # id(ctx) -> (ctx, kept alive; its trumps high to low)
+
+
+def top_order(ctx: TrumpContext) -> tuple[Card, ...]:
+    """The context's trumps, highest first: worked out once per context (a declarer's choice reads the
+    runs of every contract he may pick, each hand)."""
+    found = _TOP_ORDERS.get(id(ctx))
+    if found is not None and found[0] is ctx:
+        return found[1]
+    if len(_TOP_ORDERS) >= 4096:
+        _TOP_ORDERS.clear()
+    order = tuple(sorted(iter_bits(ctx.trump_mask), key=ctx.strength[ctx.trump].__getitem__, reverse=True))
+    _TOP_ORDERS[id(ctx)] = (ctx, order)
+    return order
+
+
 def top_run(ctx: TrumpContext, cards: CardMask) -> int:
     """How many of the context's highest trumps in a row, from the top one down, ``cards`` holds, or,
     without the top one, how many in a row it lacks (`top_run`: Skat's matadors "with" or "without")."""
-    order = sorted(iter_bits(ctx.trump_mask), key=ctx.strength[ctx.trump].__getitem__, reverse=True)
+    order = top_order(ctx)
     if not order:
         return 0
     has_top = cards >> order[0] & 1

@@ -140,22 +140,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         if phase == KITTY:  # the declarer takes the kitty (accept) or leaves it unseen (pass)
             return [acts.accept, acts.pass_]
         if phase == CHOOSE:
-            choose = self._rs.trump.choose or AFTER_AUCTION  # a numeric auction's declarer names or picks
-            t = self._t
-            # the ways name a trump suit: only when the named-trump contract is on (or there are no contracts)
-            ways = choose.ways if t.named_contract >= 0 or not self._rs.contracts else ()
-            out = []
-            if "defer" in ways:
-                out.append(acts.defer)
-            if "name" in ways:
-                out.extend(acts.name0 + s for s in range(acts.nsuits))
-            if "show" in ways:
-                out.extend(acts.show0 + c for c in iter_bits(self._hands[self._chooser]))
-            if acts.push >= 0 and self._pushes < choose.delegate.times:  # type: ignore[union-attr]
-                out.append(acts.push)
-            if acts.contract0 >= 0:
-                out.extend(range(acts.contract0, acts.contract_end))
-            return out
+            out = self._choices()
+            # contracts offered only where their `offered_when` holds (after a numeric auction or a choice)
+            return self._offered_choices(out) if self._t.contract_offered else out
         if phase == ANNOUNCE:
             a, seat = self._offers[0]
             if self._t.lead_asks and a in self._t.lead_asks and not self._side_may(seat, a):
@@ -264,6 +251,27 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         cards a decision. Nothing is checked: an illegal card leaves the state corrupt."""
         self._history.append(card)
         self._play(card)
+
+    def _choices(self) -> list[int]:
+        """The chooser's ways to fix the contract before any contract's `offered_when` is read: defer,
+        name a suit, show a card, push, or pick a contract."""
+        acts = self._acts
+        choose = self._rs.trump.choose or AFTER_AUCTION  # a numeric auction's declarer names or picks
+        t = self._t
+        # the ways name a trump suit: only when the named-trump contract is on (or there are no contracts)
+        ways = choose.ways if t.named_contract >= 0 or not self._rs.contracts else ()
+        out = []
+        if "defer" in ways:
+            out.append(acts.defer)
+        if "name" in ways:
+            out.extend(acts.name0 + s for s in range(acts.nsuits))
+        if "show" in ways:
+            out.extend(acts.show0 + c for c in iter_bits(self._hands[self._chooser]))
+        if acts.push >= 0 and self._pushes < choose.delegate.times:  # type: ignore[union-attr]
+            out.append(acts.push)
+        if acts.contract0 >= 0:
+            out.extend(range(acts.contract0, acts.contract_end))
+        return out
 
     def _allows(self, action: int) -> bool:
         """Whether ``action`` is legal outside the play phase; a draw or a discard is one mask test,
@@ -991,6 +999,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         if self._phase == ANNOUNCE and action == self._acts.announce0 + self._offers[0][0]:  # asked, not his to make
             return self._side_refusal(self._offers[0][1], self._offers[0][0])
         legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
+        if self._phase == CHOOSE and self._t.contract_offered and action in self._choices():
+            return (f"{self._describe(action)} is not offered now: its contract's offered_when does not hold; "
+                    f"legal: {legal}")
         return f"{self._describe(action)} is not legal in phase {phase}; legal: {legal}"
 
     def _describe(self, action: int) -> str:
