@@ -7,6 +7,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from click.testing import CliRunner
 
+from couillon_dsl.agents import Agent
 from couillon_dsl.cli import main
 from couillon_dsl.engine import CHANCE, GameState, HandSummary
 from couillon_dsl.engine.tables import OP_PACKET
@@ -101,3 +102,17 @@ def paid_by_role_shares(hand: HandSummary, seats: int) -> int:
     if len(ours) == 2:
         assert hand.deltas[next(s for s in ours if s != taker)] == each
     return each
+
+
+def played_hands(rs: Ruleset, seeds: Iterable[int], agent: Agent, rng: random.Random) -> list[HandSummary]:
+    """The hands of whole games, one per seed, ``agent`` in every seat."""
+    hands: list[HandSummary] = []
+    for seed in seeds:
+        state = GameState(rs, seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(rng.choice(state.legal_actions()))
+            else:
+                state.apply(agent.act(state, state.legal_actions(), rng))
+        hands += state.hands
+    return hands

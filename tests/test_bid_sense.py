@@ -12,7 +12,7 @@ from couillon_dsl.agents.greedy import OPENING_PROMISE, PARTNER_NAMED, hand_valu
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from example_games import FOLDER
-from packs import dealt, say
+from packs import dealt, played_hands, say
 
 BRIDGE = build_ruleset(str(FOLDER / "bridge.yaml"))
 # eight high-card points, six spades to the king-queen: no opening at a real table, an overcall at 1
@@ -53,17 +53,7 @@ def test_once_someone_has_bid_the_weak_hand_competes_as_before() -> None:
 
 
 def test_some_deals_are_passed_out_and_most_are_bid() -> None:
-    rng = random.Random(3)
-    agent = make_agent("greedy")
-    hands = []
-    for seed in range(4):  # four games of 16 boards
-        state = GameState(BRIDGE, seed=seed)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply(rng.choice(state.legal_actions()))
-            else:
-                state.apply(agent.act(state, state.legal_actions(), rng))
-        hands += state.hands
+    hands = played_hands(BRIDGE, range(4), make_agent("greedy"), random.Random(3))  # four games of 16 boards
     thrown = sum(hand.outcome == "passed_out" for hand in hands)
     assert 0 < thrown < len(hands) / 8
 

@@ -17,7 +17,7 @@ from couillon_dsl.explain import explain
 from couillon_dsl.kernel.eligible import ruleset_reason
 from example_games import FOLDER
 from honesty import twins_look_the_same, worlds_of
-from packs import dealt, say
+from packs import dealt, played_hands, say
 from variants import codes_of
 
 RS = build_ruleset(str(FOLDER / "bridge.yaml"))
@@ -148,16 +148,7 @@ def test_greedy_raises_its_partners_strain_rather_than_naming_a_new_one() -> Non
 
 
 def test_greedy_bids_and_makes_about_as_often_as_the_scoring_pays() -> None:
-    rng = random.Random(1)
-    hands = []
-    for seed in range(3):  # three games of 16 boards
-        state = GameState(RS, seed=seed)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply(rng.choice(state.legal_actions()))
-            else:
-                state.apply(GREEDY.act(state, state.legal_actions(), rng))
-        hands += state.hands
+    hands = played_hands(RS, range(3), GREEDY, random.Random(1))  # three games of 16 boards
     played = [hand for hand in hands if hand.trump_path == "bid"]
     made = sum(hand.winner == hand.maker for hand in played)
     assert len(played) > len(hands) / 2  # most deals are bid, not thrown in
