@@ -79,7 +79,8 @@ def called_card_rules_out(view: SeatView) -> dict[int, int]:
 def decisions_say_held(state: GameState, view: SeatView) -> tuple[dict[int, int], int]:
     """Per seat, the cards its public decisions say it held, and those of them it held after every
     discard. An announcement only a card's holder may make (``holder_of``) says he held it in the
-    first trick; a call of a card of an ``otherwise`` tier, that the declarer held every card of the
+    first trick; a contract only the holder of some cards may bid (``bidder_holds``), that its declarer
+    was dealt them; a call of a card of an ``otherwise`` tier, that the declarer held every card of the
     tiers before (:func:`needed_to_call`) when he called, after his discards unless he called before
     the kitty. Left to the replay, worlds that deal those cards at random seldom fit (8 seats: the
     holder gets the card one world in eight; a fallback tier's cards, one in hundreds)."""
@@ -91,11 +92,15 @@ def decisions_say_held(state: GameState, view: SeatView) -> tuple[dict[int, int]
         if card >= 0:
             holds[seat] = holds.get(seat, 0) | 1 << card
     kept = sum(holds.values())
+    contract = next((i for i, c in enumerate(rs.contracts) if c.id == view.contract), -1)
+    bidder, deciding = rs.tables.bidder_holds, view.deciding_seat
+    if bidder and contract >= 0 and deciding is not None and bidder[contract]:  # dealt them, or he could not bid it
+        holds[deciding] = holds.get(deciding, 0) | bidder[contract]
     calls = rs.tables.calls
-    if calls and view.called is not None and view.called >= 0 and view.deciding_seat is not None:
-        table = calls[next(i for i, c in enumerate(rs.contracts) if c.id == view.contract)]
+    if calls and view.called is not None and view.called >= 0 and deciding is not None:
+        table = calls[contract]
         if table is not None and (needed := needed_to_call(table, view.called)):
-            holds[view.deciding_seat] = holds.get(view.deciding_seat, 0) | needed
+            holds[deciding] = holds.get(deciding, 0) | needed
             kept |= 0 if table.before_kitty else needed
     return holds, kept
 
@@ -438,9 +443,12 @@ class _Layout:
         self.taker, self.free, self.hidden_free, self.discarded_free = taker, 0, 0, 0
         # the discarder's discards this seat did not see, and the cards he can never discard unseen
         self.hidden = hidden if taker >= 0 and taker != seat else 0
-        # the cards he took that this seat knows (a kitty it saw, an offered card): one he lacks now he discarded
+        # the cards he took that this seat knows (a kitty it saw, an offered card) and has not played since:
+        # one he lacks now he discarded (one he played, he did not: counted as discarded, his unseen
+        # discards were too few and no discard fitted the replay)
         self.taken_cards = (sum(1 << self.fixed[p] for p in kitty_spots if p in self.fixed)
-                            | (1 << view.taken if view.taken is not None else 0)) if self.hidden else 0
+                            | (1 << view.taken if view.taken is not None else 0)) \
+            & ~sum(1 << c for c in played_by.get(taker, ())) if self.hidden else 0
         self.undiscardable = kitty.never | kitty.last_resort | kitty.face_up if self.hidden else 0
         if self.hidden and view.discarded & kitty.last_resort:
             self.forced_discards(kitty.never | kitty.last_resort, kitty.face_up, hidden, kitty_spots)
