@@ -134,9 +134,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
-        offered_when=_offered_when(announcements, document, names),
+        offered_when=_offered_when(announcements, "announcements", document, names),
         calls=call_tables(layout, deck, contracts, play.no_called_suit_first_lead),
-        contract_offered=_contract_offered(contracts, document, names),
+        contract_offered=_offered_when(contracts, "contracts", document, names),
         side_offers=_side_offers(announcements),
         lead_asks=tuple(i for i, a in enumerate(announcements) if a.for_side and a.before_lead),
         after_declarer_only=sum(1 << i for i, a in enumerate(announcements) if a.for_side and a.after_declarer))
@@ -717,26 +717,16 @@ def _side_offers(announcements: tuple[Announcement, ...]) -> tuple[tuple[int, in
                  for i, a in enumerate(announcements) if a.for_side)
 
 
-def _offered_when(announcements: tuple[Announcement, ...], document: Document,
+def _offered_when(items: Sequence[Announcement] | Sequence[Contract], section: str, document: Document,
                   names: Any) -> tuple[Callable[[Any], object] | None, ...]:
-    """Each announcement's `offered_when` compiled (None where it has none); () when none has one."""
+    """Each announcement's or contract's (``section``) `offered_when` compiled (None where it has none);
+    () when none has one."""
     from couillon_dsl.expr import compile_expression
 
-    if not any(a.offered_when for a in announcements):
+    if not any(item.offered_when for item in items):
         return ()
-    return tuple(compile_expression(a.offered_when, "bool", names, document.content_span_of(
-        f"/announcements/{escape(a.id)}/offered_when")) if a.offered_when else None for a in announcements)
-
-
-def _contract_offered(contracts: tuple[Contract, ...], document: Document,
-                      names: Any) -> tuple[Callable[[Any], object] | None, ...]:
-    """Each contract's `offered_when` compiled (None where it has none); () when none has one."""
-    from couillon_dsl.expr import compile_expression
-
-    if not any(c.offered_when for c in contracts):
-        return ()
-    return tuple(compile_expression(c.offered_when, "bool", names, document.content_span_of(
-        f"/contracts/{escape(c.id)}/offered_when")) if c.offered_when else None for c in contracts)
+    return tuple(compile_expression(item.offered_when, "bool", names, document.content_span_of(
+        f"/{section}/{escape(item.id)}/offered_when")) if item.offered_when else None for item in items)
 
 
 def _blind_bid(bids: Mapping[str, Any], document: Document, names: Any) -> dict[str, Any]:
