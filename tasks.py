@@ -47,7 +47,8 @@ def main(argv: list[str]) -> int:
     if task == "lint":
         checks = ([str(python), "-m", "mypy"], [str(python), "-m", "ruff", "check", "couillon_dsl", "tests", "bench", "tasks.py"])
         return max(subprocess.run(cmd, cwd=ROOT).returncode for cmd in checks)
-    code = subprocess.run([str(python), "-m", "pytest", *rest], cwd=ROOT).returncode
+    # one test process per core (pytest-xdist, of the test extra); a later `-n 0` in ARGS runs them in one
+    code = subprocess.run([str(python), "-m", "pytest", "-n", "auto", *rest], cwd=ROOT).returncode
     if code == 5:  # pytest: no tests were collected, which is a failure here
         print("tasks.py: pytest collected no tests", file=sys.stderr)
         return 1

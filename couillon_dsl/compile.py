@@ -26,7 +26,7 @@ from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Draw, EqualCards,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
-    PartnerByTrick, PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, deal_cycle, hand_script,
+    PartnerByTrick, PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, TrumpContext, deal_cycle, hand_script,
 )
 from couillon_dsl.schema import with_defaults
 
@@ -122,8 +122,11 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                                                   and c.id == trump.auction.all_pass_contract), -1))
     if play.equal_cards is not None:
         later, later_last = equal_cards_tables(layout, play.equal_cards)
-        tables = dataclasses.replace(tables, contexts=tuple(
-            dataclasses.replace(ctx, later_beats=later, later_beats_last=later_last) for ctx in tables.contexts))
+        equalled: dict[int, TrumpContext] = {}  # by id: a context shared by several promotion sets stays shared
+        for ctx in tables.contexts:
+            if id(ctx) not in equalled:
+                equalled[id(ctx)] = dataclasses.replace(ctx, later_beats=later, later_beats_last=later_last)
+        tables = dataclasses.replace(tables, contexts=tuple(equalled[id(ctx)] for ctx in tables.contexts))
     if declarations:
         built = build_declaration_tables(declarations, layout)
         tables = dataclasses.replace(tables, declarations=built,

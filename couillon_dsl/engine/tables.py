@@ -436,24 +436,37 @@ def build_tables(
     contexts: list[TrumpContext] = []
     unit = point_unit(deck, card_roles)
     roles = role_tables(layout, card_roles, unit)
+    always = sum(1 << i for i, (_, _, by) in enumerate(promotions) if by < 0)  # promotions without an announcement
 
     def add_family(family_deck: Deck, promoted_only: bool = False, all_suits: bool = False,
                    kept: Sequence[str] | None = None) -> int:
         """Contexts for every trump suit (and none) and promotion set under one card order; its offset.
         ``promoted_only``: without a trump suit the promoted cards are trumps (`trump: promoted`).
         ``kept``: a contract's own promoted cards, in their order (`contracts.<id>.promoted`); the
-        deck's others are plain cards in this family. None: every promotion, in the deck's order."""
+        deck's others are plain cards in this family. None: every promotion, in the deck's order.
+
+        A promotion without an announcement is always in force, so a set of promotions without it
+        shares the context of the set with it, and sets that leave the same cards promoted share
+        one context: a deck of eight promotions builds one context per trump, not 256."""
         base = len(contexts)
         order = [layout.parse(card) for card in kept] if kept is not None else None
+        built: dict[tuple[int, tuple[tuple[Card, str | None], ...]], TrumpContext] = {}
         for trump in range(-1, len(layout.suits)):
+            candidates = [(promoted_card(deck, layout, p, trump), below) for p, below, _ in promotions] \
+                if trump >= 0 or promoted_only else []
+            of_bits: dict[int, TrumpContext] = {}  # by the promotions in force: those asked for and the unannounced
             for bits in range(1 << len(promotions)):
-                active = [(promoted_card(deck, layout, p, trump), below)
-                          for i, (p, below, _) in enumerate(promotions)
-                          if bits >> i & 1 and (trump >= 0 or promoted_only)]
-                if order is not None:
-                    active = sorted((a for a in active if a[0] in order), key=lambda a: order.index(a[0]))
-                contexts.append(build_context(family_deck, layout, follow, trump, active, unit, roles, promoted_only,
-                                              all_suits))
+                in_force = bits | always
+                if in_force not in of_bits:
+                    active = [a for i, a in enumerate(candidates) if in_force >> i & 1]
+                    if order is not None:
+                        active = sorted((a for a in active if a[0] in order), key=lambda a: order.index(a[0]))
+                    key = (trump, tuple(active))
+                    if key not in built:
+                        built[key] = build_context(family_deck, layout, follow, trump, active, unit, roles,
+                                                   promoted_only, all_suits)
+                    of_bits[in_force] = built[key]
+                contexts.append(of_bits[in_force])
         return base
 
     add_family(deck)
@@ -501,7 +514,7 @@ def build_tables(
         followups=tuple(tuple(j for j, b in enumerate(announcements) if b.after == a.id) for a in announcements),
         followers=tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n)),
         suit_of=tuple(layout.suit_of(c) for c in range(layout.size)),
-        always_promoted=sum(1 << i for i, (_, _, by) in enumerate(promotions) if by < 0),
+        always_promoted=always,
         deal_prefixes=prefixes,
         deal_suffixes=suffixes,
         declarer_plans=declarer_plans,
