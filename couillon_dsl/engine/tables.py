@@ -447,7 +447,7 @@ def build_tables(
 
         A promotion without an announcement is always in force, so a set of promotions without it
         shares the context of the set with it, and sets that leave the same cards promoted share
-        one context: a deck of eight promotions builds one context per trump, not 256."""
+        one context: a deck of eight unannounced promotions builds one context per trump, not 256."""
         base = len(contexts)
         order = [layout.parse(card) for card in kept] if kept is not None else None
         built: dict[tuple[int, tuple[tuple[Card, str | None], ...]], TrumpContext] = {}
