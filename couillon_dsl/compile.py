@@ -130,7 +130,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     if declarations:
         built = build_declaration_tables(declarations, layout)
         tables = dataclasses.replace(tables, declarations=built,
-                                     trick_melds=tuple(table for table in built if table.per_trick))
+                                     trick_melds=tuple(table for table in built if table.per_trick),
+                                     led_melds=tuple(table for table in built if table.when == "led"))
     tables = dataclasses.replace(
         tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),

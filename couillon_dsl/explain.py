@@ -1486,6 +1486,9 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         when = (f"each player holding one {may} {name} just before playing their first card of the hand"
                 + ("; declaring is optional, and a player who does not simply plays a card" if declaration.optional
                    else ""))
+    elif declaration.when == "led":
+        when = (f"a player who leads a card of a {name} while holding the rest of it declares that {name} and "
+                f"shows the rest, which stays in their hand in everyone's sight (cards drawn since the deal count)")
     else:
         when = f"a player declares {name} on playing the last of its cards (all of them held from the deal)"
     values = [f"{pattern_phrase(rs, declaration, p)}{', ' + p.name if p.name else ''} ({p.value})"

@@ -697,6 +697,7 @@ class Tables:
     # declaration index -> engine.declarations.DeclarationTable (pattern masks, run lookups, award rule)
     declarations: tuple[Any, ...] = ()
     trick_melds: tuple[Any, ...] = ()  # the declarations of `scope: trick`: searched in each trick as it ends
+    led_melds: tuple[Any, ...] = ()  # the declarations of `when: led`: searched in the leader's hand at each lead
 
     # contracts (all empty/-1 without a `contracts` section: one family of contexts, multiplier 1)
     contract_base: tuple[int, ...] = ()  # contract index -> offset of its family of contexts

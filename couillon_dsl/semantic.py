@@ -949,12 +949,18 @@ class _Checks:
                     self.report("declaration-duplicate-pattern", f"patterns {seen[ident]} and {i} match the same cards",
                                 at, "keep one of them")
                 seen.setdefault(ident, i)
-            if item.get("when") == "last_card_played":
+            when = item.get("when")
+            if when in ("last_card_played", "led"):
+                needs = "only then is there a last card to play" if when == "last_card_played" else (
+                    "only then do the led card and the rest of the combination say which cards are shown")
                 for i, pattern in enumerate(item["patterns"]):
                     if "cards" not in pattern:
-                        self.report("declaration-when-shape", "when: last_card_played needs given cards (a `cards` "
-                                    "pattern): only then is there a last card to play", f"{base}/patterns/{i}",
-                                    "use when: first_play for runs and sets")
+                        self.report("declaration-when-shape", f"when: {when} needs given cards (a `cards` "
+                                    f"pattern): {needs}", f"{base}/patterns/{i}", "use when: first_play for runs and sets")
+            if when == "led" and not item.get("shown") and item.get("scope") != "trick":
+                self.report("declaration-led-shown", "a combination declared on a lead is proved by showing the rest "
+                            "of it, which stays in the holder's hand in everyone's sight", f"{base}/when",
+                            "add shown: true")
             if item.get("scope") == "trick":
                 self.check_trick_melds(item, base)
             elif item.get("optional") and item.get("when") != "before_first_play":
@@ -1036,7 +1042,9 @@ class _Checks:
             ("trump.offer", self.data["trump"].get("method") == "offer"),
             ("trump.auction", "auction" in self.data["trump"]),
             ("bids", "bids" in self.data), ("passing", "passing" in self.data),
-            ("declarations (their melds are found in the hands as dealt)", bool(self.data.get("declarations"))),
+            ("declarations found in the hands as dealt (all but scope: trick and when: led)", any(
+                item.get("scope") != "trick" and item.get("when") != "led"
+                for item in (self.data.get("declarations") or {}).values())),
             ("play.dummy", bool(self.data.get("play", {}).get("dummy")))) if used]
         if beside:
             self.report("draw-not-combined", f"play.draw is not combined yet with {', '.join(beside)}", "/play/draw",

@@ -246,7 +246,9 @@ class DeclarePhase(StateFields):
 
     When play begins every seat's melds are found at once (:meth:`_find_melds`; the hands
     do not change before a seat's first card). A ``first_play`` meld is declared when its
-    holder plays his first card, a ``last_card_played`` meld when he plays its last card.
+    holder plays his first card, a ``last_card_played`` meld when he plays its last card. A
+    ``led`` meld is looked for at each lead, in the leader's hand as it stands (it may have
+    drawn cards since the deal): the melds the led card is one of, their other cards shown.
     An ``optional`` meld (``before_first_play``) is offered beside the holder's cards on his
     first turn (engine.announce: the same offer as an announcement his card allows) and
     declared only if he takes it; playing a card declines it, so nothing tells him from a
@@ -266,7 +268,7 @@ class DeclarePhase(StateFields):
         later: list[Meld] = []
         offers: list[dict[int, Meld]] = [{} for _ in range(n)]
         for table in self._t.declarations:
-            if table.per_trick:
+            if table.per_trick or table.when == "led":  # found at each lead (_declare_on_play)
                 continue
             for seat in range(n):
                 found = table.melds(hands[seat], trump, seat)
@@ -283,10 +285,15 @@ class DeclarePhase(StateFields):
         self._meld_watch = self._watched()
 
     def _watched(self) -> CardMask:
-        """The cards whose play declares something now."""
+        """The cards whose play declares something now (a led meld's cards: when led, with the rest held)."""
         watch = self._full if any(self._meld_first) else 0
         for meld in self._meld_later:
             watch |= meld.cards
+        if self._t.led_melds:
+            trump = meld_trump(self._rs, self._contract, self._trump)
+            for table in self._t.led_melds:
+                for group in table.sets[trump + 1]:
+                    watch |= group.mask
         return watch
 
     def _declare_on_play(self, seat: int, card: Card) -> None:
@@ -301,7 +308,16 @@ class DeclarePhase(StateFields):
             if done:
                 self._declare(done)
                 self._meld_later = tuple(m for m in self._meld_later if m not in done)
+        if self._t.led_melds and not self._trick:
+            self._declare_led(seat, card)
         self._meld_watch = self._watched()
+
+    def _declare_led(self, seat: int, card: Card) -> None:
+        """``seat`` leads ``card``: the `when: led` melds of its hand as it stands (cards drawn since the
+        deal included) that ``card`` is one of."""
+        hand, trump = self._hands[seat], meld_trump(self._rs, self._contract, self._trump)
+        for table in self._t.led_melds:
+            self._declare([m for m in table.melds(hand, trump, seat) if m.cards >> card & 1])
 
     def _trick_melds(self, cards: CardMask, winner: int) -> None:
         """A trick of ``cards`` just won by ``winner``: the melds its cards form, his (they are public)."""
