@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
@@ -128,3 +129,11 @@ def test_drawing_combines_with_led_declarations_only(tmp_path: Path, declaration
                     f"    name: Marriage\n    {declaration}\n", encoding="utf-8")
     errors = {d.code for d in check(load_ruleset(path)) if d.severity == "error"}
     assert errors == ({code} if code else set())
+
+
+def test_greedy_leads_its_best_marriage_by_its_cheaper_card() -> None:
+    state = dealt({"L": "KH QH KS QS JC", "D": "AC 10C KC QC JS", "stock": "JH"})  # hearts are trumps
+    card = make_agent("greedy").act(state, state.legal_actions(), random.Random(0))
+    assert card == LAYOUT.parse("QH")  # the royal marriage (40), by its queen (3 points, not 4)
+    state.apply(card)
+    assert declared(state) == [(L, "royal marriage", 40)]

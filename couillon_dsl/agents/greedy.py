@@ -152,6 +152,16 @@ def trick_melds_worth(state: GameState, cards: Sequence[int]) -> Callable[[int],
     return lambda card: sum(m.value for table in tables for m in table.melds(trick | 1 << card, trump, 0))
 
 
+def led_melds_worth(state: GameState, hand: int) -> Callable[[int], int] | None:
+    """What leading each card of ``hand`` declares (`when: led` melds), or None when it declares nothing."""
+    tables = state.ruleset.tables.led_melds
+    if not tables:
+        return None
+    trump = state.meld_trump
+    found = [m for table in tables for m in table.melds(hand, trump, 0)]
+    return (lambda card: sum(m.value for m in found if m.cards >> card & 1)) if found else None
+
+
 def duck(ctx: TrumpContext, side_of: Sequence[int], seat: int, order: Sequence[int], cards: Sequence[int],
          legal: Sequence[int], last_trick: bool = False) -> int:
     """``follow`` where tricks cost their taker: the costliest card that loses the trick (the most
@@ -288,7 +298,13 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
             return duck(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal, state.in_last_trick())
         return follow(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal, trick_melds_worth(state, cards),
                       state.in_last_trick())
-    gone = state.hand_of(seat) | (played_cards(state) if played is None else played)  # cards no opponent holds
+    hand = state.hand_of(seat)
+    declares = None if avoid else led_melds_worth(state, hand)
+    if declares is not None:  # a meld declared by its lead: the most it is worth, by its cheapest card
+        card = max(legal, key=lambda c: (declares(c), -ctx.points[c]))
+        if declares(card):
+            return card
+    gone = hand | (played_cards(state) if played is None else played)  # cards no opponent holds
     return (lead_low if avoid else lead)(ctx, legal, ~gone)
 
 
