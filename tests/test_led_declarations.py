@@ -16,6 +16,7 @@ from couillon_dsl.loader import load_ruleset
 from couillon_dsl.scenario import stack_pack
 from couillon_dsl.validate import check
 from example_games import FOLDER
+from test_declarations import hands_with_melds_replayed
 
 SCHNAPSEN = str(FOLDER / "schnapsen.yaml")
 RS = build_ruleset(SCHNAPSEN)
@@ -87,16 +88,7 @@ def test_every_sampled_world_gives_the_shown_queen_to_its_holder() -> None:
 
 
 def test_random_play_and_replay_declare_the_same_marriages() -> None:
-    found = 0
-    for seed in range(8):
-        played = GameState(RS, seed=seed)
-        played.play_random(random.Random(seed))
-        replayed = GameState(RS)
-        for action in played.history():
-            replayed.apply(action)
-        assert replayed.hands == played.hands
-        found += sum(bool(hand.melds) for hand in played.hands)
-    assert found
+    assert hands_with_melds_replayed(RS, 8)
 
 
 def test_without_a_stock_led_melds_are_declared_in_random_play_and_replay(tmp_path: Path) -> None:
@@ -107,16 +99,7 @@ def test_without_a_stock_led_melds_are_declared_in_random_play_and_replay(tmp_pa
                     "    when: led\n    shown: true\n    patterns:\n      - {cards: [KT, QT], value: 40}\n", encoding="utf-8")
     rs = build_ruleset(str(path))
     assert rs.tables.led_melds and not [d for d in check(load_ruleset(path)) if d.severity == "error"]
-    found = 0
-    for seed in range(20):
-        played = GameState(rs, seed=seed)
-        played.play_random(random.Random(seed))
-        replayed = GameState(rs)
-        for action in played.history():
-            replayed.apply(action)
-        assert replayed.hands == played.hands
-        found += sum(bool(hand.melds) for hand in played.hands)
-    assert found
+    assert hands_with_melds_replayed(rs, 20)
 
 
 @pytest.mark.parametrize(("declaration", "code"), [
