@@ -250,11 +250,28 @@ class Walker:
                 self.check_view_hides(seat)
             count = len(state.hands)
             action = self.rng.choice(legal)
+            led = None
             if 0 <= action < self.rs.layout.size and state.view(seat).phase == "play":  # a dummy's card is his
                 self.played.setdefault(state.playing_seat, []).append(action)
+                if self.rs.tables.led_melds and not state.current_trick()[1]:
+                    led = (state.playing_seat, state.hand_of(state.playing_seat), len(state.view(seat).melds))
             state.apply(action)
+            if led is not None and len(state.hands) == count:
+                self.check_led_melds(action, *led)
             if len(state.hands) > count:
                 self.hand_over()
+
+    def check_led_melds(self, card: int, seat: int, hand: int, before: int) -> None:
+        """A lead declares exactly the `when: led` melds of the leader's hand the led card is one of,
+        their cards shown."""
+        state, t = self.state, self.rs.tables
+        new = state.view(seat).melds[before:]
+        expected = [m for table in t.led_melds for m in table.melds(hand, state.meld_trump, seat) if m.cards >> card & 1]
+        assert [(s, value, cards) for _, _, s, value, cards in new if s == seat and cards >> card & 1] == [
+            (seat, m.value, m.cards) for m in expected]
+        face_up = dict(state.view(seat).face_up)
+        for m in expected:
+            assert all(face_up.get(c) == seat for c in cards_of(m.cards & ~(1 << card))), "a led meld's rest is shown"
 
     def chance(self) -> None:
         state = self.state
