@@ -73,6 +73,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         equal_cards=_equal_cards(play_data.get("equal_cards")),
         dummy=play_data.get("dummy"),
         draw=Draw(**play_data["draw"]) if play_data.get("draw") is not None else None,
+        stop_when=play_data.get("stop_when"),
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
     first_hand = trump.choose.first_hand if trump.choose else None
@@ -141,6 +142,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         offered_when=_offered_when(announcements, "announcements", document, names),
         calls=call_tables(layout, deck, contracts, play.no_called_suit_first_lead),
         contract_offered=_offered_when(contracts, "contracts", document, names),
+        stop_when=_stop_when(play, document, names),
         side_offers=_side_offers(announcements),
         lead_asks=tuple(i for i, a in enumerate(announcements) if a.for_side and a.before_lead),
         after_declarer_only=sum(1 << i for i, a in enumerate(announcements) if a.for_side and a.after_declarer))
@@ -731,6 +733,15 @@ def _offered_when(items: Sequence[Announcement] | Sequence[Contract], section: s
         return ()
     return tuple(compile_expression(item.offered_when, "bool", names, document.content_span_of(
         f"/{section}/{escape(item.id)}/offered_when")) if item.offered_when else None for item in items)
+
+
+def _stop_when(play: Play, document: Document, names: Any) -> Callable[[Any], object] | None:
+    """`play.stop_when` compiled (None without it)."""
+    from couillon_dsl.expr import compile_expression
+
+    if play.stop_when is None:
+        return None
+    return compile_expression(play.stop_when, "bool", names, document.content_span_of("/play/stop_when"))
 
 
 def _blind_bid(bids: Mapping[str, Any], document: Document, names: Any) -> dict[str, Any]:

@@ -158,6 +158,7 @@ CODES: dict[str, str] = {
     "declaration-duplicate-pattern": "two patterns of one declaration match the same cards",
     "declaration-when-shape": "when: last_card_played or when: led needs `cards` patterns",
     "declaration-led-shown": "a declaration made when: led that is not shown",
+    "stop-when-reads-later": "play.stop_when reads a fact that only the whole hand settles",
     "declaration-needs-trump": "a declaration pattern names trump cards in a game without trump",
     "declaration-optional-when": "an optional declaration not made before_first_play",
     "declaration-stand-in": "stand_in outside an `of` pattern declared before_first_play, or outside its set",

@@ -1684,6 +1684,13 @@ def lead_sentence(rs: Ruleset) -> str:
     return text
 
 
+def stop_sentence(rs: Ruleset, text: str) -> str:
+    """When the hand stops before its last trick (`play.stop_when`)."""
+    condition = condition_phrase(rs, parse_expression(text)) or f"`{text}` holds"
+    return (f"after each trick, the hand stops when {condition}: it is scored as it stands, the cards not yet "
+            f"played counting for nobody")
+
+
 def describe_play(rs: Ruleset) -> Section:
     return Section("Playing the tricks", (
         Paragraph(sentence(first_lead_sentence(rs)) + " " + sentence(lead_sentence(rs))),
@@ -1694,6 +1701,7 @@ def describe_play(rs: Ruleset) -> Section:
         Items(tuple(sentence(c) for c in follow_clauses(rs))),
         Paragraph(sentence(trick_sentence(rs))),
         *((Paragraph(sentence(draw_sentence(rs))),) if rs.play.draw else ()),
+        *((Paragraph(sentence(stop_sentence(rs, rs.play.stop_when))),) if rs.play.stop_when else ()),
         *((Paragraph("Cards with roles of their own:"), Items(tuple(sentence(role_sentence(rs, r)) for r in rs.card_roles)))
           if rs.card_roles else ()),
     ))
@@ -1716,7 +1724,8 @@ def outcome_sentence(rs: Ruleset) -> str:
     what = "card points in the tricks it took" if outcome.compare == "points" else "tricks"
     short = "points" if outcome.compare == "points" else "tricks"
     most = "more" if len(rs.players.teams) == 2 else "the most"
-    text = (f"after the last trick each team counts the {what}; the team with {most} {short} wins the hand "
+    end = "when the hand ends" if rs.play.stop_when else "after the last trick"
+    text = (f"{end} each team counts the {what}; the team with {most} {short} wins the hand "
             f"and equal {short} is a tie")
     if outcome.maker_needs is not None:
         gap = "the hand is not scored" if outcome.gap == "no_score" else "the hand counts as a tie"

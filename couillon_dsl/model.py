@@ -375,6 +375,7 @@ class Play:
     equal_cards: EqualCards | None = None  # which of two equal cards wins a trick; None: the first played
     dummy: str | None = None  # declarer_partner: the declarer plays his partner's cards, shown after the opening lead
     draw: Draw | None = None  # hands refilled from the stock after each trick (`play.draw`); None: no drawing
+    stop_when: str | None = None  # read after each trick: when it holds, the hand stops there (`play.stop_when`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -698,6 +699,8 @@ class Tables:
     declarations: tuple[Any, ...] = ()
     trick_melds: tuple[Any, ...] = ()  # the declarations of `scope: trick`: searched in each trick as it ends
     led_melds: tuple[Any, ...] = ()  # the declarations of `when: led`: searched in the leader's hand at each lead
+    # `play.stop_when` compiled: read on the facts after each trick, the hand stopping where it holds
+    stop_when: Callable[[Any], object] | None = field(default=None, compare=False, repr=False)
 
     # contracts (all empty/-1 without a `contracts` section: one family of contexts, multiplier 1)
     contract_base: tuple[int, ...] = ()  # contract index -> offset of its family of contexts

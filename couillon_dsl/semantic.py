@@ -1995,6 +1995,7 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
     found += _offered_when_diagnostics(data, place, checked.names)
     found += _contract_offered_diagnostics(data, place, checked.names)
     found += _blind_when_diagnostics(data, place, checked.names)
+    found += _stop_when_diagnostics(data, place, checked.names)
     for diagnostic in found:
         yield Diagnostic(diagnostic.code, diagnostic.severity, context + diagnostic.message, diagnostic.span,
                          diagnostic.pointer, diagnostic.hint)
@@ -2024,6 +2025,29 @@ def _offered_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -
                                  "read the contract, kitty_taken, bid_value, trump or maker instead"))
         found += checked
     return found
+
+
+# what `play.stop_when` may read beside the settled facts: what the tricks so far have settled
+TRICK_FACTS = SETTLED_FACTS | {"points", "tricks", "declared", "last_trick_winner", "tricks_per_hand", "scores",
+                               "seat_sides"}
+
+
+def _stop_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
+    """`play.stop_when`: a true/false expression read after each trick, so it may read only what the
+    tricks so far have settled (no definitions, which may read the whole hand)."""
+    from couillon_dsl.expr import check_expression, facts_read
+
+    text = (data.get("play") or {}).get("stop_when")
+    if not isinstance(text, str):
+        return []
+    pointer = "/play/stop_when"
+    checked = check_expression(text, "bool", replace(names, definitions={}), place.content(pointer), pointer)
+    later = sorted(facts_read(text) - TRICK_FACTS) if not checked else []
+    if later:
+        checked.append(error("stop-when-reads-later", f"stop_when is read after each trick, but reads "
+                             f"{', '.join(later)}, which only the whole hand settles", place.content(pointer),
+                             pointer, "read points, tricks, declared, last_trick_winner or the settled facts"))
+    return checked
 
 
 # what a contract's `offered_when` may read beside the settled facts: the declarer's own run of top trumps

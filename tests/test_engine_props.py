@@ -328,7 +328,11 @@ class Walker:
         assert self.start_hands is not None
         for seat, hand in enumerate(self.start_hands):  # a seat sitting the hand out (`sits_out`) plays none
             dealt = [] if seat in summary.sitting_out else sorted(cards_of(hand) + self.drawn.get(seat, []))
-            assert sorted(self.played.get(seat, [])) == dealt, "every dealt (or drawn) card is played once"
+            played = sorted(self.played.get(seat, []))
+            if self.rs.play.stop_when is not None:  # a hand may stop with cards unplayed
+                assert len(set(played)) == len(played) and set(played) <= set(dealt), "a card played twice or not held"
+            else:
+                assert played == dealt, "every dealt (or drawn) card is played once"
         if not plain_rules(self.rs):
             return
         plain = Plain(self.rs, self.rs.layout.suits.index(summary.trump) if summary.trump else None,

@@ -8,6 +8,7 @@ seats may sit a hand out (`sits_out`), and a trick then has fewer cards than the
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
@@ -19,6 +20,7 @@ from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
 from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, settle_trick
 from couillon_dsl.engine.why import legal_reasons
 from couillon_dsl.expr.compile import HandFacts
+from couillon_dsl.expr.parse import exact
 
 
 class PlayPhase(StateFields):
@@ -89,6 +91,16 @@ class PlayPhase(StateFields):
                          bid_value=self._bid_value(), options=MappingProxyType(self._rs.option_values()),
                          tricks_per_hand=self._t.tricks_of(self._game_hands), scores=tuple(self._values),
                          seat_sides=side_of)
+
+    def _trick_facts(self, winner: int) -> HandFacts:
+        """What the tricks so far have settled, beside the facts settled before the first lead: what
+        `play.stop_when` reads after each trick (the checks keep it to these)."""
+        unit = self._t.point_unit
+        # exact points, as the scoring sees them (HandFacts' int is a Fraction where the unit splits a point)
+        points: tuple[Any, ...] = tuple(self._points) if unit == 1 else tuple(exact(Fraction(p, unit)) for p in self._points)
+        declared = self._meld_points(self._log[0][0]) if self._t.declarations else ()
+        return self._settled()._replace(points=points, tricks=tuple(self._tricks), declared=declared,
+                                        last_trick_winner=self._side_of[winner])
 
     def _played_by_seat(self) -> list[CardMask]:
         """Seat -> the cards it has played this hand, the trick in progress included."""
@@ -226,6 +238,9 @@ class PlayPhase(StateFields):
         self._trick = []
         self._tmask = self._tpoints = 0
         self._leader = self._turn = winner
+        if t.stop_when is not None and self._trick_no < self._ntricks and t.stop_when(self._trick_facts(winner)):
+            self._end_hand()  # `play.stop_when`: the hand stops here, the cards not played count for nobody
+            return
         if t.draw and self._stock:
             self._draw_after_trick(winner)
         if self._trick_no == self._ntricks:

@@ -76,12 +76,14 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     tallies or passing, a second round naming trump, a hand size that changes from hand to hand,
     scoring that reads the cards held (`held`), a hand without trump when the stock is empty, an
     auction, a trump drawn by chance (`trump.method: drawn`: a chance node of its own), a dealer sitting out, a
+    hand that may stop early (`play.stop_when`), a
     pack of copies (`deck.copies`: those games step through GameState)."""
     choose, offer = rs.trump.choose, rs.trump.offer
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or offer is not None and offer.on_all_pass == "name_other_suit"
                 or rs.players.sides != "teams" or rs.outcome.maker_wins is not None
                 or rs.play.first_lead in ("chooser", "after_maker") or rs.play.last_trick_points or rs.play.dummy
+                or rs.play.stop_when is not None
                 or rs.scoresheet.when_both_reach != "furthest_past"
                 or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.play_rules
                 or rs.tables.kitty is not None or rs.bids is not None or bool(rs.tallies)
