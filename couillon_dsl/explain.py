@@ -1687,8 +1687,9 @@ def lead_sentence(rs: Ruleset) -> str:
 def stop_sentence(rs: Ruleset, text: str) -> str:
     """When the hand stops before its last trick (`play.stop_when`)."""
     condition = condition_phrase(rs, parse_expression(text)) or f"`{text}` holds"
-    return (f"after each trick, the hand stops when {condition}: it is scored as it stands, the cards not yet "
-            f"played counting for nobody")
+    return (f"after each trick, and when a card declares something after the first trick, the hand stops when "
+            f"{condition}: it is scored as it stands, the cards not yet played (a trick begun included) counting "
+            f"for nobody")
 
 
 def describe_play(rs: Ruleset) -> Section:

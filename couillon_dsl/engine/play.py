@@ -92,6 +92,14 @@ class PlayPhase(StateFields):
                          tricks_per_hand=self._t.tricks_of(self._game_hands), scores=tuple(self._values),
                          seat_sides=side_of)
 
+    def _stops_on_declaring(self, before: int) -> bool:
+        """Whether `play.stop_when` holds once a card declared melds (``_melds`` had ``before``), a trick
+        having been played: a meld declared on a lead may end the hand before its trick (Schnapsen's
+        marriage that takes its player to 66)."""
+        stop = self._t.stop_when
+        return (stop is not None and len(self._melds) > before and bool(self._log)
+                and bool(stop(self._trick_facts(self._log[-1][2]))))
+
     def _trick_facts(self, winner: int) -> HandFacts:
         """What the tricks so far have settled, beside the facts settled before the first lead: what
         `play.stop_when` reads after each trick (the checks keep it to these)."""
@@ -176,8 +184,11 @@ class PlayPhase(StateFields):
     def _play(self, card: Card) -> None:
         """Play ``card`` for the seat to move (legality already checked)."""
         seat = self._turn
+        stops = False
         if self._meld_watch >> card & 1:
+            before = len(self._melds)
             self._declare_on_play(seat, card)
+            stops = self._stops_on_declaring(before)
         self._may_announce = 0
         self._hands[seat] ^= 1 << card
         ctx = self._ctx
@@ -208,7 +219,11 @@ class PlayPhase(StateFields):
         self._tpoints += ctx.points[card]
         order = self._order[self._leader]  # every seat but those sitting the hand out
         played = len(trick)
-        if played == len(order):
+        if stops:  # the hand stops on the meld just declared: this trick is not played out
+            self._trick = []
+            self._tmask = self._tpoints = 0
+            self._end_hand()
+        elif played == len(order):
             self._end_trick()
         else:
             self._turn = order[played]
