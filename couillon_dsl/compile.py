@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from couillon_dsl.cards import DeckLayout, STANDARD_SUITS, SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.declarations import build_declaration_tables
+from couillon_dsl.engine.hand import OutcomeExpression
 from couillon_dsl.engine.call import call_tables
 from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
 from couillon_dsl.engine.rollout import make_rollout
@@ -118,7 +119,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
                           contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
                           card_roles=roles, deal_checks=deal_checks,
-                          maker_wins=_maker_wins(outcome, document, names, texts), tallies=tallies,
+                          decider=_decider(outcome, document, names, texts), tallies=tallies,
                           all_pass_contract=next((i for i, c in enumerate(contracts) if trump.auction is not None
                                                   and c.id == trump.auction.all_pass_contract), -1))
     if play.equal_cards is not None:
@@ -761,15 +762,17 @@ def _blind_bid(bids: Mapping[str, Any], document: Document, names: Any) -> dict[
             "exchange_first": exchange.get("first", "partner")}
 
 
-def _maker_wins(outcome: Outcome, document: Document, names: Any,
-                definitions: Mapping[str, Any]) -> tuple[Callable[[Any], object], frozenset[str]] | None:
-    """`outcome.maker_wins` compiled, with the facts it reads (the memo key of its verdicts)."""
+def _decider(outcome: Outcome, document: Document, names: Any, definitions: Mapping[str, Any]) -> OutcomeExpression | None:
+    """`outcome.maker_wins` or `outcome.winner` compiled, with the facts it reads (None with neither)."""
     from couillon_dsl.expr import compile_expression, facts_read
 
-    if outcome.maker_wins is None:
+    key = "maker_wins" if outcome.maker_wins is not None else "winner"
+    text = outcome.maker_wins if outcome.maker_wins is not None else outcome.winner
+    if text is None:
         return None
-    fn = compile_expression(outcome.maker_wins, "bool", names, document.content_span_of("/outcome/maker_wins"))
-    return fn, facts_read(outcome.maker_wins, definitions, trump_sets(names))
+    fn = compile_expression(text, "bool" if key == "maker_wins" else "team", names,
+                            document.content_span_of(f"/outcome/{key}"))
+    return OutcomeExpression(fn, facts_read(text, definitions, trump_sets(names)), names_winner=key == "winner")
 
 
 def trump_sets(names: Any) -> frozenset[str]:

@@ -1722,6 +1722,11 @@ def outcome_sentence(rs: Ruleset) -> str:
                     "a hand without a declarer scores nothing")
         return (f"after the last trick the maker wins the hand when {condition}, else the maker's opponents win it; "
                 "a hand without a maker scores nothing")
+    if outcome.winner is not None:
+        end = "when the hand ends" if rs.play.stop_when else "after the last trick"
+        named = team_phrase(rs, parse_expression(outcome.winner))
+        return (f"{end} {named} wins the hand" if named
+                else f"{end} the team `{outcome.winner}` names wins the hand (`none`: a tie)")
     what = "card points in the tricks it took" if outcome.compare == "points" else "tricks"
     short = "points" if outcome.compare == "points" else "tricks"
     most = "more" if len(rs.players.teams) == 2 else "the most"

@@ -533,6 +533,7 @@ class Outcome:
     maker_needs: int | None = None
     gap: str = "no_score"
     maker_wins: str | None = None  # an expression: the maker's side wins when it holds, else the opponents
+    winner: str | None = None  # an expression naming the team that wins the hand (`none`: a tie)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1991,7 +1991,7 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
             pointer = f"/tallies/{escape(name)}/{field}"
             if isinstance(text := tally.get(field), str):
                 found += check_expression(text, kind, checked.names, place.content(pointer), pointer)
-    found += _maker_wins_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
+    found += _outcome_expression_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     found += _offered_when_diagnostics(data, place, checked.names)
     found += _contract_offered_diagnostics(data, place, checked.names)
     found += _blind_when_diagnostics(data, place, checked.names)
@@ -2118,27 +2118,36 @@ def _blind_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> 
     return checked
 
 
-def _maker_wins_diagnostics(data: dict[str, Any], place: _Place, names: Any, definitions_ok: bool) -> list[Diagnostic]:
-    """`outcome.maker_wins`: a true/false expression that decides the hand, so it may not read its outcome
-    (followed through the definitions when they are sound)."""
+def _outcome_expression_diagnostics(data: dict[str, Any], place: _Place, names: Any,
+                                    definitions_ok: bool) -> list[Diagnostic]:
+    """`outcome.maker_wins` (true/false) or `outcome.winner` (a team): an expression that decides the
+    hand, so it may not read its outcome (followed through the definitions when they are sound)."""
     from couillon_dsl.expr import OUTCOME_FACTS, check_expression, facts_read
 
-    text = (data.get("outcome") or {}).get("maker_wins")
-    if not isinstance(text, str):
-        return []
-    pointer = "/outcome/maker_wins"
-    if names.team_count != 2:
-        return [error("maker-wins-needs-two-sides", f"outcome.maker_wins gives the hand to the maker or its "
-                      f"opponents, but a hand here has {names.team_count} sides", place.span(pointer), pointer,
-                      "use it with two teams or sides per hand, or compare: points")]
-    found = check_expression(text, "bool", names, place.content(pointer), pointer)
-    if not found and definitions_ok:
-        definitions = {k: v for k, v in (data.get("define") or {}).items() if isinstance(v, str)}
-        circular = sorted(facts_read(text, definitions) & OUTCOME_FACTS)
-        if circular:
-            found.append(error("outcome-reads-outcome", f"outcome.maker_wins reads {', '.join(circular)}, which it "
-                               "decides", place.content(pointer), pointer,
-                               "read the hand's facts instead: points(maker), count(\"set\", maker), tricks(maker)..."))
+    outcome = data.get("outcome") or {}
+    if isinstance(outcome.get("maker_wins"), str) and isinstance(outcome.get("winner"), str):
+        pointer = "/outcome/winner"
+        return [error("outcome-two-deciders", "outcome.winner and outcome.maker_wins both decide who wins the "
+                      "hand", place.span(pointer, key=True), pointer, "keep one of them")]
+    found: list[Diagnostic] = []
+    for key, kind in (("maker_wins", "bool"), ("winner", "team")):
+        text = outcome.get(key)
+        if not isinstance(text, str):
+            continue
+        pointer = f"/outcome/{key}"
+        if key == "maker_wins" and names.team_count != 2:
+            return [error("maker-wins-needs-two-sides", f"outcome.maker_wins gives the hand to the maker or its "
+                          f"opponents, but a hand here has {names.team_count} sides", place.span(pointer), pointer,
+                          "use it with two teams or sides per hand, or compare: points")]
+        found += check_expression(text, kind, names, place.content(pointer), pointer)  # type: ignore[arg-type]
+        if not found and definitions_ok:
+            definitions = {k: v for k, v in (data.get("define") or {}).items() if isinstance(v, str)}
+            circular = sorted(facts_read(text, definitions) & OUTCOME_FACTS)
+            if circular:
+                found.append(error("outcome-reads-outcome", f"outcome.{key} reads {', '.join(circular)}, which it "
+                                   "decides", place.content(pointer), pointer,
+                                   "read the hand's facts instead: points(maker), count(\"set\", maker), "
+                                   "tricks(maker), last_trick_winner..."))
     return found
 
 

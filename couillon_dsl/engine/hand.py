@@ -31,6 +31,15 @@ NOBODY_WINS: tuple[Team | None, bool, bool] = (None, False, True)  # (winner, ti
 NEXT_HAND, NEXT_GAME, SESSION_OVER, ABANDONED = range(4)
 
 
+class OutcomeExpression(NamedTuple):
+    """`outcome.maker_wins` or `outcome.winner` compiled: the closure, the facts it reads (the memo key of
+    its verdicts), and which of the two it is (``names_winner``: a team expression, `none` a tie)."""
+
+    fn: Callable[[Any], object]
+    reads: frozenset[str]
+    names_winner: bool = False
+
+
 class HandScore(NamedTuple):
     """A finished hand scored: its outcome, what it moves on the scoresheet, and the carries after it."""
 
@@ -125,7 +134,7 @@ def make_score_hand(
     definitions: Sequence[Definition] = (),
     unit: int = 1,
     nsides: int = 0,
-    maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]] | None = None,
+    decider: OutcomeExpression | None = None,
     tallies: Sequence[Tally] = (),
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
@@ -149,9 +158,9 @@ def make_score_hand(
     ``s`` playing on ``side_of[s]`` (the fixed teams, ``team_of``, when not given). With
     ``nsides`` set (sides fixed per hand) the scoresheet has one value per seat, ``team_of``
     numbers them, and a side's change is paid to each of its seats; a hand whose ``points``
-    has a value per seat (everyone passed: `on_all_pass: {contract}`) has a side per seat. ``maker_wins`` (the
-    compiled `outcome.maker_wins` and the facts it reads) decides who wins instead of
-    ``outcome``: the maker's side when it holds, else the other side.
+    has a value per seat (everyone passed: `on_all_pass: {contract}`) has a side per seat. ``decider`` (the
+    compiled `outcome.maker_wins` or `outcome.winner`) decides who wins instead of ``outcome``: the
+    maker's side when maker_wins holds, else the other side; the team winner names.
 
     ``tallies`` (fixed teams only) come after the rules: each team's count grows by the
     tally's `adds` (remembered with the rules' deltas), and every `every` it reaches pays the
@@ -206,7 +215,7 @@ def make_score_hand(
         return _new_tuple(HandFacts, facts + (announcers, options, [], None) + row[19:TIMES_FIELD] + (times,))
 
     key_of = _row_key(reads)
-    decide = None if maker_wins is None else _make_decide(maker_wins, facts_of, define)
+    decide = None if decider is None else _make_decide(decider, facts_of, define)
     teams = range(nteams)
     counted = tuple(tally.adds_fn for tally in tallies)
     payouts = tuple((tally.every, tally.delta) for tally in tallies)
@@ -383,31 +392,34 @@ def _row_key(reads: set[str] | frozenset[str]) -> Callable[[tuple[Any, ...]], An
     return itemgetter(*index) if index else (lambda row: ())
 
 
-def _make_decide(maker_wins: tuple[Callable[[HandFacts], object], frozenset[str]],
-                 facts_of: Callable[[tuple[Any, ...], Sequence[Team]], HandFacts],
+def _make_decide(decider: OutcomeExpression, facts_of: Callable[[tuple[Any, ...], Sequence[Team]], HandFacts],
                  define: Sequence[Callable[[HandFacts], Any]]) -> Callable[..., tuple[Team | None, bool, bool]]:
-    """`outcome.maker_wins` as ``decide(row, sides) -> (winner, tie, no_score)``, remembered per
-    combination of the facts it reads; without a maker nobody scores."""
-    wins, reads = maker_wins
+    """`outcome.maker_wins` or `outcome.winner` as ``decide(row, sides) -> (winner, tie, no_score)``,
+    remembered per combination of the facts it reads. maker_wins: the maker's side or the other,
+    nobody scoring without a maker; winner: the team it names, `none` a tie."""
+    fn, reads, names_winner = decider
     key_of = _row_key(reads - {"options"})
-    memo: dict[Any, bool] = {}
+    memo: dict[Any, Any] = {}
 
     def decide(row: tuple[Any, ...], sides: Sequence[Team]) -> tuple[Team | None, bool, bool]:
         maker = row[2]
-        if maker is None:
+        if maker is None and not names_winner:
             return NOBODY_WINS
         key = key_of(row)
-        hit = memo.get(key)
-        if hit is None:
+        if key in memo:
+            verdict = memo[key]
+        else:
             facts = facts_of(row, sides)
             defined: list[Any] = facts.defined  # type: ignore[assignment]
-            for fn in define:
-                defined.append(fn(facts))
-            hit = bool(wins(facts))
+            for define_fn in define:
+                defined.append(define_fn(facts))
+            verdict = fn(facts) if names_winner else bool(fn(facts))
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
-            memo[key] = hit
-        return (maker if hit else 1 - maker), False, False
+            memo[key] = verdict
+        if names_winner:
+            return verdict, verdict is None, False
+        return (maker if verdict else 1 - maker), False, False
 
     return decide
 

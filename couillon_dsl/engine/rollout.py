@@ -81,7 +81,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     choose, offer = rs.trump.choose, rs.trump.offer
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or offer is not None and offer.on_all_pass == "name_other_suit"
-                or rs.players.sides != "teams" or rs.outcome.maker_wins is not None
+                or rs.players.sides != "teams" or rs.outcome.maker_wins is not None or rs.outcome.winner is not None
                 or rs.play.first_lead in ("chooser", "after_maker") or rs.play.last_trick_points or rs.play.dummy
                 or rs.play.stop_when is not None
                 or rs.scoresheet.when_both_reach != "furthest_past"

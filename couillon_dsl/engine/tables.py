@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout, iter_bits
 from couillon_dsl.engine.follow import make_legal, plain_masks
-from couillon_dsl.engine.hand import make_score_hand, make_settle
+from couillon_dsl.engine.hand import OutcomeExpression, make_score_hand, make_settle
 from couillon_dsl.engine.roles import OPEN_LEAD, RoleTables
 from couillon_dsl.engine.results import play_orders
 from couillon_dsl.expr.compile import Definition
@@ -425,7 +425,7 @@ def build_tables(
     first_hand_card: Card = -1,
     card_roles: Sequence[CardRole] = (),
     deal_checks: Sequence[DealCheck] = (),
-    maker_wins: tuple[Callable[[Any], object], frozenset[str]] | None = None,
+    decider: OutcomeExpression | None = None,
     tallies: Sequence[Tally] = (),
     all_pass_contract: int = -1,
 ) -> Tables:
@@ -500,6 +500,9 @@ def build_tables(
     suffixes = tuple(deal_prefix(plan, layout.size, p.stop + 1)
                      if p is not None and p.stop < len(plan) and plan[p.stop][0] == OP_DECIDE and not declarer_plans
                      else None for p, plan in zip(prefixes, plans))
+    # what the scoring, the tallies and the outcome's expression read of the hand
+    rule_reads = (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies),
+                  decider.reads if decider else frozenset())
     return Tables(
         contexts=tuple(contexts),
         promotion_cards=tuple(layout.parse(p.card) if p.card is not None else -1 for p, _, _ in promotions),
@@ -524,7 +527,7 @@ def build_tables(
                          for p, q, plan in zip(prefixes, suffixes, plans)),
         score_hand=make_score_hand(make_outcome(outcome, players.nsides, unit), scoring, tuple(team_of),
                                    next_seat, scoresheet, ids, options, definitions, unit,
-                                   players.nsides if players.sides != "teams" else 0, maker_wins, tallies),
+                                   players.nsides if players.sides != "teams" else 0, decider, tallies),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
         contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted", "all_suits") else
@@ -547,16 +550,11 @@ def build_tables(
         card_sets={name: masks for name, masks in card_set_masks(layout, deck.card_sets).items()
                    if isinstance(masks, int)},
         roles=roles,
-        reads_tricks=any(reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"}
-                         for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
-        reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides", "seat_blinds"}
-                        for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
-        reads_trick_values=any(reads & {"captured", "trick_values"}
-                               for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
-        reads_held=any("held" in reads for reads in (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies))),
-        reads_top_runs=any("top_runs" in reads for reads in (*(rule.reads for rule in scoring),
-                                                            *(tally.reads for tally in tallies),
-                                                            maker_wins[1] if maker_wins else frozenset())),
+        reads_tricks=any(reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"} for reads in rule_reads),
+        reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides", "seat_blinds"} for reads in rule_reads),
+        reads_trick_values=any(reads & {"captured", "trick_values"} for reads in rule_reads),
+        reads_held=any("held" in reads for reads in rule_reads),
+        reads_top_runs=any("top_runs" in reads for reads in rule_reads),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
         deal_cycle=cycle,
         turns_nothing=any(step.kind == "turn_up" for step in steps)
