@@ -336,3 +336,12 @@ def test_a_dealer_sitting_out_is_told_so_and_never_asked() -> None:
     assert [h.split(" ===")[0] for h in hands[1:]] == [f"seat {s} deals and sits the hand out." for s in (1, 2, 3)]
     assert all("Your turn" in h and "Sitting this hand out: seat " in h for h in hands[1:])
     assert "Traceback" not in out
+
+
+def test_a_hand_that_stops_early_says_so() -> None:
+    """Schnapsen: the first player to count 66 ends the hand (`play.stop_when`), and the table says why."""
+    out = play_cli(str(FOLDER / "schnapsen.yaml"), "--seed", "4", input=ALWAYS_FIRST).output
+    assert "Traceback" not in out
+    stopped = re.findall(r"The hand stopped after (\d+) tricks?: its stop rule held", out)
+    assert stopped and all(int(n) < 10 for n in stopped)
+    assert "Seat 1 declares Marriage (marriage in hearts, 20): ♥K ♥Q." in out
