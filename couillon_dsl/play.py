@@ -553,7 +553,7 @@ class Table:
             self.say(f"Hand {h.number} over. Trump {trump}{self.contract_words(h.contract)}{maker}.")
             if self.rs.play.stop_when and len(h.played_tricks) < self.rs.tables.tricks_of(h.number - 1):
                 self.say(f"The hand stopped after {self.tricks(len(h.played_tricks))}: its stop rule held "
-                         f"(`{self.rs.play.stop_when}`); the cards not played count for nobody.")
+                         f"(`{' '.join(self.rs.play.stop_when.split())}`); the cards not played count for nobody.")
             if h.bids:
                 self.say(f"Bids: {self.bids_and_tricks(h.bids, h.tricks, sides)}.")
             elif not self.card_points:
