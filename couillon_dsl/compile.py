@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import operator
+from functools import reduce
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -133,7 +134,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         built = build_declaration_tables(declarations, layout)
         tables = dataclasses.replace(tables, declarations=built,
                                      trick_melds=tuple(table for table in built if table.per_trick),
-                                     led_melds=tuple(table for table in built if table.when == "led"))
+                                     led_melds=(led := tuple(table for table in built if table.when == "led")),
+                                     led_watch=tuple(reduce(operator.or_, (group.mask for table in led for group in table.sets[t]), 0)
+                                                     for t in range(len(layout.suits) + 2)) if led else ())
     tables = dataclasses.replace(
         tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
@@ -766,13 +769,13 @@ def _decider(outcome: Outcome, document: Document, names: Any, definitions: Mapp
     """`outcome.maker_wins` or `outcome.winner` compiled, with the facts it reads (None with neither)."""
     from couillon_dsl.expr import compile_expression, facts_read
 
-    key = "maker_wins" if outcome.maker_wins is not None else "winner"
-    text = outcome.maker_wins if outcome.maker_wins is not None else outcome.winner
+    names_winner = outcome.maker_wins is None
+    text = outcome.winner if names_winner else outcome.maker_wins
     if text is None:
         return None
-    fn = compile_expression(text, "bool" if key == "maker_wins" else "team", names,
-                            document.content_span_of(f"/outcome/{key}"))
-    return OutcomeExpression(fn, facts_read(text, definitions, trump_sets(names)), names_winner=key == "winner")
+    fn = compile_expression(text, "team" if names_winner else "bool", names,
+                            document.content_span_of("/outcome/winner" if names_winner else "/outcome/maker_wins"))
+    return OutcomeExpression(fn, facts_read(text, definitions, trump_sets(names)), names_winner)
 
 
 def trump_sets(names: Any) -> frozenset[str]:

@@ -1713,24 +1713,23 @@ def describe_play(rs: Ruleset) -> Section:
 
 def outcome_sentence(rs: Ruleset) -> str:
     outcome = rs.outcome
+    end = "when the hand ends" if rs.play.stop_when else "after the last trick"  # `play.stop_when` may stop it
     if outcome.maker_wins is not None:
         condition = condition_phrase(rs, parse_expression(outcome.maker_wins)) or f"`{outcome.maker_wins}` holds"
         if rs.players.sides == "card_holders":
-            return f"after the last trick {side_card_holders(rs)} wins the hand when {condition}, else the other side wins it"
+            return f"{end} {side_card_holders(rs)} wins the hand when {condition}, else the other side wins it"
         if alone(rs):
-            return (f"after the last trick the declarer wins the hand when {condition}, else the defence wins it; "
+            return (f"{end} the declarer wins the hand when {condition}, else the defence wins it; "
                     "a hand without a declarer scores nothing")
-        return (f"after the last trick the maker wins the hand when {condition}, else the maker's opponents win it; "
+        return (f"{end} the maker wins the hand when {condition}, else the maker's opponents win it; "
                 "a hand without a maker scores nothing")
     if outcome.winner is not None:
-        end = "when the hand ends" if rs.play.stop_when else "after the last trick"
         named = team_phrase(rs, parse_expression(outcome.winner))
         return (f"{end} {named} wins the hand" if named
                 else f"{end} the team `{outcome.winner}` names wins the hand (`none`: a tie)")
     what = "card points in the tricks it took" if outcome.compare == "points" else "tricks"
     short = "points" if outcome.compare == "points" else "tricks"
     most = "more" if len(rs.players.teams) == 2 else "the most"
-    end = "when the hand ends" if rs.play.stop_when else "after the last trick"
     text = (f"{end} each team counts the {what}; the team with {most} {short} wins the hand "
             f"and equal {short} is a tie")
     if outcome.maker_needs is not None:

@@ -700,6 +700,7 @@ class Tables:
     declarations: tuple[Any, ...] = ()
     trick_melds: tuple[Any, ...] = ()  # the declarations of `scope: trick`: searched in each trick as it ends
     led_melds: tuple[Any, ...] = ()  # the declarations of `when: led`: searched in the leader's hand at each lead
+    led_watch: tuple[CardMask, ...] = ()  # trump + 1 (engine.declarations.meld_trump) -> the cards of led melds
     # `play.stop_when` compiled: read on the facts after each trick, the hand stopping where it holds
     stop_when: Callable[[Any], object] | None = field(default=None, compare=False, repr=False)
 

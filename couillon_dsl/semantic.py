@@ -2006,24 +2006,31 @@ SETTLED_FACTS = frozenset({"maker", "dealer_team", "elder_team", "contract", "mu
                            "bid_value", "options"})
 
 
+def _read_then_diag(code: str, text: str, names: Any, place: _Place, pointer: str, settled: frozenset[str],
+                    when_read: str, decided_by: str, hint: str) -> list[Diagnostic]:
+    """A true/false expression read at one moment of the hand: checked, then kept to the facts
+    ``settled`` by then (``when_read`` and ``decided_by`` word the error)."""
+    from couillon_dsl.expr import check_expression, facts_read
+
+    checked = check_expression(text, "bool", names, place.content(pointer), pointer)
+    later = sorted(facts_read(text) - settled) if not checked else []
+    if later:
+        checked.append(error(code, f"{when_read}, but reads {', '.join(later)}, which {decided_by}",
+                             place.content(pointer), pointer, hint))
+    return checked
+
+
 def _offered_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
     """`announcements.<id>.offered_when`: a true/false expression read before the first lead, so it may
     read only what is settled then (no definitions, which may read the play)."""
-    from couillon_dsl.expr import check_expression, facts_read
-
     found: list[Diagnostic] = []
     for name, item in (data.get("announcements") or {}).items():
         text = item.get("offered_when")
-        if not isinstance(text, str):
-            continue
-        pointer = f"/announcements/{escape(name)}/offered_when"
-        checked = check_expression(text, "bool", replace(names, definitions={}), place.content(pointer), pointer)
-        later = sorted(facts_read(text) - SETTLED_FACTS) if not checked else []
-        if later:
-            checked.append(error("offered-when-reads-play", f"offered_when is read before the first lead, but reads "
-                                 f"{', '.join(later)}, which the play decides", place.content(pointer), pointer,
-                                 "read the contract, kitty_taken, bid_value, trump or maker instead"))
-        found += checked
+        if isinstance(text, str):
+            found += _read_then_diag("offered-when-reads-play", text, replace(names, definitions={}), place,
+                                     f"/announcements/{escape(name)}/offered_when", SETTLED_FACTS,
+                                     "offered_when is read before the first lead", "the play decides",
+                                     "read the contract, kitty_taken, bid_value, trump or maker instead")
     return found
 
 
@@ -2035,19 +2042,12 @@ TRICK_FACTS = SETTLED_FACTS | {"points", "tricks", "declared", "last_trick_winne
 def _stop_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
     """`play.stop_when`: a true/false expression read after each trick, so it may read only what the
     tricks so far have settled (no definitions, which may read the whole hand)."""
-    from couillon_dsl.expr import check_expression, facts_read
-
     text = (data.get("play") or {}).get("stop_when")
     if not isinstance(text, str):
         return []
-    pointer = "/play/stop_when"
-    checked = check_expression(text, "bool", replace(names, definitions={}), place.content(pointer), pointer)
-    later = sorted(facts_read(text) - TRICK_FACTS) if not checked else []
-    if later:
-        checked.append(error("stop-when-reads-later", f"stop_when is read after each trick, but reads "
-                             f"{', '.join(later)}, which only the whole hand settles", place.content(pointer),
-                             pointer, "read points, tricks, declared, last_trick_winner or the settled facts"))
-    return checked
+    return _read_then_diag("stop-when-reads-later", text, replace(names, definitions={}), place, "/play/stop_when",
+                           TRICK_FACTS, "stop_when is read after each trick", "only the whole hand settles",
+                           "read points, tricks, declared, last_trick_winner or the settled facts")
 
 
 # what a contract's `offered_when` may read beside the settled facts: the declarer's own run of top trumps
@@ -2102,20 +2102,15 @@ BEFORE_THE_DEAL_FACTS = frozenset({"scores", "options", "dealer_team", "elder_te
 def _blind_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
     """`bids.blind.when`: a true/false expression with `seat` and `team` bound, read at the start of the
     hand, so it may read only what is settled before the cards are looked at (no definitions)."""
-    from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, check_expression, facts_read
+    from couillon_dsl.expr import EACH_SEAT, EACH_TEAM
 
     text = ((data.get("bids") or {}).get("blind") or {}).get("when")
     if not isinstance(text, str):
         return []
-    pointer = "/bids/blind/when"
     bound = replace(names, definitions={}, bound=frozenset({EACH_SEAT, EACH_TEAM}))
-    checked = check_expression(text, "bool", bound, place.content(pointer), pointer)
-    later = sorted(facts_read(text) - BEFORE_THE_DEAL_FACTS) if not checked else []
-    if later:
-        checked.append(error("blind-when-reads-play", f"bids.blind.when is read before anyone looks at the deal, "
-                             f"but reads {', '.join(later)}, which the hand decides", place.content(pointer), pointer,
-                             "read score(), the options, dealer_team or elder_team instead"))
-    return checked
+    return _read_then_diag("blind-when-reads-play", text, bound, place, "/bids/blind/when", BEFORE_THE_DEAL_FACTS,
+                           "bids.blind.when is read before anyone looks at the deal", "the hand decides",
+                           "read score(), the options, dealer_team or elder_team instead")
 
 
 def _outcome_expression_diagnostics(data: dict[str, Any], place: _Place, names: Any,

@@ -289,11 +289,8 @@ class DeclarePhase(StateFields):
         watch = self._full if any(self._meld_first) else 0
         for meld in self._meld_later:
             watch |= meld.cards
-        if self._t.led_melds:
-            trump = meld_trump(self._rs, self._contract, self._trump)
-            for table in self._t.led_melds:
-                for group in table.sets[trump + 1]:
-                    watch |= group.mask
+        if self._t.led_watch:
+            watch |= self._t.led_watch[meld_trump(self._rs, self._contract, self._trump) + 1]
         return watch
 
     def _declare_on_play(self, seat: int, card: Card) -> None:

@@ -76,8 +76,8 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     tallies or passing, a second round naming trump, a hand size that changes from hand to hand,
     scoring that reads the cards held (`held`), a hand without trump when the stock is empty, an
     auction, a trump drawn by chance (`trump.method: drawn`: a chance node of its own), a dealer sitting out, a
-    hand that may stop early (`play.stop_when`), a
-    pack of copies (`deck.copies`: those games step through GameState)."""
+    hand that may stop early (`play.stop_when`), a pack of copies (`deck.copies`: those games step through
+    GameState)."""
     choose, offer = rs.trump.choose, rs.trump.offer
     return not (rs.contracts or (choose is not None and (choose.delegate or choose.first_hand))
                 or offer is not None and offer.on_all_pass == "name_other_suit"
