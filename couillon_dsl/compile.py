@@ -22,11 +22,14 @@ from couillon_dsl.engine.hand import OutcomeExpression
 from couillon_dsl.engine.call import call_tables
 from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
 from couillon_dsl.engine.rollout import make_rollout
-from couillon_dsl.engine.tables import OP_KITTY, build_tables, card_set_masks, equal_cards_tables, point_unit, resolve_seats
+from couillon_dsl.engine.tables import (
+    OP_KITTY, build_tables, card_set_masks, equal_cards_tables, exempt_card, point_unit, resolve_seats,
+)
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
-    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate, Draw, EqualCards,
+    Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
+    Draw, DrawExchange, EqualCards,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
     PartnerByTrick, PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, TrumpContext, deal_cycle, hand_script,
 )
@@ -74,7 +77,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         no_called_suit_first_lead=play_data.get("no_called_suit_first_lead"),
         equal_cards=_equal_cards(play_data.get("equal_cards")),
         dummy=play_data.get("dummy"),
-        draw=Draw(**play_data["draw"]) if play_data.get("draw") is not None else None,
+        draw=_draw(play_data["draw"]) if play_data.get("draw") is not None else None,
         stop_when=play_data.get("stop_when"),
     )
     contracts = tuple(_contract(key, value) for key, value in (data.get("contracts") or {}).items())
@@ -171,6 +174,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
             tables, draw=play.draw.cards, free_while_stock=play.draw.follow_obligations == "once_stock_empty",
             play_rules=True, hand_tricks=tuple(dealt + (layout.size - seats * dealt) // seats
                                                for dealt in tables.hand_tricks))
+        if (exchange := play.draw.exchange) is not None:  # the card traded, under each trump (none without one)
+            cards = tuple(exempt_card(layout, exchange.card, trump) for trump in range(-1, len(layout.suits)))
+            tables = dataclasses.replace(tables, exchange_cards=tuple(-1 if card is None else card for card in cards),
+                                         exchange_min_stock=exchange.min_stock)
     discard = _discard(data["discard"]) if data.get("discard") else None
     offered_taken = trump.offer is not None and trump.offer.taken_by is not None and trump.offer.taker_discards
     if offered_taken or any(step.kind == "kitty" for step in deal):
@@ -576,6 +583,12 @@ def _equal_cards(raw: Mapping[str, Any] | None) -> EqualCards | None:
     wins = raw.get("wins", "first")
     return EqualCards(wins=wins, cards=tuple(str(c) for c in raw.get("cards") or ()),
                       last_trick=raw.get("last_trick", wins))
+
+
+def _draw(raw: Mapping[str, Any]) -> Draw:
+    """`play.draw`, its `exchange` as a :class:`DrawExchange`."""
+    exchange = raw.get("exchange")
+    return Draw(**{**raw, "exchange": DrawExchange(**exchange) if exchange is not None else None})
 
 
 def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:

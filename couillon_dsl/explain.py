@@ -1664,6 +1664,12 @@ def draw_sentence(rs: Ruleset) -> str:
             f"ones the others draw")
     if turned:
         text += ("; the turned-up card is the last card drawn, and everyone sees who takes it")
+    if draw.exchange is not None:
+        card = _card(rs, draw.exchange.card)
+        text += (f"; the player who holds {card} may, when it is his turn to lead and before he leads, put it under "
+                 f"the stock in the turned-up card's place and take the turned-up card into his hand, in everyone's "
+                 f"sight, while the stock holds {draw.exchange.min_stock} cards or more (the turned-up card counted), "
+                 f"at most once a hand; leading a card without trading declines it")
     return text + "; once the stock is empty the remaining cards are played out"
 
 

@@ -389,6 +389,17 @@ class Draw:
     cards: int = 1
     order: str = "trick_winner_first"
     follow_obligations: str = "always"
+    exchange: DrawExchange | None = None  # trading a card for the turned card under the stock; None: not allowed
+
+
+@dataclass(frozen=True, slots=True)
+class DrawExchange:
+    """`play.draw.exchange`: the holder of ``card`` (a card name, or rank + ``T`` for the trump suit's) may,
+    on his turn to lead, trade it for the turned card under the stock while the stock holds at least
+    ``min_stock`` cards, the turned card included."""
+
+    card: str
+    min_stock: int = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -774,6 +785,10 @@ class Tables:
     # may be played while cards are left to draw (`follow_obligations: once_stock_empty`)
     draw: int = 0
     free_while_stock: bool = False
+    # `play.draw.exchange`: trump + 1 -> the card its holder may trade for the turned card (-1: none under that
+    # trump), and the fewest cards the stock must hold for it; () without an exchange
+    exchange_cards: tuple[Card, ...] = ()
+    exchange_min_stock: int = 0
 
     # a schedule of hand sizes (a packet that changes from hand to hand): the deal plans repeat every
     # deal_cycle hands of a game; hand_tricks gives each of those hands' tricks (the cards a seat is dealt)

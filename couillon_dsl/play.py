@@ -236,6 +236,9 @@ class Table:
             return self.card(arg)
         if kind == "call":
             return "call nobody (play alone)" if arg == self.rs.layout.size else f"call {self.card(arg)}"
+        if kind == "exchange":
+            return (f"exchange (trade {self.card(self.state.exchange_card())} for the turned-up "
+                    f"{self.card(self.state.turned_card())}, then lead)")
         if kind == "declare":
             return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
         if kind == "bid" and (self.rs.tables.auction_suits or self.rs.tables.doubling):
@@ -322,6 +325,9 @@ class Table:
         if kind == "call":
             return (f"{who} call{s} {self.card(arg)}: whoever holds it plays with {'you' if s == '' else 'them'}, "
                     "the others told who only when it is played.")
+        if kind == "exchange" and (made := self.state.view(self.seat).exchanged) is not None:
+            return (f"{who} trade{s} {self.card(made[1])} for the turned-up {self.card(made[2])}: "
+                    f"{self.card(made[1])} now lies under the stock, the last card to be drawn.")
         if kind == "give":  # only the person's own: another seat's passes are told as a count (pass_news)
             return f"{who} pass{'es' if s else ''} {self.card(arg)} to {self.who(self.receiver(seat))}."
         return f"{who}: {self.state.action_to_string(action)}."

@@ -1052,6 +1052,8 @@ class _Checks:
             return
         cards, seats, size = draw.get("cards", 1), self.seats, self.size()
         shares = []
+        if "exchange" in draw:
+            self.check_exchange(draw["exchange"], size - seats * self.fewest_tricks)
         for dealt in sorted({self.fewest_tricks, self.tricks}):
             stock = size - seats * dealt
             if stock % (seats * cards):
@@ -1063,6 +1065,26 @@ class _Checks:
         if draw.get("follow_obligations") == "once_stock_empty" and follow.get("led_suit") == "any":
             self.report("unused-setting", "follow_obligations: once_stock_empty changes nothing: play.follow sets no "
                         "duty to follow", "/play/draw/follow_obligations", "leave it out", severity="warning")
+
+    def check_exchange(self, exchange: dict[str, Any], stock: int) -> None:
+        """The card traded for the turned card is a card of the pack (or a rank of the trump suit, in a game
+        with trump), a card is turned up under the stock, and the stock the deal leaves (``stock``, at its
+        largest, the turned card included) may hold `min_stock` cards."""
+        at = "/play/draw/exchange"
+        card = str(exchange["card"])
+        self.card_or_trump_card(f"{at}/card", card)
+        if not any("turn_up" in step for step in self.data["deal"]):
+            self.report("exchange-without-turn-up", "the exchange trades a card for the card turned up under the "
+                        "stock, but the deal turns none up", at, "add {turn_up: stock_top} after the deal's stock step")
+        if card.upper().endswith("T") and "T" not in self.suits \
+                and self.data.get("trump", {}).get("method", "none") == "none" and "trump_suit" not in self.data["deck"]:
+            self.report("exchange-needs-trump", f"'{card}' names a card of the trump suit, but the game has no trump",
+                        f"{at}/card", "name the card, or give the game a trump (trump.method: turned)", severity="warning")
+        least = exchange.get("min_stock", 2)
+        if least > stock:
+            self.report("exchange-never-offered", f"min_stock: {least}, but the deal leaves {stock} cards in the stock "
+                        "at most (the turned card included): the exchange is never offered", f"{at}/min_stock",
+                        f"ask for {stock} or fewer", severity="warning")
 
     def check_auction_values(self, auction: dict[str, Any]) -> None:
         """A ladder of contracts is bid once round (procedure once); numbers rising from the lowest are bid in

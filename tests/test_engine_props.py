@@ -218,6 +218,7 @@ class Walker:
         self.start_hands: list[int] | None = None
         self.played: dict[int, list[int]] = {}
         self.drawn: dict[int, list[int]] = {}  # `play.draw`: the cards each seat drew this hand, as its view shows
+        self.traded: tuple[int, int, int] | None = None  # `play.draw.exchange` this hand: (seat, given, taken)
         self.view_checks = 0
 
     def run(self) -> None:
@@ -243,6 +244,10 @@ class Walker:
                         assert (0 if state.sides[seat] == state.view(seat).maker else 1) == side
                     elif kind == "announce":
                         assert hand >> t.holder_cards[arg] & 1
+                    elif kind == "exchange":  # the leader, before his lead, holding the card, the stock full enough
+                        view = state.view(seat)
+                        assert not view.trick and view.exchanged is None and view.stock >= t.exchange_min_stock
+                        assert hand >> t.exchange_cards[state.context.trump + 1] & 1
                     else:
                         assert kind == "declare" and self.rs.tables.declarations[arg].melds(hand, state.context.trump, seat)
                 self.check_play(seat, cards)
@@ -255,11 +260,26 @@ class Walker:
                 self.played.setdefault(state.playing_seat, []).append(action)
                 if self.rs.tables.led_melds and not state.current_trick()[1]:
                     led = (state.playing_seat, state.hand_of(state.playing_seat), len(state.view(seat).melds))
+            before = state.hand_of(seat), state.turned_card()
             state.apply(action)
+            if action == state.actions.exchange:
+                self.check_exchange(seat, *before)
             if led is not None and len(state.hands) == count:
                 self.check_led_melds(action, *led)
             if len(state.hands) > count:
                 self.hand_over()
+
+    def check_exchange(self, seat: int, hand: int, turned: int) -> None:
+        """The trade for the turned card (`play.draw.exchange`) swaps the two cards, in every seat's sight: the
+        card given lies face up under the stock, the card taken is known to be the trader's."""
+        state = self.state
+        given = self.rs.tables.exchange_cards[state.context.trump + 1]
+        assert state.hand_of(seat) == hand ^ (1 << given | 1 << turned) and state.turned_card() == given
+        for other in range(self.rs.players.count):
+            view = state.view(other)
+            assert view.exchanged == (seat, given, turned)
+            assert dict(view.face_up).get(turned) == seat and dict(view.face_up).get(given, -1) is None
+        self.traded = (seat, given, turned)
 
     def check_led_melds(self, card: int, seat: int, hand: int, before: int) -> None:
         """A lead declares exactly the `when: led` melds of the leader's hand the led card is one of,
@@ -292,6 +312,7 @@ class Walker:
         self.start_hands = None
         self.played = {}
         self.drawn = {}
+        self.traded = None
         if len(state.hands) > count:  # passed out before anything else (cannot happen: someone speaks)
             self.hand_over()
 
@@ -328,6 +349,9 @@ class Walker:
         assert self.start_hands is not None
         for seat, hand in enumerate(self.start_hands):  # a seat sitting the hand out (`sits_out`) plays none
             dealt = [] if seat in summary.sitting_out else sorted(cards_of(hand) + self.drawn.get(seat, []))
+            if self.traded is not None and self.traded[0] == seat:  # the card given for the turned one
+                dealt.remove(self.traded[1])
+                dealt = sorted(dealt + [self.traded[2]])
             played = sorted(self.played.get(seat, []))
             if self.rs.play.stop_when is not None:  # a hand may stop with cards unplayed
                 assert len(set(played)) == len(played) and set(played) <= set(dealt), "a card played twice or not held"

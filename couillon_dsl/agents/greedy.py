@@ -286,6 +286,14 @@ def played_cards(state: GameState) -> int:
     return played
 
 
+def trades_up(state: GameState) -> bool:
+    """Whether the seat to lead gains by trading its exchange card for the turned card (`play.draw.exchange`):
+    the turned card beats it in a trick of its suit, or counts more."""
+    ctx, card, turned = state.context, state.exchange_card(), state.turned_card()
+    strength = ctx.strength[ctx.card_suit[card]]
+    return (strength[turned], ctx.points[turned]) > (strength[card], ctx.points[card])
+
+
 def play(state: GameState, legal: Sequence[int], played: int | None = None) -> int:
     """Greedy's card for the seat to move, from its hand and the cards on the table (``played``:
     this deal's played cards when the caller keeps them, else counted here): no seat view built."""
@@ -976,7 +984,11 @@ class GreedyAgent:
             return legal[0]
         if legal[0] < state.actions.ncards:
             acts = state.actions
-            if legal[-1] >= acts.announce0:  # trick 1: what the seat's cards allow it to announce or declare
+            if legal[-1] == acts.exchange:  # the trade for the turned card, offered before the lead
+                if trades_up(state):
+                    return acts.exchange
+                legal = legal[:-1]
+            if len(legal) > 1 and legal[-1] >= acts.announce0:  # trick 1: what the seat's cards allow it to announce or declare
                 deadlines = state.ruleset.tables.side_deadlines
                 if not deadlines:
                     return legal[-1]  # promoting one's own card only helps; an optional meld is always declared

@@ -352,9 +352,12 @@ class _Layout:
             self.fixed[probe_view.taken] = view.taken  # type: ignore[index]
             known |= 1 << view.taken
         probe_up = probe_view.face_up
+        # `play.draw.exchange`: the turned card's position holds the card turned, which the exchanger took; the
+        # card he gave, face up under the stock or drawn since, lies at one of his own positions
+        exchanger, given, turned = view.exchanged or (-1, -1, -1)
         for holder in [None, *range(nseats)]:  # face-up cards sit at fixed positions, in turn-up order
             # but not the offered card taken, placed above: its taker's cards shown later (a meld) are others
-            real = [c for c, s in view.face_up if s == holder and not known >> c & 1]
+            real = [turned if c == given else c for c, s in view.face_up if s == holder and not known >> c & 1]
             spots = [p for p, s in probe_up if s == holder and p not in self.fixed]
             if holder is None or len(real) == len(spots):
                 for position, card in zip(spots, real):
@@ -382,6 +385,7 @@ class _Layout:
             per_round = len(probe.play_order(view.dealer)) * probe.ruleset.tables.draw
             for k, (s, card) in enumerate(view.drawn):
                 if card >= 0:
+                    card = turned if card == given and k == len(order) - 1 else card  # the turned card's place
                     self.fixed[order[k]] = card
                     known |= 1 << card
                 else:
@@ -434,6 +438,8 @@ class _Layout:
                 cards += list(iter_bits(view.received))
             if holds and s in holds:
                 cards += list(iter_bits(holds[s]))
+            if exchanger >= 0:  # the card given is the exchanger's by position, whoever holds it now
+                cards = [*cards, given] if s == exchanger else [c for c in cards if c != given]
             cards = sorted(set(c for c in cards if not known >> c & 1))
             self.known[s] = cards
             known |= sum(1 << c for c in cards)

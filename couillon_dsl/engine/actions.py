@@ -36,7 +36,8 @@ class Actions(NamedTuple):
     c`` (else -1), the chance draw of trump suit s (`trump.method: drawn`; written ``trump S``) ``drawn0 + s``
     (else -1), CALL card c (the declarer's partner, `contracts.<id>.call`; written ``call c``) ``call0 + c``
     (else -1), with ``call0 + ncards`` calling nobody (``call nobody``, `alone_by_choice`) when some contract
-    allows it, and the chance choice of a random first dealer s is ``dealer0 + s``.
+    allows it, EXCHANGE (the card `play.draw.exchange` names traded for the turned card under the stock;
+    written ``exchange``) ``exchange`` (else -1), and the chance choice of a random first dealer s is ``dealer0 + s``.
     Rulesets without pushes, contracts, a kitty, optional declarations, bids or passing keep
     the numbering they always had.
     """
@@ -60,12 +61,14 @@ class Actions(NamedTuple):
     give0: int = -1
     drawn0: int = -1
     call0: int = -1
+    exchange: int = -1
 
     @classmethod
     @functools.cache  # immutable and asked for by every new game: build each numbering once
     def build(cls, ncards: int, nsuits: int, nannouncements: int, ncontracts: int = 0,
               pushes: bool = False, discards: bool = False, ndeclarations: int = 0, nbids: int = 0,
-              gives: bool = False, drawn: bool = False, calls: bool = False, calls_nobody: bool = False) -> "Actions":
+              gives: bool = False, drawn: bool = False, calls: bool = False, calls_nobody: bool = False,
+              exchanges: bool = False) -> "Actions":
         name0 = ncards + 4
         show0 = name0 + nsuits
         announce0 = show0 + ncards
@@ -77,26 +80,28 @@ class Actions(NamedTuple):
         give0 = bid0 + nbids
         drawn0 = give0 + ncards * gives
         call0 = drawn0 + nsuits * drawn
+        exchange = call0 + ncards * calls + calls_nobody
         return cls(ncards, nsuits, nannouncements, ncards, ncards + 1, ncards + 2, ncards + 3,
-                   name0, show0, announce0, call0 + ncards * calls + calls_nobody, push, contract0 if ncontracts else -1,
+                   name0, show0, announce0, exchange + exchanges, push, contract0 if ncontracts else -1,
                    discard0 if discards else -1, declare0 if ndeclarations else -1, bid0 if nbids else -1,
-                   give0 if gives else -1, drawn0 if drawn else -1, call0 if calls else -1)
+                   give0 if gives else -1, drawn0 if drawn else -1, call0 if calls else -1, exchange if exchanges else -1)
 
     @property
     def contract_end(self) -> int:
         """One past the last CONTRACT action."""
-        return min(x for x in (self.discard0, self.declare0, self.bid0, self.give0, self.drawn0, self.call0, self.dealer0)
-                   if x >= 0)
+        return min(x for x in (self.discard0, self.declare0, self.bid0, self.give0, self.drawn0, self.call0,
+                               self.exchange, self.dealer0) if x >= 0)
 
     def ends(self, start: int) -> int:
         """One past the last action of the range that begins at ``start`` (the next range's start)."""
-        return min(x for x in (self.declare0, self.bid0, self.give0, self.drawn0, self.call0, self.dealer0) if x > start)
+        return min(x for x in (self.declare0, self.bid0, self.give0, self.drawn0, self.call0, self.exchange, self.dealer0)
+                   if x > start)
 
     def decode(self, action: int) -> tuple[str, int]:
         """``(kind, argument)``: ("card", c), ("accept"|"pass"|"defer"|"no", -1), ("name", suit),
         ("show", c), ("announce", index), ("push", -1), ("contract", j), ("discard", c),
-        ("declare", k), ("bid", n), ("give", c), ("drawn", suit), ("call", c), ("dealer", seat); one place that
-        knows the numbering."""
+        ("declare", k), ("bid", n), ("give", c), ("drawn", suit), ("call", c), ("exchange", -1), ("dealer", seat);
+        one place that knows the numbering."""
         if 0 <= action < self.ncards:
             return "card", action
         if self.ncards <= action < self.name0:
@@ -109,7 +114,9 @@ class Actions(NamedTuple):
             return "push", -1
         if self.contract0 >= 0 and self.contract0 <= action < self.contract_end:
             return "contract", action - self.contract0
-        if self.call0 >= 0 and self.call0 <= action < self.dealer0:
+        if action == self.exchange:
+            return "exchange", -1
+        if self.call0 >= 0 and self.call0 <= action < self.ends(self.call0):
             return "call", action - self.call0
         if self.drawn0 >= 0 and self.drawn0 <= action < self.ends(self.drawn0):
             return "drawn", action - self.drawn0

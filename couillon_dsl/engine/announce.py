@@ -104,15 +104,27 @@ class AnnouncePhase(StateFields):
                f"card after an announcement it replies to), and seat {seat} has played {played}"
 
     def _offered_actions(self) -> list[int]:
-        """The actions the seat to move may take beside its cards: ANNOUNCE a, DECLARE k."""
+        """The actions the seat to move may take beside its cards: ANNOUNCE a, DECLARE k, EXCHANGE (the bit
+        after the declarations', :meth:`_exchange_bit`)."""
         acts = self._acts
         n = acts.nannouncements
-        return [acts.announce0 + a if a < n else acts.declare0 + a - n for a in iter_bits(self._may_announce)]
+        exchange = self._exchange_bit().bit_length() - 1
+        return [acts.exchange if a == exchange else acts.announce0 + a if a < n else acts.declare0 + a - n
+                for a in iter_bits(self._may_announce)]
+
+    def _exchange_bit(self) -> int:
+        """The bit of ``_may_announce`` that offers the trade for the turned card (`play.draw.exchange`):
+        after the announcements' and the optional declarations'."""
+        return 1 << (self._acts.nannouncements + (len(self._rs.declarations) if self._acts.declare0 >= 0 else 0))
 
     def _take_offer(self, action: int) -> None:
-        """The seat to move announces or declares what it was offered; it still plays a card."""
+        """The seat to move announces, declares or trades for the turned card what it was offered; it still
+        plays a card."""
         acts = self._acts
-        if action >= acts.declare0 >= 0:
+        if action == acts.exchange:
+            self._may_announce &= ~self._exchange_bit()
+            self._exchange_turned()
+        elif action >= acts.declare0 >= 0:
             self._may_announce &= ~(1 << (action - acts.declare0 + acts.nannouncements))
             self._declare_offered(self._turn, action - acts.declare0)
         else:

@@ -56,6 +56,7 @@ class DealPhase(StateFields):
         self._face_up: dict[Card, int | None] = {}
         self._stock: list[Card] = []
         self._drawn: list[tuple[int, Card]] = []
+        self._exchange: tuple[int, Card, Card] | None = None
         self._last_up = self._offered = self._trump = self._defer_seat = self._chooser = self._contract = self._asked = -1
         self._pushes = self._cbase = 0
         self._mult = 1

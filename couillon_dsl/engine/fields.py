@@ -23,7 +23,7 @@ from couillon_dsl.model import Ruleset, Tables, Team, TrumpContext
 FIELDS = (
     "_rs", "_t", "_n", "_acts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
     # deal
-    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up", "_drawn",
+    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up", "_drawn", "_exchange",
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
@@ -73,6 +73,7 @@ class StateFields:
     _face_up: dict[Card, int | None]
     _stock: list[Card]
     _drawn: list[tuple[int, Card]]  # `play.draw`: (seat, card) per card drawn this hand, in order
+    _exchange: tuple[int, Card, Card] | None  # `play.draw.exchange` made this hand: (seat, card given, card taken)
     _last_up: Card
     # trump
     _offered: Card
@@ -211,6 +212,12 @@ class StateFields:
         raise NotImplementedError
 
     def _set_context(self) -> None:  # play: the trump context for the trump and promotions in force
+        raise NotImplementedError
+
+    def _exchange_bit(self) -> int:  # announce: the bit of ``_may_announce`` offering the trade for the turned card
+        raise NotImplementedError
+
+    def _exchange_turned(self) -> None:  # play: the seat to lead trades its exchange card for the turned card
         raise NotImplementedError
 
     def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card

@@ -145,6 +145,8 @@ class PlayPhase(StateFields):
             self._find_melds()
         if self._t.first_trick_offers or self._t.side_offers:
             self._offer_announcements()
+        if t.exchange_cards:
+            self._offer_exchange()
 
     def _set_context(self) -> None:
         self._ctx = self._t.contexts[self._cbase + (((self._trump + 1) << len(self._t.promotion_cards)) | self._promo)]
@@ -261,8 +263,11 @@ class PlayPhase(StateFields):
         if self._trick_no == self._ntricks:
             self._points[self._side_of[winner]] += self._rs.play.last_trick_points * t.point_unit
             self._end_hand()
-        elif t.side_offers:  # announcements for a side: offered on any turn before their deadline
+            return
+        if t.side_offers:  # announcements for a side: offered on any turn before their deadline
             self._offer_announcements()
+        if t.exchange_cards:
+            self._offer_exchange()
 
     def _draw_after_trick(self, winner: int) -> None:
         """`play.draw`: each seat in play, the trick's winner first, draws from the stock's top; a face-up
@@ -275,6 +280,39 @@ class PlayPhase(StateFields):
                 drawn.append((seat, card))
                 if card in face_up:
                     face_up[card] = seat
+
+    def exchange_card(self) -> Card:
+        """The card the seat to lead may trade for the turned card under the stock now (`play.draw.exchange`),
+        else -1: once a hand, before leading, while the stock holds enough cards and the turned card lies
+        under it (public: what it asks is on the table, but for the seat's own hand)."""
+        t = self._t
+        if not t.exchange_cards or self._exchange is not None or self._trick or len(self._stock) < t.exchange_min_stock:
+            return -1
+        card = t.exchange_cards[self._trump + 1]
+        if card < 0 or self.turned_card() < 0 or not self._hands[self._turn] >> card & 1:
+            return -1
+        return card
+
+    def turned_card(self) -> Card:
+        """The card lying face up under the stock, drawn last (`play.draw`; public), else -1."""
+        turned = self._stock[-1] if self._stock else -1
+        return turned if self._face_up.get(turned, -1) is None else -1
+
+    def _offer_exchange(self) -> None:
+        """Offer the seat to lead the trade for the turned card beside its cards, where it may make it."""
+        if self.exchange_card() >= 0:
+            self._may_announce |= self._exchange_bit()
+
+    def _exchange_turned(self) -> None:
+        """The seat to lead trades its exchange card for the turned card, in every seat's sight: the card
+        given lies face up under the stock, drawn last, and the card taken is known to be his."""
+        seat, card = self._turn, self._t.exchange_cards[self._trump + 1]
+        turned = self._stock[-1]
+        self._hands[seat] ^= 1 << card | 1 << turned
+        self._stock[-1] = card
+        self._face_up[turned] = seat
+        self._face_up[card] = None
+        self._exchange = (seat, card, turned)
 
     def free_play(self) -> bool:
         """Whether any card may be played now because cards are left to draw (`play.draw.follow_obligations:
@@ -340,9 +378,29 @@ class PlayPhase(StateFields):
             self._trick_melds_from(first)
         self._end_hand()
 
+    def _exchange_refusal(self) -> str:
+        """Why the seat to move may not trade for the turned card now (`play.draw.exchange`)."""
+        t, seat = self._t, self._turn
+        card = t.exchange_cards[self._trump + 1]
+        if card < 0:
+            return "there is no trump suit whose card could be traded for the turned card"
+        name = self._rs.layout.name(card)
+        if self._exchange is not None:
+            return "the turned card was already traded for in this hand"
+        if self._trick:
+            return f"{name} is traded for the turned card only by the player on lead, before he leads"
+        if len(self._stock) < t.exchange_min_stock:
+            return (f"{name} is traded for the turned card only while the stock holds {t.exchange_min_stock} cards "
+                    f"or more, the turned card included; it holds {len(self._stock)}")
+        if self.turned_card() < 0:
+            return "no card lies turned up under the stock"
+        return f"{name} is not in seat {seat}'s hand"
+
     def _play_refusal(self, action: int) -> str:
         seat = self._turn
         acts = self._acts
+        if action == acts.exchange:
+            return self._exchange_refusal()
         if self._t.side_offers and acts.announce0 <= action < acts.announce0 + acts.nannouncements \
                 and self._t.side_deadlines[action - acts.announce0] >= 0:
             return self._side_refusal(seat, action - acts.announce0)

@@ -157,4 +157,6 @@ class SeatView:
     # `play.draw`: (seat, card) per card drawn this hand, in order; the card is -1 where this seat did not see it
     # (another seat's draw, but for the face-up card turned from the stock, which every seat saw)
     drawn: tuple[tuple[int, Card], ...] = ()
+    # `play.draw.exchange`: (seat, card given, card taken) once a seat traded a card for the turned one (public)
+    exchanged: tuple[int, Card, Card] | None = None
 

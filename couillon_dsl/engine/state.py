@@ -347,6 +347,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._face_up = self._face_up.copy()
         other._stock = self._stock.copy()
         other._drawn = self._drawn.copy()
+        other._exchange = self._exchange
         other._last_up = self._last_up
         # trump
         other._offered = self._offered
@@ -849,6 +850,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             return fixed[head]
         if len(words) == 1 and head == "push" and acts.push >= 0:
             return acts.push
+        if len(words) == 1 and head == "exchange" and acts.exchange >= 0:
+            return acts.exchange
         t = self._t
         if len(words) == 1 and head == "double" and t.doubling:
             return acts.bid0 + t.double_offset
@@ -978,10 +981,13 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
 
     def _draw_view(self, seat: int) -> dict[str, Any]:
         """The view's `play.draw` fields: how many cards are left to draw, and who drew what so far, the
-        cards another seat drew hidden but for the face-up card every seat saw turned."""
-        face_up = self._face_up
+        cards another seat drew hidden but for the face-up card every seat saw turned, the last one drawn (a
+        card traded for it, `play.draw.exchange`, is face up only from the trade on: drawn before, it was hidden)."""
+        face_up, last = self._face_up, len(self._drawn) + len(self._stock) - 1
         return {"stock": len(self._stock),
-                "drawn": tuple((s, c if s == seat or c in face_up else -1) for s, c in self._drawn)}
+                "drawn": tuple((s, c if s == seat or k == last and c in face_up else -1)
+                               for k, (s, c) in enumerate(self._drawn)),
+                "exchanged": self._exchange}
 
     # ------------------------------------------------------------------ refusals
     def _visible_face_up(self, card: Card, holder: int | None, unseen_discards: CardMask) -> bool:
@@ -1032,7 +1038,7 @@ def _game_start(rs: Ruleset) -> _GameStart:
                          rs.bids.highest + 1 if rs.bids is not None
                          else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.pass_cards > 0,
                          rs.trump.method == "drawn", bool(t.calls),
-                         any(c is not None and c.nobody for c in t.calls))
+                         any(c is not None and c.nobody for c in t.calls), bool(t.exchange_cards))
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start

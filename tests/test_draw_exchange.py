@@ -1,0 +1,146 @@
+"""Trading a card for the turned card under the stock (`play.draw.exchange`), shown by Schnapsen's trump
+jack and Briscola's trump seven: offered to the player on lead only, once a hand, while the stock holds
+enough cards; public, so every view and every sampled world agrees; refused with the rule's reason;
+the checks; greedy trading only up."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from couillon_dsl.agents import make_agent
+from couillon_dsl.agents.greedy import GreedyAgent
+from couillon_dsl.agents.sampler import Sampler
+from couillon_dsl.compile import build_ruleset
+from couillon_dsl.engine import GameState, IllegalAction
+from couillon_dsl.model import Ruleset
+from couillon_dsl.scenario import stack_pack
+from example_games import FOLDER
+
+SCHNAPSEN = build_ruleset(str(FOLDER / "schnapsen.yaml"))
+LAYOUT = SCHNAPSEN.layout
+L, D = 1, 0  # dealer 0: the elder (L) leads
+# AH turned (trumps hearts); L holds the trump jack
+SPEC = {"L": "JH KS QS 10C JC", "D": "AS 10S AC KC AD", "stock": "AH QH 10D KD QD JD 10H KH QC JS"}
+
+
+def dealt(spec: dict[str, str], rs: Ruleset = SCHNAPSEN) -> GameState:
+    state = GameState(rs)
+    state.deal_pack(stack_pack(rs, 0, spec))
+    return state
+
+
+def play(state: GameState, *actions: str) -> None:
+    for action in actions:
+        state.apply(state.string_to_action(state.current_player(), action))
+
+
+def test_the_leader_holding_the_trump_jack_is_offered_the_trade_beside_his_cards() -> None:
+    state = dealt(SPEC)
+    exchange = state.actions.exchange
+    assert state.legal_actions()[-1] == exchange and state.exchange_card() == LAYOUT.parse("JH")
+    assert state.action_to_string(exchange) == "exchange" and state.string_to_action(L, "exchange") == exchange
+    play(state, "exchange")
+    assert state.hand_of(L) == LAYOUT.parse_mask("AH KS QS 10C JC")
+    assert state.turned_card() == LAYOUT.parse("JH") and state.draw_order()[-1] == LAYOUT.parse("JH")
+    assert exchange not in state.legal_actions() and state.current_player() == L  # he still leads
+
+
+def test_the_trade_is_public_and_the_turned_card_known_to_be_the_traders() -> None:
+    state = dealt(SPEC)
+    play(state, "exchange")
+    jh, ah = LAYOUT.parse("JH"), LAYOUT.parse("AH")
+    for seat in (L, D):
+        view = state.view(seat)
+        assert view.exchanged == (L, jh, ah)
+        assert dict(view.face_up) == {ah: L, jh: None}
+    play(state, "AH", "AS")  # once played, the ace is no longer shown as held
+    assert LAYOUT.parse("AH") not in dict(state.view(D).face_up)
+
+
+@pytest.mark.parametrize(("before", "reason"), [
+    (("10C",), "only by the player on lead"),
+    (("exchange",), "already traded"),
+])
+def test_a_trade_out_of_turn_or_twice_is_refused_with_the_rule(before: tuple[str, ...], reason: str) -> None:
+    state = dealt(SPEC)
+    play(state, *before)
+    with pytest.raises(IllegalAction, match=reason):
+        state.apply(state.actions.exchange)
+
+
+def test_the_trade_is_not_offered_once_the_stock_is_too_small_nor_to_a_leader_without_the_card() -> None:
+    # L draws the trump jack in the last round but one: the stock then holds two cards, fewer than four
+    spec = {"L": "AS KS QS 10C JC", "D": "KC QC JD QD 10S", "stock": "AH 10D KD AD AC 10H KH JH QH JS"}
+    state = dealt(spec)
+    assert state.actions.exchange not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="is not in seat 1's hand"):
+        state.apply(state.actions.exchange)
+    for lead, answer in (("AS", "JD"), ("KS", "QD"), ("QS", "QC"), ("10C", "KC")):  # L wins and leads each
+        play(state, lead, answer)
+    assert state.hand_of(L) >> LAYOUT.parse("JH") & 1 and state.view(L).stock == 2
+    assert state.actions.exchange not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="while the stock holds 4 cards or more"):
+        state.apply(state.actions.exchange)
+    relaxed = build_ruleset(str(FOLDER / "schnapsen.yaml"), options={"exchange_until": 2})
+    state = dealt(spec, relaxed)
+    for lead, answer in (("AS", "JD"), ("KS", "QD"), ("QS", "QC"), ("10C", "KC")):
+        play(state, lead, answer)
+    assert state.actions.exchange in state.legal_actions()
+
+
+def test_a_card_drawn_before_it_was_traded_stays_hidden_in_the_draws() -> None:
+    # D draws the trump jack after the first trick, then trades it: nobody learns when he drew it
+    spec = {"L": "AS KS QS 10C JC", "D": "10S AC KC AD QH", "stock": "AH JH 10D KD QD JD 10H KH QC JS"}
+    state = dealt(spec)
+    play(state, "JC", "QH")  # D trumps and draws first: the jack
+    play(state, "exchange")
+    assert state.view(L).drawn[0] == (D, -1) and state.view(D).drawn[0] == (D, LAYOUT.parse("JH"))
+
+
+def test_sampled_worlds_agree_with_the_view_after_a_trade() -> None:
+    found = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GameState(SCHNAPSEN)
+        state.deal_shuffled(rng)
+        while not state.is_terminal() and not state.hands:
+            seat = state.current_player()
+            if state.view(seat).exchanged is not None:
+                worlds = Sampler().worlds(state, seat, 4, random.Random(seed))
+                assert worlds, "no world fits a trade"
+                assert all(world.view(seat) == state.view(seat) for world in worlds)
+                found += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert found > 20
+
+
+def test_greedy_trades_a_card_up_never_down() -> None:
+    state = dealt(SPEC)  # the trump jack for the turned ace
+    assert GreedyAgent().act(state, state.legal_actions(), random.Random(0)) == state.actions.exchange
+    briscola = build_ruleset(str(FOLDER / "briscola.yaml"), options={"exchange": True})
+    # the trump seven for the turned two, the lowest trump: kept
+    held = {"7H", "AS", "KS", "3S", "QS", "JS", "2H"}
+    rest = [name for name in map(briscola.layout.name, range(briscola.layout.size)) if name not in held]
+    state = dealt({"L": "7H AS KS", "D": "3S QS JS", "stock": " ".join(["2H", *rest])}, briscola)
+    assert state.actions.exchange in state.legal_actions()
+    assert GreedyAgent().act(state, state.legal_actions(), random.Random(0)) != state.actions.exchange
+
+
+@pytest.mark.parametrize("agent", ["greedy", "pimc:samples=4", "ismcts:iterations=30"])
+def test_every_agent_plays_games_with_trades_that_replay_exactly(agent: str) -> None:
+    rng = random.Random(3)
+    state = GameState(SCHNAPSEN)
+    players = [make_agent(agent), make_agent("greedy")]
+    trades = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.deal_shuffled(rng)
+            continue
+        action = players[state.current_player()].act(state, state.legal_actions(), rng)
+        trades += action == state.actions.exchange
+        state.apply(action)
+    replay = GameState(SCHNAPSEN)
+    for action in state.history():
+        replay.apply(action)
+    assert replay.result == state.result and trades > 0
