@@ -89,7 +89,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                      offered_when=value.get("offered_when"), for_side=value.get("for_side"),
                      before_card=value.get("before_card"), reply_to=tuple(value.get("reply_to", ())),
                      before_lead=value.get("before_lead", False), after_declarer=value.get("after_declarer", False),
-                     implies=value.get("implies"))
+                     implies=value.get("implies"), closes_stock=value.get("closes_stock", False),
+                     min_stock=value.get("min_stock", 1))
         for key, value in (data.get("announcements") or {}).items()
     )
     roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
@@ -146,6 +147,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
+        leader_offers=tuple((i, a.min_stock if a.closes_stock else 0, a.closes_stock)
+                            for i, a in enumerate(announcements) if a.by == "leader"),
         offered_when=_offered_when(announcements, "announcements", document, names),
         calls=call_tables(layout, deck, contracts, play.no_called_suit_first_lead),
         contract_offered=_offered_when(contracts, "contracts", document, names),

@@ -1349,6 +1349,15 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
             text += ", and if they do they lead to the first trick"
     elif announcement.for_side:
         text = side_announcement_sentence(rs, announcement)
+    elif announcement.by == "leader":
+        text = (f"the player about to lead a trick, any trick, may announce {announcement.name} before leading, "
+                f"once a hand; leading without it is declining")
+        if announcement.closes_stock:
+            text += (f", and it may be announced only while the stock holds {announcement.min_stock} card"
+                     f"{'s' if announcement.min_stock > 1 else ''} or more (the turned-up card counted). Once it is "
+                     f"announced the stock is closed: nobody draws again, the rules for following bind at once, the "
+                     f"hand ends when the cards in hand are played out, and the cards left in the stock count for "
+                     f"nobody")
     elif announcement.by == "each_seat":
         text = (f"during the deal (see The deal), each player in turn from the dealer's {_left(rs)} is asked "
                 f"whether they announce {announcement.name}, seeing only the cards dealt so far; every player may, "
@@ -1438,7 +1447,9 @@ def describe_announcements(rs: Ruleset) -> Section | None:
                                       ("by a player for their side, asked of every player before the first lead",
                                        any(a.before_lead for a in rs.announcements)),
                                       ("by every player in turn during the deal",
-                                       any(a.by == "each_seat" for a in rs.announcements))) if made]
+                                       any(a.by == "each_seat" for a in rs.announcements)),
+                                      ("by the player on lead before leading a trick",
+                                       any(a.by == "leader" for a in rs.announcements))) if made]
     told = (" Staying silent is just playing a card, and an announcement for a side tells every player the "
             "announcer's side." if any(a.for_side for a in rs.announcements) else "")
     return Section("Announcements", (

@@ -485,6 +485,10 @@ class Announcement:
     before_lead: bool = False  # with for_side: asked of every seat once, before the first lead, not beside the cards
     after_declarer: bool = False  # with for_side: only a seat after the declarer in the auction's order from the elder
     implies: str | None = None  # with for_side: making it makes this one (of its side) too, when not yet made
+    # with by: leader: once made no more cards are drawn (`play.draw`), the follow rules binding at once;
+    # offered only while the stock holds at least min_stock cards (the turned card included)
+    closes_stock: bool = False
+    min_stock: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -771,6 +775,9 @@ class Tables:
     side_implies: tuple[int, ...] = ()  # announcement index -> the one it implies, or -1; () without
     # announcements for a side asked of every seat before the first lead (`before_lead`), by index; () without
     lead_asks: tuple[int, ...] = ()
+    # announcements the seat to lead may make beside its cards before any lead (`by: leader`): (index, the fewest
+    # cards the stock must hold, whether it closes the stock); () without any
+    leader_offers: tuple[tuple[int, int, bool], ...] = ()
     after_declarer_only: int = 0  # bit a: announcement a only for a seat after the declarer (`after_declarer`)
     # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
     # (no kitty step, no offered card taken)

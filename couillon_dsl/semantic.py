@@ -697,6 +697,7 @@ class _Checks:
             self.check_declarer_announcement(base, item)
             self.check_side_announcement(base, item, in_reported_cycle)
             self.check_each_seat_announcement(base, name, item)
+            self.check_leader_announcement(base, item)
             if "sits_out" in item:
                 self.check_sitting_out(base, item)
             chain, current = [name], item
@@ -784,6 +785,26 @@ class _Checks:
             self.report("each-seat-announcement-unasked", f"announcement {name} (by: each_seat) is asked of every "
                         "seat by a deal step, but no deal step asks it: it is never made", f"{base}/by",
                         f"add the step {{announce: {name}}} to the deal where it is asked, e.g. between two packets")
+
+    def check_leader_announcement(self, base: str, item: dict[str, Any]) -> None:
+        """`by: leader` is offered beside the cards of the seat to lead, before any lead, and stands alone;
+        `closes_stock` belongs to it and needs a stock drawn from (`play.draw`), `min_stock` to `closes_stock`."""
+        leader = item.get("by") == "leader"
+        if leader:
+            for key in ("holder_of", "after", "leads", "sits_out", "shows_hand", "offered_when"):
+                if key in item:
+                    self.report("leader-announcement-shape", f"an announcement of the leader (by: leader) is offered "
+                                f"beside his cards before any lead, so it takes no {key}", f"{base}/{key}",
+                                f"leave {key} out", key=True)
+        for key, needs, hint in (("closes_stock", leader, "add by: leader"),
+                                 ("min_stock", item.get("closes_stock"), "add closes_stock: true")):
+            if key in item and not needs:
+                self.report("leader-announcement-shape", f"{key} belongs to an announcement of the leader that closes "
+                            f"the stock", f"{base}/{key}", f"{hint}, or leave {key} out", key=True)
+        if item.get("closes_stock") and self.data.get("play", {}).get("draw") is None:
+            self.report("closes-stock-without-draw", "closes_stock stops the drawing from the stock, but nobody draws: "
+                        "the game has no play.draw", f"{base}/closes_stock", "add play.draw, or leave closes_stock out",
+                        key=True)
 
     def check_deal_announcements(self) -> None:
         """A deal step `announce` names an announcement asked of every seat (`by: each_seat`), once."""

@@ -1,7 +1,8 @@
-"""Trading a card for the turned card under the stock (`play.draw.exchange`), shown by Schnapsen's trump
-jack and Briscola's trump seven: offered to the player on lead only, once a hand, while the stock holds
-enough cards; public, so every view and every sampled world agrees; refused with the rule's reason;
-the checks; greedy trading only up."""
+"""What the player on lead may do to the stock before he leads, shown by Schnapsen: trade a card for the
+turned card under it (`play.draw.exchange`: the trump jack; Briscola's trump seven as an option), and
+close it (an announcement `by: leader` that `closes_stock`). Each is offered to the leader only, once a
+hand, while the stock holds enough cards; public, so every view and every sampled world agrees; refused
+with the rule's reason; greedy trading only up and never closing, a search closing where it pays."""
 from __future__ import annotations
 
 import random
@@ -144,3 +145,60 @@ def test_every_agent_plays_games_with_trades_that_replay_exactly(agent: str) -> 
     for action in state.history():
         replay.apply(action)
     assert replay.result == state.result and trades > 0
+
+
+# Closing the stock: an announcement `by: leader` that `closes_stock`
+def close_action(state: GameState) -> int:
+    return state.string_to_action(state.current_player(), "announce close")
+
+
+def test_a_closer_who_reaches_66_wins_as_usual_with_nothing_more_drawn() -> None:
+    state = dealt({"L": "10S KS QS JS AH", "D": "AD 10D AC 10C KD", "stock": "AS 10H KH QH JH QD JD KC QC JC"})
+    play(state, "announce close")
+    assert close_action(state) not in state.legal_actions() and state.exchange_card() == -1  # the jack: closed
+    play(state, "KS", "KD")  # the royal marriage, 40: L counts 48, D void in spades and trumps, plays any card
+    assert state.hand_of(L).bit_count() == 4 and state.view(D).stock == 10  # nobody draws
+    play(state, "10S", "10C")  # L counts 68: the hand stops
+    summary = state.hands[-1]
+    assert summary.winner == L and summary.deltas[L] == 3  # D took no trick
+
+
+def test_closing_is_offered_to_the_leader_only_while_the_stock_holds_four_cards() -> None:
+    state = dealt(SPEC)
+    close = close_action(state)
+    assert close in state.legal_actions()
+    play(state, "10C")
+    assert close not in state.legal_actions()  # D follows: nothing is offered beside his cards
+    spec = {"L": "AS KS QS 10C JC", "D": "KC QC JD QD 10S", "stock": "AH 10D KD AD AC 10H KH JH QH JS"}
+    state = dealt(spec)
+    for lead, answer in (("AS", "JD"), ("KS", "QD"), ("QS", "QC")):
+        play(state, lead, answer)
+    assert state.view(L).stock == 4 and close in state.legal_actions()
+    play(state, "10C", "KC")
+    assert state.view(L).stock == 2 and close not in state.legal_actions()
+
+
+def test_greedy_never_closes_and_a_search_sometimes_does() -> None:
+    state = dealt(SPEC)
+    legal = state.legal_actions()
+    assert GreedyAgent().act(state, legal, random.Random(0)) != close_action(state)
+    rng, closed = random.Random(5), 0
+    pimc = make_agent("pimc:samples=8")
+    for _ in range(30):
+        state = GameState(SCHNAPSEN)
+        state.deal_shuffled(rng)
+        while not state.hands:
+            legal = state.legal_actions()
+            action = (pimc if state.current_player() == L else GreedyAgent()).act(state, legal, rng)
+            closed += action == close_action(state) if len(legal) > 1 and state.is_playing() else 0
+            state.apply(action)
+    assert closed > 0
+
+
+def test_sampled_worlds_agree_with_the_view_once_the_stock_is_closed_and_read_the_voids_after_it() -> None:
+    state = dealt({"L": "JS QH JH JD JC", "D": "AD 10D AC 10C KS", "stock": "AS 10S QS AH 10H KH KD QD KC QC"})
+    play(state, "announce close", "JD", "AD", "AC", "JC", "10C", "JS")  # L trumps: void in clubs, as D sees
+    worlds = Sampler().worlds(state, D, 8, random.Random(0))
+    assert worlds and all(world.view(D) == state.view(D) for world in worlds)
+    clubs = LAYOUT.parse_mask("KC QC")
+    assert all(not world.hand_of(L) & clubs for world in worlds)

@@ -242,6 +242,9 @@ class Walker:
                     if kind == "announce" and t.side_deadlines and t.side_deadlines[arg] >= 0:  # for the seat's side
                         side = next(entry[1] for entry in t.side_offers if entry[0] == arg)
                         assert (0 if state.sides[seat] == state.view(seat).maker else 1) == side
+                    elif kind == "announce" and any(entry[0] == arg for entry in t.leader_offers):  # before a lead
+                        assert not state.current_trick()[1] and all(a != self.rs.announcements[arg].id
+                                                                     for a, _ in state.view(seat).announcements)
                     elif kind == "announce":
                         assert hand >> t.holder_cards[arg] & 1
                     elif kind == "exchange":  # the leader, before his lead, holding the card, the stock full enough
@@ -353,7 +356,8 @@ class Walker:
                 dealt.remove(self.traded[1])
                 dealt = sorted(dealt + [self.traded[2]])
             played = sorted(self.played.get(seat, []))
-            if self.rs.play.stop_when is not None:  # a hand may stop with cards unplayed
+            if self.rs.play.stop_when is not None or any(closes for _, _, closes in self.rs.tables.leader_offers):
+                # a hand may stop with cards unplayed, or end with cards left in a closed stock
                 assert len(set(played)) == len(played) and set(played) <= set(dealt), "a card played twice or not held"
             else:
                 assert played == dealt, "every dealt (or drawn) card is played once"

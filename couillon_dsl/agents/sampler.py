@@ -39,7 +39,7 @@ from couillon_dsl.engine.roles import led_and_winner
 
 if TYPE_CHECKING:
     from couillon_dsl.engine import SeatView
-    from couillon_dsl.model import TrumpContext
+    from couillon_dsl.model import Ruleset, TrumpContext
 
 MAX_TRIES = 8  # attempts per wanted world before giving up on it
 MIN_ATTEMPTS = 64  # ... but at least this many in all: one world asked for (OpenSpiel's resampling) got 4 strict
@@ -137,14 +137,21 @@ def voids(ctx: TrumpContext, view: SeatView, nseats: int, unseen: int, *, partne
     return excluded
 
 
-def drawn_tricks(view: SeatView, nseats: int, cards: int) -> int:
-    """The tricks played before the stock was empty (`play.draw`, ``cards`` drawn each), whose plays
-    say nothing of the cards held after them: every trick played while cards are left to draw."""
+def drawn_tricks(view: SeatView, nseats: int, cards: int, closed: bool = False) -> int:
+    """The tricks played before the stock was empty or ``closed`` (`play.draw`, ``cards`` drawn each; an
+    announcement that `closes_stock`), whose plays say nothing of the cards held after them: every trick
+    played while cards were drawn."""
     if not cards:
         return 0
-    if view.stock:
+    if view.stock and not closed:
         return len(view.played)  # more than the tricks played: none is read
     return len(view.drawn) // ((nseats - len(view.sitting_out)) * cards)
+
+
+def stock_closed(rs: Ruleset, view: SeatView) -> bool:
+    """Whether an announcement in ``view`` closed the stock (`closes_stock`: public)."""
+    closing = {rs.announcements[a].id for a, _, closes in rs.tables.leader_offers if closes}
+    return bool(closing) and any(a in closing for a, _ in view.announcements)
 
 
 def replays(world: GameState, actions: Sequence[int], reading: Reading | None = None) -> bool:
@@ -612,7 +619,7 @@ class Sampler:
         gives = hidden_gives(state, seat, view, public)
         givers = pass_givers(rs, state.play_order((view.dealer + 1) % rs.players.count), view.blind)
         excluded = voids(state.context, view, rs.players.count, layout.unseen, partner_free=rs.tables.partner_free,
-                         from_trick=drawn_tricks(view, rs.players.count, rs.tables.draw))
+                         from_trick=drawn_tricks(view, rs.players.count, rs.tables.draw, stock_closed(rs, view)))
         for rules_out in (shown_melds_rule_out(state, view), called_card_rules_out(view)):
             for seat_, ruled_out in rules_out.items():
                 excluded[seat_] = excluded.get(seat_, 0) | ruled_out & layout.unseen

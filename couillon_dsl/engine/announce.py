@@ -170,6 +170,8 @@ class AnnouncePhase(StateFields):
         """Record announcement ``a`` by ``seat``, send out the seats it sends out, queue its follow-ups
         first (to the seats still in play), apply its promotions."""
         self._made.append((a, seat))
+        if self._t.leader_offers and any(entry[0] == a and entry[2] for entry in self._t.leader_offers):
+            self._close_stock()
         if a in self._t.sends_partners_out:
             self._sit_out_partners(seat)
         if a in self._t.shows_hand:  # his cards are public from now on, each until he plays it

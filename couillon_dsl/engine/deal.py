@@ -57,6 +57,7 @@ class DealPhase(StateFields):
         self._stock: list[Card] = []
         self._drawn: list[tuple[int, Card]] = []
         self._exchange: tuple[int, Card, Card] | None = None
+        self._closed = False
         self._last_up = self._offered = self._trump = self._defer_seat = self._chooser = self._contract = self._asked = -1
         self._pushes = self._cbase = 0
         self._mult = 1

@@ -23,7 +23,7 @@ from couillon_dsl.model import Ruleset, Tables, Team, TrumpContext
 FIELDS = (
     "_rs", "_t", "_n", "_acts", "_seed", "_rng", "_full", "_history", "_phase", "_dealer",
     # deal
-    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up", "_drawn", "_exchange",
+    "_pack", "_undrawn", "_step", "_hands", "_face_up", "_stock", "_last_up", "_drawn", "_exchange", "_closed",
     # trump
     "_offered", "_speakers", "_spk", "_round", "_chooser", "_trump", "_promo", "_ctx", "_maker", "_decider",
     "_path", "_decisions", "_defer_seat", "_contract", "_asked", "_pushes", "_cbase", "_mult",
@@ -74,6 +74,7 @@ class StateFields:
     _stock: list[Card]
     _drawn: list[tuple[int, Card]]  # `play.draw`: (seat, card) per card drawn this hand, in order
     _exchange: tuple[int, Card, Card] | None  # `play.draw.exchange` made this hand: (seat, card given, card taken)
+    _closed: bool  # an announcement closed the stock this hand (`closes_stock`): nothing more is drawn
     _last_up: Card
     # trump
     _offered: Card
@@ -218,6 +219,9 @@ class StateFields:
         raise NotImplementedError
 
     def _exchange_turned(self) -> None:  # play: the seat to lead trades its exchange card for the turned card
+        raise NotImplementedError
+
+    def _close_stock(self) -> None:  # play: an announcement closes the stock
         raise NotImplementedError
 
     def _offer_announcements(self) -> None:  # announce: what the seat to move may announce before its card

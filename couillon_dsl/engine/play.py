@@ -145,8 +145,8 @@ class PlayPhase(StateFields):
             self._find_melds()
         if self._t.first_trick_offers or self._t.side_offers:
             self._offer_announcements()
-        if t.exchange_cards:
-            self._offer_exchange()
+        if t.exchange_cards or t.leader_offers:
+            self._offer_at_lead()
 
     def _set_context(self) -> None:
         self._ctx = self._t.contexts[self._cbase + (((self._trump + 1) << len(self._t.promotion_cards)) | self._promo)]
@@ -258,7 +258,7 @@ class PlayPhase(StateFields):
         if t.stop_when is not None and self._trick_no < self._ntricks and t.stop_when(self._trick_facts(winner)):
             self._end_hand()  # `play.stop_when`: the hand stops here, the cards not played count for nobody
             return
-        if t.draw and self._stock:
+        if t.draw and self._stock and not self._closed:
             self._draw_after_trick(winner)
         if self._trick_no == self._ntricks:
             self._points[self._side_of[winner]] += self._rs.play.last_trick_points * t.point_unit
@@ -266,8 +266,8 @@ class PlayPhase(StateFields):
             return
         if t.side_offers:  # announcements for a side: offered on any turn before their deadline
             self._offer_announcements()
-        if t.exchange_cards:
-            self._offer_exchange()
+        if t.exchange_cards or t.leader_offers:
+            self._offer_at_lead()
 
     def _draw_after_trick(self, winner: int) -> None:
         """`play.draw`: each seat in play, the trick's winner first, draws from the stock's top; a face-up
@@ -286,7 +286,8 @@ class PlayPhase(StateFields):
         else -1: once a hand, before leading, while the stock holds enough cards and the turned card lies
         under it (public: what it asks is on the table, but for the seat's own hand)."""
         t = self._t
-        if not t.exchange_cards or self._exchange is not None or self._trick or len(self._stock) < t.exchange_min_stock:
+        if not t.exchange_cards or self._exchange is not None or self._trick or self._closed \
+                or len(self._stock) < t.exchange_min_stock:
             return -1
         card = t.exchange_cards[self._trump + 1]
         if card < 0 or self.turned_card() < 0 or not self._hands[self._turn] >> card & 1:
@@ -298,10 +299,25 @@ class PlayPhase(StateFields):
         turned = self._stock[-1] if self._stock else -1
         return turned if self._face_up.get(turned, -1) is None else -1
 
-    def _offer_exchange(self) -> None:
-        """Offer the seat to lead the trade for the turned card beside its cards, where it may make it."""
+    def _offer_at_lead(self) -> None:
+        """Offer the seat to lead, beside its cards, what it may do before leading: the trade for the turned
+        card (`play.draw.exchange`), the announcements of the leader (`by: leader`) not yet made, one that
+        closes the stock while the stock holds enough cards."""
         if self.exchange_card() >= 0:
             self._may_announce |= self._exchange_bit()
+        made = {a for a, _ in self._made}
+        stock = len(self._stock) if not self._closed else 0
+        for a, least, closes in self._t.leader_offers:
+            if a not in made and (not closes or stock >= least):
+                self._may_announce |= 1 << a
+
+    def _close_stock(self) -> None:
+        """An announcement closes the stock (`closes_stock`): nothing more is drawn, the follow rules bind
+        from now on, and the hand ends when the hands are played out; the cards left in the stock are
+        nobody's. Public: what is left to trade for or draw is gone."""
+        self._closed = True
+        self._ntricks = self._trick_no + self._hands[self._turn].bit_count()
+        self._may_announce &= ~self._exchange_bit()
 
     def _exchange_turned(self) -> None:
         """The seat to lead trades its exchange card for the turned card, in every seat's sight: the card
@@ -317,7 +333,7 @@ class PlayPhase(StateFields):
     def free_play(self) -> bool:
         """Whether any card may be played now because cards are left to draw (`play.draw.follow_obligations:
         once_stock_empty`; public: the stock's size is)."""
-        return self._t.free_while_stock and bool(self._stock)
+        return self._t.free_while_stock and bool(self._stock) and not self._closed
 
     def draw_order(self) -> list[Card]:
         """The cards left to draw, in the order they will be drawn (`play.draw`). The engine's truth, hidden
@@ -389,6 +405,8 @@ class PlayPhase(StateFields):
             return "the turned card was already traded for in this hand"
         if self._trick:
             return f"{name} is traded for the turned card only by the player on lead, before he leads"
+        if self._closed:
+            return "the stock is closed: the turned card is out of play"
         if len(self._stock) < t.exchange_min_stock:
             return (f"{name} is traded for the turned card only while the stock holds {t.exchange_min_stock} cards "
                     f"or more, the turned card included; it holds {len(self._stock)}")

@@ -178,7 +178,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         if not self._trick:
             return self._keep_back_called(self._lead_mask(h)) if self._t.play_rules else h
         if self._t.play_rules:  # rules beyond the follow closure: a partner's trick, the first trick, a called card
-            if self._t.free_while_stock and self._stock:  # `follow_obligations: once_stock_empty`
+            if self.free_play():  # `follow_obligations: once_stock_empty`
                 return h
             due = self.called_card_due()
             if due >= 0:
@@ -348,6 +348,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._stock = self._stock.copy()
         other._drawn = self._drawn.copy()
         other._exchange = self._exchange
+        other._closed = self._closed
         other._last_up = self._last_up
         # trump
         other._offered = self._offered
