@@ -48,6 +48,15 @@ def dealt(rs: Ruleset, dealer: int, hands: Mapping[int, Sequence[int]], seed: in
     return state
 
 
+def stacked(rs: Ruleset, spec: Mapping[str, str], dealer: int = 0) -> GameState:
+    """A game of ``rs`` dealt by ``dealer`` as a scenario's `deal:` writes it (seat labels and `stock` -> cards)."""
+    from couillon_dsl.scenario import stack_pack
+
+    state = GameState(rs)
+    state.deal_pack(stack_pack(rs, dealer, spec))
+    return state
+
+
 def no_knocks(state: GameState) -> GameState:
     """Answer no for every seat to the announcements the deal script asks (Schafkopf's Klopfen between the
     packets), so the deal goes on to its end; ``state``, for chaining."""

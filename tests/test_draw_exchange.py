@@ -14,9 +14,8 @@ from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState, IllegalAction
-from couillon_dsl.model import Ruleset
-from couillon_dsl.scenario import stack_pack
 from example_games import FOLDER
+from packs import say, stacked
 
 SCHNAPSEN = build_ruleset(str(FOLDER / "schnapsen.yaml"))
 LAYOUT = SCHNAPSEN.layout
@@ -25,37 +24,27 @@ L, D = 1, 0  # dealer 0: the elder (L) leads
 SPEC = {"L": "JH KS QS 10C JC", "D": "AS 10S AC KC AD", "stock": "AH QH 10D KD QD JD 10H KH QC JS"}
 
 
-def dealt(spec: dict[str, str], rs: Ruleset = SCHNAPSEN) -> GameState:
-    state = GameState(rs)
-    state.deal_pack(stack_pack(rs, 0, spec))
-    return state
-
-
-def play(state: GameState, *actions: str) -> None:
-    for action in actions:
-        state.apply(state.string_to_action(state.current_player(), action))
-
 
 def test_the_leader_holding_the_trump_jack_is_offered_the_trade_beside_his_cards() -> None:
-    state = dealt(SPEC)
+    state = stacked(SCHNAPSEN, SPEC)
     exchange = state.actions.exchange
     assert state.legal_actions()[-1] == exchange and state.exchange_card() == LAYOUT.parse("JH")
     assert state.action_to_string(exchange) == "exchange" and state.string_to_action(L, "exchange") == exchange
-    play(state, "exchange")
+    say(state, "exchange")
     assert state.hand_of(L) == LAYOUT.parse_mask("AH KS QS 10C JC")
     assert state.turned_card() == LAYOUT.parse("JH") and state.draw_order()[-1] == LAYOUT.parse("JH")
     assert exchange not in state.legal_actions() and state.current_player() == L  # he still leads
 
 
 def test_the_trade_is_public_and_the_turned_card_known_to_be_the_traders() -> None:
-    state = dealt(SPEC)
-    play(state, "exchange")
+    state = stacked(SCHNAPSEN, SPEC)
+    say(state, "exchange")
     jh, ah = LAYOUT.parse("JH"), LAYOUT.parse("AH")
     for seat in (L, D):
         view = state.view(seat)
         assert view.exchanged == (L, jh, ah)
         assert dict(view.face_up) == {ah: L, jh: None}
-    play(state, "AH", "AS")  # once played, the ace is no longer shown as held
+    say(state, "AH", "AS")  # once played, the ace is no longer shown as held
     assert LAYOUT.parse("AH") not in dict(state.view(D).face_up)
 
 
@@ -64,8 +53,8 @@ def test_the_trade_is_public_and_the_turned_card_known_to_be_the_traders() -> No
     (("exchange",), "already traded"),
 ])
 def test_a_trade_out_of_turn_or_twice_is_refused_with_the_rule(before: tuple[str, ...], reason: str) -> None:
-    state = dealt(SPEC)
-    play(state, *before)
+    state = stacked(SCHNAPSEN, SPEC)
+    say(state, *before)
     with pytest.raises(IllegalAction, match=reason):
         state.apply(state.actions.exchange)
 
@@ -73,29 +62,29 @@ def test_a_trade_out_of_turn_or_twice_is_refused_with_the_rule(before: tuple[str
 def test_the_trade_is_not_offered_once_the_stock_is_too_small_nor_to_a_leader_without_the_card() -> None:
     # L draws the trump jack in the last round but one: the stock then holds two cards, fewer than four
     spec = {"L": "AS KS QS 10C JC", "D": "KC QC JD QD 10S", "stock": "AH 10D KD AD AC 10H KH JH QH JS"}
-    state = dealt(spec)
+    state = stacked(SCHNAPSEN, spec)
     assert state.actions.exchange not in state.legal_actions()
     with pytest.raises(IllegalAction, match="is not in seat 1's hand"):
         state.apply(state.actions.exchange)
     for lead, answer in (("AS", "JD"), ("KS", "QD"), ("QS", "QC"), ("10C", "KC")):  # L wins and leads each
-        play(state, lead, answer)
+        say(state, lead, answer)
     assert state.hand_of(L) >> LAYOUT.parse("JH") & 1 and state.view(L).stock == 2
     assert state.actions.exchange not in state.legal_actions()
     with pytest.raises(IllegalAction, match="while the stock holds 4 cards or more"):
         state.apply(state.actions.exchange)
     relaxed = build_ruleset(str(FOLDER / "schnapsen.yaml"), options={"exchange_until": 2})
-    state = dealt(spec, relaxed)
+    state = stacked(relaxed, spec)
     for lead, answer in (("AS", "JD"), ("KS", "QD"), ("QS", "QC"), ("10C", "KC")):
-        play(state, lead, answer)
+        say(state, lead, answer)
     assert state.actions.exchange in state.legal_actions()
 
 
 def test_a_card_drawn_before_it_was_traded_stays_hidden_in_the_draws() -> None:
     # D draws the trump jack after the first trick, then trades it: nobody learns when he drew it
     spec = {"L": "AS KS QS 10C JC", "D": "10S AC KC AD QH", "stock": "AH JH 10D KD QD JD 10H KH QC JS"}
-    state = dealt(spec)
-    play(state, "JC", "QH")  # D trumps and draws first: the jack
-    play(state, "exchange")
+    state = stacked(SCHNAPSEN, spec)
+    say(state, "JC", "QH")  # D trumps and draws first: the jack
+    say(state, "exchange")
     assert state.view(L).drawn[0] == (D, -1) and state.view(D).drawn[0] == (D, LAYOUT.parse("JH"))
 
 
@@ -117,13 +106,13 @@ def test_sampled_worlds_agree_with_the_view_after_a_trade() -> None:
 
 
 def test_greedy_trades_a_card_up_never_down() -> None:
-    state = dealt(SPEC)  # the trump jack for the turned ace
+    state = stacked(SCHNAPSEN, SPEC)  # the trump jack for the turned ace
     assert GreedyAgent().act(state, state.legal_actions(), random.Random(0)) == state.actions.exchange
     briscola = build_ruleset(str(FOLDER / "briscola.yaml"), options={"exchange": True})
     # the trump seven for the turned two, the lowest trump: kept
     held = {"7H", "AS", "KS", "3S", "QS", "JS", "2H"}
     rest = [name for name in map(briscola.layout.name, range(briscola.layout.size)) if name not in held]
-    state = dealt({"L": "7H AS KS", "D": "3S QS JS", "stock": " ".join(["2H", *rest])}, briscola)
+    state = stacked(briscola, {"L": "7H AS KS", "D": "3S QS JS", "stock": " ".join(["2H", *rest])})
     assert state.actions.exchange in state.legal_actions()
     assert GreedyAgent().act(state, state.legal_actions(), random.Random(0)) != state.actions.exchange
 
@@ -153,33 +142,33 @@ def close_action(state: GameState) -> int:
 
 
 def test_a_closer_who_reaches_66_wins_as_usual_with_nothing_more_drawn() -> None:
-    state = dealt({"L": "10S KS QS JS AH", "D": "AD 10D AC 10C KD", "stock": "AS 10H KH QH JH QD JD KC QC JC"})
-    play(state, "announce close")
+    state = stacked(SCHNAPSEN, {"L": "10S KS QS JS AH", "D": "AD 10D AC 10C KD", "stock": "AS 10H KH QH JH QD JD KC QC JC"})
+    say(state, "announce close")
     assert close_action(state) not in state.legal_actions() and state.exchange_card() == -1  # the jack: closed
-    play(state, "KS", "KD")  # the royal marriage, 40: L counts 48, D void in spades and trumps, plays any card
+    say(state, "KS", "KD")  # the royal marriage, 40: L counts 48, D void in spades and trumps, plays any card
     assert state.hand_of(L).bit_count() == 4 and state.view(D).stock == 10  # nobody draws
-    play(state, "10S", "10C")  # L counts 68: the hand stops
+    say(state, "10S", "10C")  # L counts 68: the hand stops
     summary = state.hands[-1]
     assert summary.winner == L and summary.deltas[L] == 3  # D took no trick
 
 
 def test_closing_is_offered_to_the_leader_only_while_the_stock_holds_four_cards() -> None:
-    state = dealt(SPEC)
+    state = stacked(SCHNAPSEN, SPEC)
     close = close_action(state)
     assert close in state.legal_actions()
-    play(state, "10C")
+    say(state, "10C")
     assert close not in state.legal_actions()  # D follows: nothing is offered beside his cards
     spec = {"L": "AS KS QS 10C JC", "D": "KC QC JD QD 10S", "stock": "AH 10D KD AD AC 10H KH JH QH JS"}
-    state = dealt(spec)
+    state = stacked(SCHNAPSEN, spec)
     for lead, answer in (("AS", "JD"), ("KS", "QD"), ("QS", "QC")):
-        play(state, lead, answer)
+        say(state, lead, answer)
     assert state.view(L).stock == 4 and close in state.legal_actions()
-    play(state, "10C", "KC")
+    say(state, "10C", "KC")
     assert state.view(L).stock == 2 and close not in state.legal_actions()
 
 
 def test_greedy_never_closes_and_a_search_sometimes_does() -> None:
-    state = dealt(SPEC)
+    state = stacked(SCHNAPSEN, SPEC)
     legal = state.legal_actions()
     assert GreedyAgent().act(state, legal, random.Random(0)) != close_action(state)
     rng, closed = random.Random(5), 0
@@ -196,8 +185,8 @@ def test_greedy_never_closes_and_a_search_sometimes_does() -> None:
 
 
 def test_sampled_worlds_agree_with_the_view_once_the_stock_is_closed_and_read_the_voids_after_it() -> None:
-    state = dealt({"L": "JS QH JH JD JC", "D": "AD 10D AC 10C KS", "stock": "AS 10S QS AH 10H KH KD QD KC QC"})
-    play(state, "announce close", "JD", "AD", "AC", "JC", "10C", "JS")  # L trumps: void in clubs, as D sees
+    state = stacked(SCHNAPSEN, {"L": "JS QH JH JD JC", "D": "AD 10D AC 10C KS", "stock": "AS 10S QS AH 10H KH KD QD KC QC"})
+    say(state, "announce close", "JD", "AD", "AC", "JC", "10C", "JS")  # L trumps: void in clubs, as D sees
     worlds = Sampler().worlds(state, D, 8, random.Random(0))
     assert worlds and all(world.view(D) == state.view(D) for world in worlds)
     clubs = LAYOUT.parse_mask("KC QC")

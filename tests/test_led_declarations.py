@@ -13,9 +13,9 @@ from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.engine import GameState
 from couillon_dsl.loader import load_ruleset
-from couillon_dsl.scenario import stack_pack
 from couillon_dsl.validate import check
 from example_games import FOLDER
+from packs import say, stacked
 from test_declarations import hands_with_melds_replayed
 
 SCHNAPSEN = str(FOLDER / "schnapsen.yaml")
@@ -23,16 +23,6 @@ RS = build_ruleset(SCHNAPSEN)
 LAYOUT = RS.layout
 L, D = 1, 0  # dealer 0: the elder (L) leads
 
-
-def dealt(spec: dict[str, str]) -> GameState:
-    state = GameState(RS)
-    state.deal_pack(stack_pack(RS, 0, spec))
-    return state
-
-
-def play(state: GameState, *cards: str) -> None:
-    for card in cards:
-        state.apply(state.string_to_action(state.current_player(), card))
 
 
 def declared(state: GameState) -> list[tuple[int, str, int]]:
@@ -44,8 +34,8 @@ SPEC = {"L": "KS QS KH JD JC", "D": "AS 10S AC 10C QD", "stock": "JH QH 10D KD A
 
 
 def test_a_king_led_with_its_queen_held_declares_the_marriage_and_shows_the_queen() -> None:
-    state = dealt(SPEC)
-    play(state, "KS")
+    state = stacked(RS, SPEC)
+    say(state, "KS")
     assert declared(state) == [(L, "marriage in spades", 20)]
     qs = LAYOUT.parse("QS")
     for seat in (L, D):  # the queen stays in L's hand, in everyone's sight
@@ -54,33 +44,33 @@ def test_a_king_led_with_its_queen_held_declares_the_marriage_and_shows_the_quee
 
 
 def test_a_card_drawn_since_the_deal_completes_a_marriage_and_following_declares_nothing() -> None:
-    state = dealt(SPEC)
-    play(state, "KS", "AS")  # D wins and draws QH, L draws 10D
-    play(state, "AC", "JC")  # D wins and draws KD (with the QD he was dealt), L draws AD
+    state = stacked(RS, SPEC)
+    say(state, "KS", "AS")  # D wins and draws QH, L draws 10D
+    say(state, "AC", "JC")  # D wins and draws KD (with the QD he was dealt), L draws AD
     assert state.hand_of(D) & LAYOUT.parse_mask("KD QD") == LAYOUT.parse_mask("KD QD")
-    play(state, "QH")  # the trump queen led without its king: nothing
-    play(state, "KH")  # L follows with the trump king (the queen is on the table): nothing
+    say(state, "QH")  # the trump queen led without its king: nothing
+    say(state, "KH")  # L follows with the trump king (the queen is on the table): nothing
     assert declared(state) == [(L, "marriage in spades", 20)]
-    play(state, "JD", "QD")  # L leads; D follows with the queen of his marriage: following declares nothing
+    say(state, "JD", "QD")  # L leads; D follows with the queen of his marriage: following declares nothing
     assert declared(state) == [(L, "marriage in spades", 20)]
 
 
 def test_a_marriage_in_trumps_is_worth_40() -> None:
-    state = dealt({"L": "KH QH AS 10S JC", "D": "AC 10C KC QC JS", "stock": "JH"})
-    play(state, "QH")
+    state = stacked(RS, {"L": "KH QH AS 10S JC", "D": "AC 10C KC QC JS", "stock": "JH"})
+    say(state, "QH")
     assert declared(state) == [(L, "royal marriage", 40)]
 
 
 def test_the_drawn_king_led_with_the_dealt_queen_declares_the_marriage() -> None:
-    state = dealt(SPEC)
-    play(state, "KS", "AS", "AC", "JC")  # D on lead, holding KD (drawn) and QD (dealt)
-    play(state, "KD")
+    state = stacked(RS, SPEC)
+    say(state, "KS", "AS", "AC", "JC")  # D on lead, holding KD (drawn) and QD (dealt)
+    say(state, "KD")
     assert declared(state)[-1] == (D, "marriage in diamonds", 20)
 
 
 def test_every_sampled_world_gives_the_shown_queen_to_its_holder() -> None:
-    state = dealt(SPEC)
-    play(state, "KS")
+    state = stacked(RS, SPEC)
+    say(state, "KS")
     qs = LAYOUT.parse("QS")
     worlds = Sampler().worlds(state, D, 16, random.Random(3))
     assert len(worlds) == 16
@@ -115,7 +105,7 @@ def test_drawing_combines_with_led_declarations_only(tmp_path: Path, declaration
 
 
 def test_greedy_leads_its_best_marriage_by_its_cheaper_card() -> None:
-    state = dealt({"L": "KH QH KS QS JC", "D": "AC 10C KC QC JS", "stock": "JH"})  # hearts are trumps
+    state = stacked(RS, {"L": "KH QH KS QS JC", "D": "AC 10C KC QC JS", "stock": "JH"})  # hearts are trumps
     card = make_agent("greedy").act(state, state.legal_actions(), random.Random(0))
     assert card == LAYOUT.parse("QH")  # the royal marriage (40), by its queen (3 points, not 4)
     state.apply(card)
