@@ -303,6 +303,8 @@ class Table:
             return f"{who} name{s} {self.suit(arg)} as trump."
         if kind == "show":
             return f"{who} show{s} {self.card(arg)}."
+        if kind == "announce" and self.rs.announcements[arg].closes_stock:
+            return f"{who} announce{s} {self.rs.announcements[arg].name}: the stock is closed, nobody draws again."
         if kind == "announce":
             return f"{who} announce{s} {self.rs.announcements[arg].name}!"
         if kind == "no":

@@ -338,6 +338,16 @@ def test_a_dealer_sitting_out_is_told_so_and_never_asked() -> None:
     assert "Traceback" not in out
 
 
+def test_the_trade_for_the_turned_card_is_offered_and_told() -> None:
+    """Schnapsen: the trump jack's holder on lead is offered the trade (`play.draw.exchange`) and closing the
+    stock beside his cards, and the table is told a trade in words."""
+    out = play_cli(str(FOLDER / "schnapsen.yaml"), "--seed", "6", input=ALWAYS_FIRST).output
+    assert "Traceback" not in out
+    assert re.search(r"\d\) exchange \(trade ♣J for the turned-up ♣K, then lead\)", out)
+    assert re.search(r"\d\) announce close \(Closing\)", out)
+    assert re.search(r"Seat 1 trades ♦J for the turned-up ♦(A|10): ♦J now lies under the stock", out)
+
+
 def test_a_hand_that_stops_early_says_so() -> None:
     """Schnapsen: the first player to count 66 ends the hand (`play.stop_when`), and the table says why."""
     out = play_cli(str(FOLDER / "schnapsen.yaml"), "--seed", "4", input=ALWAYS_FIRST).output
