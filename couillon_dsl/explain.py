@@ -2509,6 +2509,10 @@ def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
         if isinstance(right, Call) and right.func == left.func and len(right.args) == 1:
             other = team_phrase(rs, right.args[0])
             return f"{who} has {_MORE[op].format(what=what)} {other}" if other else None
+    if isinstance(left, Call) and left.func == "tricks_at" and len(left.args) == 2 and isinstance(right, Number) \
+            and isinstance(left.args[0], String) and (who := team_phrase(rs, left.args[1])) is not None:
+        when = _announcement_name(rs, left.args[0].value)
+        return f"{who} had {_THAN_NUMBER[op].format(n=right.value, what='tricks')} when {when} was announced"
     if isinstance(left, Name) and left.name in _OWED and right == Number(0) and op == ">":
         return _OWED[left.name]
     a, b = int_phrase(rs, left), int_phrase(rs, right)

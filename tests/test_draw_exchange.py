@@ -152,6 +152,20 @@ def test_a_closer_who_reaches_66_wins_as_usual_with_nothing_more_drawn() -> None
     assert summary.winner == L and summary.deltas[L] == 3  # D took no trick
 
 
+def test_a_closer_who_falls_short_gives_2_or_3_by_the_tricks_his_opponent_had_when_he_closed() -> None:
+    spec = {"L": "JS QH JH JD JC", "D": "AD 10D AC 10C KS", "stock": "AS 10S QS AH 10H KH KD QD KC QC"}
+    for before, expected in (((), 3), (("JD", "AD", "AC", "JC"), 2)):  # D has a trick when L closes: 2
+        state = stacked(SCHNAPSEN, spec)
+        say(state, *before)
+        if before:  # D leads after his trick; L wins the next and closes
+            say(state, "10C", "JS")
+        say(state, "announce close")
+        while not state.hands:
+            say(state, state.action_to_string(GreedyAgent().act(state, state.legal_actions(), random.Random(0))))
+        summary = state.hands[-1]
+        assert summary.winner == D and summary.deltas[D] == expected, (before, summary.points)
+
+
 def test_closing_is_offered_to_the_leader_only_while_the_stock_holds_four_cards() -> None:
     state = stacked(SCHNAPSEN, SPEC)
     close = close_action(state)

@@ -76,6 +76,14 @@ def test_evaluation(text, kind, expected):
     assert run(text, kind) == expected
 
 
+def test_tricks_at_reads_the_tricks_when_the_announcement_was_made_and_the_hands_when_it_was_not():
+    facts = FACTS._replace(announced_tricks=(("mit", (1, 0)),))
+    assert compile_expression('tricks_at("mit", loser)', "int", NAMES)(facts) == 0  # type: ignore[arg-type]
+    assert compile_expression('tricks_at("mit", winner)', "int", NAMES)(facts) == 1  # type: ignore[arg-type]
+    assert compile_expression('tricks_at("kontra", winner)', "int", NAMES)(facts) == 3  # type: ignore[arg-type]
+    assert compile_expression('tricks_at("kontra", none)', "int", NAMES)(facts) == 0  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(("label", "examples"), sorted(SYNTAX_EXAMPLES.items()))
 def test_every_syntax_label_is_produced_by_its_examples(label, examples):
     for example in examples:
@@ -124,6 +132,8 @@ def test_unclosed_parenthesis_points_at_the_end():
         ("pow(2)", "int", "expr-arity", 1),
         ("pow(2, 0.5)", "int", "expr-type", 8),
         ('announced("mitt")', "bool", "unknown-announcement", 11),
+        ('tricks_at("mitt", winner) == 0', "bool", "unknown-announcement", 11),
+        ('tricks_at("mit", 1) == 0', "bool", "expr-type", 18),
         ('option("line") > 1', "bool", "unknown-option", 8),
         ("", "bool", "expr-syntax", 1),
     ],

@@ -170,6 +170,7 @@ class AnnouncePhase(StateFields):
         """Record announcement ``a`` by ``seat``, send out the seats it sends out, queue its follow-ups
         first (to the seats still in play), apply its promotions."""
         self._made.append((a, seat))
+        self._made_tricks.append(tuple(self._tricks))  # `tricks_at`: the tricks as they stood when it was made
         if self._t.leader_offers and any(entry[0] == a and entry[2] for entry in self._t.leader_offers):
             self._close_stock()
         if a in self._t.sends_partners_out:

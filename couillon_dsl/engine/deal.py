@@ -77,6 +77,7 @@ class DealPhase(StateFields):
         self._meld_first = self._meld_later = ()
         self._meld_watch = 0
         self._made: list[tuple[int, int]] = []
+        self._made_tricks: list[tuple[int, ...]] = []
         if self._rs.players.sit_out == "dealer":  # he deals and sits the hand out
             self._sitting_out = (self._dealer,)
             self._order = play_orders(self._n, self._sitting_out)

@@ -38,7 +38,7 @@ FIELDS = (
     # kitty
     "_kitty", "_discards", "_to_discard", "_discarder",
     # announcements
-    "_made", "_may_announce", "_offers", "_sitting_out", "_order",
+    "_made", "_made_tricks", "_may_announce", "_offers", "_sitting_out", "_order",
     # declarations
     "_melds", "_meld_first", "_meld_later", "_meld_watch", "_meld_offers",
     # play
@@ -121,6 +121,7 @@ class StateFields:
     # taker of an offered card (`trump.offer.taken_by`); None while nobody has to
     # announcements
     _made: list[tuple[int, int]]
+    _made_tricks: list[tuple[int, ...]]  # per announcement of ``_made``: each side's tricks when it was made
     _may_announce: int  # announcements (bits) the seat to move may make instead of playing a card
     _offers: list[tuple[int, int]]
     _sitting_out: tuple[int, ...]  # the seats sitting this hand out (`sits_out`), ascending; public

@@ -81,7 +81,7 @@ class ScoringPhase(StateFields):
                              *(self._trick_values() if t.reads_trick_values else ()),
                              sides_in_play=self._sides_in_play() if self._sitting_out else (),
                              declarer=self._decider if self._maker is not None else None,
-                             hand_number=self._game_hands + 1)
+                             hand_number=self._game_hands + 1, announced_tricks=self._announced_tricks())
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
@@ -92,6 +92,11 @@ class ScoringPhase(StateFields):
         if t.sides_per_hand and winner is not None:  # the scoresheet is per seat: the winning side's first seat
             winner = self._side_of.index(winner)
         self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
+
+    def _announced_tricks(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Per announcement made this hand, its id and each side's tricks when it was made (`tricks_at`)."""
+        announcements = self._rs.announcements
+        return tuple((announcements[a].id, tricks) for (a, _), tricks in zip(self._made, self._made_tricks))
 
     def _trick_values(self) -> tuple[tuple[int, ...], tuple[tuple[int | Fraction, int], ...]]:
         """Side -> the cards its tricks took that another side's players played (`captured`); and per

@@ -393,6 +393,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._discarder = self._discarder
         # announcements
         other._made = self._made.copy()
+        other._made_tricks = self._made_tricks.copy()
         other._may_announce = self._may_announce
         other._offers = self._offers.copy()
         other._sitting_out = self._sitting_out

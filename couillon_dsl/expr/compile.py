@@ -91,6 +91,8 @@ class HandFacts(NamedTuple):
     sides_in_play: tuple[int, ...] = ()
     declarer: int | None = None  # the seat that declared (fixed the trump or the contract), None: nobody did
     hand_number: int = 0  # this deal's number in the game, 1 for the first, thrown-in deals counted
+    # (announcement id, each team's tricks when it was made) per announcement made this hand, in order
+    announced_tricks: tuple[tuple[str, tuple[int, ...]], ...] = ()
     # announcement id -> how many times it was made this hand (one per seat for an announcement a deal step asks)
     announced_times: Mapping[str, int] = MappingProxyType({})
 
@@ -163,6 +165,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "announced": (("announcement",), "bool"),
     "announcer": (("announcement",), "team"),
     "times_announced": (("announcement",), "int"),
+    "tricks_at": (("announcement", "team"), "int"),
     "opponents": (("team",), "team"),
     "option": (("option",), "any"),
     "declared": (("team", "declaration"), "int"),
@@ -216,7 +219,7 @@ def reserved_names() -> frozenset[str]:
 _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidders_tricks": "tricks",
                    "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "seat_blind": "seat_blinds", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
-                   "times_announced": "announced_times",
+                   "times_announced": "announced_times", "tricks_at": "announced_tricks",
                    "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
                    "captured": "captured", "tricks_worth": "trick_values",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
@@ -224,7 +227,8 @@ _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidde
 
 
 # functions that read more than their own field: what else their value depends on
-_MORE_FACTS = {"bidders_tricks": ("seat_tricks", "seat_bids", "seat_sides"), "role": ("seat_sides", "maker")}
+_MORE_FACTS = {"bidders_tricks": ("seat_tricks", "seat_bids", "seat_sides"), "role": ("seat_sides", "maker"),
+               "tricks_at": ("tricks",)}
 # What role(seat) gives: the seat that declared, a player on his side, a player against him, or "none" in a
 # hand nobody declared.
 ROLES = ("declarer", "partner", "defender", "none")
@@ -433,6 +437,8 @@ class _Checker:
                              f"not {len(node.args)}", node)
         if node.func == "declared":
             return self.declared(node)
+        if node.func == "tricks_at":
+            return self.tricks_at(node)
         if node.func in ("count", "held", "in_last_trick", "captured"):
             return self.card_set(node)
         if node.func == "tricks_worth":
@@ -604,16 +610,42 @@ class _Checker:
             return "int", None
         return "int", lambda facts: 0 if (t := team(facts)) is None or not facts.declared else facts.declared[index][t]
 
-    def keyed(self, node: Call, arg: Node, param: str, result: str) -> tuple[str, Evaluator | None]:
-        """``announced("mit")``, ``announcer("mit")``, ``option("lines")``: the id must be quoted and declared."""
+    def tricks_at(self, node: Call) -> tuple[str, Evaluator | None]:
+        """``tricks_at("close", team)``: the tricks ``team`` had taken when the announcement was first made
+        (the stock closed, say); the hand's tricks when it was not made (nothing was frozen)."""
+        id_node, team_node = node.args
+        key = self.key_of(node, id_node, "announcement")
+        team = self.expect(team_node, "team", "tricks_at()")
+        if key is None or team is None:
+            return "int", None
+
+        def value(facts: HandFacts) -> int:
+            t = team(facts)
+            if t is None:
+                return 0
+            return next((tricks[t] for made, tricks in facts.announced_tricks if made == key), facts.tricks[t])
+        return "int", value
+
+    def key_of(self, node: Call, arg: Node, param: str) -> str | None:
+        """The quoted id ``arg`` names, an announcement's or an option's declared in the ruleset; None (reported)
+        when it is not quoted or not declared."""
         if not isinstance(arg, String):
-            return self.fail("expr-type", f"{node.func}() takes a quoted {param} id, e.g. {node.func}(\"mit\")", arg)
+            self.fail("expr-type", f"{node.func}() takes a quoted {param} id, e.g. {node.func}(\"mit\")", arg)
+            return None
         key = arg.value
         declared = self.names.announcements if param == "announcement" else self.names.options
         if key not in declared:
             listed = ", ".join(sorted(declared)) or "none"
-            return self.fail(f"unknown-{param}", f"no {param} '{key}' is declared", arg,
-                             did_you_mean(key, declared) or f"declared: {listed}")
+            self.fail(f"unknown-{param}", f"no {param} '{key}' is declared", arg,
+                      did_you_mean(key, declared) or f"declared: {listed}")
+            return None
+        return key
+
+    def keyed(self, node: Call, arg: Node, param: str, result: str) -> tuple[str, Evaluator | None]:
+        """``announced("mit")``, ``announcer("mit")``, ``option("lines")``: the id must be quoted and declared."""
+        key = self.key_of(node, arg, param)
+        if key is None:
+            return "any", None
         if node.func == "announced":
             return result, lambda facts: key in facts.announcers
         if node.func == "announcer":
