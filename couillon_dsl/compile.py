@@ -180,7 +180,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         if (exchange := play.draw.exchange) is not None:  # the card traded, under each trump (none without one)
             cards = tuple(exempt_card(layout, exchange.card, trump) for trump in range(-1, len(layout.suits)))
             tables = dataclasses.replace(tables, exchange_cards=tuple(-1 if card is None else card for card in cards),
-                                         exchange_min_stock=exchange.min_stock)
+                                         exchange_min_stock=exchange.min_stock, exchange_needs_trick=exchange.needs_trick)
     discard = _discard(data["discard"]) if data.get("discard") else None
     offered_taken = trump.offer is not None and trump.offer.taken_by is not None and trump.offer.taker_discards
     if offered_taken or any(step.kind == "kitty" for step in deal):

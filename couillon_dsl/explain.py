@@ -1353,11 +1353,14 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
         text = (f"the player about to lead a trick, any trick, may announce {announcement.name} before leading, "
                 f"once a hand; leading without it is declining")
         if announcement.closes_stock:
-            text += (f", and it may be announced only while the stock holds {announcement.min_stock} card"
-                     f"{'s' if announcement.min_stock > 1 else ''} or more (the turned-up card counted). Once it is "
-                     f"announced the stock is closed: nobody draws again, the rules for following bind at once, the "
-                     f"hand ends when the cards in hand are played out, and the cards left in the stock count for "
-                     f"nobody")
+            least = announcement.min_stock
+            text += (f", and it may be announced only while the stock holds {least} cards or more (the turned-up card "
+                     "counted)" if least > 1 else ", and it may be announced while cards are left to draw")
+            text += (". Once it is announced the stock is closed: nobody draws again, the rules for following bind at "
+                     "once, the hand ends when the cards in hand are played out, and the cards left in the stock count "
+                     "for nobody")
+            if rs.play.last_trick_points:
+                text += f", nor does the last trick earn its {rs.play.last_trick_points}"
     elif announcement.by == "each_seat":
         text = (f"during the deal (see The deal), each player in turn from the dealer's {_left(rs)} is asked "
                 f"whether they announce {announcement.name}, seeing only the cards dealt so far; every player may, "
@@ -1677,7 +1680,8 @@ def draw_sentence(rs: Ruleset) -> str:
         text += ("; the turned-up card is the last card drawn, and everyone sees who takes it")
     if draw.exchange is not None:
         card = _card(rs, draw.exchange.card)
-        text += (f"; the player who holds {card} may, when it is his turn to lead and before he leads, put it under "
+        who = f"the player who holds {card}" + (" and has won a trick in the hand" if draw.exchange.needs_trick else "")
+        text += (f"; {who} may, when it is his turn to lead and before he leads, put it under "
                  f"the stock in the turned-up card's place and take the turned-up card into his hand, in everyone's "
                  f"sight, while the stock holds {draw.exchange.min_stock} cards or more (the turned-up card counted), "
                  f"at most once a hand; leading a card without trading declines it")

@@ -400,6 +400,7 @@ class DrawExchange:
 
     card: str
     min_stock: int = 2
+    needs_trick: bool = False  # only a player who has won a trick in the hand may trade
 
 
 @dataclass(frozen=True, slots=True)
@@ -796,6 +797,7 @@ class Tables:
     # trump), and the fewest cards the stock must hold for it; () without an exchange
     exchange_cards: tuple[Card, ...] = ()
     exchange_min_stock: int = 0
+    exchange_needs_trick: bool = False  # only a seat that has won a trick in the hand may trade
 
     # a schedule of hand sizes (a packet that changes from hand to hand): the deal plans repeat every
     # deal_cycle hands of a game; hand_tricks gives each of those hands' tricks (the cards a seat is dealt)

@@ -205,3 +205,24 @@ def test_sampled_worlds_agree_with_the_view_once_the_stock_is_closed_and_read_th
     assert worlds and all(world.view(D) == state.view(D) for world in worlds)
     clubs = LAYOUT.parse_mask("KC QC")
     assert all(not world.hand_of(L) & clubs for world in worlds)
+
+
+def test_sixty_six_gives_the_last_tricks_10_only_when_every_card_was_played() -> None:
+    rs = build_ruleset(str(FOLDER / "sixty-six.yaml"))
+    worth = dict(zip(("A", "10", "K", "Q", "J", "9"), (11, 10, 4, 3, 2, 0)))
+    seen = set()
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = GameState(rs)
+        state.deal_shuffled(rng)
+        closing = seed % 2 == 0
+        if closing:
+            say(state, "announce close")
+        while not state.hands:
+            say(state, state.action_to_string(GreedyAgent().act(state, state.legal_actions(), rng)))
+        summary = state.hands[-1]
+        cards = sum(worth[rs.layout.name(c)[:-1]] for _, trick, _ in summary.played_tricks for c in trick)
+        if len(summary.played_tricks) == (6 if closing else 12):  # played to the end, no stop at 66
+            assert sum(summary.points) == cards + (0 if closing else 10)
+            seen.add(closing)
+    assert seen == {True, False}

@@ -261,7 +261,8 @@ class PlayPhase(StateFields):
         if t.draw and self._stock and not self._closed:
             self._draw_after_trick(winner)
         if self._trick_no == self._ntricks:
-            self._points[self._side_of[winner]] += self._rs.play.last_trick_points * t.point_unit
+            if not self._closed:  # a closed stock: not every card was played, and the last trick earns nothing
+                self._points[self._side_of[winner]] += self._rs.play.last_trick_points * t.point_unit
             self._end_hand()
             return
         if t.side_offers:  # announcements for a side: offered on any turn before their deadline
@@ -290,9 +291,14 @@ class PlayPhase(StateFields):
                 or len(self._stock) < t.exchange_min_stock:
             return -1
         card = t.exchange_cards[self._trump + 1]
-        if card < 0 or self.turned_card() < 0 or not self._hands[self._turn] >> card & 1:
+        if card < 0 or self.turned_card() < 0 or not self._hands[self._turn] >> card & 1 \
+                or t.exchange_needs_trick and not self._has_won_a_trick(self._turn):
             return -1
         return card
+
+    def _has_won_a_trick(self, seat: int) -> bool:
+        """Whether ``seat`` has won a trick in this hand (public)."""
+        return any(winner == seat for _, _, winner in self._log)
 
     def turned_card(self) -> Card:
         """The card lying face up under the stock, drawn last (`play.draw`; public), else -1."""
@@ -412,6 +418,8 @@ class PlayPhase(StateFields):
                     f"or more, the turned card included; it holds {len(self._stock)}")
         if self.turned_card() < 0:
             return "no card lies turned up under the stock"
+        if t.exchange_needs_trick and not self._has_won_a_trick(seat):
+            return f"{name} is traded for the turned card only by a player who has won a trick in this hand"
         return f"{name} is not in seat {seat}'s hand"
 
     def _play_refusal(self, action: int) -> str:
