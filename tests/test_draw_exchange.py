@@ -226,3 +226,31 @@ def test_sixty_six_gives_the_last_tricks_10_only_when_every_card_was_played() ->
             assert sum(summary.points) == cards + (0 if closing else 10)
             seen.add(closing)
     assert seen == {True, False}
+
+
+def test_an_announcement_for_a_side_counts_the_cards_its_seat_played_where_hands_are_refilled(tmp_path) -> None:
+    """Beside `play.draw` a hand holds as many cards after every trick: a deadline (`before_card`) counts
+    the cards played, not the tricks less the cards held (which offered such an announcement never)."""
+    path = tmp_path / "briscola-kontra.yaml"
+    path.write_text(f"""extends: {FOLDER / "briscola.yaml"}
+id: briscola-kontra
+name: Briscola with Kontra
+options: {{exchange: null}}
+deal: [{{packet: 3, to: all}}, {{stock: rest}}, {{decide: trump}}]
+trump: {{method: choose, choose: {{by: elder, ways: [name]}}}}
+announcements:
+  kontra: {{name: Kontra, for_side: opponents, before_card: 2}}
+""")
+    rs = build_ruleset(str(path))
+    offers_by_cards_played = {0: 0, 1: 0, 2: 0}
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GameState(rs)
+        state.deal_shuffled(rng)
+        while not state.hands:
+            seat, legal = state.current_player(), state.legal_actions()
+            if state.is_playing() and any(state.actions.decode(a)[0] == "announce" for a in legal):
+                played = sum(1 for s, _ in state.view(seat).played if s == seat)
+                offers_by_cards_played[min(played, 2)] += 1
+            state.apply(rng.choice([a for a in legal if state.actions.decode(a)[0] != "announce"]))
+    assert offers_by_cards_played[0] and offers_by_cards_played[1] and not offers_by_cards_played[2]

@@ -57,7 +57,7 @@ class AnnouncePhase(StateFields):
         for a, _ in self._made:
             made |= 1 << a
         side = 0 if self._side_of[seat] == maker else 1
-        played = self._ntricks - self._hands[seat].bit_count()
+        played = self._cards_played(seat)
         deadline_of = self._t.side_deadlines
         may = 0
         later_only = self._t.after_declarer_only
@@ -70,6 +70,14 @@ class AnnouncePhase(StateFields):
             if played < before:
                 may |= 1 << a
         return may
+
+    def _cards_played(self, seat: int) -> int:
+        """How many cards ``seat`` has played this hand: a card a trick (and the one it put on the trick under
+        way), the tricks less the cards it holds where hands are not refilled; with `play.draw` the hand holds
+        as many cards after every trick, so the tricks are counted."""
+        if not self._t.draw:
+            return self._ntricks - self._hands[seat].bit_count()
+        return self._trick_no + (seat in self._order[self._leader][:len(self._trick)])
 
     def _side_may(self, seat: int, a: int) -> bool:
         """Whether ``seat`` is of the side announcement ``a`` (`for_side`) is made for; the hand has a maker."""
@@ -99,7 +107,7 @@ class AnnouncePhase(StateFields):
             return f"only a seat after the declarer in the auction's order may announce {name}"
         if a in self._t.lead_asks:
             return f"{name} is asked of every seat before the first lead, and only then"
-        played = self._ntricks - self._hands[seat].bit_count()
+        played = self._cards_played(seat)
         return f"{name} is announced before the announcer's card {self._t.side_deadlines[a]} at the latest (or one " \
                f"card after an announcement it replies to), and seat {seat} has played {played}"
 
