@@ -6,6 +6,7 @@ with the rule's reason; greedy trading only up and never closing, a search closi
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
 import pytest
 
@@ -13,8 +14,10 @@ from couillon_dsl.agents import make_agent
 from couillon_dsl.agents.greedy import GreedyAgent
 from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
+from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState, IllegalAction
 from example_games import FOLDER
+from honesty import twins_look_the_same
 from packs import say, stacked
 
 SCHNAPSEN = build_ruleset(str(FOLDER / "schnapsen.yaml"))
@@ -254,3 +257,34 @@ announcements:
                 offers_by_cards_played[min(played, 2)] += 1
             state.apply(rng.choice([a for a in legal if state.actions.decode(a)[0] != "announce"]))
     assert offers_by_cards_played[0] and offers_by_cards_played[1] and not offers_by_cards_played[2]
+
+
+def traded_games(seeds: range) -> Iterator[tuple[GameState, int, int, int, int]]:
+    """Schnapsen games greedy played until a trade for the turned card, two tricks more and the trader's
+    opponent to act, with two cards he cannot see (one in the trader's hand, one in the stock), his seat
+    and the seed."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GameState(SCHNAPSEN)
+        state.deal_shuffled(rng)
+        tricks = None
+        while not state.hands and (tricks is None or len(state.finished_tricks()) < tricks + 2):
+            if state.view(0).exchanged is not None and tricks is None:
+                tricks = len(state.finished_tricks())
+            state.apply(GreedyAgent().act(state, state.legal_actions(), rng))
+        view = state.view(0)
+        if state.hands or view.exchanged is None or not state.draw_order()[:-1]:
+            continue
+        trader, _, taken = view.exchanged
+        seat = 1 - trader
+        while not state.hands and state.current_player() != seat:  # the seat that cannot see is to act
+            state.apply(GreedyAgent().act(state, state.legal_actions(), rng))
+        if state.hands or not state.draw_order()[:-1]:
+            continue
+        hidden = [c for c in iter_bits(state.hand_of(trader)) if c != taken and (c, trader) not in state.view(seat).face_up]
+        if hidden:
+            yield state, hidden[0], state.draw_order()[0], seat, seed
+
+
+def test_a_seat_cannot_tell_a_game_with_a_trade_from_its_twin_with_hidden_cards_swapped() -> None:
+    twins_look_the_same(traded_games(range(200)), wanted=3)
