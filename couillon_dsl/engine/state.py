@@ -456,9 +456,10 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
             return
         announcing = self._t.first_trick_offers
         # random_tricks knows no roles, leads any card, knows no seats (play_rules: the lead rules, a
-        # partner's trick), deals each trick to every seat, looks at no lead (led melds) and never stops early
+        # partner's trick), deals each trick to every seat, looks at no lead (led melds, the leader's announcements)
+        # and never stops early
         whole_hands = (self._t.roles is None and not self._t.play_rules and not self._t.led_melds
-                       and self._t.stop_when is None)
+                       and self._t.stop_when is None and not self._t.leader_offers)
         history = self._history
         while True:
             phase = self._phase
