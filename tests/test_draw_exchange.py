@@ -16,6 +16,7 @@ from couillon_dsl.agents.sampler import Sampler
 from couillon_dsl.compile import build_ruleset
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine import GameState, IllegalAction
+from couillon_dsl.interop.encoding import ViewEncoder
 from example_games import FOLDER
 from honesty import twins_look_the_same
 from packs import say, stacked
@@ -288,3 +289,20 @@ def traded_games(seeds: range) -> Iterator[tuple[GameState, int, int, int, int]]
 
 def test_a_seat_cannot_tell_a_game_with_a_trade_from_its_twin_with_hidden_cards_swapped() -> None:
     twins_look_the_same(traded_games(range(200)), wanted=3)
+
+
+def test_the_rl_observation_of_a_stock_game_holds_the_stock_and_the_trade() -> None:
+    """The interop encoding (PettingZoo's observations, OpenSpiel's tensors and strings) shows the cards left
+    to draw, the draws the seat saw and who traded for the turned card, from the seat's view only."""
+    encoder = ViewEncoder(SCHNAPSEN)
+    state = stacked(SCHNAPSEN, SPEC)
+    before = encoder.encode(state.view(D))
+    say(state, "exchange")
+    view = state.view(D)
+    text, after = encoder.text(view), encoder.encode(view)
+    assert "stock 10" in text and "traded 1:JH>AH" in text
+    at = sum(size for name, size in encoder.pieces[:[name for name, _ in encoder.pieces].index("stock")])
+    assert before[at] == after[at] == 10 / LAYOUT.size
+    assert after[at + 1:at + 3] == [0.0, 1.0] and before[at + 1:at + 3] == [0.0, 0.0]  # seat 1 (L) traded
+    say(state, "AH", "AS")  # L wins and draws first: D sees only his own draw
+    assert "stock 8" in encoder.text(state.view(D)) and "drawn 1:? 0:" in encoder.text(state.view(D))

@@ -54,6 +54,7 @@ class ViewEncoder:
         self.most_tricks = max(1, *ruleset.tables.hand_tricks)  # the tricks piece's unit: the largest hand's tricks
         self.nsides = ruleset.tables.nsides if self.nbids else 0  # the tricks piece: with bids only
         self.npassed = ncards if ruleset.pass_cards else 0  # the passed and received pieces
+        self.draws = bool(ruleset.tables.draw)  # `play.draw`: the stock piece (cards left to draw) and who traded
         self.pieces: tuple[tuple[str, int], ...] = (
             ("seat", n), ("current_player", n), ("dealer", n),
             ("hand", ncards), ("played_by_seat", n * ncards), ("trick", ncards), ("face_up", ncards),
@@ -64,6 +65,7 @@ class ViewEncoder:
             ("declared", len(self.declaration_ids) * n),
             ("bids", n * self.nbids), ("tricks", self.nsides), ("scores", nteams), ("games_won", nteams),
             ("pending", 2), ("tallies", len(ruleset.tallies) * nteams),
+            ("stock", int(self.draws)), ("exchanged", n if ruleset.tables.exchange_cards else 0),
         )
         self.size = sum(size for _, size in self.pieces)
         self.announcement_ids = [a.id for a in ruleset.announcements]
@@ -150,6 +152,11 @@ class ViewEncoder:
             for team, count in enumerate(counts):
                 out[at + team] = count / tally.every if tally.every else count / self.span  # a pot: in score units
             at += nteams
+        if self.draws:
+            out[at] = view.stock / ncards
+            at += 1
+        if rs.tables.exchange_cards:
+            one_hot(None if view.exchanged is None else view.exchanged[0], n)
         return out
 
     def text(self, view: SeatView) -> str:
@@ -190,6 +197,13 @@ class ViewEncoder:
             parts.append("bids " + " ".join(f"{s}:{'-' if b < 0 else b}" for s, b in enumerate(view.bids)))
         if view.announcements:
             parts.append("announced " + " ".join(f"{a}:{s}" for a, s in view.announcements))
+        if self.draws:
+            parts.append(f"stock {view.stock}")
+        if view.drawn:
+            parts.append("drawn " + " ".join(f"{s}:{'?' if c < 0 else name(c)}" for s, c in view.drawn))
+        if view.exchanged is not None:
+            seat, given, taken = view.exchanged
+            parts.append(f"traded {seat}:{name(given)}>{name(taken)}")
         if view.played:
             parts.append("played " + " ".join(f"{s}:{name(c)}" for s, c in view.played))
         parts.append("scores " + " ".join(map(str, view.scores)))
