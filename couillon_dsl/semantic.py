@@ -19,8 +19,8 @@ from couillon_dsl.schema import where
 
 DEFAULT_SUITS = ["S", "H", "D", "C"]
 _ONE_SEAT = {"elder": [1], "dealer": [0]}  # packet receivers as offsets from the dealer
-# the declarer's packets are counted as if the elder declared: every seat declares in some hand, and
-# whoever it is, he receives the `declarer` packets and every other seat the `all_but_declarer` ones
+# the declarer's packets are counted as if the elder declared (`Checker.declarer`); where the deal also deals
+# to named seats after them, once for every seat that may declare, as hand sizes then depend on who does
 _DECLARER = 1
 _TO_DECLARER = ("declarer", "all_but_declarer")
 
@@ -111,6 +111,7 @@ class _Checks:
         players = data["players"]
         self.nsides = _side_count(players)
         self.dealer_sits_out = players.get("sit_out") == "dealer"
+        self.declarer = _DECLARER  # the seat (offset from the dealer) the deal walk counts as the declarer
 
     def report(self, code: str, message: str, pointer: str, hint: str | None = None, *, key: bool = False,
                span: Span | None = None, severity: Severity = "error") -> None:
@@ -421,9 +422,9 @@ class _Checks:
         if to in _ONE_SEAT:
             return _ONE_SEAT[to]
         if to == "declarer":
-            return [_DECLARER]
+            return [self.declarer]
         if to == "all_but_declarer":
-            return [o for o in everyone if o != _DECLARER]
+            return [o for o in everyone if o != self.declarer]
         if to == "all_but_elder":
             return [o for o in everyone if o != 1]
         if to == "all_but_dealer":
@@ -439,15 +440,23 @@ class _Checks:
         cycle = math.lcm(*(len(step["packet"]) for step in steps if isinstance(step.get("packet"), list)))
         first, context = len(self.found), self.context
         tricks, at_decide = [], []
+        # packets to the declarer beside packets to named seats: the hands' sizes depend on who declares
+        named = any(isinstance(step, dict) and "packet" in step and step.get("to", "all") not in (*_TO_DECLARER, "all")
+                    for step in steps)
+        declarers = [o for o in range(1 if self.dealer_sits_out else 0, self.seats)] if named and any(
+            isinstance(step, dict) and step.get("to") in _TO_DECLARER for step in steps) else [_DECLARER]
         for hand in range(cycle):
             script = [dict(step, packet=step["packet"][hand % len(step["packet"])])
                       if isinstance(step.get("packet"), list) else step for step in steps]
-            if cycle > 1:
-                self.context = f"{context}in hand {hand + 1} of a game: "
-            most, decided = self.walk_deal(script, hand)
-            tricks.append(most)
-            at_decide.append(decided)
-        self.context = context
+            for self.declarer in declarers:
+                if cycle > 1 or len(declarers) > 1:
+                    self.context = context + (f"in hand {hand + 1} of a game" if cycle > 1 else "") + (
+                        ", " if cycle > 1 and len(declarers) > 1 else "") + (
+                        f"when the {self.offset_name(self.declarer)} declares" if len(declarers) > 1 else "") + ": "
+                most, decided = self.walk_deal(script, hand)
+                tricks.append(most)
+                at_decide.append(decided)
+        self.context, self.declarer = context, _DECLARER
         once: dict[tuple[str, str | None], Diagnostic] = {}
         for found in self.found[first:]:
             once.setdefault((found.code, found.pointer), found)
@@ -569,7 +578,7 @@ class _Checks:
                         "second round takes no card, so that hand's seats would hold different numbers of cards, "
                         "the keeper's card missing", "/trump/offer/taker_discards",
                         "use taken_by: declarer (whoever fixes trump keeps the card), or let the taker discard")
-        return 0 if offer["taken_by"] == "dealer" else _DECLARER
+        return 0 if offer["taken_by"] == "dealer" else self.declarer
 
     def check_empty_turn_up(self, pointer: str) -> None:
         """A hand without trump when the stock is empty is the `turned` method's: an offer or a

@@ -157,3 +157,14 @@ def test_a_real_script_with_one_step_changed_validates_or_is_refused(base: str, 
     else:
         script[at] = data.draw(steps())
     played(Document(document, original.path, original.origins, original.files), seed)
+
+
+def test_packets_to_the_declarer_beside_packets_to_a_named_seat_are_checked_for_every_declarer() -> None:
+    """Belote's deal with its packet to the declarer kept and one to the elder put in: the hands come out even
+    only when the elder declares, so the check walks the deal for every seat that may declare (found by
+    the test above: the deal validated, and a seat was asked for a card with none in hand)."""
+    original = BASES["belote.yaml"]
+    data = copy.deepcopy(original.data)
+    data["deal"][5] = {"packet": 2, "to": "elder"}
+    found = check(Document(data, original.path, original.origins, original.files))
+    assert any(d.code == "deal-uneven-hands" and "when the dealer declares" in d.message for d in found)

@@ -62,10 +62,10 @@ class ViewEncoder:
             ("decisions", n * (len(self.words) + 1)), ("announcements", len(ruleset.announcements) * n),
             ("contract", len(self.contract_ids) + 1), ("declarer", n + 1), ("partners", n),
             ("kitty", ncards), ("discarded", ncards), ("passed", self.npassed), ("received", self.npassed),
+            ("stock", int(self.draws)), ("exchanged", n if ruleset.tables.exchange_cards else 0),
             ("declared", len(self.declaration_ids) * n),
             ("bids", n * self.nbids), ("tricks", self.nsides), ("scores", nteams), ("games_won", nteams),
             ("pending", 2), ("tallies", len(ruleset.tallies) * nteams),
-            ("stock", int(self.draws)), ("exchanged", n if ruleset.tables.exchange_cards else 0),
         )
         self.size = sum(size for _, size in self.pieces)
         self.announcement_ids = [a.id for a in ruleset.announcements]
@@ -128,6 +128,11 @@ class ViewEncoder:
                 for card in iter_bits(mask):
                     out[at + card] = 1.0
                 at += ncards
+        if self.draws:
+            out[at] = view.stock / ncards
+            at += 1
+        if rs.tables.exchange_cards:
+            one_hot(None if view.exchanged is None else view.exchanged[0], n)
         for kind, _, seat, value, _ in view.melds:
             if kind in self.declaration_ids:
                 out[at + self.declaration_ids.index(kind) * n + seat] += value / MELD_SCALE
@@ -152,11 +157,6 @@ class ViewEncoder:
             for team, count in enumerate(counts):
                 out[at + team] = count / tally.every if tally.every else count / self.span  # a pot: in score units
             at += nteams
-        if self.draws:
-            out[at] = view.stock / ncards
-            at += 1
-        if rs.tables.exchange_cards:
-            one_hot(None if view.exchanged is None else view.exchanged[0], n)
         return out
 
     def text(self, view: SeatView) -> str:
