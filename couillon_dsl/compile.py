@@ -147,8 +147,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),
         shows_hand=tuple(i for i, a in enumerate(announcements) if a.shows_hand),
-        leader_offers=tuple((i, a.min_stock if a.closes_stock else 0, a.closes_stock)
+        leader_offers=tuple((i, a.min_stock if a.closes_stock else 0)
                             for i, a in enumerate(announcements) if a.by == "leader"),
+        stock_closers=sum(1 << i for i, a in enumerate(announcements) if a.closes_stock),
         offered_when=_offered_when(announcements, "announcements", document, names),
         calls=call_tables(layout, deck, contracts, play.no_called_suit_first_lead),
         contract_offered=_offered_when(contracts, "contracts", document, names),

@@ -777,8 +777,9 @@ class Tables:
     # announcements for a side asked of every seat before the first lead (`before_lead`), by index; () without
     lead_asks: tuple[int, ...] = ()
     # announcements the seat to lead may make beside its cards before any lead (`by: leader`): (index, the fewest
-    # cards the stock must hold, whether it closes the stock); () without any
-    leader_offers: tuple[tuple[int, int, bool], ...] = ()
+    # cards the stock must hold: 0 for one that does not close it); () without any
+    leader_offers: tuple[tuple[int, int], ...] = ()
+    stock_closers: int = 0  # bit a: announcement a closes the stock (`closes_stock`)
     after_declarer_only: int = 0  # bit a: announcement a only for a seat after the declarer (`after_declarer`)
     # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
     # (no kitty step, no offered card taken)

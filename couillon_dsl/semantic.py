@@ -443,16 +443,15 @@ class _Checks:
         # packets to the declarer beside packets to named seats: the hands' sizes depend on who declares
         named = any(isinstance(step, dict) and "packet" in step and step.get("to", "all") not in (*_TO_DECLARER, "all")
                     for step in steps)
-        declarers = [o for o in range(1 if self.dealer_sits_out else 0, self.seats)] if named and any(
-            isinstance(step, dict) and step.get("to") in _TO_DECLARER for step in steps) else [_DECLARER]
+        to_declarer = any(isinstance(step, dict) and step.get("to") in _TO_DECLARER for step in steps)
+        declarers = list(range(1 if self.dealer_sits_out else 0, self.seats)) if named and to_declarer else [_DECLARER]
         for hand in range(cycle):
             script = [dict(step, packet=step["packet"][hand % len(step["packet"])])
                       if isinstance(step.get("packet"), list) else step for step in steps]
             for self.declarer in declarers:
-                if cycle > 1 or len(declarers) > 1:
-                    self.context = context + (f"in hand {hand + 1} of a game" if cycle > 1 else "") + (
-                        ", " if cycle > 1 and len(declarers) > 1 else "") + (
-                        f"when the {self.offset_name(self.declarer)} declares" if len(declarers) > 1 else "") + ": "
+                parts = ([f"in hand {hand + 1} of a game"] if cycle > 1 else []) + (
+                    [f"when the {self.offset_name(self.declarer)} declares"] if len(declarers) > 1 else [])
+                self.context = context + (", ".join(parts) + ": " if parts else "")
                 most, decided = self.walk_deal(script, hand)
                 tricks.append(most)
                 at_decide.append(decided)

@@ -242,7 +242,7 @@ class Walker:
                     if kind == "announce" and t.side_deadlines and t.side_deadlines[arg] >= 0:  # for the seat's side
                         side = next(entry[1] for entry in t.side_offers if entry[0] == arg)
                         assert (0 if state.sides[seat] == state.view(seat).maker else 1) == side
-                    elif kind == "announce" and any(entry[0] == arg for entry in t.leader_offers):  # before a lead
+                    elif kind == "announce" and any(a == arg for a, _ in t.leader_offers):  # before a lead
                         assert not state.current_trick()[1] and all(a != self.rs.announcements[arg].id
                                                                      for a, _ in state.view(seat).announcements)
                     elif kind == "announce":
@@ -356,7 +356,7 @@ class Walker:
                 dealt.remove(self.traded[1])
                 dealt = sorted(dealt + [self.traded[2]])
             played = sorted(self.played.get(seat, []))
-            if self.rs.play.stop_when is not None or any(closes for _, _, closes in self.rs.tables.leader_offers):
+            if self.rs.play.stop_when is not None or self.rs.tables.stock_closers:
                 # a hand may stop with cards unplayed, or end with cards left in a closed stock
                 assert len(set(played)) == len(played) and set(played) <= set(dealt), "a card played twice or not held"
             else:

@@ -988,8 +988,9 @@ class GreedyAgent:
                 if trades_up(state):
                     return acts.exchange
                 legal = legal[:-1]
-            if closing := state.ruleset.tables.leader_offers:  # the stock is never closed: a gamble greedy leaves
-                legal = [a for a in legal if not any(a == acts.announce0 + i for i, _, closes in closing if closes)]
+            if closers := state.ruleset.tables.stock_closers:  # the stock is never closed: a gamble greedy leaves
+                legal = [a for a in legal if not (0 <= a - acts.announce0 < acts.nannouncements
+                                                  and closers >> (a - acts.announce0) & 1)]
             if len(legal) > 1 and legal[-1] >= acts.announce0:  # trick 1: what the seat's cards allow it to announce or declare
                 deadlines = state.ruleset.tables.side_deadlines
                 if not deadlines:

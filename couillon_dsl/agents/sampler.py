@@ -150,8 +150,11 @@ def drawn_tricks(view: SeatView, nseats: int, cards: int, closed: bool = False) 
 
 def stock_closed(rs: Ruleset, view: SeatView) -> bool:
     """Whether an announcement in ``view`` closed the stock (`closes_stock`: public)."""
-    closing = {rs.announcements[a].id for a, _, closes in rs.tables.leader_offers if closes}
-    return bool(closing) and any(a in closing for a, _ in view.announcements)
+    closers = rs.tables.stock_closers
+    if not closers:
+        return False
+    made = {a for a, _ in view.announcements}
+    return any(closers >> i & 1 and a.id in made for i, a in enumerate(rs.announcements))
 
 
 def replays(world: GameState, actions: Sequence[int], reading: Reading | None = None) -> bool:

@@ -179,7 +179,7 @@ class AnnouncePhase(StateFields):
         first (to the seats still in play), apply its promotions."""
         self._made.append((a, seat))
         self._made_tricks.append(tuple(self._tricks))  # `tricks_at`: the tricks as they stood when it was made
-        if self._t.leader_offers and any(entry[0] == a and entry[2] for entry in self._t.leader_offers):
+        if self._t.stock_closers >> a & 1:
             self._close_stock()
         if a in self._t.sends_partners_out:
             self._sit_out_partners(seat)

@@ -313,8 +313,8 @@ class PlayPhase(StateFields):
             self._may_announce |= self._exchange_bit()
         made = {a for a, _ in self._made}
         stock = len(self._stock) if not self._closed else 0
-        for a, least, closes in self._t.leader_offers:
-            if a not in made and (not closes or stock >= least):
+        for a, least in self._t.leader_offers:
+            if a not in made and stock >= least:
                 self._may_announce |= 1 << a
 
     def _close_stock(self) -> None:

@@ -81,7 +81,7 @@ class ScoringPhase(StateFields):
                              *(self._trick_values() if t.reads_trick_values else ()),
                              sides_in_play=self._sides_in_play() if self._sitting_out else (),
                              declarer=self._decider if self._maker is not None else None,
-                             hand_number=self._game_hands + 1, announced_tricks=self._announced_tricks())
+                             hand_number=self._game_hands + 1, announced_tricks=self._announced_tricks() if self._made else ())
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
