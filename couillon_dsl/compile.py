@@ -23,7 +23,7 @@ from couillon_dsl.engine.call import call_tables
 from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import (
-    OP_KITTY, build_tables, card_set_masks, equal_cards_tables, exempt_card, point_unit, resolve_seats,
+    OP_KITTY, build_tables, card_set_masks, equal_cards_tables, card_under_trump, point_unit, resolve_seats,
 )
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
@@ -179,7 +179,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
             play_rules=True, hand_tricks=tuple(dealt + (layout.size - seats * dealt) // seats
                                                for dealt in tables.hand_tricks))
         if (exchange := play.draw.exchange) is not None:  # the card traded, under each trump (none without one)
-            cards = tuple(exempt_card(layout, exchange.card, trump) for trump in range(-1, len(layout.suits)))
+            cards = tuple(card_under_trump(layout, exchange.card, trump) for trump in range(-1, len(layout.suits)))
             tables = dataclasses.replace(tables, exchange_cards=tuple(-1 if card is None else card for card in cards),
                                          exchange_min_stock=exchange.min_stock, exchange_needs_trick=exchange.needs_trick)
     discard = _discard(data["discard"]) if data.get("discard") else None

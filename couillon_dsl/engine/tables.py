@@ -163,7 +163,7 @@ def build_context(
     points = tuple(int(card_value(deck, layout, c, card_suit[c] == trump and c not in moved) * unit) for c in range(n))
     exempt = 0
     for name in follow.exempt:
-        exempted = exempt_card(layout, name, trump if trump < len(layout.suits) else -1)
+        exempted = card_under_trump(layout, name, trump if trump < len(layout.suits) else -1)
         if exempted is not None:
             exempt |= layout.copies_mask(exempted)
     all_suits = all_suits and trump < 0
@@ -215,8 +215,9 @@ def contract_deck(deck: Deck, contract: Contract) -> Deck:
     )
 
 
-def exempt_card(layout: DeckLayout, name: str, trump: int) -> Card | None:
-    """A card of `follow.exempt`: a card name, or rank + ``T`` for that rank of the trump suit."""
+def card_under_trump(layout: DeckLayout, name: str, trump: int) -> Card | None:
+    """The card a name stands for under ``trump``: a card name, or rank + ``T`` for that rank of the trump suit
+    (None without trump). Read by `follow.exempt`, the card sets and `play.draw.exchange`."""
     upper = name.strip().upper()
     ranks = [r.upper() for r in (layout.ranks_of(trump) if trump >= 0 else layout.ranks)]
     if upper.endswith("T") and upper[:-1] in ranks and "T" not in layout.suits:
@@ -229,7 +230,7 @@ def card_set_masks(layout: DeckLayout, card_sets: Mapping[str, Sequence[str]]) -
     hand's trump, so it is one mask per trump suit, then one for a hand without trump (index -1)."""
     masks: dict[str, CardMask | tuple[CardMask, ...]] = {}
     for name, cards in card_sets.items():
-        per_trump = tuple(sum(layout.copies_mask(card) for card in {exempt_card(layout, text, trump) for text in cards}
+        per_trump = tuple(sum(layout.copies_mask(card) for card in {card_under_trump(layout, text, trump) for text in cards}
                               if card is not None) for trump in (*range(len(layout.suits)), -1))
         masks[name] = per_trump[0] if len(set(per_trump)) == 1 else per_trump
     return masks
