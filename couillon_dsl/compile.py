@@ -139,10 +139,12 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         tables = dataclasses.replace(tables, declarations=built,
                                      trick_melds=tuple(table for table in built if table.per_trick),
                                      led_melds=(led := tuple(table for table in built if table.when == "led")),
+                                     won_melds=tuple(table for table in built if table.when == "trick_won"),
                                      led_watch=tuple(reduce(operator.or_, (group.mask for table in led for group in table.sets[t]), 0)
                                                      for t in range(len(layout.suits) + 2)) if led else ())
     tables = dataclasses.replace(
-        tables, first_trick_offers=any(a.holder_of for a in announcements) or any(d.optional for d in declarations),
+        tables, first_trick_offers=any(a.holder_of for a in announcements) or any(
+            d.optional and d.when == "before_first_play" for d in declarations),
         declarer_offers=tuple(i for i, a in enumerate(announcements) if a.by == "declarer" and not a.after),
         leading=tuple(i for i, a in enumerate(announcements) if a.leads),
         sends_partners_out=tuple(i for i, a in enumerate(announcements) if a.sits_out == "partners"),

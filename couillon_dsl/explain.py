@@ -1500,6 +1500,12 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         when = (f"each player holding one {may} {name} just before playing their first card of the hand"
                 + ("; declaring is optional, and a player who does not simply plays a card" if declaration.optional
                    else ""))
+    elif declaration.when == "trick_won":
+        may = "may declare" if declaration.optional else "declares"
+        when = (f"a player who has just won a trick {may}, before leading the next, the best {name} they hold that "
+                f"was not declared before, one a trick won, its cards shown: they stay in their hand in everyone's "
+                f"sight" + (" (cards drawn since the deal count)" if rs.play.draw is not None else "")
+                + ("; declaring is optional, and a player who does not simply leads" if declaration.optional else ""))
     elif declaration.when == "led":
         when = (f"a player who leads a card of a {name} while holding the rest of it declares that {name} and "
                 f"shows the rest, which stays in their hand in everyone's sight (cards drawn since the deal count)")

@@ -532,7 +532,7 @@ class Declaration:
     patterns: tuple[DeclarationPattern, ...]
     description: str = ""
     when: str = "first_play"
-    optional: bool = False  # the holder decides (offered beside his cards on his first turn)
+    optional: bool = False  # the holder decides (offered beside his cards: on his first turn, or on a lead after a trick won)
     shown: bool = False
     run_order: tuple[str, ...] | None = None
     disjoint: bool = True
@@ -717,6 +717,7 @@ class Tables:
     trick_melds: tuple[Any, ...] = ()  # the declarations of `scope: trick`: searched in each trick as it ends
     led_melds: tuple[Any, ...] = ()  # the declarations of `when: led`: searched in the leader's hand at each lead
     led_watch: tuple[CardMask, ...] = ()  # trump + 1 (engine.declarations.meld_trump) -> the cards of led melds
+    won_melds: tuple[Any, ...] = ()  # the declarations of `when: trick_won`: searched in a trick winner's hand as he leads
     # `play.stop_when` compiled: read on the facts after each trick, the hand stopping where it holds
     stop_when: Callable[[Any], object] | None = field(default=None, compare=False, repr=False)
 

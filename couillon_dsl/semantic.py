@@ -990,11 +990,16 @@ class _Checks:
                 self.report("declaration-led-shown", "a combination declared on a lead is proved by showing the rest "
                             "of it, which stays in the holder's hand in everyone's sight", f"{base}/when",
                             "add shown: true")
+            if when == "trick_won" and not item.get("shown") and item.get("scope") != "trick":
+                self.report("declaration-trick-won-shown", "a combination declared after winning a trick is laid "
+                            "face up, its cards staying in the holder's hand in everyone's sight until played",
+                            f"{base}/when", "add shown: true")
             if item.get("scope") == "trick":
                 self.check_trick_melds(item, base)
-            elif item.get("optional") and item.get("when") != "before_first_play":
-                self.report("declaration-optional-when", "an optional declaration is offered beside the holder's cards "
-                            "before his first one: it needs when: before_first_play", f"{base}/optional", key=True)
+            elif item.get("optional") and item.get("when") not in ("before_first_play", "trick_won"):
+                self.report("declaration-optional-when", "an optional declaration is offered beside the holder's cards, "
+                            "before his first one or on his lead after winning a trick: it needs when: "
+                            "before_first_play or trick_won", f"{base}/optional", key=True)
             if item.get("award", "always") == "always":
                 for key in ("compare", "tie"):
                     if key in item:
@@ -1071,8 +1076,8 @@ class _Checks:
             ("trump.offer", self.data["trump"].get("method") == "offer"),
             ("trump.auction", "auction" in self.data["trump"]),
             ("bids", "bids" in self.data), ("passing", "passing" in self.data),
-            ("declarations found in the hands as dealt (all but scope: trick and when: led)", any(
-                item.get("scope") != "trick" and item.get("when") != "led"
+            ("declarations found in the hands as dealt (all but scope: trick, when: led and when: trick_won)", any(
+                item.get("scope") != "trick" and item.get("when") not in ("led", "trick_won")
                 for item in (self.data.get("declarations") or {}).values())),
             ("play.dummy", bool(self.data.get("play", {}).get("dummy")))) if used]
         if beside:

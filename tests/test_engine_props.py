@@ -251,6 +251,13 @@ class Walker:
                         view = state.view(seat)
                         assert not view.trick and view.exchanged is None and view.stock >= t.exchange_min_stock
                         assert hand >> t.exchange_cards[state.context.trump + 1] & 1
+                    elif self.rs.declarations[arg].when == "trick_won":  # the winner of the last trick, on lead
+                        view, done = state.view(seat), state.finished_tricks()
+                        assert kind == "declare" and not view.trick and done and done[-1][2] == seat
+                        table = t.declarations[arg]
+                        shown = {(label, cards) for _, label, _, _, cards in view.melds}
+                        assert any((table.labels[m.pattern], m.cards) not in shown
+                                   for m in table.melds(hand, state.meld_trump, seat)), "only a meld not declared before"
                     else:
                         assert kind == "declare" and self.rs.tables.declarations[arg].melds(hand, state.context.trump, seat)
                 self.check_play(seat, cards)
@@ -350,6 +357,7 @@ class Walker:
         if summary.outcome == "passed_out":
             return
         assert self.start_hands is not None
+        played_out = True  # every card dealt or drawn was played (a hand may stop, or a stock be closed)
         for seat, hand in enumerate(self.start_hands):  # a seat sitting the hand out (`sits_out`) plays none
             dealt = [] if seat in summary.sitting_out else sorted(cards_of(hand) + self.drawn.get(seat, []))
             if self.traded is not None and self.traded[0] == seat:  # the card given for the turned one
@@ -359,6 +367,7 @@ class Walker:
             if self.rs.play.stop_when is not None or self.rs.tables.stock_closers:
                 # a hand may stop with cards unplayed, or end with cards left in a closed stock
                 assert len(set(played)) == len(played) and set(played) <= set(dealt), "a card played twice or not held"
+                played_out = played_out and played == dealt
             else:
                 assert played == dealt, "every dealt (or drawn) card is played once"
         if not plain_rules(self.rs):
@@ -372,12 +381,13 @@ class Walker:
             assert winner == play_orders(self.rs.players.count, summary.sitting_out)[leader][plain.winner(list(cards))]
             points[team_of[winner]] += sum(plain.points(c) for c in cards)
             tricks[team_of[winner]] += 1
-        points[team_of[summary.played_tricks[-1][2]]] += self.rs.play.last_trick_points
+        if played_out:  # the last trick's bonus goes with the last card: a stopped hand earns none
+            points[team_of[summary.played_tricks[-1][2]]] += self.rs.play.last_trick_points
         assert (tuple(points), tuple(tricks)) == (summary.points, summary.tricks)
         played = {c for _, cards, _ in summary.played_tricks for c in cards}
         unplayed = sum(plain.points(c) for c in range(self.rs.layout.size) if c not in played)
         assert summary.points_in_play + unplayed == (sum(plain.points(c) for c in range(self.rs.layout.size))
-                                                     + self.rs.play.last_trick_points)
+                                                     + self.rs.play.last_trick_points * played_out)
 
     def check_view_hides(self, seat: int) -> None:
         """Permuting the cards hidden from ``seat`` must not change what ``seat`` sees."""
@@ -420,7 +430,7 @@ def check_scoresheet(rs: Ruleset, hands: list[HandSummary]) -> None:
     """Every score change is the rules' deltas and the tallies' payouts, recomputed from facts
     rebuilt here (rulesets the plain checker models), and every tally's count its adds less
     what it paid out."""
-    if not plain_rules(rs):
+    if not plain_rules(rs) or rs.outcome.winner is not None:  # a winner by expression: the rules' own reading
         return
     start = (rs.scoresheet.start,) * len(rs.players.teams)
     before = start

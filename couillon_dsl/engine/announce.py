@@ -134,7 +134,11 @@ class AnnouncePhase(StateFields):
             self._exchange_turned()
         elif action >= acts.declare0 >= 0:
             self._may_announce &= ~(1 << (action - acts.declare0 + acts.nannouncements))
+            before = len(self._melds)
             self._declare_offered(self._turn, action - acts.declare0)
+            if self._stops_on_declaring(before):  # `play.stop_when`: the meld ends the hand before the lead
+                self._may_announce = 0
+                self._end_hand()
         else:
             self._announce_own(action - acts.announce0)
 

@@ -268,8 +268,8 @@ class DeclarePhase(StateFields):
         later: list[Meld] = []
         offers: list[dict[int, Meld]] = [{} for _ in range(n)]
         for table in self._t.declarations:
-            if table.per_trick or table.when == "led":  # found at each lead (_declare_on_play)
-                continue
+            if table.per_trick or table.when in ("led", "trick_won"):  # found at each lead (_declare_on_play,
+                continue  # _offer_won_melds)
             for seat in range(n):
                 found = table.melds(hands[seat], trump, seat)
                 if table.optional:
@@ -326,6 +326,38 @@ class DeclarePhase(StateFields):
         """Tricks ``first`` onwards were just played out at once: their melds, trick by trick."""
         for _, cards, winner in self._log[first:]:
             self._trick_melds(sum(1 << card for card in cards), winner)
+
+    def _offer_won_melds(self) -> bool:
+        """The seat to lead has just won a trick: of each `when: trick_won` kind, the best combination its
+        hand holds now that was not declared before, declared at once, or offered beside its cards when the
+        kind is optional (declining is leading). Whether the hand stops on a meld declared (`play.stop_when`)."""
+        seat, before = self._turn, len(self._melds)
+        hand, trump = self._hands[seat], meld_trump(self._rs, self._contract, self._trump)
+        declared = {(m.kind, m.cards) for m in self._melds}
+        offers: dict[int, Meld] = {}
+        for table in self._t.won_melds:
+            found = [m for m in table.melds(hand, trump, seat) if (table.index, m.cards) not in declared]
+            if not found:
+                continue
+            best = max(found, key=lambda m: (m.value, table.key(m)))
+            if table.optional:
+                offers[table.index] = best
+            else:
+                self._declare([best])
+        if offers:
+            mine = dict(self._meld_offers[seat]) if self._meld_offers else {}
+            mine.update(offers)
+            seats = self._meld_offers or ({},) * self._n
+            self._meld_offers = seats[:seat] + (mine,) + seats[seat + 1:]
+            self._may_announce |= sum(1 << kind for kind in offers) << self._acts.nannouncements
+        return self._stops_on_declaring(before)
+
+    def _won_meld_refusal(self, kind: int) -> str:
+        """Why the seat to move may not declare ``kind`` (`when: trick_won`) now (it is not offered)."""
+        name, seat = self._rs.declarations[kind].name, self._turn
+        if self._trick or not self._log or self._log[-1][2] != seat:
+            return f"{name} is declared only by the player who has just won a trick, before he leads the next"
+        return f"seat {seat} holds no {name} not declared before, or has declared one since winning this trick"
 
     def _declarations_offered(self, seat: int) -> int:
         """The optional kinds (bits) ``seat`` may still declare: on its first turn only."""

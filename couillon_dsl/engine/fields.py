@@ -264,6 +264,15 @@ class StateFields:
     def _declarations_offered(self, seat: int) -> int:  # declarations: optional kinds (bits) seat may declare now
         raise NotImplementedError
 
+    def _offer_won_melds(self) -> bool:  # declarations: a trick winner's melds as he leads; whether the hand stops
+        raise NotImplementedError
+
+    def _won_meld_refusal(self, kind: int) -> str:  # declarations: why a trick winner's meld is refused now
+        raise NotImplementedError
+
+    def _stops_on_declaring(self, before: int) -> bool:  # play: whether `play.stop_when` holds on melds just declared
+        raise NotImplementedError
+
     @property
     def doubled(self) -> int:
         """The level the auction's last bid was doubled to (`trump.auction.doubling`; public): 1 undoubled,

@@ -267,7 +267,7 @@ class PlayPhase(StateFields):
             return
         if t.side_offers:  # announcements for a side: offered on any turn before their deadline
             self._offer_announcements()
-        if t.exchange_cards or t.leader_offers:
+        if t.exchange_cards or t.leader_offers or t.won_melds:
             self._offer_at_lead()
 
     def _draw_after_trick(self, winner: int) -> None:
@@ -316,6 +316,9 @@ class PlayPhase(StateFields):
         for a, least in self._t.leader_offers:
             if a not in made and stock >= least:
                 self._may_announce |= 1 << a
+        if self._t.won_melds and self._log and self._log[-1][2] == self._turn and self._offer_won_melds():
+            self._may_announce = 0  # the hand stops on the meld just declared (`play.stop_when`)
+            self._end_hand()
 
     def _close_stock(self) -> None:
         """An announcement closes the stock (`closes_stock`): nothing more is drawn, the follow rules bind
@@ -427,6 +430,9 @@ class PlayPhase(StateFields):
         acts = self._acts
         if action == acts.exchange:
             return self._exchange_refusal()
+        if acts.declare0 >= 0 and acts.declare0 <= action < acts.ends(acts.declare0) \
+                and self._rs.declarations[action - acts.declare0].when == "trick_won":
+            return self._won_meld_refusal(action - acts.declare0)
         if self._t.side_offers and acts.announce0 <= action < acts.announce0 + acts.nannouncements \
                 and self._t.side_deadlines[action - acts.announce0] >= 0:
             return self._side_refusal(seat, action - acts.announce0)

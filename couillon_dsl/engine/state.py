@@ -459,7 +459,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         # partner's trick), deals each trick to every seat, looks at no lead (led melds, the leader's announcements)
         # and never stops early
         whole_hands = (self._t.roles is None and not self._t.play_rules and not self._t.led_melds
-                       and self._t.stop_when is None and not self._t.leader_offers)
+                       and self._t.stop_when is None and not self._t.leader_offers and not self._t.won_melds)
         history = self._history
         while True:
             phase = self._phase
@@ -1037,7 +1037,7 @@ def _game_start(rs: Ruleset) -> _GameStart:
     t = rs.tables
     acts = Actions.build(rs.layout.size, len(rs.layout.suits), len(rs.announcements), len(t.fixed_contracts),
                          rs.trump.choose is not None and rs.trump.choose.delegate is not None, t.kitty is not None,
-                         len(rs.declarations) if t.first_trick_offers else 0,
+                         len(rs.declarations) if any(d.optional for d in rs.declarations) else 0,
                          rs.bids.highest + 1 if rs.bids is not None
                          else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.pass_cards > 0,
                          rs.trump.method == "drawn", bool(t.calls),
