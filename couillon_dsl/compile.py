@@ -24,6 +24,7 @@ from couillon_dsl.engine.kitty import build_kitty_tables, class_mask
 from couillon_dsl.engine.rollout import make_rollout
 from couillon_dsl.engine.tables import (
     OP_KITTY, build_tables, card_set_masks, equal_cards_tables, card_under_trump, point_unit, resolve_seats,
+    while_stock_contexts,
 )
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
@@ -63,9 +64,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     deal = tuple(_deal_step(step) for step in data["deal"])
     trump = _trump(data.get("trump", {"method": "none"}), layout.suits)
     play_data = data.get("play", {})
-    follow_data = play_data.get("follow", {})
-    follow_settings: dict[str, Any] = {k: tuple(v) if k == "exempt" else v for k, v in follow_data.items()}
-    follow = Follow(**follow_settings)
+    follow = _follow(play_data.get("follow", {}))
     play = Play(
         first_lead=play_data.get("first_lead", "elder"),
         follow=follow,
@@ -127,6 +126,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           decider=_decider(outcome, document, names, texts), tallies=tallies,
                           all_pass_contract=next((i for i, c in enumerate(contracts) if trump.auction is not None
                                                   and c.id == trump.auction.all_pass_contract), -1))
+    if play.draw is not None and play.draw.while_stock is not None:
+        tables = dataclasses.replace(tables, contexts=while_stock_contexts(tables.contexts, play.draw.while_stock))
     if play.equal_cards is not None:
         later, later_last = equal_cards_tables(layout, play.equal_cards)
         equalled: dict[int, TrumpContext] = {}  # by id: a context shared by several promotion sets stays shared
@@ -591,10 +592,17 @@ def _equal_cards(raw: Mapping[str, Any] | None) -> EqualCards | None:
                       last_trick=raw.get("last_trick", wins))
 
 
+def _follow(raw: Mapping[str, Any]) -> Follow:
+    """Follow obligations (`play.follow`, `play.draw.while_stock`)."""
+    settings: dict[str, Any] = {k: tuple(v) if k == "exempt" else v for k, v in raw.items()}
+    return Follow(**settings)
+
+
 def _draw(raw: Mapping[str, Any]) -> Draw:
-    """`play.draw`, its `exchange` as a :class:`DrawExchange`."""
-    exchange = raw.get("exchange")
-    return Draw(**{**raw, "exchange": DrawExchange(**exchange) if exchange is not None else None})
+    """`play.draw`, its `exchange` as a :class:`DrawExchange`, its `while_stock` as a :class:`Follow`."""
+    exchange, while_stock = raw.get("exchange"), raw.get("while_stock")
+    return Draw(**{**raw, "exchange": DrawExchange(**exchange) if exchange is not None else None,
+                   "while_stock": _follow(while_stock) if while_stock is not None else None})
 
 
 def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:

@@ -164,6 +164,7 @@ CODES: dict[str, str] = {
     "declaration-duplicate-pattern": "two patterns of one declaration match the same cards",
     "declaration-when-shape": "when: last_card_played or when: led needs `cards` patterns",
     "declaration-led-shown": "a declaration made when: led that is not shown",
+    "while-stock-unused": "play.draw.while_stock where play.follow binds every trick, or with when_partner_winning",
     "declaration-trick-won-shown": "a declaration made when: trick_won that is not shown",
     "stop-when-reads-later": "play.stop_when reads a fact that only the whole hand settles",
     "declaration-needs-trump": "a declaration pattern names trump cards in a game without trump",

@@ -1719,14 +1719,24 @@ def stop_sentence(rs: Ruleset, text: str) -> str:
             f"for nobody")
 
 
+def follow_paragraphs(rs: Ruleset) -> tuple[Paragraph | Items, ...]:
+    """The follow rules, and where the stock changes them (`play.draw`) what binds while it lasts."""
+    draw = rs.play.draw
+    rules = Items(tuple(sentence(c) for c in follow_clauses(rs)))
+    if draw is None or draw.follow_obligations != "once_stock_empty":
+        return Paragraph("When you play to a trick that someone else led:"), rules
+    if draw.while_stock is None or draw.while_stock.led_suit == "any":
+        return Paragraph("While cards are left to draw from the stock you may play any card; once the stock is "
+                         "empty, when you play to a trick that someone else led:"), rules
+    return (Paragraph("While cards are left to draw from the stock, when you play to a trick that someone else led:"),
+            Items(tuple(sentence(c) for c in follow_clauses(rs, draw.while_stock))),
+            Paragraph("Once the stock is empty:"), rules)
+
+
 def describe_play(rs: Ruleset) -> Section:
     return Section("Playing the tricks", (
         Paragraph(sentence(first_lead_sentence(rs)) + " " + sentence(lead_sentence(rs))),
-        Paragraph("While cards are left to draw from the stock you may play any card; once the stock is empty, "
-                  "when you play to a trick that someone else led:"
-                  if rs.play.draw and rs.play.draw.follow_obligations == "once_stock_empty"
-                  else "When you play to a trick that someone else led:"),
-        Items(tuple(sentence(c) for c in follow_clauses(rs))),
+        *follow_paragraphs(rs),
         Paragraph(sentence(trick_sentence(rs))),
         *((Paragraph(sentence(draw_sentence(rs))),) if rs.play.draw else ()),
         *((Paragraph(sentence(stop_sentence(rs, rs.play.stop_when))),) if rs.play.stop_when else ()),

@@ -390,6 +390,7 @@ class Draw:
     order: str = "trick_winner_first"
     follow_obligations: str = "always"
     exchange: DrawExchange | None = None  # trading a card for the turned card under the stock; None: not allowed
+    while_stock: Follow | None = None  # with once_stock_empty, what binds while cards are left to draw; None: nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -653,6 +654,9 @@ class TrumpContext:
     # in every trick but the last, and in the last
     later_beats: tuple[CardMask, ...] = ()
     later_beats_last: tuple[CardMask, ...] = ()
+    # `play.draw.while_stock` specialised for this context (engine.follow), what binds while cards are left to
+    # draw; None: any card then
+    legal_while_stock: Callable[[int, int, int, int], int] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

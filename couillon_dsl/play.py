@@ -240,7 +240,12 @@ class Table:
             return (f"exchange (trade {self.card(self.state.exchange_card())} for the turned-up "
                     f"{self.card(self.state.turned_card())}, then lead)")
         if kind == "declare":
-            return f"{self.state.action_to_string(action)} ({self.rs.declarations[arg].name})"
+            name, meld = self.rs.declarations[arg].name, self.state.offered_meld(arg)
+            if meld is None:
+                return f"{self.state.action_to_string(action)} ({name})"
+            label = self.rs.tables.declarations[arg].labels[meld.pattern]
+            cards = " ".join(self.card(c) for c in iter_bits(meld.cards))
+            return f"{self.state.action_to_string(action)} ({name}: {label}, {meld.value}: {cards})"
         if kind == "bid" and (self.rs.tables.auction_suits or self.rs.tables.doubling):
             return f"{self.state.action_to_string(action)} ({self.open_bid(arg)})"
         return self.state.action_to_string(action)

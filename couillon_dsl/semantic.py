@@ -1099,6 +1099,23 @@ class _Checks:
         if draw.get("follow_obligations") == "once_stock_empty" and follow.get("led_suit") == "any":
             self.report("unused-setting", "follow_obligations: once_stock_empty changes nothing: play.follow sets no "
                         "duty to follow", "/play/draw/follow_obligations", "leave it out", severity="warning")
+        if "while_stock" in draw:
+            self.check_while_stock(draw)
+
+    def check_while_stock(self, draw: dict[str, Any]) -> None:
+        """What binds while cards are left to draw replaces `play.follow` only then (once_stock_empty), and
+        knows no seats: a partner's trick frees nobody while the stock lasts."""
+        at = "/play/draw/while_stock"
+        if draw.get("follow_obligations") != "once_stock_empty":
+            self.report("while-stock-unused", "while_stock says what binds while cards are left to draw, but "
+                        "play.follow binds every trick (follow_obligations: always)", at,
+                        "add follow_obligations: once_stock_empty, or leave while_stock out", key=True)
+        if "when_partner_winning" in draw["while_stock"]:
+            self.report("while-stock-unused", "a partner's winning card frees nobody while cards are left to draw: "
+                        "when_partner_winning is read in play.follow only", f"{at}/when_partner_winning",
+                        "leave it out", key=True)
+        for i, card in enumerate(draw["while_stock"].get("exempt", [])):
+            self.card(f"{at}/exempt/{i}", card, trump_relative=True)
 
     def check_exchange(self, exchange: dict[str, Any], stock: int) -> None:
         """The card traded for the turned card is a card of the pack (or a rank of the trump suit, in a game

@@ -18,7 +18,7 @@ from couillon_dsl.builtin import builtin_names
 from couillon_dsl.compile import build_ruleset, compile_ruleset
 from couillon_dsl.engine import CHANCE, GameState, HandFacts, HandSummary, IllegalAction, explain_legal, play_orders
 from couillon_dsl.loader import load_ruleset
-from couillon_dsl.model import Promotion, Ruleset
+from couillon_dsl.model import Follow, Promotion, Ruleset
 from couillon_dsl.validate import check
 from example_games import EXAMPLES
 
@@ -129,10 +129,11 @@ class Plain:
                 or (kind == "card" and layout.name(c) == key.upper())
                 or (kind == "set" and layout.name(c) in sets[key])}
 
-    def legal(self, trick: list[int], hand: list[int], gone: set[int] = frozenset(), leader: int = 0) -> set[int]:
+    def legal(self, trick: list[int], hand: list[int], gone: set[int] = frozenset(), leader: int = 0,
+              follow: Follow | None = None) -> set[int]:
         """``gone``: the cards played in the hand so far, the trick's included; ``leader``: the
-        trick's leader (whose partner is winning)."""
-        legal = self.by_the_follow_rules(trick, hand, gone - set(trick), leader)
+        trick's leader (whose partner is winning); ``follow``: the rules that bind (default `play.follow`)."""
+        legal = self.by_the_follow_rules(trick, hand, gone - set(trick), leader, follow)
         if self.kept_off and not gone - set(trick):  # the first trick: no points while another card may go
             return (legal - self.kept_off) or legal
         return legal
@@ -143,9 +144,11 @@ class Plain:
         winner, seat = (leader + self.winner(trick)) % count, (leader + len(trick)) % count
         return any(winner in team and seat in team for team in self.rs.players.teams)
 
-    def by_the_follow_rules(self, trick: list[int], hand: list[int], gone: set[int], leader: int) -> set[int]:
-        """``gone``: the cards played in the hand's finished tricks."""
-        follow = self.rs.play.follow
+    def by_the_follow_rules(self, trick: list[int], hand: list[int], gone: set[int], leader: int,
+                            follow: Follow | None = None) -> set[int]:
+        """``gone``: the cards played in the hand's finished tricks; ``follow``: the rules that bind (default
+        `play.follow`)."""
+        follow = follow or self.rs.play.follow
         if not trick:
             if not gone and self.opening in hand:  # the first lead: its holder opens with the opening card
                 return {self.opening}
@@ -347,7 +350,9 @@ class Walker:
             expected = self.plain(seat).legal(list(trick), cards_of(state.hand_of(state.playing_seat)), gone, leader)
             draw = self.rs.play.draw
             if trick and draw is not None and draw.follow_obligations == "once_stock_empty" and state.view(seat).stock:
-                expected = set(cards_of(state.hand_of(seat)))  # any card while cards are left to draw
+                # while cards are left to draw: any card, or what `while_stock` binds
+                expected = set(cards_of(state.hand_of(seat))) if draw.while_stock is None else self.plain(seat).legal(
+                    list(trick), cards_of(state.hand_of(seat)), gone, leader, draw.while_stock)
             assert set(legal) == expected, f"engine {legal} != plain checker {sorted(expected)} after {trick}"
         verdicts = {c for c, ok, _ in explain_legal(state, seat) if ok}
         assert verdicts == set(legal), "explain_legal disagrees with the engine"

@@ -355,3 +355,12 @@ def test_a_hand_that_stops_early_says_so() -> None:
     stopped = re.findall(r"The hand stopped after (\d+) tricks?: its stop rule held", out)
     assert stopped and all(int(n) < 10 for n in stopped)
     assert "Seat 1 declares Marriage (marriage in hearts, 20): ♥K ♥Q." in out
+
+
+def test_a_song_is_offered_by_what_it_would_declare_and_told() -> None:
+    """Tute: the winner of a trick is offered, beside his cards, the song `declare cante` would sing (the
+    best pair he holds, named with its value and cards), and the table is told the song with its cards."""
+    out = play_cli(str(FOLDER / "tute.yaml"), "--seed", "1", input=ALWAYS_FIRST).output
+    assert "Traceback" not in out
+    assert re.search(r"\d+\) declare cante \(Song: (twenty in \w+, 20|the forty, 40): ♦K ♦Q\)", out)
+    assert re.search(r"Seat \d declares Song \((twenty in \w+, 20|the forty, 40)\): ♠K ♠Q\.", out)

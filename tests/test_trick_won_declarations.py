@@ -172,3 +172,4 @@ def test_the_checks(tmp_path: Path, declaration: str, code: str | None) -> None:
                     f"    {declaration}\n    patterns: [{{cards: [KT, QT], value: 20}}]\n", encoding="utf-8")
     errors = {d.code for d in check(load_ruleset(path)) if d.severity == "error"}
     assert errors == ({code} if code else set())
+

@@ -352,6 +352,13 @@ class DeclarePhase(StateFields):
             self._may_announce |= sum(1 << kind for kind in offers) << self._acts.nannouncements
         return self._stops_on_declaring(before)
 
+    def offered_meld(self, kind: int) -> Meld | None:
+        """The meld `declare` of optional kind ``kind`` would declare now, if offered to the seat to move (its
+        own cards: what it may know)."""
+        if not self._meld_offers or not self._may_announce >> (self._acts.nannouncements + kind) & 1:
+            return None
+        return self._meld_offers[self._turn].get(kind)
+
     def _won_meld_refusal(self, kind: int) -> str:
         """Why the seat to move may not declare ``kind`` (`when: trick_won`) now (it is not offered)."""
         name, seat = self._rs.declarations[kind].name, self._turn

@@ -178,8 +178,9 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         if not self._trick:
             return self._keep_back_called(self._lead_mask(h)) if self._t.play_rules else h
         if self._t.play_rules:  # rules beyond the follow closure: a partner's trick, the first trick, a called card
-            if self.free_play():  # `follow_obligations: once_stock_empty`
-                return h
+            if self.free_play():  # `follow_obligations: once_stock_empty`: what binds while the stock lasts
+                stock_rule = self._ctx.legal_while_stock
+                return h if stock_rule is None else stock_rule(h, self._led, self._win, self._tmask)
             due = self.called_card_due()
             if due >= 0:
                 return 1 << due

@@ -175,6 +175,17 @@ def build_context(
                         strength, above, points, exempt, masks, legal, roles.open_lead if roles else 0, all_suits)
 
 
+def while_stock_contexts(contexts: Sequence[TrumpContext], follow: Follow) -> tuple[TrumpContext, ...]:
+    """``contexts`` with `play.draw.while_stock` specialised in each (:attr:`TrumpContext.legal_while_stock`);
+    a context shared by several promotion sets stays shared."""
+    built: dict[int, TrumpContext] = {}
+    for ctx in contexts:
+        if id(ctx) not in built:
+            legal = make_legal(follow, ctx.suit_mask, ctx.trump, ctx.trump_mask, ctx.above, ctx.exempt, ctx.all_suits)
+            built[id(ctx)] = dataclasses.replace(ctx, legal_while_stock=legal)
+    return tuple(built[id(ctx)] for ctx in contexts)
+
+
 def equal_cards_tables(layout: DeckLayout, equal: EqualCards | None) -> tuple[tuple[CardMask, ...], tuple[CardMask, ...]]:
     """`play.equal_cards` as :attr:`TrumpContext.later_beats` and ``later_beats_last``: for each
     card, the copies of it it beats when played after them (its other copies when the later one

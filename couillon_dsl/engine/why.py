@@ -12,7 +12,7 @@ from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
 from couillon_dsl.engine.tables import promoted_card
-from couillon_dsl.model import Ruleset, TrumpContext
+from couillon_dsl.model import Follow, Ruleset, TrumpContext
 
 
 class PlayedPosition(Protocol):
@@ -106,8 +106,13 @@ def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[C
     (`GameState.called_card_bars`); ``last``: the trick is the hand's last (`play.equal_cards`);
     ``free``: any card may be played while cards are left to draw (`play.draw.follow_obligations`)."""
     if free and trick:
-        return [(c, True, "any card may be played while cards are left to draw from the stock")
-                for c in iter_bits(hand)]
+        while_stock = rs.play.draw.while_stock if rs.play.draw is not None else None
+        if while_stock is None or while_stock.led_suit == "any":
+            return [(c, True, "any card may be played while cards are left to draw from the stock")
+                    for c in iter_bits(hand)]
+        led, win = led_and_winner(ctx, trick, last)
+        stock_rule = _verdicts(rs, ctx, hand, led, win, sum(1 << c for c in trick), while_stock)
+        return [(c, stock_rule[c][0], f"while cards are left to draw: {stock_rule[c][1]}") for c in iter_bits(hand)]
     if due >= 0:
         return [(c, c == due, "the holder of the called card plays it when its suit is led") for c in iter_bits(hand)]
     verdicts = _lead_or_follow_reasons(rs, ctx, hand, trick, barred, opening, partner_winning, last)
@@ -220,9 +225,11 @@ def _why_best(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...], led:
 
 
 
-def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, tmask: CardMask) -> dict[Card, tuple[bool, str]]:
-    """Each card's verdict, walking the follow primitives in the order engine.follow applies them."""
-    follow = rs.play.follow
+def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, tmask: CardMask,
+              follow: Follow | None = None) -> dict[Card, tuple[bool, str]]:
+    """Each card's verdict under ``follow`` (default `play.follow`), walking the follow primitives in the order
+    engine.follow applies them."""
+    follow = follow or rs.play.follow
     sym = tuple(map(rs.layout.suit_symbol, range(len(ctx.suit_mask))))
     name = lambda c: card_text(rs, ctx, c)
     lm = ctx.suit_mask[led]
