@@ -1,8 +1,9 @@
-"""Pack orders that deal chosen cards to chosen seats, for tests that set up a hand by hand, and the
-words of a script said at the table."""
+"""Pack orders that deal chosen cards to chosen seats, for tests that set up a hand by hand, the
+words of a script said at the table, and small variants checked."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from click.testing import CliRunner
@@ -11,7 +12,9 @@ from couillon_dsl.agents import Agent
 from couillon_dsl.cli import main
 from couillon_dsl.engine import CHANCE, GameState, HandSummary
 from couillon_dsl.engine.tables import OP_PACKET
+from couillon_dsl.loader import load_ruleset
 from couillon_dsl.model import Ruleset
+from couillon_dsl.validate import check
 
 
 def seat_positions(rs: Ruleset, dealer: int) -> dict[int, list[int]]:
@@ -125,3 +128,12 @@ def played_hands(rs: Ruleset, seeds: Iterable[int], agent: Agent, rng: random.Ra
                 state.apply(agent.act(state, state.legal_actions(), rng))
         hands += state.hands
     return hands
+
+
+def declaration_errors(tmp_path: Path, base: str, declaration: str) -> set[str]:
+    """The error codes of ``base`` extended by one declaration kind, `marriage`, whose keys are ``declaration``
+    (YAML lines indented under it)."""
+    path = tmp_path / "variant.yaml"
+    path.write_text(f"extends: {base}\nid: variant\nname: Variant\ndeclarations:\n  marriage:\n"
+                    f"    name: Marriage\n    {declaration}\n", encoding="utf-8")
+    return {d.code for d in check(load_ruleset(path)) if d.severity == "error"}

@@ -15,7 +15,7 @@ from couillon_dsl.engine import GameState
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.validate import check
 from example_games import FOLDER
-from packs import say, stacked
+from packs import declaration_errors, say, stacked
 from test_declarations import hands_with_melds_replayed
 
 SCHNAPSEN = str(FOLDER / "schnapsen.yaml")
@@ -97,11 +97,7 @@ def test_without_a_stock_led_melds_are_declared_in_random_play_and_replay(tmp_pa
     ("when: first_play\n    shown: true\n    patterns: [{cards: [KT, QT], value: 20}]", "draw-not-combined"),
 ])
 def test_drawing_combines_with_led_declarations_only(tmp_path: Path, declaration: str, code: str | None) -> None:
-    path = tmp_path / "variant.yaml"
-    path.write_text(f"extends: {SCHNAPSEN}\nid: variant\nname: Variant\ndeclarations:\n  marriage:\n"
-                    f"    name: Marriage\n    {declaration}\n", encoding="utf-8")
-    errors = {d.code for d in check(load_ruleset(path)) if d.severity == "error"}
-    assert errors == ({code} if code else set())
+    assert declaration_errors(tmp_path, SCHNAPSEN, declaration) == ({code} if code else set())
 
 
 def test_greedy_leads_its_best_marriage_by_its_cheaper_card() -> None:

@@ -17,7 +17,7 @@ from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.validate import check
 from example_games import FOLDER
-from packs import say, stacked
+from packs import declaration_errors, say, stacked
 from test_declarations import hands_with_melds_replayed
 
 TUTE = str(FOLDER / "tute.yaml")
@@ -161,15 +161,14 @@ def test_beside_drawing_a_card_drawn_since_the_deal_completes_a_song(tmp_path: P
     assert hands_with_melds_replayed(rs, 8)
 
 
-@pytest.mark.parametrize(("declaration", "code"), [
-    ("when: trick_won\n    optional: true\n    shown: true", None),
-    ("when: trick_won\n    optional: true", "declaration-trick-won-shown"),
-    ("when: first_play\n    optional: true\n    shown: true", "declaration-optional-when"),
-])
-def test_the_checks(tmp_path: Path, declaration: str, code: str | None) -> None:
-    path = tmp_path / "variant.yaml"
-    path.write_text(f"extends: couillon\nid: variant\nname: Variant\ndeclarations:\n  marriage:\n    name: Marriage\n"
-                    f"    {declaration}\n    patterns: [{{cards: [KT, QT], value: 20}}]\n", encoding="utf-8")
-    errors = {d.code for d in check(load_ruleset(path)) if d.severity == "error"}
-    assert errors == ({code} if code else set())
+PATTERN = "\n    patterns: [{cards: [KT, QT], value: 20}]"
 
+
+@pytest.mark.parametrize(("base", "declaration", "code"), [
+    ("couillon", "when: trick_won\n    optional: true\n    shown: true" + PATTERN, None),
+    (str(FOLDER / "schnapsen.yaml"), "when: trick_won\n    shown: true" + PATTERN, None),  # beside drawing
+    ("couillon", "when: trick_won\n    optional: true" + PATTERN, "declaration-trick-won-shown"),
+    ("couillon", "when: first_play\n    optional: true\n    shown: true" + PATTERN, "declaration-optional-when"),
+])
+def test_the_checks(tmp_path: Path, base: str, declaration: str, code: str | None) -> None:
+    assert declaration_errors(tmp_path, base, declaration) == ({code} if code else set())
