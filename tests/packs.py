@@ -137,3 +137,14 @@ def declaration_errors(tmp_path: Path, base: str, declaration: str) -> set[str]:
     path.write_text(f"extends: {base}\nid: variant\nname: Variant\ndeclarations:\n  marriage:\n"
                     f"    name: Marriage\n    {declaration}\n", encoding="utf-8")
     return {d.code for d in check(load_ruleset(path)) if d.severity == "error"}
+
+
+def agents_game(rs: Ruleset, players: Sequence[Agent], rng: random.Random) -> GameState:
+    """A whole game of ``rs`` played by ``players`` (one per seat), shuffled deals from ``rng``."""
+    state = GameState(rs)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.deal_shuffled(rng)
+            continue
+        state.apply(players[state.current_player()].act(state, state.legal_actions(), rng))
+    return state

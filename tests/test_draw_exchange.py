@@ -19,7 +19,7 @@ from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.interop.encoding import ViewEncoder
 from example_games import FOLDER
 from honesty import twins_look_the_same
-from packs import say, stacked
+from packs import agents_game, say, stacked
 
 SCHNAPSEN = build_ruleset(str(FOLDER / "schnapsen.yaml"))
 LAYOUT = SCHNAPSEN.layout
@@ -123,17 +123,8 @@ def test_greedy_trades_a_card_up_never_down() -> None:
 
 @pytest.mark.parametrize("agent", ["greedy", "pimc:samples=4", "ismcts:iterations=30"])
 def test_every_agent_plays_games_with_trades_that_replay_exactly(agent: str) -> None:
-    rng = random.Random(3)
-    state = GameState(SCHNAPSEN)
-    players = [make_agent(agent), make_agent("greedy")]
-    trades = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.deal_shuffled(rng)
-            continue
-        action = players[state.current_player()].act(state, state.legal_actions(), rng)
-        trades += action == state.actions.exchange
-        state.apply(action)
+    state = agents_game(SCHNAPSEN, [make_agent(agent), make_agent("greedy")], random.Random(3))
+    trades = state.history().count(state.actions.exchange)
     replay = GameState(SCHNAPSEN)
     for action in state.history():
         replay.apply(action)

@@ -17,7 +17,7 @@ from couillon_dsl.engine import GameState, IllegalAction
 from couillon_dsl.loader import load_ruleset
 from couillon_dsl.validate import check
 from example_games import FOLDER
-from packs import declaration_errors, say, stacked
+from packs import agents_game, declaration_errors, say, stacked
 from test_declarations import hands_with_melds_replayed
 
 TUTE = str(FOLDER / "tute.yaml")
@@ -115,17 +115,8 @@ def test_random_play_and_replay_sing_the_same_songs() -> None:
 
 @pytest.mark.parametrize("agent", ["greedy", "pimc:samples=2", "ismcts:iterations=40"])
 def test_every_agent_plays_tute_and_its_games_replay(agent: str) -> None:
-    rng = random.Random(3)
-    state = GameState(RS)
-    players = [make_agent(agent), make_agent("random")] * 2
-    songs = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.deal_shuffled(rng)
-            continue
-        action = players[state.current_player()].act(state, state.legal_actions(), rng)
-        songs += action == state.string_to_action(None, SING)
-        state.apply(action)
+    state = agents_game(RS, [make_agent(agent), make_agent("random")] * 2, random.Random(3))
+    songs = sum(1 for hand in state.hands for meld in hand.melds if meld[0] == "cante")
     replayed = GameState(RS)
     for action in state.history():
         replayed.apply(action)
