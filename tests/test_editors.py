@@ -227,5 +227,7 @@ def test_editor_completes_the_keys_under_play_follow(server: LanguageServer, tmp
     labels = {item["label"] for item in (answer["items"] if isinstance(answer, dict) else answer)}
     from couillon_dsl.schema import load_schema
 
-    keys = set(load_schema()["properties"]["play"]["properties"]["follow"]["properties"])
+    schema = load_schema()
+    follow = schema["properties"]["play"]["properties"]["follow"]  # a reference to the shared follow block
+    keys = set(schema["$defs"][follow["$ref"].rsplit("/", 1)[-1]]["properties"])
     assert keys <= labels, keys - labels
