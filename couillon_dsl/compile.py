@@ -30,7 +30,7 @@ from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
     Announcement, Auction, CardRole, Choose, Contract, DealCheck, DealStep, Dealer, Declaration, DeclarationPattern, Deck, Delegate,
-    Draw, DrawExchange, EqualCards,
+    Draw, DrawExchange, EqualCards, ExchangeTable,
     Bids, Discard, Extra, FirstHand, Kitty, Follow, Limits, Offer, OptionSpec, Outcome, Play, Players, Passing, Promotion, Reading, Ruleset, ScoringRule, Tally,
     PartnerByTrick, PartnerCall, Scoresheet, Session, Source, Suit, Tables, Trump, TrumpContext, deal_cycle, hand_script,
 )
@@ -181,10 +181,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
             tables, draw=play.draw.cards, free_while_stock=play.draw.follow_obligations == "once_stock_empty",
             play_rules=True, hand_tricks=tuple(dealt + (layout.size - seats * dealt) // seats
                                                for dealt in tables.hand_tricks))
-        if (exchange := play.draw.exchange) is not None:  # the card traded, under each trump (none without one)
-            cards = tuple(card_under_trump(layout, exchange.card, trump) for trump in range(-1, len(layout.suits)))
-            tables = dataclasses.replace(tables, exchange_cards=tuple(-1 if card is None else card for card in cards),
-                                         exchange_min_stock=exchange.min_stock, exchange_needs_trick=exchange.needs_trick)
+        if play.draw.exchange:  # each trade's card under each trump (none without one), the turned cards it takes
+            tables = dataclasses.replace(tables, exchanges=tuple(_exchange_table(layout, e) for e in play.draw.exchange))
     discard = _discard(data["discard"]) if data.get("discard") else None
     offered_taken = trump.offer is not None and trump.offer.taken_by is not None and trump.offer.taker_discards
     if offered_taken or any(step.kind == "kitty" for step in deal):
@@ -599,10 +597,22 @@ def _follow(raw: Mapping[str, Any]) -> Follow:
 
 
 def _draw(raw: Mapping[str, Any]) -> Draw:
-    """`play.draw`, its `exchange` as a :class:`DrawExchange`, its `while_stock` as a :class:`Follow`."""
-    exchange, while_stock = raw.get("exchange"), raw.get("while_stock")
-    return Draw(**{**raw, "exchange": DrawExchange(**exchange) if exchange is not None else None,
+    """`play.draw`, its `exchange` (one trade or a list) as :class:`DrawExchange` trades, its `while_stock` as a
+    :class:`Follow`."""
+    exchange, while_stock = raw.get("exchange") or (), raw.get("while_stock")
+    trades = (exchange,) if isinstance(exchange, Mapping) else tuple(exchange)
+    return Draw(**{**raw, "exchange": tuple(DrawExchange(**{**e, "turned": tuple(str(r) for r in e.get("turned", ()))})
+                                            for e in trades),
                    "while_stock": _follow(while_stock) if while_stock is not None else None})
+
+
+def _exchange_table(layout: DeckLayout, exchange: DrawExchange) -> ExchangeTable:
+    """One trade for the turned card compiled (names were checked by the semantic checks)."""
+    cards = tuple(card_under_trump(layout, exchange.card, trump) for trump in range(-1, len(layout.suits)))
+    ranks = [r.upper() for r in exchange.turned]
+    turned = sum(1 << c for c in range(layout.size) if layout.rank_name(c).upper() in ranks) if ranks else layout.full_mask
+    return ExchangeTable(tuple(-1 if card is None else card for card in cards), turned, exchange.min_stock,
+                         exchange.needs_trick)
 
 
 def _card_classes(raw: Any) -> tuple[tuple[str, str], ...]:

@@ -1684,13 +1684,16 @@ def draw_sentence(rs: Ruleset) -> str:
             f"ones the others draw")
     if turned:
         text += ("; the turned-up card is the last card drawn, and everyone sees who takes it")
-    if draw.exchange is not None:
-        card = _card(rs, draw.exchange.card)
-        who = f"the player who holds {card}" + (" and has won a trick in the hand" if draw.exchange.needs_trick else "")
+    for exchange in draw.exchange:
+        card = _card(rs, exchange.card)
+        who = f"the player who holds {card}" + (" and has won a trick in the hand" if exchange.needs_trick else "")
+        which = (f"a turned-up {join([rank_word(r) for r in exchange.turned], 'or')}" if exchange.turned
+                 else "the turned-up card")
         text += (f"; {who} may, when it is his turn to lead and before he leads, put it under "
-                 f"the stock in the turned-up card's place and take the turned-up card into his hand, in everyone's "
-                 f"sight, while the stock holds {draw.exchange.min_stock} cards or more (the turned-up card counted), "
-                 f"at most once a hand; leading a card without trading declines it")
+                 f"the stock in the turned-up card's place and take {which} into his hand, in everyone's "
+                 f"sight, while the stock holds {exchange.min_stock} cards or more (the turned-up card counted)")
+    if draw.exchange:
+        text += "; a trade for the turned-up card is made at most once a hand, and leading a card without trading declines it"
     return text + "; once the stock is empty the remaining cards are played out"
 
 

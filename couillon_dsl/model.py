@@ -389,7 +389,7 @@ class Draw:
     cards: int = 1
     order: str = "trick_winner_first"
     follow_obligations: str = "always"
-    exchange: DrawExchange | None = None  # trading a card for the turned card under the stock; None: not allowed
+    exchange: tuple[DrawExchange, ...] = ()  # trades for the turned card under the stock, by its rank; (): none
     while_stock: Follow | None = None  # with once_stock_empty, what binds while cards are left to draw; None: nothing
 
 
@@ -402,6 +402,19 @@ class DrawExchange:
     card: str
     min_stock: int = 2
     needs_trick: bool = False  # only a player who has won a trick in the hand may trade
+    turned: tuple[str, ...] = ()  # the turned card's ranks it is offered for; (): any
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeTable:
+    """One trade of `play.draw.exchange` compiled: trump + 1 -> the card traded (-1: none under that trump),
+    the turned cards it is offered for (a mask), the fewest cards the stock must hold, and whether only a
+    seat that has won a trick may trade."""
+
+    cards: tuple[Card, ...]
+    turned: CardMask
+    min_stock: int
+    needs_trick: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -799,11 +812,9 @@ class Tables:
     # may be played while cards are left to draw (`follow_obligations: once_stock_empty`)
     draw: int = 0
     free_while_stock: bool = False
-    # `play.draw.exchange`: trump + 1 -> the card its holder may trade for the turned card (-1: none under that
-    # trump), and the fewest cards the stock must hold for it; () without an exchange
-    exchange_cards: tuple[Card, ...] = ()
-    exchange_min_stock: int = 0
-    exchange_needs_trick: bool = False  # only a seat that has won a trick in the hand may trade
+    # `play.draw.exchange`: the trades for the turned card, in order (the first whose `turned` ranks take the
+    # turned card is offered); () without one
+    exchanges: tuple[ExchangeTable, ...] = ()
 
     # a schedule of hand sizes (a packet that changes from hand to hand): the deal plans repeat every
     # deal_cycle hands of a game; hand_tricks gives each of those hands' tricks (the cards a seat is dealt)

@@ -1087,7 +1087,10 @@ class _Checks:
         cards, seats, size = draw.get("cards", 1), self.seats, self.size()
         shares = []
         if "exchange" in draw:
-            self.check_exchange(draw["exchange"], size - seats * self.fewest_tricks)
+            trades = draw["exchange"]
+            for i, exchange in enumerate(trades) if isinstance(trades, list) else ((None, trades),):
+                self.check_exchange(exchange, size - seats * self.fewest_tricks,
+                                    "/play/draw/exchange" + ("" if i is None else f"/{i}"))
         for dealt in sorted({self.fewest_tricks, self.tricks}):
             stock = size - seats * dealt
             if stock % (seats * cards):
@@ -1117,12 +1120,13 @@ class _Checks:
         for i, card in enumerate(draw["while_stock"].get("exempt", [])):
             self.card(f"{at}/exempt/{i}", card, trump_relative=True)
 
-    def check_exchange(self, exchange: dict[str, Any], stock: int) -> None:
+    def check_exchange(self, exchange: dict[str, Any], stock: int, at: str) -> None:
         """The card traded for the turned card is a card of the pack (or a rank of the trump suit, in a game
-        with trump), a card is turned up under the stock, and the stock the deal leaves (``stock``, at its
-        largest, the turned card included) may hold `min_stock` cards."""
-        at = "/play/draw/exchange"
+        with trump), a card is turned up under the stock, the stock the deal leaves (``stock``, at its
+        largest, the turned card included) may hold `min_stock` cards, and the turned ranks are the deck's."""
         card = str(exchange["card"])
+        for j, rank in enumerate(exchange.get("turned", [])):
+            self.rank(f"{at}/turned/{j}", str(rank))
         self.card_or_trump_card(f"{at}/card", card)
         if not any("turn_up" in step for step in self.data["deal"]):
             self.report("exchange-without-turn-up", "the exchange trades a card for the card turned up under the "

@@ -297,3 +297,23 @@ def test_the_rl_observation_of_a_stock_game_holds_the_stock_and_the_trade() -> N
     assert after[at + 1:at + 3] == [0.0, 1.0] and before[at + 1:at + 3] == [0.0, 0.0]  # seat 1 (L) traded
     say(state, "AH", "AS")  # L wins and draws first: D sees only his own draw
     assert "stock 8" in encoder.text(state.view(D)) and "drawn 1:? 0:" in encoder.text(state.view(D))
+
+
+# Trades by the turned card's rank (`play.draw.exchange` as a list with `turned`): two-handed Tute's seven of
+# trumps for a turned card that counts, its two for a blank one (tests/scenarios/tute-two-handed*.yaml)
+TUTE_TWO = build_ruleset(str(FOLDER / "tute.yaml"), options={"players": 2})
+TUTE_HANDS = {"L": "7H 6H AS 3S KS 2S 7D 2D", "D": "AH 2H 4D KD 6S 5S 4S JS"}
+
+
+@pytest.mark.parametrize(("turned", "given"), [("3D", "7D"), ("JD", "7D"), ("5D", "2D"), ("2D", None)])
+def test_the_card_traded_is_the_one_whose_ranks_take_the_turned_card(turned: str, given: str | None) -> None:
+    layout = TUTE_TWO.layout
+    hands = dict(TUTE_HANDS)
+    if turned == "2D":  # the two itself turned: neither trade takes a two
+        hands["L"] = "7H 6H AS 3S KS 2S 7D 3C"
+    state = stacked(TUTE_TWO, {**hands, "stock": f"{turned} 5H 6D JC 4H"})
+    say(state, "7H", "2H")  # L wins, and may trade once he has
+    assert state.exchange_card() == (layout.parse(given) if given else -1)
+    if given is None:
+        with pytest.raises(IllegalAction, match="no card is traded for a turned"):
+            state.apply(state.actions.exchange)

@@ -252,8 +252,10 @@ class Walker:
                         assert hand >> t.holder_cards[arg] & 1
                     elif kind == "exchange":  # the leader, before his lead, holding the card, the stock full enough
                         view = state.view(seat)
-                        assert not view.trick and view.exchanged is None and view.stock >= t.exchange_min_stock
-                        assert hand >> t.exchange_cards[state.context.trump + 1] & 1
+                        turned = state.turned_card()
+                        rule = next(r for r in t.exchanges if r.turned >> turned & 1)  # the first taking the turned card
+                        assert not view.trick and view.exchanged is None and view.stock >= rule.min_stock
+                        assert hand >> rule.cards[state.context.trump + 1] & 1
                     elif self.rs.declarations[arg].when == "trick_won":  # the winner of the last trick, on lead
                         view, done = state.view(seat), state.finished_tricks()
                         assert kind == "declare" and not view.trick and done and done[-1][2] == seat
@@ -286,7 +288,7 @@ class Walker:
         """The trade for the turned card (`play.draw.exchange`) swaps the two cards, in every seat's sight: the
         card given lies face up under the stock, the card taken is known to be the trader's."""
         state = self.state
-        given = self.rs.tables.exchange_cards[state.context.trump + 1]
+        given = next(r for r in self.rs.tables.exchanges if r.turned >> turned & 1).cards[state.context.trump + 1]
         assert state.hand_of(seat) == hand ^ (1 << given | 1 << turned) and state.turned_card() == given
         for other in range(self.rs.players.count):
             view = state.view(other)

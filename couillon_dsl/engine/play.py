@@ -21,6 +21,7 @@ from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, settle_trick
 from couillon_dsl.engine.why import legal_reasons
 from couillon_dsl.expr.compile import HandFacts
 from couillon_dsl.expr.parse import exact
+from couillon_dsl.model import ExchangeTable
 
 
 class PlayPhase(StateFields):
@@ -145,7 +146,7 @@ class PlayPhase(StateFields):
             self._find_melds()
         if self._t.first_trick_offers or self._t.side_offers:
             self._offer_announcements()
-        if t.exchange_cards or t.leader_offers:
+        if t.exchanges or t.leader_offers:
             self._offer_at_lead()
 
     def _set_context(self) -> None:
@@ -267,7 +268,7 @@ class PlayPhase(StateFields):
             return
         if t.side_offers:  # announcements for a side: offered on any turn before their deadline
             self._offer_announcements()
-        if t.exchange_cards or t.leader_offers or t.won_melds:
+        if t.exchanges or t.leader_offers or t.won_melds:
             self._offer_at_lead()
 
     def _draw_after_trick(self, winner: int) -> None:
@@ -286,15 +287,20 @@ class PlayPhase(StateFields):
         """The card the seat to lead may trade for the turned card under the stock now (`play.draw.exchange`),
         else -1: once a hand, before leading, while the stock holds enough cards and the turned card lies
         under it (public: what it asks is on the table, but for the seat's own hand)."""
-        t = self._t
-        if not t.exchange_cards or self._exchange is not None or self._trick or self._closed \
-                or len(self._stock) < t.exchange_min_stock:
+        rule = self._exchange_rule()
+        if rule is None or self._exchange is not None or self._trick or self._closed or len(self._stock) < rule.min_stock:
             return -1
-        card = t.exchange_cards[self._trump + 1]
-        if card < 0 or self.turned_card() < 0 or not self._hands[self._turn] >> card & 1 \
-                or t.exchange_needs_trick and not self._has_won_a_trick(self._turn):
+        card = rule.cards[self._trump + 1]
+        if card < 0 or not self._hands[self._turn] >> card & 1 \
+                or rule.needs_trick and not self._has_won_a_trick(self._turn):
             return -1
         return card
+
+    def _exchange_rule(self) -> ExchangeTable | None:
+        """The trade `play.draw.exchange` offers for the card turned under the stock now: the first whose ranks
+        take it (public), else None."""
+        turned = self.turned_card()
+        return next((rule for rule in self._t.exchanges if rule.turned >> turned & 1), None) if turned >= 0 else None
 
     def _has_won_a_trick(self, seat: int) -> bool:
         """Whether ``seat`` has won a trick in this hand (public)."""
@@ -331,7 +337,7 @@ class PlayPhase(StateFields):
     def _exchange_turned(self) -> None:
         """The seat to lead trades its exchange card for the turned card, in every seat's sight: the card
         given lies face up under the stock, drawn last, and the card taken is known to be his."""
-        seat, card = self._turn, self._t.exchange_cards[self._trump + 1]
+        seat, card = self._turn, self.exchange_card()
         turned = self._stock[-1]
         self._hands[seat] ^= 1 << card | 1 << turned
         self._stock[-1] = card
@@ -405,23 +411,26 @@ class PlayPhase(StateFields):
 
     def _exchange_refusal(self) -> str:
         """Why the seat to move may not trade for the turned card now (`play.draw.exchange`)."""
-        t, seat = self._t, self._turn
-        card = t.exchange_cards[self._trump + 1]
-        if card < 0:
-            return "there is no trump suit whose card could be traded for the turned card"
-        name = self._rs.layout.name(card)
+        seat, layout = self._turn, self._rs.layout
         if self._exchange is not None:
             return "the turned card was already traded for in this hand"
-        if self._trick:
-            return f"{name} is traded for the turned card only by the player on lead, before he leads"
         if self._closed:
             return "the stock is closed: the turned card is out of play"
-        if len(self._stock) < t.exchange_min_stock:
-            return (f"{name} is traded for the turned card only while the stock holds {t.exchange_min_stock} cards "
-                    f"or more, the turned card included; it holds {len(self._stock)}")
         if self.turned_card() < 0:
             return "no card lies turned up under the stock"
-        if t.exchange_needs_trick and not self._has_won_a_trick(seat):
+        rule = self._exchange_rule()
+        if rule is None:
+            return f"no card is traded for a turned {layout.name(self.turned_card())}"
+        card = rule.cards[self._trump + 1]
+        if card < 0:
+            return "there is no trump suit whose card could be traded for the turned card"
+        name = layout.name(card)
+        if self._trick:
+            return f"{name} is traded for the turned card only by the player on lead, before he leads"
+        if len(self._stock) < rule.min_stock:
+            return (f"{name} is traded for the turned card only while the stock holds {rule.min_stock} cards "
+                    f"or more, the turned card included; it holds {len(self._stock)}")
+        if rule.needs_trick and not self._has_won_a_trick(seat):
             return f"{name} is traded for the turned card only by a player who has won a trick in this hand"
         return f"{name} is not in seat {seat}'s hand"
 

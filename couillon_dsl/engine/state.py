@@ -1042,7 +1042,7 @@ def _game_start(rs: Ruleset) -> _GameStart:
                          rs.bids.highest + 1 if rs.bids is not None
                          else len(t.auction_values) * (t.auction_suits or 1) + bool(t.doubling), rs.pass_cards > 0,
                          rs.trump.method == "drawn", bool(t.calls),
-                         any(c is not None and c.nobody for c in t.calls), bool(t.exchange_cards))
+                         any(c is not None and c.nobody for c in t.calls), bool(t.exchanges))
     start = (rs, acts, rs.layout.full_mask, (rs.scoresheet.start,) * len(rs.players.teams),
              0 if rs.dealer.first == "random" else int(rs.dealer.first))
     _game_starts[id(rs)] = start

@@ -62,7 +62,7 @@ class ViewEncoder:
             ("decisions", n * (len(self.words) + 1)), ("announcements", len(ruleset.announcements) * n),
             ("contract", len(self.contract_ids) + 1), ("declarer", n + 1), ("partners", n),
             ("kitty", ncards), ("discarded", ncards), ("passed", self.npassed), ("received", self.npassed),
-            ("stock", int(self.draws)), ("exchanged", n if ruleset.tables.exchange_cards else 0),
+            ("stock", int(self.draws)), ("exchanged", n if ruleset.tables.exchanges else 0),
             ("declared", len(self.declaration_ids) * n),
             ("bids", n * self.nbids), ("tricks", self.nsides), ("scores", nteams), ("games_won", nteams),
             ("pending", 2), ("tallies", len(ruleset.tallies) * nteams),
@@ -131,7 +131,7 @@ class ViewEncoder:
         if self.draws:
             out[at] = view.stock / ncards
             at += 1
-        if rs.tables.exchange_cards:
+        if rs.tables.exchanges:
             one_hot(None if view.exchanged is None else view.exchanged[0], n)
         for kind, _, seat, value, _ in view.melds:
             if kind in self.declaration_ids:
