@@ -183,6 +183,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                                                for dealt in tables.hand_tricks))
         if play.draw.exchange:  # each trade's card under each trump (none without one), the turned cards it takes
             tables = dataclasses.replace(tables, exchanges=tuple(_exchange_table(layout, e) for e in play.draw.exchange))
+    tables = dataclasses.replace(tables, lead_offers=bool(tables.exchanges or tables.leader_offers or tables.won_melds))
     discard = _discard(data["discard"]) if data.get("discard") else None
     offered_taken = trump.offer is not None and trump.offer.taken_by is not None and trump.offer.taker_discards
     if offered_taken or any(step.kind == "kitty" for step in deal):

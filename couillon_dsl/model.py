@@ -798,6 +798,9 @@ class Tables:
     # cards the stock must hold: 0 for one that does not close it); () without any
     leader_offers: tuple[tuple[int, int], ...] = ()
     stock_closers: int = 0  # bit a: announcement a closes the stock (`closes_stock`)
+    # whether anything may be offered to the seat about to lead (the trade for the turned card, the leader's
+    # announcements, a trick winner's declarations): the one test the end of a trick pays
+    lead_offers: bool = False
     after_declarer_only: int = 0  # bit a: announcement a only for a seat after the declarer (`after_declarer`)
     # engine.kitty.KittyTables (per contract shown/taken, discard masks), None when nobody ever discards
     # (no kitty step, no offered card taken)

@@ -244,8 +244,7 @@ class Table:
             if meld is None:
                 return f"{self.state.action_to_string(action)} ({name})"
             label = self.rs.tables.declarations[arg].labels[meld.pattern]
-            cards = " ".join(self.card(c) for c in iter_bits(meld.cards))
-            return f"{self.state.action_to_string(action)} ({name}: {label}, {meld.value}: {cards})"
+            return f"{self.state.action_to_string(action)} ({name}: {label}, {meld.value}: {self.cards_text(meld.cards)})"
         if kind == "bid" and (self.rs.tables.auction_suits or self.rs.tables.doubling):
             return f"{self.state.action_to_string(action)} ({self.open_bid(arg)})"
         return self.state.action_to_string(action)

@@ -1035,9 +1035,13 @@ class _Checks:
                 self.report("declaration-stand-in", f"the stand-in {card} is not one of the set's cards",
                             f"{at}/stand_in/{j}", "list it in `of` too")
 
+    def check_exempt(self, follow: dict[str, Any], at: str) -> None:
+        """A follow block's exempt cards (`play.follow`, `play.draw.while_stock`) are cards of the pack."""
+        for i, card in enumerate(follow.get("exempt", [])):
+            self.card(f"{at}/exempt/{i}", card, trump_relative=True)
+
     def check_play(self) -> None:
-        for i, card in enumerate(self.data.get("play", {}).get("follow", {}).get("exempt", [])):
-            self.card(f"/play/follow/exempt/{i}", card, trump_relative=True)
+        self.check_exempt(self.data.get("play", {}).get("follow", {}), "/play/follow")
         players = self.data["players"]
         alone = players.get("sides", "teams") == "teams" and all(len(team) < 2 for team in players.get("teams") or [[]])
         if self.data.get("play", {}).get("follow", {}).get("when_partner_winning") == "free" and alone:
@@ -1087,6 +1091,10 @@ class _Checks:
         cards, seats, size = draw.get("cards", 1), self.seats, self.size()
         shares = []
         if "exchange" in draw:
+            if not any("turn_up" in step for step in self.data["deal"]):
+                self.report("exchange-without-turn-up", "the exchange trades a card for the card turned up under the "
+                            "stock, but the deal turns none up", "/play/draw/exchange",
+                            "add {turn_up: stock_top} after the deal's stock step")
             trades = draw["exchange"]
             for i, exchange in enumerate(trades) if isinstance(trades, list) else ((None, trades),):
                 self.check_exchange(exchange, size - seats * self.fewest_tricks,
@@ -1117,20 +1125,16 @@ class _Checks:
             self.report("while-stock-unused", "a partner's winning card frees nobody while cards are left to draw: "
                         "when_partner_winning is read in play.follow only", f"{at}/when_partner_winning",
                         "leave it out", key=True)
-        for i, card in enumerate(draw["while_stock"].get("exempt", [])):
-            self.card(f"{at}/exempt/{i}", card, trump_relative=True)
+        self.check_exempt(draw["while_stock"], at)
 
     def check_exchange(self, exchange: dict[str, Any], stock: int, at: str) -> None:
         """The card traded for the turned card is a card of the pack (or a rank of the trump suit, in a game
-        with trump), a card is turned up under the stock, the stock the deal leaves (``stock``, at its
+        with trump), the stock the deal leaves (``stock``, at its
         largest, the turned card included) may hold `min_stock` cards, and the turned ranks are the deck's."""
         card = str(exchange["card"])
         for j, rank in enumerate(exchange.get("turned", [])):
             self.rank(f"{at}/turned/{j}", str(rank))
         self.card_or_trump_card(f"{at}/card", card)
-        if not any("turn_up" in step for step in self.data["deal"]):
-            self.report("exchange-without-turn-up", "the exchange trades a card for the card turned up under the "
-                        "stock, but the deal turns none up", at, "add {turn_up: stock_top} after the deal's stock step")
         if card.upper().endswith("T") and "T" not in self.suits \
                 and self.data.get("trump", {}).get("method", "none") == "none" and "trump_suit" not in self.data["deck"]:
             self.report("exchange-needs-trump", f"'{card}' names a card of the trump suit, but the game has no trump",

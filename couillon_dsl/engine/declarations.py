@@ -206,6 +206,10 @@ class DeclarationTable:
         """What `compare` ranks a meld by, best highest."""
         return tuple(int(getattr(meld, field)) for field in self.compare)
 
+    def best(self, melds: Sequence[Meld]) -> Meld:
+        """The meld a holder is offered (or declares) of ``melds``, this kind's: the most valuable, then by `compare`."""
+        return max(melds, key=lambda m: (m.value, self.key(m)))
+
 
 def meld_trump(rs: Ruleset, contract: int, trump: int) -> int:
     """The trump the declarations read under ``contract`` (an index into `contracts`, or -1) and the
@@ -274,7 +278,7 @@ class DeclarePhase(StateFields):
                 found = table.melds(hands[seat], trump, seat)
                 if table.optional:
                     if found:  # the best one is offered
-                        offers[seat][table.index] = max(found, key=lambda m: (m.value, table.key(m)))
+                        offers[seat][table.index] = table.best(found)
                 elif table.when in ("first_play", "before_first_play"):
                     first[seat].extend(found)
                 else:
@@ -339,7 +343,7 @@ class DeclarePhase(StateFields):
             found = [m for m in table.melds(hand, trump, seat) if (table.index, m.cards) not in declared]
             if not found:
                 continue
-            best = max(found, key=lambda m: (m.value, table.key(m)))
+            best = table.best(found)
             if table.optional:
                 offers[table.index] = best
             else:

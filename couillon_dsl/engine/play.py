@@ -146,7 +146,7 @@ class PlayPhase(StateFields):
             self._find_melds()
         if self._t.first_trick_offers or self._t.side_offers:
             self._offer_announcements()
-        if t.exchanges or t.leader_offers:
+        if t.lead_offers:
             self._offer_at_lead()
 
     def _set_context(self) -> None:
@@ -268,7 +268,7 @@ class PlayPhase(StateFields):
             return
         if t.side_offers:  # announcements for a side: offered on any turn before their deadline
             self._offer_announcements()
-        if t.exchanges or t.leader_offers or t.won_melds:
+        if t.lead_offers:
             self._offer_at_lead()
 
     def _draw_after_trick(self, winner: int) -> None:
