@@ -204,6 +204,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                                      all_pass_side_cards=layout.copies_mask(layout.parse(trump.auction.all_pass_side_card))
                                      if trump.auction.all_pass_side_card else 0,
                                      auction_values=trump.auction.values,
+                                     auction_rounds=trump.auction.procedure == "rounds",
                                      kitty_choice=trump.auction.kitty == "declarer_decides",
                                      auction_suits=len(strains), auction_strains=strains,
                                      doubling=trump.auction.doubling)
@@ -656,9 +657,10 @@ def _auction(raw: Mapping[str, Any]) -> Auction:
                    double_out_of_turn=raw.get("double_out_of_turn", False),
                    outbid=raw.get("outbid", "value"), double_ends_bidding=raw.get("double_ends_bidding", True),
                    declarer=raw.get("declarer", "last_bidder"),
-                   # on_all_pass: redeal (no contract), or {contract: id, side_card: card}
+                   # on_all_pass: redeal (no contract), last_seat_declares, or {contract: id, side_card: card}
                    all_pass_contract=None if isinstance(on_all_pass, str) else on_all_pass["contract"],
-                   all_pass_side_card=None if isinstance(on_all_pass, str) else on_all_pass.get("side_card"))
+                   all_pass_side_card=None if isinstance(on_all_pass, str) else on_all_pass.get("side_card"),
+                   last_seat_declares=on_all_pass == "last_seat_declares")
 
 
 def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
@@ -666,7 +668,7 @@ def _declaration(key: str, raw: Mapping[str, Any]) -> Declaration:
     lists = ("same_rank", "cards", "of", "stand_in")
     patterns = tuple(
         DeclarationPattern(value=p["value"], run=p.get("run"), count=p.get("count"), at_least=p.get("at_least"),
-                           name=p.get("name"), **{k: tuple(str(x) for x in p.get(k, ())) for k in lists})
+                           name=p.get("name"), copies=p.get("copies", 1), **{k: tuple(str(x) for x in p.get(k, ())) for k in lists})
         for p in raw["patterns"])
     return Declaration(
         id=key, name=raw.get("name", key), patterns=patterns, description=raw.get("description", ""),

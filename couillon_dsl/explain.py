@@ -813,6 +813,8 @@ def auction_sentences(rs: Ruleset) -> list[str]:
     first = "the dealer" if auction.first == "dealer" else elder(rs)
     if auction.procedure == "pairs":
         return pairs_sentences(rs, first)
+    if auction.procedure == "rounds":
+        return rounds_sentences(rs, first)
     if auction.procedure == "open":
         return open_sentences(rs, first)
     by_id = {c.id: c for c in rs.contracts}
@@ -845,6 +847,34 @@ def pairs_sentences(rs: Ruleset, first: str) -> list[str]:
            + maker_phrase(rs, "their team is the maker"),
            "if every other player passed before anyone bid, the one left may bid the lowest value alone or pass; "
            "if everyone passes, " + all_pass_phrase(rs)]
+    if auction.kitty == "declarer_decides":
+        out.append("the declarer then either takes the kitty into their hand, unseen by the others, and discards "
+                   "as many cards face down (see Discard), or leaves it unseen by everyone (`kitty_taken` below is "
+                   "false)")
+    contracts = contract_sentences(rs, "the declarer then")
+    return out + contracts[:1] + contracts[2:] + doubling_sentences(rs)
+
+
+def rounds_sentences(rs: Ruleset, first: str) -> list[str]:
+    """A numeric auction round the table: the values, the turns of the seats still in, the last bidder
+    declaring, all passing or the last seat stuck, the kitty decision, the contract."""
+    auction = rs.trump.auction
+    assert auction is not None
+    values = [str(v) for v in auction.values]
+    shown = join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
+    out = [f"the players bid numbers, lowest first {shown}",
+           f"starting with {first} and going round the table as often as needed, each player still in the bidding "
+           "either bids any number higher than the last bid or passes; a player who passes is out of the bidding "
+           "for the rest of the hand and is not asked again",
+           "when every other player has passed, the last bidder declares at the last number bid (`bid_value` "
+           "below); " + maker_phrase(rs, "their team is the maker")]
+    if auction.last_seat_declares:
+        last = seat(rs, -1 if auction.first == "dealer" or rs.players.sit_out == "dealer" else 0)
+        out.append(f"if every other player passes without a bid, the last to speak ({last}) is not asked: they "
+                   f"are stuck with the contract and declare at the lowest number, {values[0]}, so no deal is "
+                   "thrown in")
+    else:
+        out.append("if everyone passes without a bid, " + all_pass_phrase(rs))
     if auction.kitty == "declarer_decides":
         out.append("the declarer then either takes the kitty into their hand, unseen by the others, and discards "
                    "as many cards face down (see Discard), or leaves it unseen by everyone (`kitty_taken` below is "
@@ -1469,19 +1499,28 @@ def describe_announcements(rs: Ruleset) -> Section | None:
 _SETS = ("", "one", "pair", "three", "four", "five", "six", "seven", "eight")
 
 
+def _number(n: int) -> str:
+    return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+
+
 def pattern_phrase(rs: Ruleset, declaration: Declaration, pattern: DeclarationPattern) -> str:
     """What one pattern matches, as a player says it: "a sequence of 3", "four jacks", "the trump king and queen"."""
     if pattern.run is not None:
         longest = max(p.run for p in declaration.patterns if p.run is not None)
         more = " or more" if pattern.run == longest else ""
         return f"a sequence of {pattern.run}{more}"
+    copies = pattern.copies
     if pattern.same_rank:
         n = pattern.count or len(rs.layout.suits)
-        number = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
-        return f"{number} {join([rank_word(r, plural=True) for r in pattern.same_rank], 'or')}"
+        ranks = join([rank_word(r, plural=True) for r in pattern.same_rank], 'or')
+        if rs.layout.copies > 1:  # suits counted (a pack of copies)
+            each = "each suit" if n == len(rs.layout.suits) else f"each of {_number(n)} suits"
+            return f"{_number(n * copies)} {ranks}, {_number(copies)} of {each}"
+        return f"{_number(n)} {ranks}"
     if pattern.cards:
-        return f"{'the ' if len(pattern.cards) > 1 else ''}{join([_card(rs, c) for c in pattern.cards])}".replace(
+        cards = f"{'the ' if len(pattern.cards) > 1 else ''}{join([_card(rs, c) for c in pattern.cards])}".replace(
             "the the trump", "the trump")
+        return f"{_number(copies)} of each of {cards}" if copies > 1 else cards
     names = ["every trump" if c == "trump" else _card(rs, c) for c in pattern.of]
     return f"at least {pattern.at_least} cards among {join(names, 'and')}"
 
@@ -1500,6 +1539,9 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         when = (f"each player holding one {may} {name} just before playing their first card of the hand"
                 + ("; declaring is optional, and a player who does not simply plays a card" if declaration.optional
                    else ""))
+    elif declaration.when == "before_first_lead":
+        when = (f"before the first card of the hand is led, every player holding one declares their {name}, in turn "
+                f"from the leader")
     elif declaration.when == "trick_won":
         may = "may declare" if declaration.optional else "declares"
         when = (f"a player who has just won a trick {may}, before leading the next, the best {name} they hold that "
@@ -1514,7 +1556,7 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
     values = [f"{pattern_phrase(rs, declaration, p)}{', ' + p.name if p.name else ''} ({p.value})"
               for p in declaration.patterns]
     out = [when, f"{name} scores {join(values, 'or')}"]
-    if declaration.when == "before_first_play" and any(p.of for p in declaration.patterns):
+    if declaration.when in ("before_first_play", "before_first_lead") and any(p.of for p in declaration.patterns):
         stand_ins = [_card(rs, c) for p in declaration.patterns for c in p.stand_in]
         out.append("a set of cards is declared by showing exactly as many as the combination needs, the holder's "
                    "lowest" + (f", {join(list(dict.fromkeys(stand_ins)), 'or')} only when the others are too few"
@@ -1523,12 +1565,15 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
         order = " ".join(declaration.run_order or rs.layout.ranks)
         out.append(f"sequences are cards of one suit in the order {order}; a longer sequence counts once, "
                    f"as the longest pattern it reaches")
+    if rs.layout.copies > 1 and not per_trick and declaration.disjoint:
+        out.append("each copy of a card serves once: a player holding a combination's cards twice holds it twice"
+                   + (", unless a pattern takes both" if any(p.copies > 1 for p in declaration.patterns) else ""))
     if len(declaration.patterns) > 1:
         chooses = "is offered" if declaration.optional else "declares"
         holder = "each trick counts" if per_trick else f"each player {chooses}"
         out.append(f"a card serves in at most one {name}, and {holder} the combination worth the most"
                    if declaration.disjoint else f"a card may serve in several {name}")
-    if declaration.when in ("first_play", "before_first_play") and not per_trick:
+    if declaration.when in ("first_play", "before_first_play", "before_first_lead") and not per_trick:
         out.append("the declared cards are shown to everyone" if declaration.shown
                    else "only what is declared is told, not the cards")
     if declaration.award == "best_side_only":

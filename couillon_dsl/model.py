@@ -305,18 +305,20 @@ class Auction:
     """Bidding for a contract: each seat once, from `first`, a contract of `ladder` above the last bid
     (procedure ``once``); or numbers of ``values`` bid two players at a time (``pairs``), the survivor
     declaring at the last value and then picking the contract, after taking or leaving the kitty when
-    ``kitty`` is ``declarer_decides``; or round and round (``open``), each bid a value with a trump suit,
-    until all the others pass after the last bid, which ``doubling`` lets its opponents double."""
+    ``kitty`` is ``declarer_decides``; or numbers bid round the table by the seats still in (``rounds``),
+    a pass leaving the bidding for good, the last seat left declaring as in pairs; or round and round
+    (``open``), each bid a value with a trump suit, until all the others pass after the last bid, which
+    ``doubling`` lets its opponents double."""
 
     ladder: tuple[str, ...] = ()
     # the rung of each ladder contract, lowest 0: a bid must be on a higher rung than the last (equal
     # contracts share a rung, written as a list in the ladder); () with no ladder
     rungs: tuple[int, ...] = ()
     first: str = "elder"
-    procedure: str = "once"  # once | pairs | open
-    values: tuple[int, ...] = ()  # pairs, open: the numbers that may be bid, lowest first
-    doubling: tuple[int, ...] = ()  # open, pairs: the levels the last bid may be doubled to, in order (2, 4)
-    kitty: str = "by_contract"  # by_contract | declarer_decides
+    procedure: str = "once"  # once | pairs | rounds | open
+    values: tuple[int, ...] = ()  # pairs, rounds, open: the numbers that may be bid, lowest first
+    doubling: tuple[int, ...] = ()  # open, pairs, rounds: the levels the last bid may be doubled to, in order (2, 4)
+    kitty: str = "by_contract"  # by_contract | declarer_decides (pairs, rounds)
     double_out_of_turn: bool = False  # open: the last bid's opponents are asked to double after each call too
     outbid: str = "value"  # open: a bid names a higher value (value), or the same value in a higher strain too
     double_ends_bidding: bool = True  # open: a double closes the bidding (else it is a call, the bidding goes on)
@@ -327,6 +329,9 @@ class Auction:
     # on_all_pass: {side_card: card}: the holders of that card play together in it, hidden until revealed,
     # against the rest (as players.sides: card_holders); None: every seat for itself
     all_pass_side_card: str | None = None
+    # on_all_pass: last_seat_declares (procedure rounds): every seat before the last passed without a bid, so
+    # the last is not asked and declares at the lowest value ("stick the dealer")
+    last_seat_declares: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,6 +529,7 @@ class DeclarationPattern:
     at_least: int | None = None
     name: str | None = None
     stand_in: tuple[str, ...] = ()  # with `of`, declared before the first play: cards counted only when needed
+    copies: int = 1  # with `cards` or `same_rank` in a pack of copies: copies of each card needed (double pinochle: 2)
 
     @property
     def shape(self) -> str:
@@ -749,7 +755,8 @@ class Tables:
     all_pass_contract: int = -1
     auction_ladder: tuple[int, ...] = ()  # trump.auction's ladder, lowest first, as contract action offsets j
     auction_rungs: tuple[int, ...] = ()  # ladder position -> its rung (equal contracts share one; a bid climbs)
-    auction_values: tuple[int, ...] = ()  # trump.auction's values (procedure pairs), bid with BID n (the n-th)
+    auction_values: tuple[int, ...] = ()  # trump.auction's values (procedures pairs, rounds, open), BID n the n-th
+    auction_rounds: bool = False  # procedure rounds: the values bid round the table, a pass out for good
     kitty_choice: bool = False  # trump.auction.kitty: declarer_decides (take or leave it before the contract)
     auction_suits: int = 0  # procedure open: the strains a bid names (BID n*auction_suits + s); 0 otherwise
     # procedure open: strain s -> (contract index or -1 without contracts, its trump suit or -1): the suits

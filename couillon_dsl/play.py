@@ -454,6 +454,11 @@ class Table:
         declarations made."""
         if after.phase == "over" or after.hand_number != before.hand_number:
             return  # the hand is over: its summary says the rest
+        stuck = [s for s, word in after.decisions[len(before.decisions):] if word == "stuck"]
+        if stuck:  # `on_all_pass: last_seat_declares`: the last seat left declares at the lowest value, unasked
+            mine = stuck[0] == self.seat
+            self.say(f"Everyone else passed: {self.who(stuck[0])} {'are' if mine else 'is'} stuck with the "
+                     f"lowest bid, {self.state.auction_value}, and {'declare' if mine else 'declares'}.")
         # card_holders (or the hand everyone passed into played so), or a called partner
         hidden = bool(self.rs.tables.side_cards) or self.state.called >= 0 \
             or self.state.all_passed and bool(self.rs.tables.all_pass_side_cards)

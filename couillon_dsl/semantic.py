@@ -944,6 +944,13 @@ class _Checks:
                     if key in pattern and shape != belongs:
                         self.report("declaration-pattern-shape", f"`{key}` goes with `{belongs}`, not with `{shape}`",
                                     f"{at}/{key}", key=True)
+                if "copies" in pattern:
+                    if shape not in ("cards", "same_rank"):
+                        self.report("declaration-pattern-shape", f"`copies` goes with `cards` or `same_rank`, not with "
+                                    f"`{shape}`", f"{at}/copies", key=True)
+                    elif pattern["copies"] > self.copies:
+                        self.report("declaration-unreachable", f"{pattern['copies']} copies of each card, but the pack "
+                                    f"holds {self.copies} (deck.copies)", f"{at}/copies", "lower it or set deck.copies")
                 if shape == "run" and pattern["run"] > len(order):
                     self.report("declaration-unreachable", f"a run of {pattern['run']} needs more ranks than the "
                                 f"{len(order)} of the run order", f"{at}/run", "lower it or lengthen run_order")
@@ -972,13 +979,17 @@ class _Checks:
                                         f"{most}", f"{at}/at_least")
                 self.check_stand_in(item, pattern, shape, at)
                 measure = pattern.get(shape) if shape == "run" else (
-                    tuple(pattern[shape]), pattern.get("count", pattern.get("at_least")))
+                    tuple(pattern[shape]), pattern.get("count", pattern.get("at_least")), pattern.get("copies", 1))
                 ident = (shape, measure)
                 if ident in seen:
                     self.report("declaration-duplicate-pattern", f"patterns {seen[ident]} and {i} match the same cards",
                                 at, "keep one of them")
                 seen.setdefault(ident, i)
             when = item.get("when")
+            if when in ("last_card_played", "led") and self.copies > 1 and item.get("scope") != "trick":
+                self.report("declaration-copies-when", f"when: {when} declares a combination by the card played, "
+                            "which is not combined yet with a pack of copies (deck.copies), where either copy may be "
+                            "the one played", f"{base}/when", "declare it before_first_lead, before_first_play, first_play or trick_won")
             if when in ("last_card_played", "led"):
                 needs = "only then is there a last card to play" if when == "last_card_played" else (
                     "only then do the led card and the rest of the combination say which cards are shown")
@@ -1026,9 +1037,9 @@ class _Checks:
         """Stand-ins belong to an `of` pattern declared before the first play, and to its set."""
         if "stand_in" not in pattern:
             return
-        if shape != "of" or item.get("when") != "before_first_play":
+        if shape != "of" or item.get("when") not in ("before_first_play", "before_first_lead"):
             self.report("declaration-stand-in", "`stand_in` goes with an `of` pattern of a declaration made "
-                        "before_first_play (only then are the shown cards chosen)", f"{at}/stand_in", key=True)
+                        "before_first_play or before_first_lead (only then are the shown cards chosen)", f"{at}/stand_in", key=True)
             return
         for j, card in enumerate(pattern["stand_in"]):
             if card not in pattern["of"]:
@@ -1147,12 +1158,19 @@ class _Checks:
 
     def check_auction_values(self, auction: dict[str, Any]) -> None:
         """A ladder of contracts is bid once round (procedure once); numbers rising from the lowest are bid in
-        pairs (procedure pairs); the declarer's kitty decision needs the numbers, a kitty, and no bids of tricks."""
+        pairs, round the table or open (procedures pairs, rounds, open); the declarer's kitty decision needs a
+        contract picked after the numbers (pairs, rounds), a kitty, and no bids of tricks; only an auction round
+        the table has a last seat left to stick with the lowest value."""
         procedure = auction.get("procedure", "once")
-        pairs = procedure != "once"  # pairs and open bid numbers
+        pairs = procedure != "once"  # pairs, rounds and open bid numbers
         values = auction.get("values")
+        if auction.get("on_all_pass") == "last_seat_declares" and procedure != "rounds":
+            self.report("last-seat-declares-invalid", "on_all_pass: last_seat_declares gives the contract to the "
+                        "last seat left when every other seat has passed out of the bidding, which only procedure "
+                        f"rounds has; the procedure is {procedure}", "/trump/auction/on_all_pass",
+                        "use procedure: rounds, or on_all_pass: redeal")
         if pairs != (values is not None) or pairs == ("ladder" in auction):
-            self.report("auction-values-invalid", "procedures pairs and open bid `values` (numbers), procedure once "
+            self.report("auction-values-invalid", "procedures pairs, rounds and open bid `values` (numbers), procedure once "
                         "a `ladder` of contracts; this auction gives " + ("neither" if values is None and
                         "ladder" not in auction else "the other"), "/trump/auction",
                         "write procedure: pairs with values: [18, 20, ...], or ladder: [...] alone")
@@ -1167,15 +1185,16 @@ class _Checks:
                         "actions", "/trump/auction/values", "drop the `bids` section")
         if auction.get("kitty", "by_contract") == "declarer_decides":
             takes = [k for k, c in (self.data.get("contracts") or {}).items() if (c.get("kitty") or {}).get("taken")]
-            if procedure != "pairs" or self.kitty_size is None or takes:
-                why = ("needs procedure pairs (the contract picked after the auction)" if procedure != "pairs" else
+            picked = procedure in ("pairs", "rounds")  # the contract picked after the auction
+            if not picked or self.kitty_size is None or takes:
+                why = ("needs procedure pairs or rounds (the contract picked after the auction)" if not picked else
                        "needs a kitty step in the deal" if self.kitty_size is None else
                        f"leaves no kitty for contract {takes[0]} to take")
-                where = f"/contracts/{escape(takes[0])}/kitty" if takes and procedure == "pairs" \
+                where = f"/contracts/{escape(takes[0])}/kitty" if takes and picked \
                     and self.kitty_size is not None else "/trump/auction/kitty"
                 self.report("kitty-choice-invalid", f"kitty: declarer_decides {why}", where,
-                            "deal a {kitty: N} step, use procedure pairs, and take the kitty by the declarer's "
-                            "decision alone")
+                            "deal a {kitty: N} step, use procedure pairs or rounds, and take the kitty by the "
+                            "declarer's decision alone")
 
     def check_all_pass(self, auction: dict[str, Any], contracts: dict[str, Any]) -> None:
         """`on_all_pass: {contract}` plays a contract with no declarer, each seat for itself: it must name
@@ -1369,9 +1388,9 @@ class _Checks:
         if levels is None:
             return
         if procedure == "once":
-            self.report("doubling-invalid", "doubling needs procedure open or pairs; a ladder bid once round "
-                        "has no bid value for `doubled` to raise", "/trump/auction/doubling",
-                        "use procedure: open or pairs, or drop doubling")
+            self.report("doubling-invalid", "doubling needs procedure open, pairs or rounds; a ladder bid once "
+                        "round has no bid value for `doubled` to raise", "/trump/auction/doubling",
+                        "use procedure: open, pairs or rounds, or drop doubling")
         elif any(b <= a for a, b in zip(levels, levels[1:])):
             self.report("doubling-invalid", "the levels of doubling must rise, each above the one before",
                         "/trump/auction/doubling", "list them lowest first, as [2, 4]")

@@ -1129,7 +1129,8 @@ class GreedyAgent:
     def _bid_value(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
         """A numeric auction: bid the next value, or hold the last one, while the hand's best contract
         clears the maker's bar (as for naming trump); each multiple of the lowest value above it asks a
-        trick more (a declarer who bid high needs a hand to match, whatever the scoring makes of it)."""
+        trick more (a declarer who bid high needs a hand to match, whatever the scoring makes of it).
+        Round the table (procedure rounds) it passes rather than bid over its partner, with fixed teams."""
         acts, rs = state.actions, state.ruleset
         values = rs.tables.auction_values
         names = range(acts.name0, acts.show0) if rs.tables.named_contract >= 0 else ()
@@ -1147,6 +1148,9 @@ class GreedyAgent:
 
         if acts.accept in legal:
             return acts.accept if supports(state.auction_value or values[0]) else acts.pass_
+        t, bidder = rs.tables, state.auction_bidder
+        if t.auction_rounds and bidder is not None and not t.sides_per_hand and t.team_of[bidder] == t.team_of[seat]:
+            return acts.pass_  # round the table: never over a partner's bid (his side would only pay more)
         bids = [a for a in legal if a != acts.pass_]
         return bids[0] if bids and supports(values[bids[0] - acts.bid0]) else acts.pass_
 

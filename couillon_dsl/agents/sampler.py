@@ -25,6 +25,8 @@ run repeats exactly on any machine.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import random
 from typing import TYPE_CHECKING, Iterator, Sequence
 
@@ -155,6 +157,15 @@ def stock_closed(rs: Ruleset, view: SeatView) -> bool:
         return False
     made = {a for a, _ in view.announcements}
     return any(closers >> i & 1 and a.id in made for i, a in enumerate(rs.announcements))
+
+
+def agrees_but_melds(seen: SeatView, view: SeatView) -> bool:
+    """Whether a world's view is ``view`` but for the melds its hidden hands declared (and showed). Melds
+    declared automatically say what the other hands do not hold: with many kinds of them (Pinochle's
+    marriages, in four suits, two copies of each card, laid down by every seat before the first lead)
+    almost no deal at random agrees, so when too few worlds fit the sampler takes such worlds too in
+    rulesets whose melds are laid down so (`when: before_first_lead`), the shown cards where they were shown."""
+    return dataclasses.replace(seen, melds=(), face_up=()) == dataclasses.replace(view, melds=(), face_up=())
 
 
 def replays(world: GameState, actions: Sequence[int], reading: Reading | None = None) -> bool:
@@ -634,8 +645,9 @@ class Sampler:
             gone = excluded[discarder] = excluded.get(discarder, 0) | taken_voids
 
         reading = Reading(seat, self.reading, rng) if self.reading > 0 else None
+        laid_down = any(table.when == "before_first_lead" for table in rs.tables.declarations)
 
-        def world(pack: list[int] | None, reading: Reading | None) -> GameState | None:
+        def world(pack: list[int] | None, reading: Reading | None, relax: bool) -> GameState | None:
             if pack is None:
                 return None
             candidate = base.clone()
@@ -648,7 +660,10 @@ class Sampler:
             candidate.deal_pack(pack)
             if hidden:
                 return candidate if replays_discarding(candidate, public, hidden, view, gone, rng, kept) else None
-            return candidate if replays(candidate, public, reading) and candidate.view(seat) == view else None
+            if not replays(candidate, public, reading):
+                return None
+            seen = candidate.view(seat)
+            return candidate if seen == view or relax and laid_down and agrees_but_melds(seen, view) else None
 
         found = 0
         attempts = max(count * MAX_TRIES, MIN_ATTEMPTS)
@@ -658,7 +673,7 @@ class Sampler:
             # too few worlds fit: drop the reading first (a seat that does not play like greedy), then the voids too
             unread = attempt >= attempts // 2
             relax = attempt >= attempts * 3 // 4
-            candidate = world(layout.pack(rng, {} if relax else excluded), None if unread else reading)
+            candidate = world(layout.pack(rng, {} if relax else excluded), None if unread else reading, relax)
             if candidate is not None:
                 found += 1
                 yield candidate

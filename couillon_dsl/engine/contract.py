@@ -41,6 +41,8 @@ class ContractPhase(StateFields):
             order = self._auction_order()
             if self._t.auction_suits:  # open: round and round from the first seat; _round counts passes in a row
                 self._speakers, self._spk, self._round = order, 0, 0
+            elif self._t.auction_rounds:  # rounds: the seats still in the bidding, from the first
+                self._speakers, self._spk = order, 0
             elif self._t.auction_values:  # pairs: the second seat bids to the first
                 self._bidder, self._round, self._speakers, self._spk = order[0], 2, order[:2], 1
             else:
@@ -123,6 +125,8 @@ class ContractPhase(StateFields):
         if self._phase == AUCTION:
             if self._t.auction_suits or self._path == "bid":  # an open auction, or doubling a contract fixed
                 self._bid_open(action)
+            elif self._t.auction_rounds:
+                self._bid_in_rounds(action)
             elif self._t.auction_values:
                 self._bid_in_pairs(action)
             else:
@@ -266,6 +270,41 @@ class ContractPhase(StateFields):
             self._auction_won()
         else:
             self._spk = 0
+
+    def rounds_allowed(self) -> list[int]:
+        """A numeric auction round the table's choices (procedure rounds): pass, or any value above the
+        last bid (every value before the first bid)."""
+        acts = self._acts
+        return [acts.pass_, *range(acts.bid0 + self._bid + 1, acts.bid0 + len(self._t.auction_values))]
+
+    def _bid_in_rounds(self, action: int) -> None:
+        """One turn of a numeric auction round the table: a value above the last bid, or a pass, which
+        takes the seat out of the bidding for good (``_speakers`` keeps the seats still in, in order,
+        ``_spk`` the one to speak). When only the last bidder is left he declares at the last value
+        (``_bid``, ``_bidder``) and picks the contract as in pairs; every seat passing before a bid is
+        `on_all_pass`, or (`last_seat_declares`) the last seat left is not asked: he declares at the
+        lowest value (decision ``stuck``)."""
+        acts = self._acts
+        seat = self._speakers[self._spk]
+        if action == acts.pass_:
+            self._decisions.append((seat, "pass"))
+            self._speakers = self._speakers[:self._spk] + self._speakers[self._spk + 1:]
+            if not self._speakers:  # nobody bid at all
+                self._nobody_bid()
+                return
+            self._spk %= len(self._speakers)  # the seat after the one who passed
+        else:
+            self._bid, self._bidder = action - acts.bid0, seat
+            self._decisions.append((seat, str(self._t.auction_values[self._bid])))
+            self._spk = (self._spk + 1) % len(self._speakers)
+        if len(self._speakers) > 1:
+            return
+        if self._bid >= 0:  # the high bidder is never asked while he holds the bid: the one left is he
+            self._auction_won()
+        elif self._rs.trump.auction.last_seat_declares:  # type: ignore[union-attr]
+            self._bid, self._bidder = 0, self._speakers[0]
+            self._decisions.append((self._bidder, "stuck"))
+            self._auction_won()
 
     def open_allowed(self) -> list[int]:
         """An open auction's choices: pass, a value above the last bid with any suit, or (`doubling`) double

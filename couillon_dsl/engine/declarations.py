@@ -18,6 +18,15 @@ Everything a pattern needs is computed once per compiled ruleset
   Choices are few (a hand holds at most a handful of sets); beyond :data:`MAX_CONTESTED`
   contested sets the search keeps the most valuable ones greedily, so it always ends.
 
+* **A pack of copies** (``deck.copies``): a card named in a pattern is any of its copies, and
+  ``same_rank`` counts suits (``same_rank: [A]`` is an ace of each suit, Pinochle's aces
+  around). Each copy serves once, so a hand may hold a combination more than once (two
+  marriages of one suit); a pattern with ``copies: k`` needs k copies of each of its cards and
+  is one meld (double pinochle, a double run). :meth:`DeclarationTable._melds_of_copies`
+  counts copies per card instead of testing bits: it tries how many times each combination is
+  taken, among those that share cards, and keeps the highest total, as disjoint sets are chosen
+  in a pack of one copy; the cards of each meld are the lowest copies left.
+
 * **Melds of a trick** (``scope: trick``): the same patterns searched in each trick's cards
   when it is complete (:meth:`DeclarePhase._trick_melds`, or after a hand played out at once
   from its log), whoever played them, each meld its winner's. Nothing is declared or shown:
@@ -40,7 +49,9 @@ from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.model import Declaration, DeclarationPattern, Ruleset
 
 MAX_CONTESTED = 12  # contested set melds searched exhaustively (2**12 choices at most)
+MAX_COPY_CHOICES = 4096  # choices tried in a pack of copies before the rest are taken greedily
 TRUMP_WORD = "trump"  # in `of:`, every card of the trump suit
+SHOWN_EXACTLY = ("before_first_play", "before_first_lead")  # declared by showing as many cards as the meld needs
 
 
 class Meld(NamedTuple):
@@ -62,6 +73,18 @@ class SetGroup(NamedTuple):
     mask: CardMask
     ladder: tuple[tuple[int, int, int], ...]  # (cards needed, value, pattern index)
     stand_in: CardMask = 0  # cards counted (and shown) only when the others are too few
+
+
+class _Candidate(NamedTuple):
+    """A requirement of a set group in a pack of copies (:meth:`DeclarationTable._melds_of_copies`)."""
+
+    value: int
+    pattern: int
+    reach: CardMask  # every card it may take
+    slots: tuple[CardMask, ...]  # the copies of each card it counts
+    need: int  # how many of them
+    copies: int  # copies of each it needs
+    group: SetGroup | None  # an `of` group, found as in a pack of one copy
 
 
 class RunInfo(NamedTuple):
@@ -96,10 +119,19 @@ class DeclarationTable:
     nranks: int
     nsuits: int
     suit_of_mask: tuple[CardMask, ...]  # suit -> its mask
+    # a pack of copies (deck.copies > 1): how many, and per trump + 1 and set group, the masks of the copies of
+    # each card a `cards` or `same_rank` group counts (empty for `of`, which counts cards)
+    copies: int = 1
+    slots: tuple[tuple[tuple[CardMask, ...], ...], ...] = ()
+    pattern_copies: tuple[int, ...] = ()  # pattern index -> copies of each card it needs (`copies`, 1)
+    rank_cards: tuple[tuple[CardMask, ...], ...] = ()  # suit -> plain rank index -> the mask of its copies
+    card_rank: tuple[int, ...] = ()  # card -> its plain rank index
 
     def melds(self, hand: CardMask, trump: int, seat: int) -> tuple[Meld, ...]:
         """The melds of this kind that ``hand`` declares under ``trump`` (-1: none; ``nsuits``: every
         suit played as trumps, :func:`meld_trump`), best choice."""
+        if self.copies > 1:
+            return self._melds_of_copies(hand, trump, seat)
         found = [m for group in self.sets[trump + 1] if (m := self._set_meld(group, hand, trump, seat)) is not None]
         if not self.disjoint:
             return tuple(found) + self._runs(hand, trump, seat)
@@ -149,7 +181,7 @@ class DeclarationTable:
         if not held:
             return None
         count = held.bit_count()
-        if self.when == "before_first_play":
+        if self.when in SHOWN_EXACTLY:
             held = self._shown_cards(group, held)
             count = held.bit_count()
         for need, value, pattern in group.ladder:
@@ -176,7 +208,7 @@ class DeclarationTable:
         lower than a shown one, and, when a stand-in was needed, no unshown card of the set but
         stand-ins."""
         group = next((g for g in self.sets[trump + 1] if any(p == pattern for _, _, p in g.ladder)), None)
-        if group is None or self.when != "before_first_play":
+        if group is None or self.when not in SHOWN_EXACTLY or self.copies > 1:  # copies: read nothing (yet)
             return 0
         regular = group.mask & ~group.stand_in
         if meld_cards & group.stand_in:
@@ -200,6 +232,124 @@ class DeclarationTable:
                         out.append(Meld(self.index, pattern, seat, value, run.bits << (suit * n), run.length, run.top,
                                         suit == trump or trump >= self.nsuits))
                         break
+        return tuple(out)
+
+    def _melds_of_copies(self, hand: CardMask, trump: int, seat: int) -> tuple[Meld, ...]:
+        """`melds` in a pack of copies. Each requirement of a `cards` or `same_rank` group is a candidate,
+        taken as many times as the copies held allow; an `of` group is one, found as in a pack of one copy.
+        Not disjoint: each group's largest requirement met, as often as it is held. Disjoint: among
+        candidates that share cards (every candidate, when the kind has sequences), every number of each is
+        tried, up to :data:`MAX_COPY_CHOICES` choices (then the rest are taken as often as they can be, the
+        most valuable first), sequences found among the copies left, and the highest total kept."""
+        groups = self._copy_candidates(trump)
+        if not self.disjoint:
+            out: list[Meld] = []
+            for group in groups:
+                out.extend(next((taken for cand in group if (taken := self._take_all(cand, hand, trump, seat))), []))
+            return tuple(out) + self._runs_of_copies(hand, trump, seat)
+        components: list[list[_Candidate]] = []
+        for cand in (cand for group in groups for cand in group):
+            joined = [c for c in components if self.min_run or any(o.reach & cand.reach for o in c)]
+            components = [c for c in components if c not in joined] + [[cand] + [o for c in joined for o in c]]
+        if self.min_run and not components:
+            return self._runs_of_copies(hand, trump, seat)
+        melds: list[Meld] = []
+        used = 0
+        for component in components:
+            chosen, used = self._best_copies(sorted(component, key=lambda c: -c.value), hand, used, trump, seat)
+            melds.extend(chosen)
+        return tuple(melds)
+
+    def _copy_candidates(self, trump: int) -> list[list[_Candidate]]:
+        """Per set group under ``trump``, its candidates, the largest requirement first."""
+        out = []
+        for group, slots in zip(self.sets[trump + 1], self.slots[trump + 1]):
+            if slots:
+                out.append([_Candidate(value, pattern, group.mask, slots, need, self.pattern_copies[pattern], None)
+                            for need, value, pattern in group.ladder])
+            else:
+                out.append([_Candidate(group.ladder[0][1], group.ladder[0][2], group.mask, (), 0, 0, group)])
+        return out
+
+    def _take(self, cand: _Candidate, avail: CardMask) -> CardMask:
+        """The cards one more instance of ``cand`` takes from ``avail`` (0: none left): of the cards it
+        needs, those held most often, their lowest copies left."""
+        ready = [s for s in cand.slots if (avail & s).bit_count() >= cand.copies]
+        if len(ready) < cand.need:
+            return 0
+        ready.sort(key=lambda s: -(avail & s).bit_count())
+        cards = 0
+        for slot in ready[:cand.need]:
+            for _ in range(cand.copies):
+                held = avail & slot & ~cards
+                cards |= held & -held
+        return cards
+
+    def _take_all(self, cand: _Candidate, hand: CardMask, trump: int, seat: int) -> list[Meld]:
+        """Every instance of ``cand`` that ``hand`` holds, one after another from the copies left."""
+        if cand.group is not None:
+            meld = self._set_meld(cand.group, hand, trump, seat)
+            return [meld] if meld else []
+        out = []
+        while cards := self._take(cand, hand):
+            top = max(self.rank_place[self.card_rank[c]] for c in iter_bits(cards))
+            in_trump = trump >= self.nsuits or trump >= 0 and (cards & self.suit_of_mask[trump]) == cards
+            out.append(Meld(self.index, cand.pattern, seat, cand.value, cards, cards.bit_count(), top, in_trump))
+            hand &= ~cards
+        return out
+
+    def _best_copies(self, component: Sequence[_Candidate], hand: CardMask, used: CardMask, trump: int,
+                     seat: int) -> tuple[list[Meld], CardMask]:
+        """The best choice of instances of ``component``'s candidates from the copies ``hand`` holds beside
+        ``used`` (with the sequences of the copies left, when the kind has them), and the cards then used."""
+        best: list[Meld] = []
+        best_score: tuple[int, tuple[int, ...]] | None = None
+        best_used = used
+        leaves = 0
+
+        def search(i: int, avail: CardMask, chosen: list[Meld]) -> None:
+            nonlocal best, best_score, best_used, leaves
+            if i == len(component):
+                leaves += 1
+                melds = chosen + list(self._runs_of_copies(avail, trump, seat))
+                score = (sum(m.value for m in melds), max((self.key(m) for m in melds), default=()))
+                if best_score is None or score > best_score:
+                    best, best_score, best_used = melds, score, hand & ~avail
+                return
+            taken = self._take_all(component[i], avail, trump, seat)
+            counts = range(len(taken), -1, -1) if leaves < MAX_COPY_CHOICES else (len(taken),)
+            for n in counts:  # the most instances first: that choice wins ties
+                rest = avail
+                for meld in taken[:n]:
+                    rest &= ~meld.cards
+                search(i + 1, rest, chosen + taken[:n])
+
+        search(0, hand & ~used, [])
+        return best, best_used
+
+    def _runs_of_copies(self, hand: CardMask, trump: int, seat: int) -> tuple[Meld, ...]:
+        """The sequences of ``hand`` in a pack of copies: those of the ranks held once or more, then those of
+        the ranks held twice or more, and so on, each of the lowest copies not in an earlier one."""
+        if not self.min_run:
+            return ()
+        out: list[Meld] = []
+        for suit in range(self.nsuits):
+            left = hand
+            for layer in range(self.copies):
+                bits = sum(1 << r for r, mask in enumerate(self.rank_cards[suit]) if (hand & mask).bit_count() > layer)
+                if bits.bit_count() < self.min_run:
+                    break
+                for run in self.runs_of[bits]:
+                    cards = 0
+                    for r in iter_bits(run.bits):
+                        held = left & self.rank_cards[suit][r]
+                        cards |= held & -held
+                    left &= ~cards
+                    for need, value, pattern in self.run_ladder:
+                        if run.length >= need:
+                            out.append(Meld(self.index, pattern, seat, value, cards, run.length, run.top,
+                                            suit == trump or trump >= self.nsuits))
+                            break
         return tuple(out)
 
     def key(self, meld: Meld) -> tuple[int, ...]:
@@ -257,6 +407,8 @@ class DeclarePhase(StateFields):
     first turn (engine.announce: the same offer as an announcement his card allows) and
     declared only if he takes it; playing a card declines it, so nothing tells him from a
     seat without it.
+    A ``before_first_lead`` meld is declared by every seat at once, before the first card of the
+    hand is led, in turn from the leader.
     ``_meld_watch`` is the mask of cards whose play declares something (every card while a
     first-play meld is pending in the first trick), so the play loop pays one bit test per
     card, and nothing at all in rulesets without declarations. Shown melds join the
@@ -269,6 +421,7 @@ class DeclarePhase(StateFields):
         """At the first lead: every seat's melds of every kind, pending until declared."""
         hands, trump, n = self._hands, meld_trump(self._rs, self._contract, self._trump), self._n
         first: list[list[Meld]] = [[] for _ in range(n)]
+        before_lead: list[list[Meld]] = [[] for _ in range(n)]
         later: list[Meld] = []
         offers: list[dict[int, Meld]] = [{} for _ in range(n)]
         for table in self._t.declarations:
@@ -281,12 +434,16 @@ class DeclarePhase(StateFields):
                         offers[seat][table.index] = table.best(found)
                 elif table.when in ("first_play", "before_first_play"):
                     first[seat].extend(found)
+                elif table.when == "before_first_lead":
+                    before_lead[seat].extend(found)
                 else:
                     later.extend(found)
         self._meld_offers = tuple(offers) if any(offers) else ()
         self._meld_first = tuple(tuple(seat_melds) for seat_melds in first)
         self._meld_later = tuple(later)
         self._meld_watch = self._watched()
+        for seat in self._order[self._leader]:  # laid down by everyone before the first card, from the leader
+            self._declare(before_lead[seat])
 
     def _watched(self) -> CardMask:
         """The cards whose play declares something now (a led meld's cards: when led, with the rest held)."""
@@ -514,27 +671,37 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
         runs_of = {bits: _runs_of(bits, by_place, min_run) for bits in range(1 << nranks)}
     else:
         runs_of = _RunLookup(by_place, min_run)
-    sets = []
+    copies = layout.copies
+    sets, slots = [], []
     for trump in range(-1, nsuits + 1):  # no trump, each suit, then every suit (`trump: all_suits`, meld_trump)
-        groups: dict[CardMask, list[tuple[int, int, int]]] = {}
-        stand_ins: dict[CardMask, CardMask] = {}
+        # mask (and, in a pack of copies, whether it counts cards) -> ladder, stand-ins, the masks of each card's copies
+        groups: dict[tuple[CardMask, bool], list[tuple[int, int, int]]] = {}
+        stand_ins: dict[tuple[CardMask, bool], CardMask] = {}
+        group_slots: dict[tuple[CardMask, bool], tuple[CardMask, ...]] = {}
         for i, p in enumerate(patterns):
             shape = p.shape
             if shape == "run":
                 continue
             if shape == "same_rank":
                 for rank in p.same_rank:
-                    mask = sum(1 << layout.card(s, ranks.index(rank)) for s in range(nsuits))
-                    groups.setdefault(mask, []).append((p.count or nsuits, p.value, i))
+                    suits = tuple(layout.copies_mask(layout.card(s, ranks.index(rank))) for s in range(nsuits))
+                    key = (sum(suits), False)
+                    groups.setdefault(key, []).append((p.count or nsuits, p.value, i))
+                    group_slots[key] = suits
                 continue
             for suit in (range(nsuits) if trump == nsuits else (trump,)):  # every suit: one group each
                 cards = card_set(layout, p.cards if shape == "cards" else p.of, suit)
                 if cards:
                     need = cards.bit_count() if shape == "cards" else (p.at_least or 1)
-                    groups.setdefault(cards, []).append((need, p.value, i))
-                    stand_ins[cards] = stand_ins.get(cards, 0) | (layout.parse_mask(list(p.stand_in)) & cards)
-        sets.append(tuple(SetGroup(mask, tuple(sorted(ladder, reverse=True)), stand_ins.get(mask, 0))
-                          for mask, ladder in groups.items()))
+                    key = (layout.with_copies(cards), copies > 1 and shape == "of")
+                    groups.setdefault(key, []).append((need, p.value, i))
+                    stand_ins[key] = stand_ins.get(key, 0) | (layout.parse_mask(list(p.stand_in)) & key[0])
+                    if shape == "cards":
+                        group_slots[key] = tuple(layout.copies_mask(c) for c in iter_bits(cards))
+        sets.append(tuple(SetGroup(key[0], tuple(sorted(ladder, reverse=True)), stand_ins.get(key, 0))
+                          for key, ladder in groups.items()))
+        slots.append(tuple(() if key[1] else group_slots.get(key, ()) for key in groups))
+    rank_cards = tuple(tuple(layout.copies_mask(layout.card(s, r)) for r in range(nranks)) for s in range(nsuits))
     return DeclarationTable(
         index=index, id=declaration.id, when=declaration.when, shown=declaration.shown, optional=declaration.optional,
         disjoint=declaration.disjoint, award=declaration.award, tie=declaration.tie, compare=declaration.compare,
@@ -542,6 +709,9 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
         labels=tuple(pattern_label(p, nsuits) for p in patterns),
         run_ladder=run_ladder, min_run=min_run, runs_of=runs_of, rank_place=tuple(rank_place), sets=tuple(sets),
         nranks=nranks, nsuits=nsuits, suit_of_mask=tuple(layout.suit_mask(s) for s in range(nsuits)),
+        copies=copies, slots=tuple(slots) if copies > 1 else (),
+        pattern_copies=tuple(p.copies for p in patterns), rank_cards=rank_cards,
+        card_rank=tuple(0 if layout.is_extra(c) else layout.rank_of(c) for c in range(layout.size)),
     )
 
 

@@ -129,6 +129,8 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         if phase == AUCTION:  # pass, or a contract above the last bid; or a number, in pairs or open
             if self._t.auction_suits or self._path == "bid":  # an open auction, or doubling a contract fixed
                 return self.open_allowed()
+            if self._t.auction_rounds:
+                return self.rounds_allowed()
             if self._t.auction_values:
                 return self.pairs_allowed()
             seat, fixed, rungs = self._speakers[self._spk], self._t.fixed_contracts, self._t.auction_rungs
