@@ -833,20 +833,16 @@ def auction_sentences(rs: Ruleset) -> list[str]:
     return out + contract_sentences(rs, "the highest bidder")[2:]
 
 
-def pairs_sentences(rs: Ruleset, first: str) -> list[str]:
-    """A numeric auction in pairs: the values, who bids to whom, the survivor, the kitty decision, the contract."""
+def values_shown(values: list[str]) -> str:
+    """A numeric auction's values as the rulebook lists them: all of a short list, else the first and the last."""
+    return join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
+
+
+def declarer_picks_sentences(rs: Ruleset) -> list[str]:
+    """After a numeric auction: the declarer's decision on the kitty, if it is his, the contract he picks, the doubling."""
     auction = rs.trump.auction
     assert auction is not None
-    values = [str(v) for v in auction.values]
-    shown = join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
-    out = [f"the players bid numbers, lowest first {shown}; each bid must be higher than the last",
-           f"they bid two at a time: the next player after {first} bids to {first}, who says whether they hold "
-           "(bid as much themselves) or pass; the bidder then bids higher or passes; whoever passes is out, and "
-           "the one left holds in the same way against the next player in turn, to the last",
-           "the player left after the last pair declares at the last value bid (`bid_value` below); "
-           + maker_phrase(rs, "their team is the maker"),
-           "if every other player passed before anyone bid, the one left may bid the lowest value alone or pass; "
-           "if everyone passes, " + all_pass_phrase(rs)]
+    out = []
     if auction.kitty == "declarer_decides":
         out.append("the declarer then either takes the kitty into their hand, unseen by the others, and discards "
                    "as many cards face down (see Discard), or leaves it unseen by everyone (`kitty_taken` below is "
@@ -855,13 +851,30 @@ def pairs_sentences(rs: Ruleset, first: str) -> list[str]:
     return out + contracts[:1] + contracts[2:] + doubling_sentences(rs)
 
 
+def pairs_sentences(rs: Ruleset, first: str) -> list[str]:
+    """A numeric auction in pairs: the values, who bids to whom, the survivor, the kitty decision, the contract."""
+    auction = rs.trump.auction
+    assert auction is not None
+    values = [str(v) for v in auction.values]
+    shown = values_shown(values)
+    out = [f"the players bid numbers, lowest first {shown}; each bid must be higher than the last",
+           f"they bid two at a time: the next player after {first} bids to {first}, who says whether they hold "
+           "(bid as much themselves) or pass; the bidder then bids higher or passes; whoever passes is out, and "
+           "the one left holds in the same way against the next player in turn, to the last",
+           "the player left after the last pair declares at the last value bid (`bid_value` below); "
+           + maker_phrase(rs, "their team is the maker"),
+           "if every other player passed before anyone bid, the one left may bid the lowest value alone or pass; "
+           "if everyone passes, " + all_pass_phrase(rs)]
+    return out + declarer_picks_sentences(rs)
+
+
 def rounds_sentences(rs: Ruleset, first: str) -> list[str]:
     """A numeric auction round the table: the values, the turns of the seats still in, the last bidder
     declaring, all passing or the last seat stuck, the kitty decision, the contract."""
     auction = rs.trump.auction
     assert auction is not None
     values = [str(v) for v in auction.values]
-    shown = join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
+    shown = values_shown(values)
     out = [f"the players bid numbers, lowest first {shown}",
            f"starting with {first} and going round the table as often as needed, each player still in the bidding "
            "either bids any number higher than the last bid or passes; a player who passes is out of the bidding "
@@ -875,12 +888,7 @@ def rounds_sentences(rs: Ruleset, first: str) -> list[str]:
                    "thrown in")
     else:
         out.append("if everyone passes without a bid, " + all_pass_phrase(rs))
-    if auction.kitty == "declarer_decides":
-        out.append("the declarer then either takes the kitty into their hand, unseen by the others, and discards "
-                   "as many cards face down (see Discard), or leaves it unseen by everyone (`kitty_taken` below is "
-                   "false)")
-    contracts = contract_sentences(rs, "the declarer then")
-    return out + contracts[:1] + contracts[2:] + doubling_sentences(rs)
+    return out + declarer_picks_sentences(rs)
 
 
 def open_sentences(rs: Ruleset, first: str) -> list[str]:
@@ -888,7 +896,7 @@ def open_sentences(rs: Ruleset, first: str) -> list[str]:
     auction = rs.trump.auction
     assert auction is not None
     values = [str(v) for v in auction.values]
-    shown = join(values) if len(values) <= 8 else ", ".join(values[:6]) + f" and so on up to {values[-1]}"
+    shown = values_shown(values)
     others = [rs.contracts[c].name for c in rs.tables.fixed_contracts]
     suits = rs.tables.named_contract >= 0 or not rs.contracts
     named = (("a trump suit" if suits else "") + (", or instead of a suit " if suits and others else "")
