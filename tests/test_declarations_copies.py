@@ -23,6 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PINOCHLE = str(ROOT / "examples" / "pinochle.yaml")
 RS = load(PINOCHLE)
 KINDS = {table.id: table for table in RS.tables.declarations}
+# tests/scenarios/pinochle-melds-and-bid.yaml's deal: L holds 340 of melds in spades, the others two marriages each
+DEAL = {"L": "AS 10S KS KS QS QS JS 9S AH AD AC JD", "P": "AH 10H 10H KH KH QH QH JH JH 9H 9H AS",
+        "R": "AD 10D 10D KD KD QD QD JD 9D 9D 10S JS", "D": "AC 10C 10C KC KC QC QC JC JC 9C 9C 9S"}
 
 
 def hand(*names: str) -> int:
@@ -70,8 +73,7 @@ def test_a_card_serves_in_melds_of_different_kinds() -> None:
 
 
 def test_every_seat_lays_its_melds_down_before_the_first_lead() -> None:
-    state = stacked(RS, {"L": "AS 10S KS KS QS QS JS 9S AH AD AC JD", "P": "AH 10H 10H KH KH QH QH JH JH 9H 9H AS",
-                         "R": "AD 10D 10D KD KD QD QD JD 9D 9D 10S JS", "D": "AC 10C 10C KC KC QC QC JC JC 9C 9C 9S"})
+    state = stacked(RS, DEAL)
     for word in ("bid 200", "pass", "pass", "pass", "name S"):
         state.apply(state.string_to_action(None, word))
     view = state.view(3)  # the leader's right-hand opponent, before the first card is led
@@ -117,3 +119,19 @@ def test_agents_play_whole_games_that_replay(agent: str) -> None:
     for action in state.history():
         again.apply(action)
     assert again.scores == state.scores and again.is_terminal()
+
+
+def test_greedy_counts_the_melds_it_holds_towards_its_bid() -> None:
+    from couillon_dsl.agents.greedy import GreedyAgent, own_melds
+
+    spades = RS.layout.suits.index("S")
+    assert own_melds(RS, hand(*DEAL["L"].split()), 0, spades) == ((200, 0), (100, 0), (40, 0))
+    state = stacked(RS, DEAL)
+    for word in ("bid 100", "bid 290", "pass", "pass"):
+        state.apply(state.string_to_action(None, word))
+    action = GreedyAgent().act(state, state.legal_actions(), random.Random(0))
+    assert state.action_to_string(action) == "bid 300"  # 340 of melds and a trump suit
+    weak = stacked(RS, {"L": "9S 9S 9H 9D 9C JS JH JC 10S 10H QD QC"})  # two dix at most, no long suit
+    for word in ("bid 100", "bid 290", "pass", "pass"):
+        weak.apply(weak.string_to_action(None, word))
+    assert weak.action_to_string(GreedyAgent().act(weak, weak.legal_actions(), random.Random(0))) == "pass"

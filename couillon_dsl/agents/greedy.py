@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.bidding import side_bids
+from couillon_dsl.engine.declarations import meld_trump
 from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, led_and_winner
 from couillon_dsl.engine.scoring import top_run
 from couillon_dsl.kernel.eligible import hand_size
@@ -435,6 +436,7 @@ class RulesetMemo:
 _AVOIDS = RulesetMemo()  # (each seat alone) -> avoids_tricks
 _CHANGE = RulesetMemo(65536)  # see side_change
 _OVER = RulesetMemo()  # (tricks, bids, side) -> over_bid_costs
+_MELDS = RulesetMemo(65536)  # (cards, contract, trump) -> own_melds: a seat's hand is asked of at every bid
 
 
 def wants_tricks(state: GameState, seat: int) -> bool:
@@ -731,14 +733,37 @@ def playable_choices(state: GameState, actions: Sequence[int]) -> list[tuple[Tru
     return playable or choices
 
 
+HAND_MELDS = ("first_play", "before_first_play", "before_first_lead", "last_card_played")  # found as dealt
+
+
+def own_melds(rs: Ruleset, cards: int, contract: int, trump: int) -> tuple[tuple[int, ...], ...]:
+    """Per declaration kind, per side, what the melds of ``cards`` are worth to their holder's side (side 0)
+    played under ``contract`` in ``trump``: the melds a bid may count on before a card is played (kinds
+    found in the hand as dealt and declared whatever the holder does), the partners' unknown, none."""
+    if not rs.tables.declarations:
+        return ()
+    key = (cards, contract, trump)
+    known = _MELDS.get(rs, key)
+    if known is not _MISSING:
+        return known
+    zeros = (0,) * (rs.players.nsides - 1)
+    trump = meld_trump(rs, contract, trump)
+    return _MELDS.put(rs, key, tuple((sum(m.value for m in table.melds(cards, trump, 0)) if table.when in HAND_MELDS
+                                      and not table.per_trick and not table.optional else 0, *zeros)
+                                     for table in rs.tables.declarations))
+
+
 def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, value: int, taken: bool) -> bool:
     """Whether the choice ``action`` (context ``ctx``), won with two thirds of the tricks and points,
     scores for its maker at the numeric bid ``value``, by the compiled scoring, with what the seat
-    knows: whether it took the kitty and its run of top trumps among its own ``cards`` (a game worth
-    less than the bid loses however it is played, Skat's overbid)."""
+    knows: whether it took the kitty, its run of top trumps among its own ``cards`` (a game worth
+    less than the bid loses however it is played, Skat's overbid) and its melds (Pinochle's count
+    towards the bid)."""
     acts = state.actions
     trump = action - acts.name0 if action < acts.show0 else -1
-    gain, _ = maker_stakes(state.ruleset, state.hand_tricks, chosen_contract(state, action), trump, bid_value=value,
+    contract = chosen_contract(state, action)
+    gain, _ = maker_stakes(state.ruleset, state.hand_tricks, contract, trump, bid_value=value,
+                           declared=own_melds(state.ruleset, cards, contract, trump),
                            kitty_taken=taken, top_runs=(top_run(ctx, cards), 0))
     return gain > 0
 
@@ -1129,7 +1154,8 @@ class GreedyAgent:
     def _bid_value(self, state: GameState, seat: int, hand: int, legal: Sequence[int]) -> int:
         """A numeric auction: bid the next value, or hold the last one, while the hand's best contract
         clears the maker's bar (as for naming trump); each multiple of the lowest value above it asks a
-        trick more (a declarer who bid high needs a hand to match, whatever the scoring makes of it).
+        trick more (a declarer who bid high needs a hand to match, whatever the scoring makes of it), less
+        the melds the hand holds under that contract, which count towards the bid where the scoring says so.
         Round the table (procedure rounds) it passes rather than bid over its partner, with fixed teams."""
         acts, rs = state.actions, state.ruleset
         values = rs.tables.auction_values
@@ -1142,9 +1168,14 @@ class GreedyAgent:
         bar = self.maker_bar(rs, state.hand_tricks)
 
         def supports(value: int) -> bool:
-            rung = value / values[0] - 1
-            return any(bar.makes(v - rung, seat, hand.bit_count())
-                       and worth_the_bid(state, a, ctx, hand, value, rs.tables.kitty_choice) for v, ctx, a in valued)
+            for v, ctx, a in valued:
+                trump = a - acts.name0 if a < acts.show0 else -1
+                melds = sum(kind[0] for kind in own_melds(rs, hand, chosen_contract(state, a), trump))
+                rung = max(0.0, (value - melds) / values[0] - 1)  # the melds held go towards the bid
+                if bar.makes(v - rung, seat, hand.bit_count()) and worth_the_bid(state, a, ctx, hand, value,
+                                                                                rs.tables.kitty_choice):
+                    return True
+            return False
 
         if acts.accept in legal:
             return acts.accept if supports(state.auction_value or values[0]) else acts.pass_

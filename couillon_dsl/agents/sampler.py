@@ -164,9 +164,10 @@ def agrees_but_melds(seen: SeatView, view: SeatView) -> bool:
     declared automatically say what the other hands do not hold: with many kinds of them (Pinochle's
     marriages, in four suits, two copies of each card, laid down by every seat before the first lead)
     almost no deal at random agrees, so in rulesets whose melds are laid down so (`when: before_first_lead`)
-    the sampler takes such worlds, the shown cards where they were shown: what the melds not declared say
-    of the hidden hands is not read (measured on examples/pinochle.yaml: taking them only once too few
-    strict worlds fit spent most of a search's time on deals that did not fit)."""
+    the sampler takes such worlds, their melds and face-up cards made the table's
+    (:meth:`GameState.adopt_public_melds`): what the melds not declared say of the hidden hands is not
+    read (measured on examples/pinochle.yaml: taking them only once too few strict worlds fit spent most
+    of a search's time on deals that did not fit)."""
     return dataclasses.replace(seen, melds=(), face_up=()) == dataclasses.replace(view, melds=(), face_up=())
 
 
@@ -665,7 +666,10 @@ class Sampler:
             if not replays(candidate, public, reading):
                 return None
             seen = candidate.view(seat)
-            return candidate if seen == view or laid_down and agrees_but_melds(seen, view) else None
+            if seen != view and laid_down and agrees_but_melds(seen, view):
+                candidate.adopt_public_melds(view)
+                seen = candidate.view(seat)
+            return candidate if seen == view else None
 
         found = 0
         attempts = max(count * MAX_TRIES, MIN_ATTEMPTS)

@@ -42,11 +42,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
 
 from couillon_dsl.cards import Card, CardMask, DeckLayout, iter_bits
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.model import Declaration, DeclarationPattern, Ruleset
+
+if TYPE_CHECKING:
+    from couillon_dsl.engine.results import SeatView
 
 MAX_CONTESTED = 12  # contested set melds searched exhaustively (2**12 choices at most)
 MAX_COPY_CHOICES = 4096  # choices tried in a pack of copies before the rest are taken greedily
@@ -292,11 +295,15 @@ class DeclarationTable:
             return [meld] if meld else []
         out = []
         while cards := self._take(cand, hand):
-            top = max(self.rank_place[self.card_rank[c]] for c in iter_bits(cards))
-            in_trump = trump >= self.nsuits or trump >= 0 and (cards & self.suit_of_mask[trump]) == cards
-            out.append(Meld(self.index, cand.pattern, seat, cand.value, cards, cards.bit_count(), top, in_trump))
+            out.append(self.meld_of(cand.pattern, seat, cand.value, cards, trump))
             hand &= ~cards
         return out
+
+    def meld_of(self, pattern: int, seat: int, value: int, cards: CardMask, trump: int) -> Meld:
+        """The meld of ``pattern`` that ``cards`` form under ``trump``, with its comparison facts."""
+        top = max(self.rank_place[self.card_rank[c]] for c in iter_bits(cards))
+        in_trump = trump >= self.nsuits or trump >= 0 and (cards & self.suit_of_mask[trump]) == cards
+        return Meld(self.index, pattern, seat, value, cards, cards.bit_count(), top, in_trump)
 
     def _best_copies(self, component: Sequence[_Candidate], hand: CardMask, used: CardMask, trump: int,
                      seat: int) -> tuple[list[Meld], CardMask]:
@@ -444,6 +451,16 @@ class DeclarePhase(StateFields):
         self._meld_watch = self._watched()
         for seat in self._order[self._leader]:  # laid down by everyone before the first card, from the leader
             self._declare(before_lead[seat])
+
+    def adopt_public_melds(self, view: SeatView) -> None:
+        """Make a sampled world's declarations and face-up cards those of ``view`` (the table's): a world
+        dealt at random whose hidden hands would have laid down other melds (`when: before_first_lead`)
+        plays and scores the melds everyone saw, its shown cards where the view shows them."""
+        tables = {table.id: table for table in self._t.declarations}
+        trump = meld_trump(self._rs, self._contract, self._trump)
+        self._melds = [tables[kind].meld_of(tables[kind].labels.index(label), seat, value, cards, trump)
+                       for kind, label, seat, value, cards in view.melds]
+        self._face_up = dict(view.face_up)
 
     def _watched(self) -> CardMask:
         """The cards whose play declares something now (a led meld's cards: when led, with the rest held)."""
