@@ -12,6 +12,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.api import load
@@ -135,3 +137,21 @@ def test_greedy_counts_the_melds_it_holds_towards_its_bid() -> None:
     for word in ("bid 100", "bid 290", "pass", "pass"):
         weak.apply(weak.string_to_action(None, word))
     assert weak.action_to_string(GreedyAgent().act(weak, weak.legal_actions(), random.Random(0))) == "pass"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(range(RS.layout.size)), st.integers(0, 3))
+def test_melds_use_each_copy_once_and_leave_no_combination_unclaimed(order: list[int], trump: int) -> None:
+    """In any hand, a kind's melds are held, share no card, are as long as their pattern asks, and no
+    further combination of the kind could be formed from the cards they leave."""
+    cards = sum(1 << c for c in order[:12])
+    for table in RS.tables.declarations:
+        melds = table.melds(cards, trump, 0)
+        used = 0
+        for meld in melds:
+            assert meld.cards & cards == meld.cards and not meld.cards & used
+            used |= meld.cards
+            pattern = RS.declarations[table.index].patterns[meld.pattern]
+            size = len(pattern.cards) * pattern.copies if pattern.cards else (pattern.count or 4) * pattern.copies
+            assert meld.cards.bit_count() == size and meld.value == pattern.value
+        assert not table.melds(cards & ~used, trump, 0)  # what is left forms nothing more
