@@ -2580,11 +2580,14 @@ def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
         what = counted[left.func]
         if who is None:
             return None
+        has = "have" if who.endswith(("opponents", "partners")) else "has"
         if isinstance(right, Number):
-            return f"{who} has {_THAN_NUMBER[op].format(n=right.value, what=what)}"
+            if (op, right.value) in ((">", 0), (">=", 1)):
+                return f"{who} {has} {'won a trick' if left.func == 'tricks' else 'won card points'}"
+            return f"{who} {has} {_THAN_NUMBER[op].format(n=right.value, what=what)}"
         if isinstance(right, Call) and right.func == left.func and len(right.args) == 1:
             other = team_phrase(rs, right.args[0])
-            return f"{who} has {_MORE[op].format(what=what)} {other}" if other else None
+            return f"{who} {has} {_MORE[op].format(what=what)} {other}" if other else None
     if isinstance(left, Call) and left.func == "tricks_at" and len(left.args) == 2 and isinstance(right, Number) \
             and isinstance(left.args[0], String) and (who := team_phrase(rs, left.args[1])) is not None:
         when = _announcement_name(rs, left.args[0].value)
