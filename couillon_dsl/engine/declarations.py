@@ -122,11 +122,11 @@ class DeclarationTable:
     nranks: int
     nsuits: int
     suit_of_mask: tuple[CardMask, ...]  # suit -> its mask
-    # a pack of copies (deck.copies > 1): how many, and per trump + 1 and set group, the masks of the copies of
-    # each card a `cards` or `same_rank` group counts (empty for `of`, which counts cards)
+    # a pack of copies (deck.copies > 1): how many, and per trump + 1 the candidates of each set group (largest
+    # requirement first), and those candidates grouped by the cards they share (the most valuable first)
     copies: int = 1
-    slots: tuple[tuple[tuple[CardMask, ...], ...], ...] = ()
-    pattern_copies: tuple[int, ...] = ()  # pattern index -> copies of each card it needs (`copies`, 1)
+    copy_groups: tuple[tuple[tuple[_Candidate, ...], ...], ...] = ()
+    copy_components: tuple[tuple[tuple[_Candidate, ...], ...], ...] = ()
     rank_cards: tuple[tuple[CardMask, ...], ...] = ()  # suit -> plain rank index -> the mask of its copies
     card_rank: tuple[int, ...] = ()  # card -> its plain rank index
 
@@ -244,35 +244,20 @@ class DeclarationTable:
         candidates that share cards (every candidate, when the kind has sequences), every number of each is
         tried, up to :data:`MAX_COPY_CHOICES` choices (then the rest are taken as often as they can be, the
         most valuable first), sequences found among the copies left, and the highest total kept."""
-        groups = self._copy_candidates(trump)
         if not self.disjoint:
             out: list[Meld] = []
-            for group in groups:
+            for group in self.copy_groups[trump + 1]:
                 out.extend(next((taken for cand in group if (taken := self._take_all(cand, hand, trump, seat))), []))
             return tuple(out) + self._runs_of_copies(hand, trump, seat)
-        components: list[list[_Candidate]] = []
-        for cand in (cand for group in groups for cand in group):
-            joined = [c for c in components if self.min_run or any(o.reach & cand.reach for o in c)]
-            components = [c for c in components if c not in joined] + [[cand] + [o for c in joined for o in c]]
-        if self.min_run and not components:
+        components = self.copy_components[trump + 1]
+        if not components:
             return self._runs_of_copies(hand, trump, seat)
         melds: list[Meld] = []
         used = 0
         for component in components:
-            chosen, used = self._best_copies(sorted(component, key=lambda c: -c.value), hand, used, trump, seat)
+            chosen, used = self._best_copies(component, hand, used, trump, seat)
             melds.extend(chosen)
         return tuple(melds)
-
-    def _copy_candidates(self, trump: int) -> list[list[_Candidate]]:
-        """Per set group under ``trump``, its candidates, the largest requirement first."""
-        out = []
-        for group, slots in zip(self.sets[trump + 1], self.slots[trump + 1]):
-            if slots:
-                out.append([_Candidate(value, pattern, group.mask, slots, need, self.pattern_copies[pattern], None)
-                            for need, value, pattern in group.ladder])
-            else:
-                out.append([_Candidate(group.ladder[0][1], group.ladder[0][2], group.mask, (), 0, 0, group)])
-        return out
 
     def _take(self, cand: _Candidate, avail: CardMask) -> CardMask:
         """The cards one more instance of ``cand`` takes from ``avail`` (0: none left): of the cards it
@@ -689,7 +674,7 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
     else:
         runs_of = _RunLookup(by_place, min_run)
     copies = layout.copies
-    sets, slots = [], []
+    sets, candidates = [], []
     for trump in range(-1, nsuits + 1):  # no trump, each suit, then every suit (`trump: all_suits`, meld_trump)
         # mask (and, in a pack of copies, whether it counts cards) -> ladder, stand-ins, the masks of each card's copies
         groups: dict[tuple[CardMask, bool], list[tuple[int, int, int]]] = {}
@@ -715,9 +700,12 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
                     stand_ins[key] = stand_ins.get(key, 0) | (layout.parse_mask(list(p.stand_in)) & key[0])
                     if shape == "cards":
                         group_slots[key] = tuple(layout.copies_mask(c) for c in iter_bits(cards))
-        sets.append(tuple(SetGroup(key[0], tuple(sorted(ladder, reverse=True)), stand_ins.get(key, 0))
-                          for key, ladder in groups.items()))
-        slots.append(tuple(() if key[1] else group_slots.get(key, ()) for key in groups))
+        trump_sets = tuple(SetGroup(key[0], tuple(sorted(ladder, reverse=True)), stand_ins.get(key, 0))
+                           for key, ladder in groups.items())
+        sets.append(trump_sets)
+        if copies > 1:
+            candidates.append(tuple(_group_candidates(group, () if key[1] else group_slots.get(key, ()), patterns)
+                                    for key, group in zip(groups, trump_sets)))
     rank_cards = tuple(tuple(layout.copies_mask(layout.card(s, r)) for r in range(nranks)) for s in range(nsuits))
     return DeclarationTable(
         index=index, id=declaration.id, when=declaration.when, shown=declaration.shown, optional=declaration.optional,
@@ -726,10 +714,31 @@ def build_declaration_table(index: int, declaration: Declaration, layout: DeckLa
         labels=tuple(pattern_label(p, nsuits) for p in patterns),
         run_ladder=run_ladder, min_run=min_run, runs_of=runs_of, rank_place=tuple(rank_place), sets=tuple(sets),
         nranks=nranks, nsuits=nsuits, suit_of_mask=tuple(layout.suit_mask(s) for s in range(nsuits)),
-        copies=copies, slots=tuple(slots) if copies > 1 else (),
-        pattern_copies=tuple(p.copies for p in patterns), rank_cards=rank_cards,
+        copies=copies, copy_groups=tuple(candidates),
+        copy_components=tuple(_components(c, bool(min_run)) for c in candidates),
+        rank_cards=rank_cards,
         card_rank=tuple(0 if layout.is_extra(c) else layout.rank_of(c) for c in range(layout.size)),
     )
+
+
+def _group_candidates(group: SetGroup, slots: tuple[CardMask, ...],
+                      patterns: Sequence[DeclarationPattern]) -> tuple[_Candidate, ...]:
+    """A set group's candidates in a pack of copies, the largest requirement first: one per requirement,
+    counted in copies of each card (``slots``); an `of` group (no slots) one, found as in a pack of one copy."""
+    if not slots:
+        return (_Candidate(group.ladder[0][1], group.ladder[0][2], group.mask, (), 0, 0, group),)
+    return tuple(_Candidate(value, pattern, group.mask, slots, need, patterns[pattern].copies, None)
+                 for need, value, pattern in group.ladder)
+
+
+def _components(groups: Sequence[tuple[_Candidate, ...]], with_runs: bool) -> tuple[tuple[_Candidate, ...], ...]:
+    """The candidates grouped by the cards they may share (all in one when sequences may take any of them),
+    each group the most valuable first: the choices :meth:`DeclarationTable._best_copies` tries together."""
+    components: list[list[_Candidate]] = []
+    for cand in (cand for group in groups for cand in group):
+        joined = [c for c in components if with_runs or any(o.reach & cand.reach for o in c)]
+        components = [c for c in components if c not in joined] + [[cand] + [o for c in joined for o in c]]
+    return tuple(tuple(sorted(c, key=lambda cand: -cand.value)) for c in components)
 
 
 def build_declaration_tables(declarations: Sequence[Declaration], layout: DeckLayout) -> tuple[DeclarationTable, ...]:
