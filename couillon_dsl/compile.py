@@ -104,11 +104,13 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     names = dataclasses.replace(_expr_names(announcements, specs, players.nsides, declarations),
                                 whole_points=point_unit(deck, roles) == 1,
                                 card_sets=card_set_masks(layout, deck.card_sets),
-                                fixed_teams=players.sides == "teams")
+                                fixed_teams=players.sides == "teams", tallies=tuple(data.get("tallies") or {}))
     definitions, names = _definitions(data, document, names)
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
     tallies = tuple(_tally(name, raw, document, names, texts) for name, raw in (data.get("tallies") or {}).items())
+    game_ends = _scoring_rule("ends_when", {"ends_when": scoresheet.ends_when, "team": "none"}, document, names, texts,
+                              base="/scoresheet", when_key="ends_when") if scoresheet.ends_when else None
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
     hand_size = _check_playable(document, deal, players, layout, trump)
@@ -123,7 +125,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           {name: spec.value for name, spec in specs.items()}, session, limits, definitions,
                           contracts, layout.parse(first_hand.holder_of) if first_hand else -1,
                           card_roles=roles, deal_checks=deal_checks,
-                          decider=_decider(outcome, document, names, texts), tallies=tallies,
+                          decider=_decider(outcome, document, names, texts), tallies=tallies, game_ends=game_ends,
                           all_pass_contract=next((i for i, c in enumerate(contracts) if trump.auction is not None
                                                   and c.id == trump.auction.all_pass_contract), -1))
     if play.draw is not None and play.draw.while_stock is not None:
@@ -720,13 +722,18 @@ def _tally(name: str, raw: Mapping[str, Any], document: Document, names: Any,
                          base=base, delta_key="adds")
     pays = _scoring_rule(name, {"when": raw.get("when", "decided"), "team": raw["to"]}, document, names, definitions,
                          base=base) if "to" in raw else None
+    clears = _scoring_rule(name, {"clears_when": raw["clears_when"], "team": "none"}, document, names, definitions,
+                           base=base, when_key="clears_when") if raw.get("clears_when", False) is not False else None
     return Tally(name=name, description=raw.get("description", ""), adds=rule.delta, every=raw.get("every", 0),
-                 delta=raw.get("delta", 0), adds_fn=rule.delta_fn, reads=rule.reads | (pays.reads if pays else set()),
-                 to=raw.get("to", ""), when=raw.get("when", "decided"), pays=pays)
+                 delta=raw.get("delta", 0), adds_fn=rule.delta_fn,
+                 reads=rule.reads.union(*(extra.reads for extra in (pays, clears) if extra is not None)),
+                 to=raw.get("to", ""), when=raw.get("when", "decided"), pays=pays,
+                 clears_when=raw.get("clears_when", False), clears=clears)
 
 
 def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,
-                  definitions: Mapping[str, Any], base: str = "", delta_key: str = "delta") -> ScoringRule:
+                  definitions: Mapping[str, Any], base: str = "", delta_key: str = "delta",
+                  when_key: str = "when") -> ScoringRule:
     from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, compile_expression, facts_read
 
     base = base or f"/scoring/{escape(name)}"
@@ -741,7 +748,7 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
         span = document.content_span_of(f"{base}/{key}")
         return value, compile_expression(str(value), kind, names, span)  # type: ignore[arg-type]
 
-    when, when_fn = compiled("when", "bool", "true")
+    when, when_fn = compiled(when_key, "bool", "true")
     if for_each == "seat":  # the change goes to the seat's team (its side in this hand)
         team, team_fn = "", (lambda facts: facts.seat_sides[facts.each_seat])
     else:

@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "unknown-announcement": "a reference to an announcement that is not declared",
     "unknown-option": "option(\"x\") names an option that is not declared",
     "unknown-declaration": "declared(team, \"x\") names a declaration that is not declared",
+    "unknown-tally": "tally(team, \"x\") names a tally that is not declared",
     "duplicate-suit": "a suit is listed twice",
     "rank-without-points": "a rank has no card-point value",
     "trump-ranks-not-permutation": "trump_ranks does not list every rank once",
@@ -189,7 +190,9 @@ CODES: dict[str, str] = {
     "card-set-follows-trump": "a card set naming trump cards (AT) where cards fixed before the deal are needed (a deal "
                               "check, a card class)",
     "tallies-need-teams": "tallies in a ruleset whose sides change from hand to hand (players.sides)",
-    "tally-payout-unclear": "a tally with neither or both of its payouts (`every` and `delta`, or `to` and `when`)",
+    "tally-payout-unclear": "a tally with both of its payouts (`every` and `delta`, and `to`), half of one, or `when` "
+                            "without `to`",
+    "tally-unread": "a tally that pays nothing and that no expression reads with tally() (warning)",
     "all-pass-contract-invalid": "the contract played when everyone passes the auction (`on_all_pass`) is unknown, "
                                  "disabled, lets its trump be named, or gives the cards aside to a declarer's side",
     "all-pass-contract-sides": "a contract played when everyone passes the auction, each seat for itself, without a "

@@ -1995,6 +1995,19 @@ def _scaled(rs: Ruleset, rule: ScoringRule) -> str:
         else "; this is doubled for every tie before it"
 
 
+def _plural_team(team: str) -> bool:
+    """Whether a team phrase takes a plural verb ("the maker's opponents have")."""
+    return team.endswith(("opponents", "partners"))
+
+
+def _as_plural(change: str) -> str:
+    """A change phrase ("changes its score by ...", "scores ...") with the verb a plural team takes."""
+    verb, _, rest = change.partition(" ")
+    verb = verb[:-1] if verb.endswith("s") else verb
+    rest = rest.replace("its ", "their ", 1) if rest.startswith("its ") else rest
+    return f"{verb} {rest}" if rest else verb
+
+
 def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
     """``if the maker loses the hand, the maker draws one loop``; unusual expressions are quoted."""
     when = str(rule.when).lower() if isinstance(rule.when, bool) else rule.when  # `when: true` in YAML
@@ -2007,7 +2020,8 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
         team = team_phrase(rs, parse_expression(rule.team)) or f"the team `{rule.team}`"
         if alone(rs) and team == "the defence":  # the change is made to each defender's own score
             team = "each defender"
-    action = f"{team} {delta_phrase(rs, rule.delta)}{_scaled(rs, rule)}"
+    change = delta_phrase(rs, rule.delta)
+    action = f"{team} {_as_plural(change) if _plural_team(team) else change}{_scaled(rs, rule)}"
     if rule.for_each == "seat":  # the player is named by the rule, the condition read about him
         phrase = condition_phrase(rs, condition)
         whom = "" if condition == Name("true") else \
@@ -2096,16 +2110,25 @@ def tally_sentence(rs: Ruleset, tally: Tally) -> str:
     name = tally.name.replace("_", " ")
     what = f"{sentence(tally.description)} " if tally.description else ""
     grows = f"{what}After every hand each team adds {adds} to its {name}"
-    if not tally.is_pot:
+    cleared = "" if tally.clears_when is False else \
+        f" After {_hand_where(rs, tally.clears_when)}, every team's {name} goes back to 0."
+    if tally.every:
         return (f"{grows}; each time the count reaches {tally.every}, it drops by {tally.every} and the team "
-                f"{delta_phrase(rs, tally.delta)}.")
-    when = parse_expression(str(tally.when).lower() if isinstance(tally.when, bool) else tally.when)
-    clause = "every hand" if when == Name("true") else (
-        f"a hand where {phrase}" if (phrase := condition_phrase(rs, when)) is not None
-        else f"a hand where `{to_text(when)}`")
+                f"{delta_phrase(rs, tally.delta)}.{cleared}")
+    if not tally.is_pot:
+        return f"{grows}; it pays nothing, and is read by the rules above.{cleared}"
     team = team_phrase(rs, parse_expression(tally.to)) or f"the team `{tally.to}`"
-    return (f"{grows}; after {clause}, every team's {name} goes to {team}, whose score grows by their sum, and "
-            f"each {name} starts again from 0: until then it is held.")
+    return (f"{grows}; after {_hand_where(rs, tally.when)}, every team's {name} goes to {team}, whose score grows "
+            f"by their sum, and each {name} starts again from 0: until then it is held.{cleared}")
+
+
+def _hand_where(rs: Ruleset, condition: str | bool) -> str:
+    """"every hand", or "a hand where ..." in words (quoted when it has no common shape)."""
+    when = parse_expression(str(condition).lower() if isinstance(condition, bool) else condition)
+    if when == Name("true"):
+        return "every hand"
+    phrase = condition_phrase(rs, when)
+    return f"a hand where {phrase}" if phrase is not None else f"a hand where `{to_text(when)}`"
 
 
 def describe_tallies(rs: Ruleset) -> Section | None:
@@ -2138,11 +2161,14 @@ def both_can_reach(rs: Ruleset) -> bool:
 
 def game_end_sentence(rs: Ruleset) -> str:
     sheet = rs.scoresheet
-    if sheet.deals:
+    if sheet.races_to_no_goal():
         best = "highest" if sheet.direction == "up" else "lowest"
         last = "the player whose side won the last hand" if alone(rs) else "the team that won the last hand"
-        return (f"a game is {sheet.deals} deals, thrown-in deals included; after the last one the {best} total wins, "
-                f"and if two are equal, {last}")
+        ends = f"the game ends after {_hand_where(rs, sheet.ends_when)}" if sheet.ends_when else ""
+        if sheet.deals:
+            ends = f"a game is {sheet.deals} deals, thrown-in deals included" + (f", and {ends} before" if ends else "")
+        then = "then" if sheet.ends_when else "after the last one"
+        return f"{ends}; {then} the {best} total wins, and if two are equal, {last}"
     if sheet.direction == "up":
         reach = f"reach {sheet.goal} or more"
     elif sheet.display in ("lines", "loops", "dots", "strokes") and sheet.goal == 0:
@@ -2384,6 +2410,9 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return (f"the number of the highest trumps in a row, from the top one down, {team} held (with the "
                     f"cards that count for {team} unplayed), or, when the top one was not among them, the number "
                     f"missing above the highest held") if team else None
+    if isinstance(node, Call) and node.func == "tally" and len(node.args) == 2 and isinstance(node.args[1], String):
+        team = team_phrase(rs, node.args[0])
+        return f"the {node.args[1].value.replace('_', ' ')} tally of {team} before the hand" if team else None
     if isinstance(node, Call) and node.func == "tricks_worth" and len(node.args) == 2 \
             and isinstance(node.args[1], Number):
         team = team_phrase(rs, node.args[0])
@@ -2580,7 +2609,7 @@ def _comparison_phrase(rs: Ruleset, node: Binary) -> str | None:
         what = counted[left.func]
         if who is None:
             return None
-        has = "have" if who.endswith(("opponents", "partners")) else "has"
+        has = "have" if _plural_team(who) else "has"
         if isinstance(right, Number):
             if (op, right.value) in ((">", 0), (">=", 1)):
                 return f"{who} {has} {'won a trick' if left.func == 'tricks' else 'won card points'}"

@@ -585,11 +585,17 @@ class Scoresheet:
     when_both_reach: str = "furthest_past"  # or first_by_rule_order
     at_goal: str = "wins"  # or ends_game: reaching the goal ends the game, the team furthest from it winning
     deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
+    ends_when: str = ""  # an expression: the game also ends after a hand where it holds, the best total winning
 
     def lower_is_better(self) -> bool:
         """Whether a team is better off with a lower value: counting down (to a goal, or the best total
         of a number of deals), or counting up to a goal that ends the game for the furthest from it."""
-        return (self.direction == "down") != (self.at_goal == "ends_game" and not self.deals)
+        return (self.direction == "down") != (self.at_goal == "ends_game" and not self.races_to_no_goal())
+
+    def races_to_no_goal(self) -> bool:
+        """Whether the game ends by its number of deals or by `ends_when`, the best total winning,
+        rather than at the goal."""
+        return bool(self.deals or self.ends_when)
 
 
 @dataclass(frozen=True, slots=True)
@@ -614,7 +620,9 @@ class Tally:
     scoring rules every team's tally grows by ``adds`` (a `for_each: team` expression). Then
     either each time it reaches ``every`` it drops by ``every`` and ``delta`` goes to the team's
     score, or (a pot, ``to`` set) after a hand where ``when`` holds every team's tally goes to
-    the score of the team ``to`` names, and all start again from 0."""
+    the score of the team ``to`` names, and all start again from 0, or (neither) it pays nothing
+    and is a count the expressions read (`tally(team, "name")`). After a hand where
+    ``clears_when`` holds every team's count goes back to 0."""
 
     name: str
     description: str
@@ -626,6 +634,8 @@ class Tally:
     to: str = ""  # a pot's payee (a team expression); "" for a tally paying every so many
     when: str | bool = "decided"
     pays: ScoringRule | None = field(default=None, compare=False, repr=False)  # `when` and `to` compiled as a rule's
+    clears_when: str | bool = False
+    clears: ScoringRule | None = field(default=None, compare=False, repr=False)  # `clears_when` compiled as a rule's `when`
 
     @property
     def is_pot(self) -> bool:

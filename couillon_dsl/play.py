@@ -204,8 +204,11 @@ class Table:
         """The scores, with the goal, and each tally's counts (`Bags: you 3 | them 7`)."""
         sheet = self.rs.scoresheet
         parts = [f"{self.team(t)} {v}" for t, v in enumerate(scores)]
-        if sheet.deals is not None:
-            goal = f"{sheet.deals} deal{'s' if sheet.deals > 1 else ''}, the {'lowest' if sheet.direction == 'down' else 'best'} total wins"
+        best = 'lowest' if sheet.direction == 'down' else 'best'
+        if sheet.ends_when:
+            goal = f"the game ends when `{sheet.ends_when}`, the {best} total wins"
+        elif sheet.deals is not None:
+            goal = f"{sheet.deals} deal{'s' if sheet.deals > 1 else ''}, the {best} total wins"
         elif sheet.at_goal == "ends_game":
             goal = (f"the game ends at {sheet.goal}, the {'highest' if sheet.direction == 'down' else 'lowest'} "
                     "score winning")

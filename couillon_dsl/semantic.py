@@ -8,6 +8,7 @@ form, so a choice that breaks the deal is caught before anyone picks it.
 """
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import replace
 from typing import Any, Iterator, Literal, Mapping
@@ -1642,15 +1643,38 @@ class _Checks:
         if self.data.get("tallies") and sides != "teams":
             self.report("tallies-need-teams", f"tallies are counted per team, but with sides: {sides} the sides "
                         "change from hand to hand", "/tallies", "use tallies with fixed teams (players.teams)")
+        read = self.tallies_read()
         for name, tally in (self.data.get("tallies") or {}).items():
             pointer = f"/tallies/{escape(name)}"
             counted = {"every", "delta"} & tally.keys()
-            paid = {"to", "when"} & tally.keys()
-            if not (counted == {"every", "delta"} and not paid or "to" in paid and not counted):
-                written = ", ".join(k for k in ("every", "delta", "to", "when") if k in tally) or "none of them"
-                self.report("tally-payout-unclear", f"a tally pays out either every so many (`every` and `delta`) "
-                            f"or whole to a team (`to`, with `when`); this one has {written}", pointer,
-                            "give `every` and `delta`, or `to` (and `when`, by default decided)", key=True)
+            if counted and counted != {"every", "delta"} or counted and "to" in tally or "when" in tally and "to" not in tally:
+                written = ", ".join(k for k in ("every", "delta", "to", "when") if k in tally)
+                self.report("tally-payout-unclear", f"a tally pays out every so many (`every` and `delta`), whole "
+                            f"to a team (`to`, with `when`), or not at all (a count the expressions read with "
+                            f"tally()); this one has {written}", pointer,
+                            "give `every` and `delta`, or `to` (and `when`, by default decided), or neither", key=True)
+            elif not counted and "to" not in tally and name not in read:
+                self.report("tally-unread", f"tally '{name}' pays nothing, and no expression reads it with "
+                            f"tally(team, \"{name}\")", pointer,
+                            "read it in a rule or definition, or give it `every` and `delta` or `to`",
+                            severity="warning", key=True)
+
+    def tallies_read(self) -> set[str]:
+        """The tallies some expression of the ruleset reads with tally(team, "name")."""
+        from couillon_dsl.expr.compile import walk
+        from couillon_dsl.expr.parse import Call, ExpressionError, String, parse_expression
+
+        read: set[str] = set()
+        for text in _texts(self.data):
+            if "tally" not in text:
+                continue
+            try:
+                nodes = list(walk(parse_expression(text)))
+            except ExpressionError:  # prose, or an expression the expression checks report
+                continue
+            read.update(node.args[1].value for node in nodes if isinstance(node, Call) and node.func == "tally"
+                        and len(node.args) == 2 and isinstance(node.args[1], String))
+        return read
 
     def check_passing(self) -> None:
         """Each player holds the cards it passes, and `across` has a player opposite."""
@@ -1730,15 +1754,19 @@ class _Checks:
                         "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
         ends = sheet.get("at_goal") == "ends_game"
-        for key, unused in (("at_goal", ends and "deals" in sheet),
+        no_race = "deals" in sheet or "ends_when" in sheet
+        for key, unused in (("at_goal", ends and no_race),
                             ("when_both_reach", ends and sheet.get("when_both_reach", "furthest_past") != "furthest_past")):
             if unused:
                 self.report("unused-setting", f"scoresheet.{key} is ignored: "
-                            + ("a game of a fixed number of deals has no goal to reach" if key == "at_goal"
+                            + ("a game of a fixed number of deals, or one ends_when ends, has no goal to reach"
+                               if key == "at_goal"
                                else "with at_goal: ends_game the furthest from the goal wins, whoever got there first"),
                             f"/scoresheet/{key}", f"remove scoresheet.{key}", key=True, severity="warning")
         if "deals" in sheet:  # a fixed number of deals always ends
             self.check_schedule_length(sheet["deals"])
+            return
+        if "ends_when" in sheet:  # the rules' own end, bounded by limits.max_hands
             return
         start, goal, down = sheet["start"], sheet.get("goal", 0), sheet.get("direction", "down") == "down"
         if (start <= goal) if down else (start >= goal):
@@ -1989,6 +2017,11 @@ class _OptionChecks:
                 if problems:
                     self.report("option-value-invalid", f"option '{name}' cannot set {pointer} to {value!r}: {problems[0]}",
                                 value_at)
+            parent, _, key = pointer.rpartition("/")
+            if not exists and self.in_domain(option, default) and isinstance(_data_at(self.data, parent)[1], dict):
+                variant = copy.deepcopy(self.data)  # compiling writes the default there: check what that plays
+                _data_at(variant, parent)[1][unescape(key)] = copy.deepcopy(default)
+                self.check_variant(name, default, variant, at)
             if exists and not _same(current, default) and self.in_domain(option, default):
                 self.report("option-default-mismatch", f"{where(pointer)} is {current!r} but option '{name}' defaults to "
                             f"{default!r}, which replaces it", pointer,
@@ -2007,21 +2040,25 @@ class _OptionChecks:
 
     def check_patch(self, name: str, option: dict[str, Any], at: str, entry: dict[str, Any]) -> None:
         """Apply one patch and run every check on the result, placing findings inside the patch."""
-        from couillon_dsl.schema import document_errors
-
         value = entry["value"]
         if not self.in_domain(option, value):
             self.report("option-value-invalid", f"option '{name}' has a patch for {value!r}, which it cannot take",
                         f"{at}/value")
             return
-        variant = merged(self.data, entry["patch"])
+        self.check_variant(name, value, merged(self.data, entry["patch"]), f"{at}/patch")
+
+    def check_variant(self, name: str, value: Any, variant: dict[str, Any], at: str) -> None:
+        """Run every check on the ruleset option ``name`` at ``value`` makes (``variant``), placing
+        findings at ``at``: a patch, or a setting the option writes where the ruleset wrote none."""
+        from couillon_dsl.schema import document_errors
+
         variant.pop("options", None)  # the variant is one choice made; its own options are not re-applied
         context = f"with option {name} = {_yaml_scalar(value)}: "
         problems = document_errors(variant)
         if problems:
-            self.report("option-value-invalid", context + problems[0], f"{at}/patch")
+            self.report("option-value-invalid", context + problems[0], at)
             return
-        place = _Place(self.document, f"{at}/patch")
+        place = _Place(self.document, at)
         checks = _Checks(variant, place, context)
         checks.document_options = self.data.get("options") or {}
         found = [*checks.run(),
@@ -2040,6 +2077,18 @@ class _OptionChecks:
 
 # ---- expressions
 
+def _texts(value: Any) -> Iterator[str]:
+    """Every string in a ruleset's data, prose included: where an expression may be written."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item)
+
+
 def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
     """The expression name table of a ruleset: its announcements, option types and team count."""
     from couillon_dsl.expr import ExprNames
@@ -2054,6 +2103,7 @@ def expression_names(data: dict[str, Any], options: dict[str, Any] | None = None
         team_count=_side_count(data["players"]),
         players=data["players"]["count"],
         declarations=tuple(data.get("declarations") or {}),
+        tallies=tuple(data.get("tallies") or {}),
         whole_points=all(float(v).is_integer() for v in values if isinstance(v, (int, float))),
         card_sets=dict.fromkeys(deck.get("card_sets") or {}, 0),
         fixed_teams=data["players"].get("sides", "teams") == "teams",
@@ -2086,11 +2136,15 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
         pointer = f"/tallies/{escape(name)}/adds"
         if isinstance(text := tally.get("adds"), str):
             found += check_expression(text, "int", each_team, place.content(pointer), pointer)
-        pot_fields: tuple[tuple[str, Literal["team", "bool"]], ...] = (("to", "team"), ("when", "bool"))
-        for field, kind in pot_fields:  # a pot's payee and moment: the hand's facts
+        pot_fields: tuple[tuple[str, Literal["team", "bool"]], ...] = (("to", "team"), ("when", "bool"),
+                                                                       ("clears_when", "bool"))
+        for field, kind in pot_fields:  # a pot's payee and moment, and when every count is wiped: the hand's facts
             pointer = f"/tallies/{escape(name)}/{field}"
             if isinstance(text := tally.get(field), str):
                 found += check_expression(text, kind, checked.names, place.content(pointer), pointer)
+    if isinstance(text := data["scoresheet"].get("ends_when"), str):
+        found += check_expression(text, "bool", checked.names, place.content("/scoresheet/ends_when"),
+                                  "/scoresheet/ends_when")
     found += _outcome_expression_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     found += _offered_when_diagnostics(data, place, checked.names)
     found += _contract_offered_diagnostics(data, place, checked.names)
@@ -2135,7 +2189,7 @@ def _offered_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -
 
 
 # what `play.stop_when` may read beside the settled facts: what the tricks so far have settled
-TRICK_FACTS = SETTLED_FACTS | {"points", "tricks", "declared", "last_trick_winner", "tricks_per_hand", "scores",
+TRICK_FACTS = SETTLED_FACTS | {"points", "tricks", "declared", "last_trick_winner", "tricks_per_hand", "scores", "tallies",
                                "seat_sides"}
 
 
@@ -2196,7 +2250,7 @@ def _contract_offered_diagnostics(data: dict[str, Any], place: _Place, names: An
 
 
 # what `bids.blind.when` may read: what is settled before anyone looks at the deal
-BEFORE_THE_DEAL_FACTS = frozenset({"scores", "options", "dealer_team", "elder_team", "tricks_per_hand", "seat_sides"})
+BEFORE_THE_DEAL_FACTS = frozenset({"scores", "tallies", "options", "dealer_team", "elder_team", "tricks_per_hand", "seat_sides"})
 
 
 def _blind_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:

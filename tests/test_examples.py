@@ -28,7 +28,7 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 def test_there_are_examples() -> None:
     assert [path.stem for path in EXAMPLES] == ["belote", "bridge", "briscola", "contree", "doppelkopf", "euchre", "hearts", "klaverjas",
-                                                "oh-hell", "pinochle", "schafkopf", "schnapsen",
+                                                "oh-hell", "pinochle", "rubber-bridge", "schafkopf", "schnapsen",
                                                 "sheepshead", "sixty-six", "skat", "spades", "tute", "whist"]
 
 

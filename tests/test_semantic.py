@@ -173,11 +173,16 @@ def test_expression_errors_are_placed_inside_the_scalar(tmp_path):
     assert (d.span.line, d.span.column) == (8, 7)
 
 
+def child_errors(tmp_path: Path, parent: str, body: str) -> list:
+    """The errors of a file extending ``parent`` with ``body``."""
+    path = tmp_path / "child.yaml"
+    path.write_text(f"extends: {parent}\nid: child\nname: Child\n{body}", encoding="utf-8")
+    return [d for d in check(load_ruleset(path)) if d.is_error]
+
+
 def child_of_tarot(tmp_path: Path, body: str) -> list:
     """The errors of a file extending tarot, whose option petit_sec has a patch ({deal_checks: null})."""
-    path = tmp_path / "child.yaml"
-    path.write_text(f"extends: tarot\nid: child\nname: Child\n{body}", encoding="utf-8")
-    return [d for d in check(load_ruleset(path)) if d.is_error]
+    return child_errors(tmp_path, "tarot", body)
 
 
 def test_an_error_a_patched_form_inherits_is_reported_once_in_the_child(tmp_path):
@@ -208,3 +213,12 @@ def test_freedom_under_a_winning_partner_without_partners_is_flagged_as_unused(t
     unused = found(tmp_path, "players:\n  count: 4\n  teams: [[0], [1], [2], [3]]\n" + free)
     assert [(d.code, d.severity, d.pointer) for d in unused] == [("unused-setting", "warning",
                                                                    "/play/follow/when_partner_winning")]
+
+
+def test_a_setting_an_option_writes_where_the_ruleset_wrote_none_is_checked_as_played(tmp_path):
+    """Schieber's option writes its modes' `enabled`; with the trumps contract gone and Undenufe's
+    own `enabled` removed, the option's default (off) leaves no contract to pick, which compiling would
+    play: the checks see the ruleset the default makes, not the one written."""
+    errors = child_errors(tmp_path, "schieber", "contracts:\n  trumps: null\n  bottom_up: {enabled: null}\n")
+    assert [d.code for d in errors] == ["contracts-none-enabled"]
+    assert errors[0].message.startswith("with option ")

@@ -182,13 +182,20 @@ def hand_spread(ruleset: Ruleset) -> float:
     return max(1.0, math.sqrt(total / count)) if count else 1.0
 
 
+# the deals a game that `scoresheet.ends_when` ends is priced as still having to play, wherever it stands:
+# about half of a rubber of bridge between greedy players (15 deals)
+DEALS_LEFT_WHEN_OPEN = 8
+
+
 class Outlook:
     """Each team's chance to win the session from a scoresheet state: by the problem of points
     in a race to a goal; in a game of a fixed number of deals (the best total winning) by its
     lead over the best other team, against the spread of the deals still to play; and so in a
     game that ends when a team reaches the goal (`at_goal: ends_game`, the furthest from it
     winning), its lead being its distance from the goal less the best other team's, with as many
-    deals to play as the hand's typical change takes the nearest team to the goal."""
+    deals to play as the hand's typical change takes the nearest team to the goal. A game that
+    `scoresheet.ends_when` ends is priced as one of deals, with :data:`DEALS_LEFT_WHEN_OPEN`
+    still to play: the condition is the rules' own, and no model of it is made."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -202,6 +209,9 @@ class Outlook:
         self.table = _points_problem(self.limit)
         self.carry = sheet.tie_carry  # ties pending make the next decided hand count double (or more)
         self.deals = sheet.deals or 0
+        self.open_ended = not self.deals and bool(sheet.ends_when)
+        if self.open_ended:
+            self.deals = DEALS_LEFT_WHEN_OPEN
         self.ends = not self.deals and sheet.at_goal == "ends_game"
         self.unit = hand_spread(ruleset) if self.deals or self.ends else 0.0  # a hand's typical change
         self._priced: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], list[float]] = {}  # see chances
@@ -220,7 +230,7 @@ class Outlook:
             left = max(1.0, min(away) / self.unit)
             return away[team] - max(a for t, a in enumerate(away) if t != team), self.unit * math.sqrt(left)
         best_other = max(-self.sign * v for t, v in enumerate(scores) if t != team)
-        left = max(1, self.deals - state.hand_number + 1)
+        left = self.deals if self.open_ended else max(1, self.deals - state.hand_number + 1)
         return -self.sign * scores[team] - best_other, self.unit * math.sqrt(left)
 
     def game_chances(self, state: GameState) -> list[float]:
@@ -253,7 +263,7 @@ class Outlook:
         result = state.result
         if result is not None:
             return [float(result.winner == t) for t in range(len(result.scores))]
-        key = (state.scores, state.games_won, state.hand_number if self.deals else 0, state.ties_pending,
+        key = (state.scores, state.games_won, state.hand_number if self.deals and not self.open_ended else 0, state.ties_pending,
                state.passes_pending)
         known = self._priced.get(key)
         if known is None:

@@ -55,6 +55,7 @@ class HandScore(NamedTuple):
     passes: int  # passed-out deals pending after the hand
     first_to_goal: Team | None = None  # with when_both_reach: first_by_rule_order, the team that got there first
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (the `tallies` section), each team's count after the hand
+    ends_game: bool = False  # `scoresheet.ends_when` held: the game is over, the best total winning
 
 
 ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntricks, passes, ties, values, made,
@@ -136,6 +137,7 @@ def make_score_hand(
     nsides: int = 0,
     decider: OutcomeExpression | None = None,
     tallies: Sequence[Tally] = (),
+    game_ends: ScoringRule | None = None,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
     passes, ties, values, made, declared, ..., side_of) -> HandScore``.
@@ -166,8 +168,10 @@ def make_score_hand(
     tally's `adds` (remembered with the rules' deltas), and every `every` it reaches pays the
     tally's `delta` into the hand's change, as one more step of the race to the goal; a pot's
     (`to`) counts all go to the team `to` names after a hand where its `when` holds. The
-    closure then takes the counts before the hand (``counts``, per tally per team) and
-    returns them after it (``HandScore.tallies``).
+    closure then takes the counts before the hand (``counts``, per tally per team: what
+    `tally()` reads) and returns them after it (``HandScore.tallies``), every count of a tally
+    back at 0 after a hand where its `clears_when` holds. ``game_ends`` (`scoresheet.ends_when`,
+    compiled as a rule's `when`) says whether the hand ends the game (``HandScore.ends_game``).
 
     A ruleset with fixed teams, an `outcome` without `maker_wins`, rules that read only
     :data:`LANGUAGE_V1_FACTS` and a goal not counted rule by rule (most of them) gets a
@@ -182,12 +186,14 @@ def make_score_hand(
     per_seat = nsides > 0
     nsides = nsides or nteams
     options = MappingProxyType(dict(options))
-    reads = set().union(*(rule.reads for rule in rules), *(tally.reads for tally in tallies)) - {"options"}
+    reads = set().union(*(rule.reads for rule in rules), *(tally.reads for tally in tallies),
+                        game_ends.reads if game_ends else ()) - {"options"}
     if any(rule.tie_scaled for rule in rules):
         reads.add("ties_pending")  # the tie multiplier
-    # a row's (deltas, steps rule by rule, each tally's adds per team, each pot's payee or None)
+    # a row's (deltas, steps rule by rule, each tally's adds per team, each pot's payee or None, whether each
+    # tally's counts are wiped, whether the game ends)
     memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
-                          tuple[Team | None, ...]]] = {}
+                          tuple[Team | None, ...], tuple[bool, ...], bool]] = {}
     race = sheet.when_both_reach == "first_by_rule_order"
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1
@@ -220,7 +226,8 @@ def make_score_hand(
     counted = tuple(tally.adds_fn for tally in tallies)
     payouts = tuple((tally.every, tally.delta) for tally in tallies)
     pays = tuple(tally.pays for tally in tallies)
-    if not (race or per_seat or decide is not None or tallies) and reads <= LANGUAGE_V1_FACTS:
+    clears = tuple(tally.clears for tally in tallies)
+    if not (race or per_seat or decide is not None or tallies or game_ends) and reads <= LANGUAGE_V1_FACTS:
         return _score_language_v1(outcome, plan, define, team_of, next_seat, carries_ties, multiplier, key_of,
                                   lambda row: facts_of(row, team_of), options)
 
@@ -250,7 +257,7 @@ def make_score_hand(
                                             *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held,
                                             trump, scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds,
                                             captured, trick_values, sides_in_play, declarer, hand_number,
-                                            announced_tricks),
+                                            announced_tricks, counts),
                                            sides)
         decided = winner is not None
         all_tricks = winner is not None and tricks[winner] == ntricks
@@ -259,7 +266,7 @@ def make_score_hand(
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held, trump,
                scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds, captured, trick_values, sides_in_play,
-               declarer, hand_number, announced_tricks)
+               declarer, hand_number, announced_tricks, counts)
         k = multiplier(ties) if ties else 1
         # a hand played with every seat for itself (`on_all_pass: {contract}`) has a side per seat
         sides_now = len(points) if per_seat else nsides
@@ -272,13 +279,16 @@ def make_score_hand(
             adds = tuple(tuple(int(fn(facts._replace(each_team=t))) for t in teams)  # type: ignore[call-overload]
                          for fn in counted)  # facts.defined is filled by now
             payees = tuple(_payee(pot, facts) for pot in pays)
-            scored = deltas, steps, adds, payees
+            wiped = tuple(rule is not None and bool(rule.when_fn(facts)) for rule in clears)
+            scored = deltas, steps, adds, payees, wiped, game_ends is not None and bool(game_ends.when_fn(facts))
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
-        deltas, steps, adds, payees = scored
+        deltas, steps, adds, payees, wiped, ends = scored
         if counted:
             counts, paid = tally_payouts(payouts, counts or ((0,) * nteams,) * len(counted), adds, payees)
+            if any(wiped):
+                counts = tuple((0,) * nteams if wipe else row for row, wipe in zip(counts, wiped))
             if any(paid):
                 deltas = tuple(map(add, deltas, paid))
                 steps = (*steps, paid)
@@ -297,7 +307,7 @@ def make_score_hand(
             ties += 1
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-            deltas, tuple(map(add, values, deltas)), ties, passes, first, counts,
+            deltas, tuple(map(add, values, deltas)), ties, passes, first, counts, ends,
         ))
 
     return score
@@ -381,7 +391,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
             deltas, (values[0] + deltas[0], values[1] + deltas[1]) if two_teams else tuple(map(add, values, deltas)),
-            ties, passes, None, (),
+            ties, passes, None, (), False,
         ))
 
     return score
@@ -456,25 +466,27 @@ def passes_after_pass_out(sheet: Scoresheet, passes: int) -> int:
     return passes
 
 
-SettleFn = Callable[[Sequence[int], Any, int, MutableSequence[int]], tuple[int, Any]]
+SettleFn = Callable[..., tuple[int, Any]]
 
 
 def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn:
     """The closure that says what follows a scored hand:
-    ``settle(values, hand_winner, game_hands, games_won) -> (verdict, game winner)``.
+    ``settle(values, hand_winner, game_hands, games_won, first, ends) -> (verdict, game winner)``.
 
     The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`, or
     `limits.max_games` reached by a won game: then the game winner comes with it); a won game
     is counted in ``games_won``. When several teams pass the goal at once, the furthest past
     it wins, then the hand's winner, then the lower team number. With `at_goal: ends_game` a
     team at the goal ends the game instead, and the team furthest from it wins (then the lower
-    team number).
+    team number). A game of `deals` or with `ends_when` races to no goal: it ends after its last
+    deal or a hand where `ends_when` held (``ends``), and the best total wins (highest counting
+    up, lowest counting down), then the hand's winner, then the lower team number.
     """
-    if sheet.deals:
-        return _settle_after_deals(sheet, session, limits)
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1  # (goal - value) * sign >= 0: at or past the goal
-    down = sign == 1
+    better = -1 if sheet.lower_is_better() else 1  # the best total is the highest value * better
+    deals = sheet.deals or 0
+    no_race = bool(deals or sheet.ends_when)  # the game ends by its deals or by `ends_when`, not at a goal
     max_hands = limits.max_hands
     max_games = limits.max_games
     games_to_win = session.games_to_win
@@ -482,38 +494,29 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     goes_on = (NEXT_HAND, None)
     abandoned = (ABANDONED, None)
 
+    def won(winner: Team, games_won: MutableSequence[int]) -> tuple[int, Team | None]:
+        games_won[winner] += 1
+        if games_won[winner] >= games_to_win:
+            return SESSION_OVER, winner
+        return (ABANDONED if sum(games_won) >= max_games else NEXT_GAME), winner
+
+    def best_total(values: Sequence[int], hand_winner: Team | None) -> Team:
+        return max(range(len(values)), key=lambda t: (values[t] * better, t == hand_winner, -t))
+
     def settle(values: Sequence[int], hand_winner: Team | None, game_hands: int,
-               games_won: MutableSequence[int], first: Team | None = None) -> tuple[int, Team | None]:
-        if first is None and (min(values) > goal if down else max(values) < goal):  # nobody there: the usual case
+               games_won: MutableSequence[int], first: Team | None = None, ends: bool = False) -> tuple[int, Team | None]:
+        if no_race:  # `first` (a goal reached mid-hand) has no meaning without a goal
+            if ends or deals and game_hands >= deals:
+                return won(best_total(values, hand_winner), games_won)
+            return abandoned if game_hands >= max_hands else goes_on
+        if first is None and (min(values) > goal if sign == 1 else max(values) < goal):  # nobody there: the usual case
             return abandoned if game_hands >= max_hands else goes_on
         if ends_game:  # someone got there: the game is over, and the furthest from the goal wins
             winner = max(range(len(values)), key=lambda t: ((values[t] - goal) * sign, -t))
         else:
             winner = first if first is not None else max((t for t, v in enumerate(values) if (goal - v) * sign >= 0),
                          key=lambda t: ((goal - values[t]) * sign, t == hand_winner, -t))
-        games_won[winner] += 1
-        if games_won[winner] >= games_to_win:
-            return SESSION_OVER, winner
-        return (ABANDONED if sum(games_won) >= max_games else NEXT_GAME), winner
-
-    return settle
-
-
-def _settle_after_deals(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn:
-    """`settle` for a game of `scoresheet.deals` deals: after the last one, the best total wins
-    (highest counting up, lowest counting down), then the hand's winner, then the lower team."""
-    deals, sign = sheet.deals or 0, -1 if sheet.direction == "down" else 1
-    games_to_win, max_games, max_hands = session.games_to_win, limits.max_games, limits.max_hands
-
-    def settle(values: Sequence[int], hand_winner: Team | None, game_hands: int,
-               games_won: MutableSequence[int], first: Team | None = None) -> tuple[int, Team | None]:
-        if game_hands < deals:  # `first` (a goal reached mid-hand) has no meaning without a goal
-            return (ABANDONED, None) if game_hands >= max_hands else (NEXT_HAND, None)
-        winner = max(range(len(values)), key=lambda t: (values[t] * sign, t == hand_winner, -t))
-        games_won[winner] += 1
-        if games_won[winner] >= games_to_win:
-            return SESSION_OVER, winner
-        return (ABANDONED if sum(games_won) >= max_games else NEXT_GAME), winner
+        return won(winner, games_won)
 
     return settle
 

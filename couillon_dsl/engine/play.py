@@ -91,7 +91,7 @@ class PlayPhase(StateFields):
                          multiplier=self._mult, trump=self._trump, kitty_taken=self._kitty_taken(),
                          bid_value=self._bid_value(), options=MappingProxyType(self._rs.option_values()),
                          tricks_per_hand=self._t.tricks_of(self._game_hands), scores=tuple(self._values),
-                         seat_sides=side_of)
+                         seat_sides=side_of, tallies=self._counts)
 
     def _stops_on_declaring(self, before: int) -> bool:
         """Whether `play.stop_when` holds once a card declared melds (``_melds`` had ``before``), a trick

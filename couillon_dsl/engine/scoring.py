@@ -91,7 +91,8 @@ class ScoringPhase(StateFields):
         winner = score.winner
         if t.sides_per_hand and winner is not None:  # the scoresheet is per seat: the winning side's first seat
             winner = self._side_of.index(winner)
-        self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal)
+        self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal,
+                        score.ends_game)
 
     def _announced_tricks(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Per announcement made this hand, its id and each side's tricks when it was made (`tricks_at`)."""
@@ -212,11 +213,13 @@ class ScoringPhase(StateFields):
                       m.cards if tables[m.kind].shown or tables[m.kind].per_trick or not public else 0)
                      for m in self._melds)
 
-    def _next_hand(self, hand_winner: Team | None, same_dealer: bool, first_to_goal: Team | None = None) -> None:
-        """End the game if a team reached the goal (or a limit was hit), else deal again."""
+    def _next_hand(self, hand_winner: Team | None, same_dealer: bool, first_to_goal: Team | None = None,
+                   ends: bool = False) -> None:
+        """End the game if a team reached the goal, `scoresheet.ends_when` held (``ends``) or a limit was
+        hit, else deal again."""
         rs = self._rs
         verdict, game_winner = self._t.settle(self._values, hand_winner, self._game_hands, self._games_won,
-                                              first_to_goal)
+                                              first_to_goal, ends)
         if game_winner is not None:
             self._games.append(FinishedGame(game_winner, self._values, self._game_hands))
         if verdict == ABANDONED:

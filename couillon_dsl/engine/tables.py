@@ -439,6 +439,7 @@ def build_tables(
     deal_checks: Sequence[DealCheck] = (),
     decider: OutcomeExpression | None = None,
     tallies: Sequence[Tally] = (),
+    game_ends: ScoringRule | None = None,
     all_pass_contract: int = -1,
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game).
@@ -514,7 +515,7 @@ def build_tables(
                      else None for p, plan in zip(prefixes, plans))
     # what the scoring, the tallies and the outcome's expression read of the hand
     rule_reads = (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies),
-                  decider.reads if decider else frozenset())
+                  decider.reads if decider else frozenset(), game_ends.reads if game_ends else frozenset())
     return Tables(
         contexts=tuple(contexts),
         promotion_cards=tuple(layout.parse(p.card) if p.card is not None else -1 for p, _, _ in promotions),
@@ -539,7 +540,7 @@ def build_tables(
                          for p, q, plan in zip(prefixes, suffixes, plans)),
         score_hand=make_score_hand(make_outcome(outcome, players.nsides, unit), scoring, tuple(team_of),
                                    next_seat, scoresheet, ids, options, definitions, unit,
-                                   players.nsides if players.sides != "teams" else 0, decider, tallies),
+                                   players.nsides if players.sides != "teams" else 0, decider, tallies, game_ends),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
         contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted", "all_suits") else

@@ -93,6 +93,7 @@ class HandFacts(NamedTuple):
     hand_number: int = 0  # this deal's number in the game, 1 for the first, thrown-in deals counted
     # (announcement id, each team's tricks when it was made) per announcement made this hand, in order
     announced_tricks: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    tallies: tuple[tuple[int, ...], ...] = ()  # per tally (the `tallies` section), each team's count before the hand
     # announcement id -> how many times it was made this hand (one per seat for an announcement a deal step asks)
     announced_times: Mapping[str, int] = MappingProxyType({})
 
@@ -111,6 +112,7 @@ class ExprNames:
     definitions: Mapping[str, tuple[int, str]] = field(default_factory=dict)
     bound: frozenset[str] = frozenset()
     declarations: tuple[str, ...] = ()  # declaration ids, in the order of HandFacts.declared
+    tallies: tuple[str, ...] = ()  # tally names, in the order of HandFacts.tallies
     whole_points: bool = True  # False when the pack has half points: points() is then a `number`
     # deck.card_sets: name -> mask (0 when checking), or a mask per trump suit (the last: no trump) for a
     # set that names trump cards (`AT`)
@@ -169,6 +171,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "opponents": (("team",), "team"),
     "option": (("option",), "any"),
     "declared": (("team", "declaration"), "int"),
+    "tally": (("team", "tally"), "int"),
     "count": (("card_set", "team"), "int"),
     "held": (("card_set", "team"), "int"),
     "score": (("team",), "int"),
@@ -220,7 +223,8 @@ _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidde
                    "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "seat_blind": "seat_blinds", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
                    "times_announced": "announced_times", "tricks_at": "announced_tricks",
-                   "option": "options", "declared": "declared", "count": "won", "held": "held", "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
+                   "option": "options", "declared": "declared", "tally": "tallies", "count": "won", "held": "held",
+                   "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
                    "captured": "captured", "tricks_worth": "trick_values",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
                    "taken_with": "trick_log", "role": "declarer"}
@@ -435,8 +439,8 @@ class _Checker:
         if len(node.args) != len(params):
             return self.fail("expr-arity", f"{node.func}() takes {len(params)} argument{'s' if len(params) > 1 else ''}, "
                              f"not {len(node.args)}", node)
-        if node.func == "declared":
-            return self.declared(node)
+        if node.func in ("declared", "tally"):
+            return self.team_count(node)
         if node.func == "tricks_at":
             return self.tricks_at(node)
         if node.func in ("count", "held", "in_last_trick", "captured"):
@@ -593,22 +597,29 @@ class _Checker:
             return "bool", lambda facts: (t := nth(facts)) is not None and bool(cards(facts) >> t[2] & 1)
         return "team", lambda facts: None if (t := nth(facts)) is None else t[1]
 
-    def declared(self, node: Call) -> tuple[str, Evaluator | None]:
-        """``declared(team, "weis")``: the points the team keeps from that declaration this hand."""
+    def team_count(self, node: Call) -> tuple[str, Evaluator | None]:
+        """``declared(team, "weis")``: the points the team keeps from that declaration this hand;
+        ``tally(team, "bags")``: the team's count of that tally before the hand (0 in a hand valued
+        apart from a game, an agent's estimate)."""
         team_node, id_node = node.args
+        what, field = ("declaration", "declared") if node.func == "declared" else ("tally", "tallies")
+        example = f'{node.func}(team, "{"weis" if node.func == "declared" else "bags"}")'
         if not isinstance(id_node, String):
-            return self.fail("expr-type", "declared() takes a team and a quoted declaration id, e.g. "
-                             "declared(team, \"weis\")", id_node)
-        ids = self.names.declarations
+            return self.fail("expr-type", f"{node.func}() takes a team and a quoted {what} id, e.g. {example}",
+                             id_node)
+        ids = self.names.declarations if node.func == "declared" else self.names.tallies
         if id_node.value not in ids:
             listed = ", ".join(ids) or "none"
-            return self.fail("unknown-declaration", f"no declaration '{id_node.value}' is declared", id_node,
-                             did_you_mean(id_node.value, ids) or f"declared: {listed}")
+            message, hint = f"no {what} '{id_node.value}' is declared", did_you_mean(id_node.value, ids)
+            if node.func == "declared":
+                return self.fail("unknown-declaration", message, id_node, hint or f"declared: {listed}")
+            return self.fail("unknown-tally", message, id_node, hint or f"declared: {listed}")
         index = ids.index(id_node.value)
-        team = self.expect(team_node, "team", "declared()")
+        team = self.expect(team_node, "team", f"{node.func}()")
         if team is None:
             return "int", None
-        return "int", lambda facts: 0 if (t := team(facts)) is None or not facts.declared else facts.declared[index][t]
+        table = operator.attrgetter(field)
+        return "int", lambda facts: 0 if (t := team(facts)) is None or not (rows := table(facts)) else rows[index][t]
 
     def tricks_at(self, node: Call) -> tuple[str, Evaluator | None]:
         """``tricks_at("close", team)``: the tricks ``team`` had taken when the announcement was first made

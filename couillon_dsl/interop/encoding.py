@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from couillon_dsl.agents.playout import hand_spread
+from couillon_dsl.agents.playout import DEALS_LEFT_WHEN_OPEN, hand_spread
 from couillon_dsl.cards import iter_bits
 
 if TYPE_CHECKING:
@@ -45,7 +45,8 @@ class ViewEncoder:
         ncards = ruleset.layout.size
         nteams = len(ruleset.players.teams)
         sheet = ruleset.scoresheet
-        self.span = hand_spread(ruleset) * math.sqrt(sheet.deals) if sheet.deals else max(1, abs(sheet.start - sheet.goal))
+        self.span = (hand_spread(ruleset) * math.sqrt(sheet.deals or DEALS_LEFT_WHEN_OPEN) if sheet.races_to_no_goal()
+                     else max(1, abs(sheet.start - sheet.goal)))
         self.words = (*WORDS, *(c.id for c in ruleset.contracts))
         self.contract_ids = [c.id for c in ruleset.contracts]
         self.declaration_ids = [d.id for d in ruleset.declarations]
