@@ -2028,6 +2028,8 @@ def scoring_rule_sentence(rs: Ruleset, rule: ScoringRule) -> str:
             f" for whom {phrase if phrase is not None else f'`{to_text(condition)}` holds'}"
         if phrase is not None and phrase.startswith("that player is"):  # a role: "each player who is the declarer"
             whom = " who" + phrase[len("that player"):]
+        elif phrase is not None and Name(EACH_SEAT) not in walk(condition):  # about the hand, not the player
+            return f"if {phrase}, for each player, {action}"
         return f"for each player{whom}, {action}"
     if condition == Name("true"):
         return f"after every hand, {action}"
@@ -2410,6 +2412,9 @@ def int_phrase(rs: Ruleset, node: Node) -> str | None:
             return (f"the number of the highest trumps in a row, from the top one down, {team} held (with the "
                     f"cards that count for {team} unplayed), or, when the top one was not among them, the number "
                     f"missing above the highest held") if team else None
+    if isinstance(node, Call) and node.func == "seat_held" and len(node.args) == 2 and isinstance(node.args[0], String) \
+            and node.args[1] == Name("seat"):
+        return f"the number of the {node.args[0].value} that player held at the start of play"
     if isinstance(node, Call) and node.func == "tally" and len(node.args) == 2 and isinstance(node.args[1], String):
         team = team_phrase(rs, node.args[0])
         return f"the {node.args[1].value.replace('_', ' ')} tally of {team} before the hand" if team else None

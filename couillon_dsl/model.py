@@ -737,7 +737,7 @@ class Tables:
     roles: Any  # engine.roles.RoleTables, or None without card roles
     reads_tricks: bool  # scoring reads the cards won or the tricks (count, in_last_trick, last_trick_winner, in_trick...)
     reads_seats: bool  # scoring reads a seat (`for_each: seat`, seat_tricks, seat_bid, team_of)
-    reads_held: bool  # scoring reads the cards the sides held at the start of play (held)
+    reads_held: bool  # scoring reads the cards the sides or seats held at the start of play (held, seat_held)
     reads_top_runs: bool  # scoring reads the sides' runs of top trumps (top_run)
     # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
     deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]

@@ -144,3 +144,23 @@ def test_the_rulebook_reads_the_counts_and_the_end(tmp_path: Path) -> None:
         "and is read by the rules above. After a hand where the hand is a tie, every team's wins goes back to 0.")
     assert game_end_sentence(RUBBER) == ("the game ends after a hand where `rubber_won` holds; then the highest total "
                                          "wins, and if two are equal, the team that won the last hand")
+
+
+def test_honours_go_to_the_side_of_the_player_who_held_them() -> None:
+    """Rubber honours (`seat_held`): East's four aces at no trump score 150 to the defenders; South's five
+    spade honours 150 to the declarer's side, North's four 100; none with the option off."""
+    parse = RUBBER.layout.parse
+
+    def mask(*cards: str) -> int:
+        return sum(1 << parse(card) for card in cards)
+
+    def deltas(rs: object, contract: str, held: tuple[int, ...]) -> tuple[int, ...]:
+        trump = -1 if contract == "notrump" else 0  # spades, the first suit
+        return rs.tables.score_hand((0, 0), (9, 4), 0, 0, 13, 0, 0, (0, 0), (), contract=contract,  # type: ignore[attr-defined]
+                                    counts=((0, 0), (0, 0)), bid_value=3, seat_held=held, trump=trump).deltas
+    aces = mask("AS", "AH", "AD", "AC")
+    assert deltas(RUBBER, "notrump", (0, aces, 0, 0)) == (100, 150)  # 3 no trump made: 100, a game
+    assert deltas(RUBBER, "spades", (0, 0, mask("AS", "KS", "QS", "JS", "10S"), 0)) == (90 + 150, 0)
+    assert deltas(RUBBER, "spades", (mask("KS", "QS", "JS", "10S"), 0, 0, 0)) == (90 + 100, 0)
+    assert deltas(RUBBER, "spades", (mask("KS", "QS", "JS"), 0, mask("AS", "10S"), 0)) == (90, 0)  # split: none
+    assert deltas(api.load(FOLDER / "rubber-bridge.yaml", {"honours": False}), "notrump", (0, aces, 0, 0)) == (100, 0)

@@ -81,7 +81,8 @@ class ScoringPhase(StateFields):
                              *(self._trick_values() if t.reads_trick_values else ()),
                              sides_in_play=self._sides_in_play() if self._sitting_out else (),
                              declarer=self._decider if self._maker is not None else None,
-                             hand_number=self._game_hands + 1, announced_tricks=self._announced_tricks() if self._made else ())
+                             hand_number=self._game_hands + 1, announced_tricks=self._announced_tricks() if self._made else (),
+                             seat_held=self._held_by_seat() if t.reads_held else ())
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
@@ -122,9 +123,13 @@ class ScoringPhase(StateFields):
         """The cards each side held at the start of play (after any exchange): what its seats played,
         and what they still hold (a seat that sat the hand out kept all its cards)."""
         held = [0] * len(self._points)
-        for seat, (hand, played) in enumerate(zip(self._hands, self._played_by_seat())):
-            held[self._side_of[seat]] |= hand | played
+        for seat, cards in enumerate(self._held_by_seat()):
+            held[self._side_of[seat]] |= cards
         return tuple(held)
+
+    def _held_by_seat(self) -> tuple[int, ...]:
+        """The cards each seat held at the start of play: what it played and what it still holds."""
+        return tuple(hand | played for hand, played in zip(self._hands, self._played_by_seat()))
 
     def _bid_value(self) -> int:
         """The value a numeric auction was won at (`bid_value`), 0 without one."""

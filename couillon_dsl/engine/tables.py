@@ -566,7 +566,7 @@ def build_tables(
         reads_tricks=any(reads & {"won", "last_trick_cards", "last_trick_winner", "trick_log"} for reads in rule_reads),
         reads_seats=any(reads & {"seat_tricks", "seat_bids", "seat_sides", "seat_blinds"} for reads in rule_reads),
         reads_trick_values=any(reads & {"captured", "trick_values"} for reads in rule_reads),
-        reads_held=any("held" in reads for reads in rule_reads),
+        reads_held=any(reads & {"held", "seat_held"} for reads in rule_reads),
         reads_top_runs=any("top_runs" in reads for reads in rule_reads),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
         deal_cycle=cycle,

@@ -94,6 +94,7 @@ class HandFacts(NamedTuple):
     # (announcement id, each team's tricks when it was made) per announcement made this hand, in order
     announced_tricks: tuple[tuple[str, tuple[int, ...]], ...] = ()
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (the `tallies` section), each team's count before the hand
+    seat_held: tuple[int, ...] = ()  # seat -> the mask of the cards it held at the start of play
     # announcement id -> how many times it was made this hand (one per seat for an announcement a deal step asks)
     announced_times: Mapping[str, int] = MappingProxyType({})
 
@@ -174,6 +175,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "tally": (("team", "tally"), "int"),
     "count": (("card_set", "team"), "int"),
     "held": (("card_set", "team"), "int"),
+    "seat_held": (("card_set", "seat"), "int"),
     "score": (("team",), "int"),
     "top_run": (("team",), "int"),
     "seats": (("team",), "int"),
@@ -223,7 +225,7 @@ _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidde
                    "seat_tricks": "seat_tricks",
                    "seat_bid": "seat_bids", "seat_blind": "seat_blinds", "team_of": "seat_sides", "announced": "announcers", "announcer": "announcers",
                    "times_announced": "announced_times", "tricks_at": "announced_tricks",
-                   "option": "options", "declared": "declared", "tally": "tallies", "count": "won", "held": "held",
+                   "option": "options", "declared": "declared", "tally": "tallies", "count": "won", "held": "held", "seat_held": "seat_held",
                    "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
                    "captured": "captured", "tricks_worth": "trick_values",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
@@ -443,7 +445,7 @@ class _Checker:
             return self.team_count(node)
         if node.func == "tricks_at":
             return self.tricks_at(node)
-        if node.func in ("count", "held", "in_last_trick", "captured"):
+        if node.func in ("count", "held", "seat_held", "in_last_trick", "captured"):
             return self.card_set(node)
         if node.func == "tricks_worth":
             return self.tricks_worth(node)
@@ -526,7 +528,8 @@ class _Checker:
 
     def card_set(self, node: Call) -> tuple[str, Evaluator | None]:
         """``count("bouts", maker)``: cards of a set in a team's tricks; ``held("honours", team)``: cards
-        of a set the team's players held at the start of play; ``in_last_trick("petit")``."""
+        of a set the team's players held at the start of play, ``seat_held("honours", seat)`` one player;
+        ``in_last_trick("petit")``."""
         wanted = 1 if node.func == "in_last_trick" else 2
         if len(node.args) != wanted:
             return self.fail("expr-arity", f"{node.func}() takes {wanted} argument{'s' if wanted > 1 else ''}, "
@@ -537,6 +540,10 @@ class _Checker:
             return "any", None
         if node.func == "in_last_trick":
             return "bool", lambda facts: bool(facts.last_trick_cards & mask(facts))
+        if node.func == "seat_held":  # a hand valued without the seats' cards (an agent's estimate) holds none
+            seat = self.seat(node.args[1], "seat_held()")
+            return "int", None if seat is None else lambda facts: 0 if not facts.seat_held or (s := seat(facts)) is None \
+                else (facts.seat_held[s] & mask(facts)).bit_count()
         team = self.expect(node.args[1], "team", f"{node.func}()")
         if team is None:
             return "int", None
