@@ -681,6 +681,8 @@ def describe_deal(rs: Ruleset) -> Section:
 
 
 def _redeal(rs: Ruleset) -> str:
+    if rs.scoresheet.passed_out_deals == "redealt":
+        return "the deal is passed out: nobody scores, and the same dealer shuffles and deals again, a deal not counted"
     who = "the same dealer" if rs.dealer.rotation == "same" else "the next dealer"
     return f"the deal is passed out: nobody scores, and {who} shuffles and deals again"
 
@@ -927,6 +929,8 @@ def all_pass_phrase(rs: Ruleset) -> str:
     """What follows when every player passes the auction: the deal thrown in, or the contract of
     `on_all_pass` played with no declarer, each player for themself."""
     contract = rs.tables.all_pass_contract
+    if contract < 0 and rs.scoresheet.passed_out_deals == "redealt":
+        return "the deal is thrown in: nobody scores, and the same dealer deals again, a deal not counted"
     if contract < 0:
         return "the deal is thrown in: nobody scores and the next dealer deals"
     side_card = rs.trump.auction.all_pass_side_card if rs.trump.auction else None
@@ -2168,7 +2172,9 @@ def game_end_sentence(rs: Ruleset) -> str:
         last = "the player whose side won the last hand" if alone(rs) else "the team that won the last hand"
         ends = f"the game ends after {_hand_where(rs, sheet.ends_when)}" if sheet.ends_when else ""
         if sheet.deals:
-            ends = f"a game is {sheet.deals} deals, thrown-in deals included" + (f", and {ends} before" if ends else "")
+            counted = "thrown-in deals included" if sheet.passed_out_deals == "counted" else \
+                "a deal thrown in and dealt again not counted"
+            ends = f"a game is {sheet.deals} deals, {counted}" + (f", and {ends} before" if ends else "")
         then = "then" if sheet.ends_when else "after the last one"
         return f"{ends}; {then} the {best} total wins, and if two are equal, {last}"
     if sheet.direction == "up":

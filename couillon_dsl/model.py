@@ -586,6 +586,7 @@ class Scoresheet:
     at_goal: str = "wins"  # or ends_game: reaching the goal ends the game, the team furthest from it winning
     deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
     ends_when: str = ""  # an expression: the game also ends after a hand where it holds, the best total winning
+    passed_out_deals: str = "counted"  # or redealt: the same dealer deals again, and the deal is not one of the game's
 
     def lower_is_better(self) -> bool:
         """Whether a team is better off with a lower value: counting down (to a goal, or the best total

@@ -687,6 +687,14 @@ def _expect_dealer(r: _Runner, value: Any) -> None:
     r._check(r.dealer == want, f"dealer is seat {r.dealer}, expected seat {want}")
 
 
+def _expect_hand_number(r: _Runner, value: Any) -> None:
+    """The number of the hand being played in the game, from 1 (a redealt deal keeps its number)."""
+    if type(value) is not int or value < 1:
+        raise ScenarioError("`hand_number:` is a hand's number in the game, from 1")
+    actual = r.state.hand_number
+    r._check(actual == value, f"hand number {actual}, expected {value}")
+
+
 def _expect_to_act(r: _Runner, value: Any) -> None:
     actual = r.state.current_player()
     want = {"chance": CHANCE, "nobody": TERMINAL}.get(value) if isinstance(value, str) else None
@@ -1003,6 +1011,7 @@ def _expect_over(r: _Runner, value: Any) -> None:
 
 EXPECTATIONS: dict[str, Callable[[_Runner, Any], None]] = {
     "dealer": _expect_dealer,
+    "hand_number": _expect_hand_number,
     "to_act": _expect_to_act,
     "legal": _expect_legal,
     "legal_cards": _expect_legal_cards,

@@ -27,7 +27,7 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["belote", "bridge", "briscola", "contree", "doppelkopf", "euchre", "hearts", "klaverjas",
+    assert [path.stem for path in EXAMPLES] == ["belote", "bridge", "briscola", "chicago", "contree", "doppelkopf", "euchre", "hearts", "klaverjas",
                                                 "oh-hell", "pinochle", "rubber-bridge", "schafkopf", "schnapsen",
                                                 "sheepshead", "sixty-six", "skat", "spades", "tute", "whist"]
 

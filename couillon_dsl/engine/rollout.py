@@ -73,7 +73,8 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     choice on, a first-hand chooser, the chooser leading, last-trick points, goals counted
     in rule order, card roles, deal checks, sides fixed per hand, an outcome expression, a
     kitty, rules for leads or a follow rule that reads seats (`when_partner_winning`), bids,
-    tallies or passing, a game that `scoresheet.ends_when` ends, a second round naming trump, a hand size that changes from hand to hand,
+    tallies or passing, a game that `scoresheet.ends_when` ends or whose passed-out deals are redealt, a second
+    round naming trump, a hand size that changes from hand to hand,
     scoring that reads the cards held (`held`), a hand without trump when the stock is empty, an
     auction, a trump drawn by chance (`trump.method: drawn`: a chance node of its own), a dealer sitting out, a
     hand that may stop early (`play.stop_when`), a pack of copies (`deck.copies`: those games step through
@@ -87,6 +88,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
                 or rs.scoresheet.when_both_reach != "furthest_past"
                 or rs.tables.roles is not None or rs.tables.deal_checks or rs.tables.reads_tricks or rs.tables.play_rules
                 or rs.tables.kitty is not None or rs.bids is not None or bool(rs.tallies) or bool(rs.scoresheet.ends_when)
+                or rs.scoresheet.passed_out_deals != "counted"
                 or rs.passing is not None or rs.tables.deal_cycle > 1 or rs.tables.reads_held
                 or any(step.if_stock_empty for step in rs.deal) or rs.trump.auction is not None
                 or rs.trump.method == "drawn"

@@ -190,7 +190,10 @@ class ScoringPhase(StateFields):
         if self._redeals > self._rs.limits.max_redeals_in_a_row:
             self._finish(None, abandoned=True)
             return
-        self._next_hand(None, same_dealer=False)
+        redealt = self._rs.scoresheet.passed_out_deals == "redealt"
+        if redealt:  # not one of the game's deals: the same deal number again (hand_number, `deals`)
+            self._game_hands -= 1
+        self._next_hand(None, same_dealer=redealt)
 
     def _record(self, outcome: str, winner: Team | None, all_tricks: bool, k: int, deltas: tuple[int, ...],
                 declared: tuple[tuple[int, ...], ...] = (), won: tuple[int, ...] = ()) -> None:
