@@ -215,7 +215,8 @@ class Table:
         else:
             goal = f"first to {sheet.goal} {'or below' if sheet.direction == 'down' else 'or more'}"
         counted = "".join(f"\n{tally.name.capitalize()}: " + " | ".join(f"{self.team(t)} {n}" for t, n in enumerate(counts))
-                          + (f"   ({tally.delta:+d} every {tally.every})" if tally.every else "   (held for a later hand)")
+                          + (f"   ({tally.delta:+d} every {tally.every})" if tally.every else
+                             "   (held for a later hand)" if tally.is_pot else "   (read by the scoring)")
                           for tally, counts in zip(self.rs.tallies, tallies))
         return "Scoresheet: " + " | ".join(parts) + f"   ({goal})" + counted
 
