@@ -141,7 +141,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         built = build_declaration_tables(declarations, layout)
         tables = dataclasses.replace(tables, declarations=built,
                                      trick_melds=tuple(table for table in built if table.per_trick),
-                                     led_melds=(led := tuple(table for table in built if table.when == "led")),
+                                     led_melds=(led := tuple(table for table in built if table.when == "led"
+                                                             and not table.optional)),
+                                     led_offered=tuple(table for table in built if table.when == "led" and table.optional),
                                      won_melds=tuple(table for table in built if table.when == "trick_won"),
                                      led_watch=tuple(reduce(operator.or_, (group.mask for table in led for group in table.sets[t]), 0)
                                                      for t in range(len(layout.suits) + 2)) if led else ())
@@ -185,7 +187,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                                                for dealt in tables.hand_tricks))
         if play.draw.exchange:  # each trade's card under each trump (none without one), the turned cards it takes
             tables = dataclasses.replace(tables, exchanges=tuple(_exchange_table(layout, e) for e in play.draw.exchange))
-    tables = dataclasses.replace(tables, lead_offers=bool(tables.exchanges or tables.leader_offers or tables.won_melds))
+    tables = dataclasses.replace(tables, lead_offers=bool(tables.exchanges or tables.leader_offers or tables.won_melds
+                                                          or tables.led_offered))
+    if tables.led_offered:  # legal_mask: a combination declared by choice is led from (play_rules)
+        tables = dataclasses.replace(tables, play_rules=True)
     discard = _discard(data["discard"]) if data.get("discard") else None
     offered_taken = trump.offer is not None and trump.offer.taken_by is not None and trump.offer.taker_discards
     if offered_taken or any(step.kind == "kitty" for step in deal):

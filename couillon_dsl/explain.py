@@ -1560,6 +1560,11 @@ def declaration_sentences(rs: Ruleset, declaration: Declaration) -> list[str]:
                 f"was not declared before, one a trick won, its cards shown: they stay in their hand in everyone's "
                 f"sight" + (" (cards drawn since the deal count)" if rs.play.draw is not None else "")
                 + ("; declaring is optional, and a player who does not simply leads" if declaration.optional else ""))
+    elif declaration.when == "led" and declaration.optional:
+        when = (f"a player on lead who holds a {name} may declare it before leading: the best {name} they hold that "
+                f"was not declared before is shown, and they then lead one of its cards; the rest stays in their hand "
+                f"in everyone's sight (cards drawn since the deal count). A player who leads without declaring keeps "
+                f"it quiet, even leading one of its cards")
     elif declaration.when == "led":
         when = (f"a player who leads a card of a {name} while holding the rest of it declares that {name} and "
                 f"shows the rest, which stays in their hand in everyone's sight (cards drawn since the deal count)")

@@ -752,6 +752,7 @@ class Tables:
     led_melds: tuple[Any, ...] = ()  # the declarations of `when: led`: searched in the leader's hand at each lead
     led_watch: tuple[CardMask, ...] = ()  # trump + 1 (engine.declarations.meld_trump) -> the cards of led melds
     won_melds: tuple[Any, ...] = ()  # the declarations of `when: trick_won`: searched in a trick winner's hand as he leads
+    led_offered: tuple[Any, ...] = ()  # the optional declarations of `when: led`: offered to the leader beside his cards
     # `play.stop_when` compiled: read on the facts after each trick, the hand stopping where it holds
     stop_when: Callable[[Any], object] | None = field(default=None, compare=False, repr=False)
 

@@ -1008,10 +1008,10 @@ class _Checks:
                             f"{base}/when", "add shown: true")
             if item.get("scope") == "trick":
                 self.check_trick_melds(item, base)
-            elif item.get("optional") and item.get("when") not in ("before_first_play", "trick_won"):
+            elif item.get("optional") and item.get("when") not in ("before_first_play", "trick_won", "led"):
                 self.report("declaration-optional-when", "an optional declaration is offered beside the holder's cards, "
-                            "before his first one or on his lead after winning a trick: it needs when: "
-                            "before_first_play or trick_won", f"{base}/optional", key=True)
+                            "before his first one, on his lead, or on his lead after winning a trick: it needs when: "
+                            "before_first_play, led or trick_won", f"{base}/optional", key=True)
             if item.get("award", "always") == "always":
                 for key in ("compare", "tie"):
                     if key in item:

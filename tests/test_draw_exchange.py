@@ -230,7 +230,7 @@ def test_an_announcement_for_a_side_counts_the_cards_its_seat_played_where_hands
     path.write_text(f"""extends: {FOLDER / "briscola.yaml"}
 id: briscola-kontra
 name: Briscola with Kontra
-options: {{exchange: null}}
+options: {{exchange: null, two_for_low: null}}
 deal: [{{packet: 3, to: all}}, {{stock: rest}}, {{decide: trump}}]
 trump: {{method: choose, choose: {{by: elder, ways: [name]}}}}
 announcements:

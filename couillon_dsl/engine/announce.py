@@ -132,6 +132,8 @@ class AnnouncePhase(StateFields):
         if action == acts.exchange:
             self._may_announce &= ~self._exchange_bit()
             self._exchange_turned()
+            if self._t.led_offered and not self._lead_from:  # the card taken may complete a combination
+                self._offer_led_melds()
         elif action >= acts.declare0 >= 0:
             self._may_announce &= ~(1 << (action - acts.declare0 + acts.nannouncements))
             before = len(self._melds)

@@ -75,7 +75,7 @@ class DealPhase(StateFields):
         self._decisions: list[tuple[int, str]] = []
         self._melds = []
         self._meld_first = self._meld_later = ()
-        self._meld_watch = 0
+        self._meld_watch = self._lead_from = 0
         self._made: list[tuple[int, int]] = []
         self._made_tricks: list[tuple[int, ...]] = []
         if self._rs.players.sit_out == "dealer":  # he deals and sits the hand out

@@ -458,6 +458,7 @@ class DeclarePhase(StateFields):
 
     def _declare_on_play(self, seat: int, card: Card) -> None:
         """``seat`` is about to play ``card`` (still in its hand): declare what that play declares."""
+        self._lead_from = 0  # a combination declared by choice is led from: done
         pending = self._meld_first[seat]
         if pending:
             self._declare(pending)
@@ -494,26 +495,42 @@ class DeclarePhase(StateFields):
         """The seat to lead has just won a trick: of each `when: trick_won` kind, the best combination its
         hand holds now that was not declared before, declared at once, or offered beside its cards when the
         kind is optional (declining is leading). Whether the hand stops on a meld declared (`play.stop_when`)."""
-        seat, before = self._turn, len(self._melds)
-        hand, trump = self._hands[seat], meld_trump(self._rs, self._contract, self._trump)
-        declared = {(m.kind, m.cards) for m in self._melds}
+        before = len(self._melds)
         offers: dict[int, Meld] = {}
-        for table in self._t.won_melds:
-            found = [m for m in table.melds(hand, trump, seat) if (table.index, m.cards) not in declared]
-            if not found:
-                continue
-            best = table.best(found)
+        for table, best in self._best_new_melds(self._t.won_melds):
             if table.optional:
                 offers[table.index] = best
             else:
                 self._declare([best])
-        if offers:
-            mine = dict(self._meld_offers[seat]) if self._meld_offers else {}
-            mine.update(offers)
-            seats = self._meld_offers or ({},) * self._n
-            self._meld_offers = seats[:seat] + (mine,) + seats[seat + 1:]
-            self._may_announce |= sum(1 << kind for kind in offers) << self._acts.nannouncements
+        self._offer_melds(offers)
         return self._stops_on_declaring(before)
+
+    def _offer_led_melds(self) -> None:
+        """The seat to lead may declare by choice, beside its cards, the best combination of each optional
+        `when: led` kind its hand holds now that was not declared before; declaring one, it leads one of its
+        cards (``_lead_from``, :meth:`_declare_offered`). Leading without declaring declines it, so nothing
+        tells a silent holder from a seat without one (Schnapsen's marriage kept quiet)."""
+        self._offer_melds({table.index: best for table, best in self._best_new_melds(self._t.led_offered)})
+
+    def _best_new_melds(self, tables: Sequence[DeclarationTable]) -> list[tuple[DeclarationTable, Meld]]:
+        """Of each of ``tables``, the best combination the seat to move holds now that was not declared before."""
+        seat = self._turn
+        hand, trump = self._hands[seat], meld_trump(self._rs, self._contract, self._trump)
+        declared = {(m.kind, m.cards) for m in self._melds}
+        found = ((table, [m for m in table.melds(hand, trump, seat) if (table.index, m.cards) not in declared])
+                 for table in tables)
+        return [(table, table.best(melds)) for table, melds in found if melds]
+
+    def _offer_melds(self, offers: dict[int, Meld]) -> None:
+        """Offer the seat to move ``offers`` (kind -> meld) beside its cards, as optional declarations."""
+        if not offers:
+            return
+        seat = self._turn
+        mine = dict(self._meld_offers[seat]) if self._meld_offers else {}
+        mine.update(offers)
+        seats = self._meld_offers or ({},) * self._n
+        self._meld_offers = seats[:seat] + (mine,) + seats[seat + 1:]
+        self._may_announce |= sum(1 << kind for kind in offers) << self._acts.nannouncements
 
     def offered_meld(self, kind: int) -> Meld | None:
         """The meld `declare` of optional kind ``kind`` would declare now, if offered to the seat to move (its
@@ -523,8 +540,12 @@ class DeclarePhase(StateFields):
         return self._meld_offers[self._turn].get(kind)
 
     def _won_meld_refusal(self, kind: int) -> str:
-        """Why the seat to move may not declare ``kind`` (`when: trick_won`) now (it is not offered)."""
+        """Why the seat to move may not declare ``kind`` (`when: trick_won` or `led`) now (it is not offered)."""
         name, seat = self._rs.declarations[kind].name, self._turn
+        if self._rs.declarations[kind].when == "led":
+            if self._trick:
+                return f"{name} is declared only by the player on lead, before he leads one of its cards"
+            return f"seat {seat} holds no {name} not declared before, or has declared a combination to lead from"
         if self._trick or not self._log or self._log[-1][2] != seat:
             return f"{name} is declared only by the player who has just won a trick, before he leads the next"
         return f"seat {seat} holds no {name} not declared before, or has declared one since winning this trick"
@@ -537,10 +558,16 @@ class DeclarePhase(StateFields):
         return sum(1 << kind for kind in offers)
 
     def _declare_offered(self, seat: int, kind: int) -> None:
+        """``seat`` takes its offer of ``kind``; a `when: led` combination is then led from (its cards join
+        the watched ones, whose play ends that)."""
         offers = dict(self._meld_offers[seat])
         meld = offers.pop(kind)
         self._meld_offers = self._meld_offers[:seat] + (offers,) + self._meld_offers[seat + 1:]
         self._declare([meld])
+        if self._rs.declarations[kind].when == "led":  # one combination is led from: the others' offers lapse
+            self._lead_from = meld.cards & self._hands[seat]
+            self._meld_watch |= self._lead_from
+            self._may_announce &= ~(sum(1 << table.index for table in self._t.led_offered) << self._acts.nannouncements)
 
     def _declare(self, melds: Sequence[Meld]) -> None:
         tables = self._t.declarations

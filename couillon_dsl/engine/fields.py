@@ -40,7 +40,7 @@ FIELDS = (
     # announcements
     "_made", "_made_tricks", "_may_announce", "_offers", "_sitting_out", "_order",
     # declarations
-    "_melds", "_meld_first", "_meld_later", "_meld_watch", "_meld_offers",
+    "_melds", "_meld_first", "_meld_later", "_meld_watch", "_meld_offers", "_lead_from",
     # play
     "_leader", "_turn", "_dummy", "_trick", "_tmask", "_led", "_st", "_best", "_win", "_wseat", "_tpoints",
     "_trick_no", "_ntricks", "_points", "_tricks", "_log", "_broken",
@@ -132,6 +132,7 @@ class StateFields:
     _meld_later: tuple[Any, ...]  # last-card-played melds not declared yet
     _meld_watch: CardMask  # cards whose play declares something
     _meld_offers: tuple[dict[int, Any], ...]  # seat -> {kind: its best optional meld not yet declared}; () without
+    _lead_from: CardMask  # the cards of a `when: led` meld just declared by choice, one of which is led now; 0: none
     # play
     _leader: int
     _turn: int
@@ -265,6 +266,9 @@ class StateFields:
         raise NotImplementedError
 
     def _offer_won_melds(self) -> bool:  # declarations: a trick winner's melds as he leads; whether the hand stops
+        raise NotImplementedError
+
+    def _offer_led_melds(self) -> None:  # declarations: the leader's `when: led` melds offered by choice
         raise NotImplementedError
 
     def _won_meld_refusal(self, kind: int) -> str:  # declarations: why a trick winner's meld is refused now

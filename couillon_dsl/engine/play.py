@@ -152,6 +152,11 @@ class PlayPhase(StateFields):
     def _set_context(self) -> None:
         self._ctx = self._t.contexts[self._cbase + (((self._trump + 1) << len(self._t.promotion_cards)) | self._promo)]
 
+    def declared_lead(self) -> CardMask:
+        """The cards of the `when: led` combination the seat to lead has just declared by choice, one of which
+        it leads now (public: the combination is shown); 0 otherwise."""
+        return self._lead_from
+
     def barred_leads(self) -> CardMask:
         """The cards `play.lead_once_broken` keeps from being led now (none once one was played)."""
         return 0 if self._broken else self._t.unbroken
@@ -162,7 +167,10 @@ class PlayPhase(StateFields):
         return card if card >= 0 and self._trick_no == 0 and not self._trick and self._hands[self._turn] >> card & 1 else -1
 
     def _lead_mask(self, hand: CardMask) -> CardMask:
-        """The cards of ``hand`` that may be led now: the opening card, or what is not held back."""
+        """The cards of ``hand`` that may be led now: a card of the combination just declared to be led
+        from, the opening card, or what is not held back."""
+        if self._lead_from:
+            return hand & self._lead_from
         card = self.opening_card()
         if card >= 0:
             return 1 << card
@@ -325,6 +333,9 @@ class PlayPhase(StateFields):
         if self._t.won_melds and self._log and self._log[-1][2] == self._turn and self._offer_won_melds():
             self._may_announce = 0  # the hand stops on the meld just declared (`play.stop_when`)
             self._end_hand()
+            return
+        if self._t.led_offered:
+            self._offer_led_melds()
 
     def _close_stock(self) -> None:
         """An announcement closes the stock (`closes_stock`): nothing more is drawn, the follow rules bind
@@ -440,7 +451,7 @@ class PlayPhase(StateFields):
         if action == acts.exchange:
             return self._exchange_refusal()
         if acts.declare0 >= 0 and acts.declare0 <= action < acts.ends(acts.declare0) \
-                and self._rs.declarations[action - acts.declare0].when == "trick_won":
+                and self._rs.declarations[action - acts.declare0].when in ("trick_won", "led"):
             return self._won_meld_refusal(action - acts.declare0)
         if self._t.side_offers and acts.announce0 <= action < acts.announce0 + acts.nannouncements \
                 and self._t.side_deadlines[action - acts.announce0] >= 0:
@@ -454,6 +465,7 @@ class PlayPhase(StateFields):
                                                       self.barred_leads(), self.opening_card(),
                                                       self.first_trick_barred(), self.partner_winning(),
                                                       self.called_card_due(), self.called_card_bars(),
-                                                      self._trick_no + 1 == self._ntricks, self.free_play())
+                                                      self._trick_no + 1 == self._ntricks, self.free_play(),
+                                                      self._lead_from)
                       if c == action)
         return f"{name} is illegal: {reason}"

@@ -407,6 +407,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         other._meld_later = self._meld_later
         other._meld_watch = self._meld_watch
         other._meld_offers = self._meld_offers
+        other._lead_from = self._lead_from
         # play
         other._leader = self._leader
         other._turn = self._turn

@@ -43,6 +43,8 @@ class PlayedPosition(Protocol):
 
     def barred_leads(self) -> CardMask: ...
 
+    def declared_lead(self) -> CardMask: ...
+
     def opening_card(self) -> Card: ...
 
     def first_trick_barred(self) -> CardMask: ...
@@ -87,14 +89,14 @@ def explain_legal(state: PlayedPosition, seat: int) -> list[tuple[Card, bool, st
     return legal_reasons(state.ruleset, state.context, hand, state.current_trick()[1], state.barred_leads(),
                          state.opening_card(), state.first_trick_barred(), state.partner_winning(),
                          state.called_card_due(), state.called_card_bars(), state.in_last_trick(),
-                         state.free_play())
+                         state.free_play(), state.declared_lead())
 
 
 def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[Card, ...],
                   barred: CardMask = 0, opening: Card = -1, first_trick: CardMask = 0,
                   partner_winning: bool = False, due: Card = -1,
                   kept: tuple[CardMask, str, int] = (0, "", 0), last: bool = False,
-                  free: bool = False) -> list[tuple[Card, bool, str]]:
+                  free: bool = False, declared: CardMask = 0) -> list[tuple[Card, bool, str]]:
     """(card, legal, reason) for every card of ``hand`` facing ``trick`` (cards in play order);
     ``barred``: the cards that may not be led yet (`play.lead_once_broken`); ``opening``: the card
     the first trick must be opened with (`play.first_lead_card`), or -1; ``first_trick``: the cards
@@ -104,7 +106,12 @@ def legal_reasons(rs: Ruleset, ctx: TrumpContext, hand: CardMask, trick: tuple[C
     its holder must play now (`contracts.<id>.call.plays_when_led`), or -1; ``kept``: the cards the
     called card's other duties keep back now, the duty's setting and the call's `runs_away_with`
     (`GameState.called_card_bars`); ``last``: the trick is the hand's last (`play.equal_cards`);
-    ``free``: any card may be played while cards are left to draw (`play.draw.follow_obligations`)."""
+    ``free``: any card may be played while cards are left to draw (`play.draw.follow_obligations`);
+    ``declared``: the cards of a `when: led` combination just declared by choice, one of which is led."""
+    if declared and not trick:
+        return [(c, bool(declared >> c & 1), "the combination just declared is led: one of its cards"
+                 if declared >> c & 1 else "having declared a combination, its holder leads one of its cards")
+                for c in iter_bits(hand)]
     if free and trick:
         while_stock = rs.play.draw.while_stock if rs.play.draw is not None else None
         if while_stock is None or while_stock.led_suit == "any":

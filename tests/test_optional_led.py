@@ -1,0 +1,99 @@
+"""A `when: led` declaration made by choice (`optional`): Schnapsen's marriage announced or kept
+quiet (examples/schnapsen.yaml, option marriage_by_choice).
+
+The player on lead is offered the best marriage he holds beside his cards; announcing it shows it
+and binds his lead to one of its cards; leading without announcing declares nothing, even with a
+card of the marriage. The hand-checked case is tests/scenarios/schnapsen-marriage-by-choice.yaml.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from couillon_dsl.agents import PimcAgent, make_agent
+from couillon_dsl.api import load
+from couillon_dsl.engine import CHANCE, GameState
+from packs import agents_game
+from test_agents import decision_point, hidden_permuted
+
+SCHNAPSEN = str(Path(__file__).resolve().parents[1] / "examples" / "schnapsen.yaml")
+RS = load(SCHNAPSEN, {"marriage_by_choice": True})
+
+
+def marriages_held(state: GameState, seat: int) -> list[int]:
+    """The masks of the king-and-queen pairs ``seat`` holds that were not declared before."""
+    declared = {cards for *_, cards in state.view(seat).melds}  # the marriages are shown
+    return [m.cards for m in RS.tables.led_offered[0].melds(state.hand_of(seat), state.meld_trump, seat)
+            if m.cards not in declared]
+
+
+def test_the_marriage_is_offered_on_lead_only_and_binds_the_lead_once_announced() -> None:
+    offered = announced = quiet = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = GameState(RS, seed=seed)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(rng.choice(state.chance_outcomes())[0])
+                continue
+            legal, seat = state.legal_actions(), state.current_player()
+            if state.is_playing():
+                declare = state.string_to_action(seat, "declare marriage")
+                held = marriages_held(state, seat)
+                leading = not state.current_trick()[1]
+                assert (declare in legal) == (leading and bool(held) and not state.declared_lead())
+                if declare in legal:
+                    offered += 1
+                    if rng.random() < 0.5:
+                        hands = len(state.hands)
+                        state.apply(declare)
+                        announced += 1
+                        if len(state.hands) > hands:  # the marriage took its player to 66: the hand stopped
+                            continue
+                        shown = state.view(seat).melds[-1][-1]
+                        assert shown in held and state.legal_mask() == shown & state.hand_of(seat)
+                        continue
+                    quiet += 1
+                    before = state.view(seat).melds
+                    state.apply(rng.choice([a for a in legal if a < RS.layout.size]))
+                    assert state.view(seat).melds == before  # led without announcing: nothing declared
+                    continue
+            state.apply(rng.choice(legal))
+    assert offered and announced and quiet
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "pimc:samples=4", "ismcts:iterations=40"])
+def test_agents_play_whole_games_that_replay(agent: str) -> None:
+    state = agents_game(RS, [make_agent(agent) for _ in range(2)], random.Random(3))
+    assert state.is_terminal()
+    again = GameState(RS)
+    for action in state.history():
+        again.apply(action)
+    assert again.scores == state.scores and again.is_terminal()
+
+
+def test_the_searches_decide_the_same_when_hidden_cards_are_permuted() -> None:
+    """A quiet marriage leaks nothing: the worlds and the choices are those of any hidden deal the
+    seat cannot tell from the true one."""
+    checked = 0
+    for seed in range(40):
+        found = decision_point(RS, seed, plays=seed % 6)
+        if found is None:
+            continue
+        state, seat = found
+        other = hidden_permuted(state, seat, random.Random(seed))
+        if other is None:
+            continue
+        worlds = [PimcAgent(samples=6).worlds(s, seat, random.Random(seed)) for s in (state, other)]
+        assert [[w.hand_of(s) for s in range(2)] for w in worlds[0]] == \
+            [[w.hand_of(s) for s in range(2)] for w in worlds[1]]
+        legal = state.legal_actions()
+        for spec in ("pimc:samples=6", "ismcts:iterations=40:worlds=6"):
+            choices = [make_agent(spec).act(s, legal, random.Random(seed)) for s in (state, other)]
+            assert choices[0] == choices[1], spec
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
