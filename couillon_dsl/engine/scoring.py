@@ -72,17 +72,18 @@ class ScoringPhase(StateFields):
             for _, _, winner in self._log:
                 taken[winner] += 1
             seat_tricks = tuple(taken)
+        by_seat = self._held_by_seat() if t.reads_held else ()  # read once: per seat, and per side below
         score = t.score_hand(tuple(self._points), tuple(self._tricks), self._maker, self._dealer, self._ntricks,
                              self._passes, self._ties, self._values, self._made, declared, contract, self._mult,
                              won, last, self._side_of, bids, seat_tricks, self._trick_bids, self._counts,
-                             self._held() if t.reads_held else (), self._trump, self._bid_value(),
+                             self._held(by_seat) if t.reads_held else (), self._trump, self._bid_value(),
                              self._kitty_taken(), self._top_runs() if t.reads_top_runs else (), self.doubled,
                              tuple(bool(self._blind >> s & 1) for s in range(self._n)) if self._blind else (),
                              *(self._trick_values() if t.reads_trick_values else ()),
                              sides_in_play=self._sides_in_play() if self._sitting_out else (),
                              declarer=self._decider if self._maker is not None else None,
                              hand_number=self._game_hands + 1, announced_tricks=self._announced_tricks() if self._made else (),
-                             seat_held=self._held_by_seat() if t.reads_held else ())
+                             seat_held=by_seat)
         self._values = score.values
         self._counts = score.tallies
         self._ties = score.ties
@@ -119,11 +120,12 @@ class ScoringPhase(StateFields):
         took no trick, and is no side of the hand's `most_points` or `fewest_tricks`."""
         return tuple(sorted({self._side_of[s] for s in self._order[self._dealer]}))
 
-    def _held(self) -> tuple[int, ...]:
+    def _held(self, by_seat: tuple[int, ...] = ()) -> tuple[int, ...]:
         """The cards each side held at the start of play (after any exchange): what its seats played,
-        and what they still hold (a seat that sat the hand out kept all its cards)."""
+        and what they still hold (a seat that sat the hand out kept all its cards); from ``by_seat``
+        (:meth:`_held_by_seat`) when the caller has it."""
         held = [0] * len(self._points)
-        for seat, cards in enumerate(self._held_by_seat()):
+        for seat, cards in enumerate(by_seat or self._held_by_seat()):
             held[self._side_of[seat]] |= cards
         return tuple(held)
 
