@@ -89,7 +89,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                      before_card=value.get("before_card"), reply_to=tuple(value.get("reply_to", ())),
                      before_lead=value.get("before_lead", False), after_declarer=value.get("after_declarer", False),
                      implies=value.get("implies"), closes_stock=value.get("closes_stock", False),
-                     min_stock=value.get("min_stock", 1))
+                     min_stock=value.get("min_stock", 1), ends_hand=value.get("ends_hand", False))
         for key, value in (data.get("announcements") or {}).items()
     )
     roles = tuple(_card_role(key, raw) for key, raw in (data.get("card_roles") or {}).items())
@@ -157,6 +157,10 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         leader_offers=tuple((i, a.min_stock if a.closes_stock else 0)
                             for i, a in enumerate(announcements) if a.by == "leader"),
         stock_closers=sum(1 << i for i, a in enumerate(announcements) if a.closes_stock),
+        hand_enders=sum(1 << i for i, a in enumerate(announcements) if a.ends_hand),
+        scored_in_sight=not (tables.reads_held or tables.reads_top_runs or players.sides != "teams"
+                             or any(not d.shown for d in declarations)
+                             or any(c.aside_counts_for != "nobody" or c.call for c in contracts)),
         offered_when=_offered_when(announcements, "announcements", document, names),
         calls=call_tables(layout, deck, contracts, play.no_called_suit_first_lead),
         contract_offered=_offered_when(contracts, "contracts", document, names),

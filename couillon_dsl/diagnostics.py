@@ -96,7 +96,7 @@ CODES: dict[str, str] = {
     "draw-without-stock": "play.draw without a stock step in the deal to draw from",
     "draw-not-combined": "play.draw beside a concept it is not combined with yet (a kitty, bids, contracts, ...)",
     "draw-uneven": "the stock left by the deal does not divide evenly among the players' draws",
-    "leader-announcement-shape": "an announcement of the leader (by: leader) with a key it does not take, or closes_stock or min_stock without it",
+    "leader-announcement-shape": "an announcement of the leader (by: leader) with a key it does not take, or closes_stock, min_stock or ends_hand without it",
     "closes-stock-without-draw": "an announcement closes the stock in a game without play.draw",
     "exchange-without-turn-up": "play.draw.exchange trades a card for the turned card, but the deal turns none up",
     "exchange-never-offered": "play.draw.exchange asks for more cards in the stock than the deal ever leaves there",

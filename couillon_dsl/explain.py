@@ -1403,6 +1403,9 @@ def announcement_sentence(rs: Ruleset, announcement: Announcement) -> str:
                      "for nobody")
             if rs.play.last_trick_points:
                 text += f", nor does the last trick earn its {rs.play.last_trick_points}"
+        if announcement.ends_hand:
+            text += (". Once it is announced the hand ends at once, before the lead: the cards not yet played count "
+                     "for nobody, and the scoring below judges the claim on the hand as it stands")
     elif announcement.by == "each_seat":
         text = (f"during the deal (see The deal), each player in turn from the dealer's {_left(rs)} is asked "
                 f"whether they announce {announcement.name}, seeing only the cards dealt so far; every player may, "
@@ -1815,7 +1818,8 @@ def describe_play(rs: Ruleset) -> Section:
 
 def outcome_sentence(rs: Ruleset) -> str:
     outcome = rs.outcome
-    end = "when the hand ends" if rs.play.stop_when else "after the last trick"  # `play.stop_when` may stop it
+    # `play.stop_when` or a claim (`ends_hand`) may stop it before its last trick
+    end = "when the hand ends" if rs.play.stop_when or rs.tables.hand_enders else "after the last trick"
     if outcome.maker_wins is not None:
         condition = condition_phrase(rs, parse_expression(outcome.maker_wins)) or f"`{outcome.maker_wins}` holds"
         if rs.players.sides == "card_holders":

@@ -509,6 +509,9 @@ class Announcement:
     # offered only while the stock holds at least min_stock cards (the turned card included)
     closes_stock: bool = False
     min_stock: int = 1
+    # with by: leader: once made the hand ends at once, the cards not played counting for nobody; the scoring
+    # judges it (a claim: Schnapsen's going out, a false claim losing)
+    ends_hand: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -817,6 +820,10 @@ class Tables:
     # cards the stock must hold: 0 for one that does not close it); () without any
     leader_offers: tuple[tuple[int, int], ...] = ()
     stock_closers: int = 0  # bit a: announcement a closes the stock (`closes_stock`)
+    hand_enders: int = 0  # bit a: announcement a ends the hand once made (`ends_hand`: a claim)
+    # the hand's score reads only what every seat sees by its end (no cards held, no top run, no hidden melds,
+    # kitty or sides): what judges a claim when it is made, so greedy may judge one on the state itself
+    scored_in_sight: bool = True
     # whether anything may be offered to the seat about to lead (the trade for the turned card, the leader's
     # announcements, a trick winner's declarations): the one test the end of a trick pays
     lead_offers: bool = False

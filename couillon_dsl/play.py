@@ -313,6 +313,8 @@ class Table:
             return f"{who} show{s} {self.card(arg)}."
         if kind == "announce" and self.rs.announcements[arg].closes_stock:
             return f"{who} announce{s} {self.rs.announcements[arg].name}: the stock is closed, nobody draws again."
+        if kind == "announce" and self.rs.announcements[arg].ends_hand:
+            return f"{who} announce{s} {self.rs.announcements[arg].name}: the hand ends here."
         if kind == "announce":
             return f"{who} announce{s} {self.rs.announcements[arg].name}!"
         if kind == "no":

@@ -797,7 +797,8 @@ class _Checks:
 
     def check_leader_announcement(self, base: str, item: dict[str, Any]) -> None:
         """`by: leader` is offered beside the cards of the seat to lead, before any lead, and stands alone;
-        `closes_stock` belongs to it and needs a stock drawn from (`play.draw`), `min_stock` to `closes_stock`."""
+        `closes_stock` and `ends_hand` belong to it, `closes_stock` needs a stock drawn from (`play.draw`),
+        `min_stock` belongs to `closes_stock`."""
         leader = item.get("by") == "leader"
         if leader:
             for key in ("holder_of", "after", "leads", "sits_out", "shows_hand", "offered_when"):
@@ -805,11 +806,13 @@ class _Checks:
                     self.report("leader-announcement-shape", f"an announcement of the leader (by: leader) is offered "
                                 f"beside his cards before any lead, so it takes no {key}", f"{base}/{key}",
                                 f"leave {key} out", key=True)
-        for key, needs, hint in (("closes_stock", leader, "add by: leader"),
-                                 ("min_stock", item.get("closes_stock"), "add closes_stock: true")):
+        for key, needs, hint, what in (("closes_stock", leader, "add by: leader", "that closes the stock"),
+                                       ("min_stock", item.get("closes_stock"), "add closes_stock: true",
+                                        "that closes the stock"),
+                                       ("ends_hand", leader, "add by: leader", "that ends the hand")):
             if key in item and not needs:
-                self.report("leader-announcement-shape", f"{key} belongs to an announcement of the leader that closes "
-                            f"the stock", f"{base}/{key}", f"{hint}, or leave {key} out", key=True)
+                self.report("leader-announcement-shape", f"{key} belongs to an announcement of the leader {what}",
+                            f"{base}/{key}", f"{hint}, or leave {key} out", key=True)
         if item.get("closes_stock") and self.data.get("play", {}).get("draw") is None:
             self.report("closes-stock-without-draw", "closes_stock stops the drawing from the stock, but nobody draws: "
                         "the game has no play.draw", f"{base}/closes_stock", "add play.draw, or leave closes_stock out",

@@ -678,6 +678,20 @@ def hand_value(ctx: TrumpContext, hand: int) -> float:
 ANNOUNCE_MARGIN = 0.2  # an announcement for its side: the share of the points in play its estimate must clear, past half
 
 
+def claim_wins(state: GameState, action: int) -> bool:
+    """Whether the claim ``action`` (an announcement that `ends_hand`) wins the hand for the seat's team if made
+    now: the hand ended there moves the team's score past every other team's (`GameState.claim_deltas`). Judged on
+    the state itself only where the hand's score reads nothing hidden from the seat (`scored_in_sight`: a claim
+    is then true or false on what the table has seen); elsewhere greedy never claims."""
+    if not state.ruleset.tables.scored_in_sight:
+        return False
+    rs = state.ruleset
+    team = rs.tables.team_of[state.current_player()]
+    sign = -1 if rs.scoresheet.lower_is_better() else 1
+    deltas = [sign * d for d in state.claim_deltas(action)]
+    return deltas[team] > max((d for t, d in enumerate(deltas) if t != team), default=0)
+
+
 def side_announcement(state: GameState, seat: int, offered: Sequence[int]) -> int | None:
     """Of the announcements for its side ``offered`` to ``seat`` (announcement indices), the one that
     implies the most others among those whose bar its side's estimated card points clear, else None.
@@ -1016,6 +1030,13 @@ class GreedyAgent:
             if closers := state.ruleset.tables.stock_closers:  # the stock is never closed: a gamble greedy leaves
                 legal = [a for a in legal if not (0 <= a - acts.announce0 < acts.nannouncements
                                                   and closers >> (a - acts.announce0) & 1)]
+            if enders := state.ruleset.tables.hand_enders:  # a claim: made as soon as it wins the hand
+                claims = [a for a in legal if 0 <= a - acts.announce0 < acts.nannouncements
+                          and enders >> (a - acts.announce0) & 1]
+                for claim in claims:
+                    if claim_wins(state, claim):
+                        return claim
+                legal = [a for a in legal if a not in claims]
             if len(legal) > 1 and legal[-1] >= acts.announce0:  # trick 1: what the seat's cards allow it to announce or declare
                 deadlines = state.ruleset.tables.side_deadlines
                 if not deadlines:

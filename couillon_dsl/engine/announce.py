@@ -159,7 +159,11 @@ class AnnouncePhase(StateFields):
                 self._make(b, self._turn)
         self._may_announce &= ~(1 << a)
         self._make(a, self._turn)
-        if self._offers:
+        if self._t.hand_enders >> a & 1:  # a claim (`ends_hand`): the hand ends before the lead, the scoring judges it
+            self._may_announce = 0
+            self._offers.clear()
+            self._end_hand()
+        elif self._offers:
             self._phase = ANNOUNCE
 
     def _announce(self, action: int) -> None:

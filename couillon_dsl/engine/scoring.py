@@ -11,7 +11,7 @@ from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.actions import OVER
 from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.fields import StateFields
-from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, passes_after_pass_out
+from couillon_dsl.engine.hand import ABANDONED, SESSION_OVER, HandScore, passes_after_pass_out
 from couillon_dsl.engine.results import FinishedGame, GameResult, HandSummary
 from couillon_dsl.engine.roles import won_cards
 from couillon_dsl.expr.parse import exact
@@ -58,7 +58,25 @@ class ScoringPhase(StateFields):
 
     def _end_hand(self) -> None:
         """Score the finished hand by the ruleset's rules, record it, and move the game on."""
-        declared = self._meld_points(self._log[0][0]) if self._t.declarations else ()
+        score, declared, won = self._hand_score()
+        t = self._t
+        self._values = score.values
+        self._counts = score.tallies
+        self._ties = score.ties
+        self._passes = score.passes
+        self._redeals = 0
+        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared, won)
+        winner = score.winner
+        if t.sides_per_hand and winner is not None:  # the scoresheet is per seat: the winning side's first seat
+            winner = self._side_of.index(winner)
+        self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal,
+                        score.ends_game)
+
+    def _hand_score(self) -> tuple[HandScore, tuple[tuple[int, ...], ...], tuple[CardMask, ...]]:
+        """The hand scored as it stands (nothing changes): its score, the points each team kept of the
+        declarations, and the cards each side won, which the record keeps too."""
+        # the first lead's seat: the leader still, where a claim (`ends_hand`) ended the hand before any trick
+        declared = self._meld_points(self._log[0][0] if self._log else self._leader) if self._t.declarations else ()
         contract = self._rs.contracts[self._contract].id if self._contract >= 0 else None
         t = self._t
         won, last = (won_cards(t.roles, self._side_of, len(self._points), self._order, self._log) if t.reads_tricks
@@ -84,17 +102,7 @@ class ScoringPhase(StateFields):
                              declarer=self._decider if self._maker is not None else None,
                              hand_number=self._game_hands + 1, announced_tricks=self._announced_tricks() if self._made else (),
                              seat_held=by_seat)
-        self._values = score.values
-        self._counts = score.tallies
-        self._ties = score.ties
-        self._passes = score.passes
-        self._redeals = 0
-        self._record(score.outcome, score.winner, score.all_tricks, score.multiplier, score.deltas, declared, won)
-        winner = score.winner
-        if t.sides_per_hand and winner is not None:  # the scoresheet is per seat: the winning side's first seat
-            winner = self._side_of.index(winner)
-        self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal,
-                        score.ends_game)
+        return score, declared, won
 
     def _announced_tricks(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Per announcement made this hand, its id and each side's tricks when it was made (`tricks_at`)."""

@@ -717,6 +717,19 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
         """The trump context in force (trump suit and promoted cards)."""
         return self._ctx
 
+    def claim_deltas(self, action: int) -> tuple[int, ...]:
+        """Per team, the scoresheet change the hand would bring if the seat to move made the claim ``action``
+        (an announcement that `ends_hand`, offered now) and the hand ended: the scoring read on the hand as it
+        stands, the state left as it was (omniscient: a caller judges it only where the score reads nothing
+        hidden, `Tables.scored_in_sight`)."""
+        self._made.append((action - self._acts.announce0, self._turn))
+        self._made_tricks.append(tuple(self._tricks))
+        try:
+            return self._hand_score()[0].deltas
+        finally:
+            self._made.pop()
+            self._made_tricks.pop()
+
     def declared_points(self) -> dict[str, tuple[int, ...]]:
         """Per declaration id, the points each team keeps from this hand's declarations so far
         (omniscient only in that it is asked now; every declaration is public)."""
