@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from couillon_dsl.cards import DeckLayout, STANDARD_SUITS, SUIT_COLOURS
+from couillon_dsl.cards import CardMask, DeckLayout, STANDARD_SUITS, SUIT_COLOURS
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, did_you_mean, error
 from couillon_dsl.engine.declarations import build_declaration_tables
 from couillon_dsl.engine.hand import OutcomeExpression
@@ -109,8 +109,9 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     texts = {d.name: d.text for d in definitions}
     scoring = tuple(_scoring_rule(name, rule, document, names, texts) for name, rule in data["scoring"].items())
     tallies = tuple(_tally(name, raw, document, names, texts) for name, raw in (data.get("tallies") or {}).items())
-    game_ends = _scoring_rule("ends_when", {"ends_when": scoresheet.ends_when, "team": "none"}, document, names, texts,
-                              base="/scoresheet", when_key="ends_when") if scoresheet.ends_when else None
+    game_ends = _scoring_rule("ends_when", {"ends_when": scoresheet.ends_when, "won_by": scoresheet.won_by or "none"},
+                              document, names, texts, base="/scoresheet", when_key="ends_when",
+                              team_key="won_by") if scoresheet.ends_when else None
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
     hand_size = _check_playable(document, deal, players, layout, trump)
@@ -129,7 +130,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           all_pass_contract=next((i for i, c in enumerate(contracts) if trump.auction is not None
                                                   and c.id == trump.auction.all_pass_contract), -1))
     if play.draw is not None and play.draw.while_stock is not None:
-        tables = dataclasses.replace(tables, contexts=while_stock_contexts(tables.contexts, play.draw.while_stock))
+        tables = dataclasses.replace(tables, contexts=while_stock_contexts(tables.contexts, play.draw.while_stock, layout))
     if play.equal_cards is not None:
         later, later_last = equal_cards_tables(layout, play.equal_cards)
         equalled: dict[int, TrumpContext] = {}  # by id: a context shared by several promotion sets stays shared
@@ -158,6 +159,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                             for i, a in enumerate(announcements) if a.by == "leader"),
         stock_closers=sum(1 << i for i, a in enumerate(announcements) if a.closes_stock),
         hand_enders=sum(1 << i for i, a in enumerate(announcements) if a.ends_hand),
+        turned_no_trump=_turned_cards(deal, layout, "none"),
+        turned_named=_turned_cards(deal, layout, "named_by_dealer"),
         scored_in_sight=not (tables.reads_held or tables.reads_top_runs or players.sides != "teams"
                              or any(not d.shown for d in declarations)
                              or any(c.aside_counts_for != "nobody" or c.call for c in contracts)),
@@ -529,6 +532,12 @@ def _card_role(key: str, raw: Mapping[str, Any]) -> CardRole:
     )
 
 
+def _turned_cards(deal: Sequence[DealStep], layout: DeckLayout, trump: str) -> CardMask:
+    """Every copy of the cards the deal's turn-up steps say fix trump so when turned (`if_turned`)."""
+    return layout.with_copies(layout.parse_mask([card for step in deal for cards, then in step.if_turned
+                                                 if then == trump for card in cards]))
+
+
 def _deal_step(raw: Mapping[str, Any]) -> DealStep:
     to = raw.get("to")
     return DealStep(
@@ -538,6 +547,7 @@ def _deal_step(raw: Mapping[str, Any]) -> DealStep:
         stock=raw.get("stock"),
         turn_up=raw.get("turn_up"),
         if_stock_empty=raw.get("if_stock_empty"),
+        if_turned=tuple((tuple(str(c) for c in entry["cards"]), entry["trump"]) for entry in raw.get("if_turned", ())),
         set_aside=raw.get("set_aside"),
         decide=raw.get("decide"),
         kitty=raw.get("kitty"),
@@ -572,6 +582,8 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         bidder_holds=tuple(str(c) for c in raw.get("bidder_holds", ())),
         partner_by_trick=PartnerByTrick(**raw["partner_by_trick"]) if "partner_by_trick" in raw else None,
         offered_when=raw.get("offered_when"),
+        sits_out=raw.get("sits_out"),
+        shows_hand=raw.get("shows_hand", False),
     )
 
 
@@ -742,7 +754,7 @@ def _tally(name: str, raw: Mapping[str, Any], document: Document, names: Any,
 
 def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: Any,
                   definitions: Mapping[str, Any], base: str = "", delta_key: str = "delta",
-                  when_key: str = "when") -> ScoringRule:
+                  when_key: str = "when", team_key: str = "team") -> ScoringRule:
     from couillon_dsl.expr import EACH_SEAT, EACH_TEAM, compile_expression, facts_read
 
     base = base or f"/scoring/{escape(name)}"
@@ -761,7 +773,7 @@ def _scoring_rule(name: str, raw: Mapping[str, Any], document: Document, names: 
     if for_each == "seat":  # the change goes to the seat's team (its side in this hand)
         team, team_fn = "", (lambda facts: facts.seat_sides[facts.each_seat])
     else:
-        team, team_fn = ("", operator.attrgetter("each_team")) if for_each else compiled("team", "team", "winner")
+        team, team_fn = ("", operator.attrgetter("each_team")) if for_each else compiled(team_key, "team", "winner")
     delta, delta_fn = compiled(delta_key, "int", 0)
     reads = frozenset().union(*(facts_read(v, definitions, trump_sets(names)) for v in (when, team, delta)
                                 if isinstance(v, str) and v))

@@ -76,6 +76,15 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def grouped(names: Sequence[str]) -> list[str]:
+    """Equal names once, counted: ``[Wizard, Wizard, Jester]`` -> ``[two Wizards, Jester]`` (extras named alike)."""
+    counts = dict.fromkeys(names, 0)
+    for name in names:
+        counts[name] += 1
+    return [name if n == 1 else f"{_NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else n} {name}s"
+            for name, n in counts.items()]
+
+
 def join(words: Sequence[str], last: str = "and") -> str:
     """``a, b and c``."""
     words = list(words)
@@ -264,7 +273,11 @@ def deck_sentence(rs: Ruleset) -> str:
     for suit in deck.suits:
         if suit not in plain and suit.ranks:
             parts.append(f"{len(suit.ranks)} {suit.name} ({suit.symbol}) numbered {' '.join(suit.ranks)}")
-    parts += [f"the {e.name} ({e.symbol}), which belongs to no suit" for e in deck.extras]
+    alike = dict.fromkeys((e.name, e.symbol) for e in deck.extras)  # extras named alike, listed once
+    for name, symbol in alike:
+        n = sum((e.name, e.symbol) == (name, symbol) for e in deck.extras)
+        parts.append(f"the {name} ({symbol}), which belongs to no suit" if n == 1 else
+                     f"{grouped([name] * n)[0]} ({symbol}), which belong to no suit")
     return f"the game uses {rs.layout.size} cards: {join(parts)}"
 
 
@@ -804,8 +817,22 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         empty = rs.tables.turns_nothing
         return ([f"the suit of {_offered_card(rs)} is trump: nobody decides, and {maker}"]
                 + (["the card stays in that hand and is played like any other"] if held else [])
-                + (["a hand that leaves no card in the stock to turn up is played without trump"] if empty else []))
+                + (["a hand that leaves no card in the stock to turn up is played without trump"] if empty else [])
+                + turned_card_sentences(rs))
     return ["there are no trumps"]
+
+
+def turned_card_sentences(rs: Ruleset) -> list[str]:
+    """What a turned card that fixes no suit does (`if_turned`): no trump, or the dealer names it."""
+    out = []
+    for step in rs.deal:
+        for cards, then in step.if_turned:
+            names = grouped([_card(rs, c) for c in dict.fromkeys(cards)])
+            which = f"one of the {names[0]}" if len(names) == 1 and len(cards) > 1 else join(names, "or")
+            out.append(f"if the card turned up is {which}, the hand is played without trump" if then == "none" else
+                       f"if the card turned up is {which}, the dealer names trump, having seen his cards, for all "
+                       "to hear")
+    return out
 
 
 def auction_sentences(rs: Ruleset) -> list[str]:
@@ -1021,7 +1048,8 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
     elif c.trump == "promoted":
         promoted = [_card(rs, card) for card in c.promoted] if c.promoted is not None \
             else [_promoted(rs, p) for p in rs.deck.promotions if p.card is not None]
-        text = f"{c.name}: no suit is trump; the {join(promoted)} are the only trumps, in that order"
+        text = (f"{c.name}: no suit is trump; the {promoted[0]} is the only trump" if len(promoted) == 1 else
+                f"{c.name}: no suit is trump; the {join(promoted)} are the only trumps, in that order")
     elif c.trump == "all_suits":
         text = all_suits_phrase(rs, c)
     else:
@@ -1044,6 +1072,10 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
                     else "the cards dealt to nobody")
         text += f"; {unplayed} count for {who} at the end of the hand"
+    if c.sits_out == "partners":
+        text += "; the declarer plays alone, the partners laying their cards aside and sitting the hand out"
+    if c.shows_hand:
+        text += "; the declarer's cards lie face up for everyone before the first lead, each until it is played"
     if c.call is not None:
         text += "; " + call_phrase(rs, c.call)
     if c.bidder_holds:
@@ -1706,21 +1738,25 @@ def follow_sentence(rs: Ruleset, follow: Follow | None = None) -> str:
 
 
 _WINS = {"never": "it never wins a trick",
-         "never_except_sweep": "it never wins a trick, except the last one when its side took every other trick"}
+         "never_except_sweep": "it never wins a trick, except the last one when its side took every other trick",
+         "always": "it wins any trick it is played to, over every trump, unless another such card was played to "
+                   "the trick before it: of several, the first played wins"}
 _LAST_TRICK = {"changes_sides": "played to the last trick it changes sides: it goes to its owner's opponents",
                "to_trick_winner": "played to the last trick it goes with the trick to the winners"}
 
 
 def role_sentence(rs: Ruleset, role: CardRole) -> str:
     """What is special about a role's cards, one clause per key that differs from an ordinary card."""
-    cards = join([_card(rs, c) for c in role.cards])
+    cards = join(grouped([_card(rs, c) for c in role.cards]))
     clauses = []
     if role.play_anytime:
         clauses.append("may be played to any trick, whatever the follow rule would demand")
     if role.wins in _WINS:
         clauses.append(_WINS[role.wins])
     if role.when_led == "next_card_sets_suit":
-        clauses.append("when it is led, the next player may play any card and that card sets the suit to follow")
+        clauses.append("when it is led, the next player may play any card and that card sets the suit to follow"
+                       + (" (another of them played after it leaves the choice to the player after)"
+                          if len(role.cards) > 1 else ""))
     if role.kept_by_owner:
         give = (f", which gives the trick's winners {decimal_text(role.compensation)} card points in exchange"
                 if role.compensation else "")
@@ -2185,6 +2221,10 @@ def game_end_sentence(rs: Ruleset) -> str:
                 "a deal thrown in and dealt again not counted"
             ends = f"a game is {sheet.deals} deals, {counted}" + (f", and {ends} before" if ends else "")
         then = "then" if sheet.ends_when else "after the last one"
+        if sheet.won_by and sheet.ends_when:
+            named = team_phrase(rs, parse_expression(sheet.won_by)) or f"the team `{sheet.won_by}` names"
+            after = f" (after the last deal, the {best} total)" if sheet.deals else ""
+            return f"{ends}; {then} the game goes to {named}{after}"
         return f"{ends}; {then} the {best} total wins, and if two are equal, {last}"
     if sheet.direction == "up":
         reach = f"reach {sheet.goal} or more"

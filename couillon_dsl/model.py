@@ -145,6 +145,8 @@ class DealStep:
     stock: str | None = None
     turn_up: str | None = None
     if_stock_empty: str | None = None  # a turn-up from an empty stock: "no_trump" (else the deal always leaves one)
+    # cards that fix no trump suit when turned up: (cards, "none" | "named_by_dealer") per entry (`if_turned`)
+    if_turned: tuple[tuple[tuple[str, ...], str], ...] = ()
     set_aside: int | str | None = None
     decide: str | None = None
     kitty: int | str | None = None  # cards face down to the kitty (a number or "rest")
@@ -292,6 +294,8 @@ class Contract:
     bidder_holds: tuple[str, ...] = ()  # bid only by a seat dealt every copy of these cards
     partner_by_trick: PartnerByTrick | None = None  # the first other seat to win an early trick partners him
     offered_when: str | None = None  # the declarer may pick it (in a trump he names) only where this holds
+    sits_out: str | None = None  # partners: the declarer's partners sit the hand out (a contract played alone)
+    shows_hand: bool = False  # the declarer's cards lie face up for everyone, each until played
 
     def multiplier_for(self, suit: str | None) -> int:
         """The multiplier when ``suit`` is trump (None: no trump)."""
@@ -473,7 +477,7 @@ class CardRole:
     id: str
     cards: tuple[str, ...]
     play_anytime: bool = False
-    wins: str = "normally"  # normally | never | never_except_sweep
+    wins: str = "normally"  # normally | never | never_except_sweep | always (above every card; the first played of such)
     when_led: str = "normal"  # normal | next_card_sets_suit
     kept_by_owner: bool = False
     compensation: int | Fraction = 0
@@ -589,6 +593,7 @@ class Scoresheet:
     at_goal: str = "wins"  # or ends_game: reaching the goal ends the game, the team furthest from it winning
     deals: int | None = None  # a game of this many deals, the best total winning (no race to the goal)
     ends_when: str = ""  # an expression: the game also ends after a hand where it holds, the best total winning
+    won_by: str = ""  # with ends_when: a team expression, the game's winner when ends_when ends it (else the best total)
     passed_out_deals: str = "counted"  # or redealt: the same dealer deals again, and the deal is not one of the game's
 
     def lower_is_better(self) -> bool:
@@ -821,6 +826,9 @@ class Tables:
     leader_offers: tuple[tuple[int, int], ...] = ()
     stock_closers: int = 0  # bit a: announcement a closes the stock (`closes_stock`)
     hand_enders: int = 0  # bit a: announcement a ends the hand once made (`ends_hand`: a claim)
+    # cards that, turned up (`if_turned` of a turn_up step), leave the hand without trump, or let the dealer name it
+    turned_no_trump: int = 0
+    turned_named: int = 0
     # the hand's score reads only what every seat sees by its end (no cards held, no top run, no hidden melds,
     # kitty or sides): what judges a claim when it is made, so greedy may judge one on the state itself
     scored_in_sight: bool = True

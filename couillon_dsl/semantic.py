@@ -511,6 +511,7 @@ class _Checks:
                 stock = stock_left = need = max(0, size - dealt)
                 rest_taken = True
             elif "turn_up" in step:
+                self.check_turned_cards(pointer, step)
                 if step.get("if_stock_empty") and stock is not None and not stock_left:
                     face_up_before_decide = True  # nothing to turn: the hand is played without trump
                     self.check_empty_turn_up(f"{pointer}/if_stock_empty")
@@ -579,6 +580,31 @@ class _Checks:
                         "the keeper's card missing", "/trump/offer/taker_discards",
                         "use taken_by: declarer (whoever fixes trump keeps the card), or let the taker discard")
         return 0 if offer["taken_by"] == "dealer" else self.declarer
+
+    def check_turned_cards(self, pointer: str, step: dict[str, Any]) -> None:
+        """`if_turned` names cards of the deck, each once, and belongs to `trump.method: turned`, which
+        needs it for every card outside the suits (`deck.extras`): such a card has no suit to be trump."""
+        method = self.data["trump"]["method"]
+        entries = step.get("if_turned") or []
+        if entries and method != "turned":
+            self.report("turned-card-rule-not-turned", f"if_turned says what a card turned up does to trump, but "
+                        f"trump.method is {method}, which does not take trump from the turned card",
+                        f"{pointer}/if_turned", "use trump.method: turned, or leave if_turned out", key=True)
+            return
+        named: set[str] = set()
+        for i, entry in enumerate(entries):
+            for j, card in enumerate(entry.get("cards") or ()):
+                where = f"{pointer}/if_turned/{i}/cards/{j}"
+                if self.card(where, card) and card in named:
+                    self.report("turned-card-twice", f"{card} is named by two entries of if_turned", where,
+                                "name each card once")
+                named.add(card)
+        if method == "turned":
+            suitless = [extra["id"] for extra in self.data["deck"].get("extras") or () if extra.get("id") not in named]
+            if suitless:
+                self.report("turned-card-without-suit", f"{', '.join(suitless)} may be turned up, but belong"
+                            f"{'s' if len(suitless) == 1 else ''} to no suit, so trump would be no suit",
+                            pointer, "add if_turned: [{cards: [...], trump: none}] (or named_by_dealer)")
 
     def check_empty_turn_up(self, pointer: str) -> None:
         """A hand without trump when the stock is empty is the `turned` method's: an offer or a
@@ -1756,6 +1782,10 @@ class _Checks:
             self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
                         "/session/games_to_win", "raise limits.max_games or lower session.games_to_win")
         sheet = self.data["scoresheet"]
+        if "won_by" in sheet and "ends_when" not in sheet:
+            self.report("won-by-without-ends-when", "scoresheet.won_by names the winner of a game ends_when ends, "
+                        "but this scoresheet has no ends_when", "/scoresheet/won_by",
+                        "add scoresheet.ends_when, or leave won_by out", key=True)
         ends = sheet.get("at_goal") == "ends_game"
         no_race = "deals" in sheet or "ends_when" in sheet
         for key, unused in (("at_goal", ends and no_race),
@@ -2148,6 +2178,9 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
     if isinstance(text := data["scoresheet"].get("ends_when"), str):
         found += check_expression(text, "bool", checked.names, place.content("/scoresheet/ends_when"),
                                   "/scoresheet/ends_when")
+    if isinstance(text := data["scoresheet"].get("won_by"), str):
+        found += check_expression(text, "team", checked.names, place.content("/scoresheet/won_by"),
+                                  "/scoresheet/won_by")
     found += _outcome_expression_diagnostics(data, place, checked.names, definitions_ok=not checked.diagnostics)
     found += _offered_when_diagnostics(data, place, checked.names)
     found += _contract_offered_diagnostics(data, place, checked.names)

@@ -323,8 +323,9 @@ def greedy_card(state: GameState) -> str:
 
 def test_greedy_avoids_tricks_where_they_cost_their_taker() -> None:
     """Hearts' scoring makes a trick cost its taker: greedy ducks under the winning card, sheds its
-    queen of spades on another's trick, and leads the card the most unseen cards beat."""
-    assert [name for name in RULESETS if avoids_tricks(build_ruleset(name))] == [HEARTS]
+    queen of spades on another's trick, and leads the card the most unseen cards beat. In a game
+    of bids greedy plays to its bid instead (`wants_tricks`), whatever a trick costs unbid."""
+    assert [name for name in RULESETS if (rs := build_ruleset(name)).bids is None and avoids_tricks(rs)] == [HEARTS]
     assert greedy_card(hearts_after()) == "2D"  # not the 2H (unbroken): eleven unseen diamonds beat it
     assert greedy_card(hearts_after("10C")) == "9C"  # the highest club under the ten, not the ace
     assert greedy_card(hearts_after("2D")) == "QS"  # void in diamonds: the costliest card goes

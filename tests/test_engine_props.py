@@ -522,7 +522,7 @@ def check_limits(rs: Ruleset, state: GameState) -> None:
     else:
         assert result.games_won[result.winner] == rs.session.games_to_win  # type: ignore[index]
     sheet = rs.scoresheet
-    if sheet.deals:
+    if sheet.races_to_no_goal():  # a game of deals, or one its rules end (`ends_when`): no team need reach the goal
         return
     sign = 1 if sheet.direction == "down" else -1  # (value - goal) * sign: how far a team still is from the goal
     for game in result.games:

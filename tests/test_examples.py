@@ -27,9 +27,10 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["belote", "bridge", "briscola", "chicago", "contree", "doppelkopf", "euchre", "hearts", "klaverjas",
-                                                "oh-hell", "pinochle", "rubber-bridge", "schafkopf", "schnapsen",
-                                                "sheepshead", "sixty-six", "skat", "spades", "tute", "whist"]
+    assert [path.stem for path in EXAMPLES] == ["belote", "bridge", "briscola", "chicago", "contree", "doppelkopf", "euchre",
+                                                "five-hundred", "hearts", "klaverjas", "oh-hell", "pinochle",
+                                                "rubber-bridge", "schafkopf", "schnapsen", "sheepshead", "sixty-six",
+                                                "skat", "spades", "tute", "whist", "wizard"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)

@@ -86,6 +86,8 @@ def test_fixed_sizes_keep_one_plan_per_dealer() -> None:
     """Without a schedule the plans are the dealers' (index = dealer), exactly as before."""
     for name in [*builtin_names(), *EXAMPLES]:
         rs = build_ruleset(name, {"schedule": "fixed"} if name == str(OH_HELL) else None)
+        if any(isinstance(step.packet, tuple) for step in rs.deal):
+            continue  # a schedule of its own (Wizard's)
         t = rs.tables
         assert t.deal_cycle == 1 and len(t.deal_plans) == len(t.deal_prefixes) == rs.players.count, name
         assert [t.plan_index(hand, dealer) for hand in (0, 7) for dealer in range(2)] == [0, 1, 0, 1]

@@ -366,6 +366,8 @@ class _Layout:
                 action = next(a for a in probe.legal_actions() if a >= acts.show0)  # any card: same positions
             elif acts.name0 <= action < acts.show0 and probe.phase == "name":  # the probe's refused suit is another
                 action = next(a for a in probe.legal_actions() if a >= acts.name0)  # any suit: same positions
+            elif acts.name0 <= action < acts.show0 and action not in probe.legal_actions():
+                continue  # named for a turned card that fixes no suit (`if_turned`); the probe's, a position, fixed one
             probe.apply(action)
         nseats = probe.ruleset.players.count
         self.ncards = ncards

@@ -65,7 +65,12 @@ class ContractPhase(StateFields):
             return True
         if method == "turned":  # no decision: the last face-up card is trump, the maker as after a fallback
             up = self._last_up
-            self._trump = self._t.suit_of[up] if up >= 0 else -1  # none turned (`if_stock_empty`): no trump
+            if up >= 0 and self._t.turned_named >> up & 1:  # `if_turned`: the dealer names trump, seeing his cards
+                self._chooser = self._asked = self._dealer
+                self._phase = CHOOSE
+                return True
+            # none turned (`if_stock_empty`), or a card that fixes none (`if_turned`): no trump
+            self._trump = self._t.suit_of[up] if up >= 0 and not self._t.turned_no_trump >> up & 1 else -1
             self._fallback_maker()
             self._path = "turned"
         if method == "drawn":  # chance draws the suit (a card of a second pack, a die): the CHANCE player's move

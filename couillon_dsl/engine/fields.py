@@ -303,6 +303,9 @@ class StateFields:
     def _end_hand(self) -> None:  # scoring: score the finished hand and move the game on
         raise NotImplementedError
 
+    def _sit_out_partners(self, seat: int) -> None:  # announcements: seat's partners sit the hand out
+        raise NotImplementedError
+
     def _settled(self) -> HandFacts:  # play: what is settled before the first lead, as facts
         raise NotImplementedError
 

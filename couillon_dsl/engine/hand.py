@@ -56,6 +56,7 @@ class HandScore(NamedTuple):
     first_to_goal: Team | None = None  # with when_both_reach: first_by_rule_order, the team that got there first
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (the `tallies` section), each team's count after the hand
     ends_game: bool = False  # `scoresheet.ends_when` held: the game is over, the best total winning
+    game_winner: Team | None = None  # ... won by this team (`scoresheet.won_by`), else by the best total
 
 
 ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntricks, passes, ties, values, made,
@@ -193,7 +194,7 @@ def make_score_hand(
     # a row's (deltas, steps rule by rule, each tally's adds per team, each pot's payee or None, whether each
     # tally's counts are wiped, whether the game ends)
     memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
-                          tuple[Team | None, ...], tuple[bool, ...], bool]] = {}
+                          tuple[Team | None, ...], tuple[bool, ...], bool, Team | None]] = {}
     race = sheet.when_both_reach == "first_by_rule_order"
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1
@@ -281,11 +282,13 @@ def make_score_hand(
                          for fn in counted)  # facts.defined is filled by now
             payees = tuple(_payee(pot, facts) for pot in pays)
             wiped = tuple(rule is not None and bool(rule.when_fn(facts)) for rule in clears)
-            scored = deltas, steps, adds, payees, wiped, game_ends is not None and bool(game_ends.when_fn(facts))
+            ends = game_ends is not None and bool(game_ends.when_fn(facts))
+            ends_winner = cast(Team | None, game_ends.team_fn(facts)) if game_ends is not None and ends else None
+            scored = deltas, steps, adds, payees, wiped, ends, ends_winner
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
-        deltas, steps, adds, payees, wiped, ends = scored
+        deltas, steps, adds, payees, wiped, ends, ends_winner = scored
         if counted:
             counts, paid = tally_payouts(payouts, counts or ((0,) * nteams,) * len(counted), adds, payees)
             if any(wiped):
@@ -308,7 +311,7 @@ def make_score_hand(
             ties += 1
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-            deltas, tuple(map(add, values, deltas)), ties, passes, first, counts, ends,
+            deltas, tuple(map(add, values, deltas)), ties, passes, first, counts, ends, ends_winner,
         ))
 
     return score
@@ -392,7 +395,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
             deltas, (values[0] + deltas[0], values[1] + deltas[1]) if two_teams else tuple(map(add, values, deltas)),
-            ties, passes, None, (), False,
+            ties, passes, None, (), False, None,
         ))
 
     return score
@@ -472,7 +475,7 @@ SettleFn = Callable[..., tuple[int, Any]]
 
 def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn:
     """The closure that says what follows a scored hand:
-    ``settle(values, hand_winner, game_hands, games_won, first, ends) -> (verdict, game winner)``.
+    ``settle(values, hand_winner, game_hands, games_won, first, ends, ends_winner) -> (verdict, game winner)``.
 
     The verdict is NEXT_HAND, NEXT_GAME, SESSION_OVER or ABANDONED (`limits.max_hands`, or
     `limits.max_games` reached by a won game: then the game winner comes with it); a won game
@@ -481,7 +484,8 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
     team at the goal ends the game instead, and the team furthest from it wins (then the lower
     team number). A game of `deals` or with `ends_when` races to no goal: it ends after its last
     deal or a hand where `ends_when` held (``ends``), and the best total wins (highest counting
-    up, lowest counting down), then the hand's winner, then the lower team number.
+    up, lowest counting down), then the hand's winner, then the lower team number; or, after
+    `ends_when`, the team `scoresheet.won_by` names (``ends_winner``, when it names one).
     """
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1  # (goal - value) * sign >= 0: at or past the goal
@@ -505,8 +509,11 @@ def make_settle(sheet: Scoresheet, session: Session, limits: Limits) -> SettleFn
         return max(range(len(values)), key=lambda t: (values[t] * better, t == hand_winner, -t))
 
     def settle(values: Sequence[int], hand_winner: Team | None, game_hands: int,
-               games_won: MutableSequence[int], first: Team | None = None, ends: bool = False) -> tuple[int, Team | None]:
+               games_won: MutableSequence[int], first: Team | None = None, ends: bool = False,
+               ends_winner: Team | None = None) -> tuple[int, Team | None]:
         if no_race:  # `first` (a goal reached mid-hand) has no meaning without a goal
+            if ends and ends_winner is not None:  # `scoresheet.won_by`: the rules name the winner
+                return won(ends_winner, games_won)
             if ends or deals and game_hands >= deals:
                 return won(best_total(values, hand_winner), games_won)
             return abandoned if game_hands >= max_hands else goes_on

@@ -54,6 +54,13 @@ class PlayPhase(StateFields):
         for a side asked of every seat (`before_lead`), then the first lead."""
         rs = self._rs
         t = self._t
+        if self._contract >= 0 and self._decider is not None:  # a contract played alone, or open (public)
+            contract = rs.contracts[self._contract]
+            if contract.sits_out == "partners":
+                self._sit_out_partners(self._decider)
+            if contract.shows_hand:
+                for card in iter_bits(self._hands[self._decider]):
+                    self._face_up[card] = self._decider
         if rs.passing is not None and self._begin_passing():  # cards are passed before any bid
             return
         if rs.bids is not None and not self._trick_bids:  # the tricks are bid before the first lead
@@ -205,7 +212,9 @@ class PlayPhase(StateFields):
         ctx = self._ctx
         trick = self._trick
         if trick:
-            if self._led == OPEN_LEAD:  # the led card let this one set the suit (card roles)
+            # the led card let the first card without such a role set the suit (card roles: a Jester after a Jester
+            # leaves it open, and the first played of them still wins)
+            if self._led == OPEN_LEAD and not ctx.open_lead >> card & 1:
                 self._led = led = ctx.card_suit[card]
                 self._st = ctx.strength[led]
                 self._best = -1

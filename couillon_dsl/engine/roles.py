@@ -1,7 +1,8 @@
 """Card roles: cards that play by rules of their own (an Excuse, a joker), compiled to masks.
 
 A role may let its cards be played to any trick (``anytime``), keep them from winning
-(``never_wins``, except to complete a sweep: ``sweep``), let the next card set the suit when
+(``never_wins``, except to complete a sweep: ``sweep``) or make them win over every other card
+(``always_wins``), let the next card set the suit when
 one is led (``open_lead``), and send them back to their owner's side with a compensation
 (``kept``). Rulesets without roles have ``Tables.roles = None`` and never reach this module
 during play; with roles, the trick's led suit and winner come from :func:`led_and_winner`
@@ -24,6 +25,7 @@ class RoleTables(NamedTuple):
     cards: CardMask  # every card with a role
     anytime: CardMask
     never_wins: CardMask  # includes the sweep cards
+    always_wins: CardMask  # beat every other card, trumps too; of several in a trick the first played wins
     sweep: CardMask  # never win, except the last trick when their side took every other one
     open_lead: CardMask
     kept: CardMask
@@ -35,10 +37,11 @@ def led_and_winner(ctx: TrumpContext, cards: Sequence[Card], last: bool = False)
     """The suit to follow and the winning card of a trick in progress (cards in play order), in
     the hand's ``last`` trick or another (`play.equal_cards`: which of equal cards wins)."""
     first = cards[0]
-    if ctx.open_lead >> first & 1:
-        if len(cards) == 1:
+    if ctx.open_lead >> first & 1:  # the first card without that role sets the suit
+        setter = next((card for card in cards if not ctx.open_lead >> card & 1), -1)
+        if setter < 0:
             return OPEN_LEAD, first
-        led = ctx.card_suit[cards[1]]
+        led = ctx.card_suit[setter]
     else:
         led = ctx.card_suit[first]
     strength = ctx.strength[led]

@@ -76,7 +76,8 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     tallies or passing, a game that `scoresheet.ends_when` ends or whose passed-out deals are redealt, a second
     round naming trump, a hand size that changes from hand to hand,
     scoring that reads the cards held (`held`), a hand without trump when the stock is empty, an
-    auction, a trump drawn by chance (`trump.method: drawn`: a chance node of its own), a dealer sitting out, a
+    auction, a trump drawn by chance (`trump.method: drawn`: a chance node of its own), a turned card that fixes no
+    suit (`if_turned`), a dealer sitting out, a
     hand that may stop early (`play.stop_when`), a pack of copies (`deck.copies`: those games step through
     GameState)."""
     choose, offer = rs.trump.choose, rs.trump.offer
@@ -90,7 +91,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
                 or rs.tables.kitty is not None or rs.bids is not None or bool(rs.tallies) or bool(rs.scoresheet.ends_when)
                 or rs.scoresheet.passed_out_deals != "counted"
                 or rs.passing is not None or rs.tables.deal_cycle > 1 or rs.tables.reads_held
-                or any(step.if_stock_empty for step in rs.deal) or rs.trump.auction is not None
+                or any(step.if_stock_empty or step.if_turned for step in rs.deal) or rs.trump.auction is not None
                 or rs.trump.method == "drawn"
                 or rs.players.sit_out is not None or rs.deck.copies > 1)
 

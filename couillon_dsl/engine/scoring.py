@@ -69,8 +69,11 @@ class ScoringPhase(StateFields):
         winner = score.winner
         if t.sides_per_hand and winner is not None:  # the scoresheet is per seat: the winning side's first seat
             winner = self._side_of.index(winner)
+        game_winner = score.game_winner
+        if t.sides_per_hand and game_winner is not None:
+            game_winner = self._side_of.index(game_winner)
         self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal,
-                        score.ends_game)
+                        score.ends_game, game_winner)
 
     def _hand_score(self) -> tuple[HandScore, tuple[tuple[int, ...], ...], tuple[CardMask, ...]]:
         """The hand scored as it stands (nothing changes): its score, the points each team kept of the
@@ -232,12 +235,12 @@ class ScoringPhase(StateFields):
                      for m in self._melds)
 
     def _next_hand(self, hand_winner: Team | None, same_dealer: bool, first_to_goal: Team | None = None,
-                   ends: bool = False) -> None:
-        """End the game if a team reached the goal, `scoresheet.ends_when` held (``ends``) or a limit was
-        hit, else deal again."""
+                   ends: bool = False, ends_winner: Team | None = None) -> None:
+        """End the game if a team reached the goal, `scoresheet.ends_when` held (``ends``; won by ``ends_winner``,
+        `scoresheet.won_by`, else the best total) or a limit was hit, else deal again."""
         rs = self._rs
         verdict, game_winner = self._t.settle(self._values, hand_winner, self._game_hands, self._games_won,
-                                              first_to_goal, ends)
+                                              first_to_goal, ends, ends_winner)
         if game_winner is not None:
             self._games.append(FinishedGame(game_winner, self._values, self._game_hands))
         if verdict == ABANDONED:

@@ -100,7 +100,8 @@ def role_tables(layout: DeckLayout, roles: Sequence[CardRole], unit: int) -> Rol
     kept = [r for r in roles if r.kept_by_owner]
     return RoleTables(
         cards=cards(lambda r: True), anytime=cards(lambda r: r.play_anytime),
-        never_wins=cards(lambda r: r.wins != "normally"), sweep=cards(lambda r: r.wins == "never_except_sweep"),
+        never_wins=cards(lambda r: r.wins in ("never", "never_except_sweep")),
+        always_wins=cards(lambda r: r.wins == "always"), sweep=cards(lambda r: r.wins == "never_except_sweep"),
         open_lead=cards(lambda r: r.when_led == "next_card_sets_suit"), kept=cards(lambda r: r.kept_by_owner),
         compensation=int(kept[0].compensation * unit) if kept else 0,
         on_last_trick=kept[0].on_last_trick if kept else "kept",
@@ -113,7 +114,7 @@ def build_context(
 ) -> TrumpContext:
     """Tables for one trump suit (-1: none) with the given (card, below-rank or None at the top)
     promotions; card points in 1/``unit`` of a point. Card roles change strength (a card that never
-    wins has none) and wrap the follow closure (a card playable at any time; an open lead). With
+    wins has none, one that always wins more than the top trump) and wrap the follow closure (a card playable at any time; an open lead). With
     ``promoted_only`` and no trump suit the promoted cards are the trumps, a suit of their own
     after the printed suits and the extras' (a contract with `trump: promoted`). With ``all_suits`` and
     no trump suit every led suit is followed as a trump lead (`trump: all_suits`; ``deck`` already ranks
@@ -146,9 +147,11 @@ def build_context(
     top = layout.longest_suit + len(promoted)
     trump_base = top + 1  # every trump beats every card of the led suit
     never = roles.never_wins if roles else 0
+    always = roles.always_wins if roles else 0
     strength = tuple(
         tuple(
             0 if never >> c & 1
+            else trump_base + top + 1 if always >> c & 1  # above the top trump; equal to each other: the first wins
             else trump_base + top - position[c] if card_suit[c] == trump
             else (top - position[c] if card_suit[c] == led else 0)
             for c in range(n)
@@ -167,21 +170,32 @@ def build_context(
         if exempted is not None:
             exempt |= layout.copies_mask(exempted)
     all_suits = all_suits and trump < 0
-    legal = make_legal(follow, suit_mask, trump, trump_mask, above, exempt, all_suits)
-    masks = None if all_suits else plain_masks(follow, suit_mask, trump_mask, exempt)
+    followed = followed_masks(layout, suit_mask, trump)
+    legal = make_legal(follow, followed, trump, trump_mask, above, exempt, all_suits)
+    masks = None if all_suits else plain_masks(follow, followed, trump_mask, exempt)
     if roles is not None:
         legal, masks = with_roles(legal, roles), None  # the closure alone knows the roles
     return TrumpContext(trump, sum(1 << c for c in moved), tuple(suit_mask), trump_mask, tuple(card_suit),
                         strength, above, points, exempt, masks, legal, roles.open_lead if roles else 0, all_suits)
 
 
-def while_stock_contexts(contexts: Sequence[TrumpContext], follow: Follow) -> tuple[TrumpContext, ...]:
+def followed_masks(layout: DeckLayout, suit_mask: Sequence[CardMask], trump: int) -> list[CardMask]:
+    """Per led suit, the cards that follow it: the suit's, but none for the extras' pseudo-suit (an extra
+    led is followed by nobody, though others hold extras too: Wizard's Wizard led over a Jester held)."""
+    followed = list(suit_mask)
+    if layout.extras and trump != len(layout.suits):
+        followed[len(layout.suits)] = 0
+    return followed
+
+
+def while_stock_contexts(contexts: Sequence[TrumpContext], follow: Follow, layout: DeckLayout) -> tuple[TrumpContext, ...]:
     """``contexts`` with `play.draw.while_stock` specialised in each (:attr:`TrumpContext.legal_while_stock`);
     a context shared by several promotion sets stays shared."""
     built: dict[int, TrumpContext] = {}
     for ctx in contexts:
         if id(ctx) not in built:
-            legal = make_legal(follow, ctx.suit_mask, ctx.trump, ctx.trump_mask, ctx.above, ctx.exempt, ctx.all_suits)
+            legal = make_legal(follow, followed_masks(layout, ctx.suit_mask, ctx.trump), ctx.trump, ctx.trump_mask,
+                               ctx.above, ctx.exempt, ctx.all_suits)
             built[id(ctx)] = dataclasses.replace(ctx, legal_while_stock=legal)
     return tuple(built[id(ctx)] for ctx in contexts)
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, Protocol
 from couillon_dsl.cards import Card, CardMask, iter_bits
 from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.roles import OPEN_LEAD, led_and_winner
-from couillon_dsl.engine.tables import promoted_card
+from couillon_dsl.engine.tables import followed_masks, promoted_card
 from couillon_dsl.model import Follow, Ruleset, TrumpContext
 
 
@@ -63,8 +63,10 @@ def card_text(ruleset: Ruleset, ctx: TrumpContext, card: Card) -> str:
     layout = ruleset.layout
     text = layout.suit_first(card)
     if ctx.promoted >> card & 1:
+        printed = 0 <= ctx.trump < len(layout.suits)  # a promotion by rank needs a printed trump suit
         for promotion in ruleset.deck.promotions:
-            if promoted_card(ruleset.deck, layout, promotion, ctx.trump) == card:
+            if (promotion.card is not None or printed) and promoted_card(ruleset.deck, layout, promotion,
+                                                                         ctx.trump) == card:
                 text += f" ({promotion.name})"
     return text
 
@@ -239,7 +241,7 @@ def _verdicts(rs: Ruleset, ctx: TrumpContext, h: CardMask, led: int, win: Card, 
     follow = follow or rs.play.follow
     sym = tuple(map(rs.layout.suit_symbol, range(len(ctx.suit_mask))))
     name = lambda c: card_text(rs, ctx, c)
-    lm = ctx.suit_mask[led]
+    lm = followed_masks(rs.layout, ctx.suit_mask, ctx.trump)[led]  # an extra led: nobody follows it
     tm = ctx.trump_mask
     out: dict[Card, tuple[bool, str]] = {}
 
