@@ -943,8 +943,10 @@ def open_sentences(rs: Ruleset, first: str) -> list[str]:
                 if auction.declarer == "first_to_name_strain" else "the last bidder declares")
     out = [f"starting with {first} and going round the table as often as needed, each player either passes or "
            f"bids a number, lowest first {shown}, together with {named}; " + outbid,
-           f"the bidding ends when every other player has passed in turn after the last {last_call}; if all "
-           "pass before anyone bids, " + all_pass_phrase(rs),
+           ("a player who passes is out of the bidding for good; the bidding ends when every player but the last "
+            "bidder has passed; if all pass, " if auction.pass_is_final else
+            f"the bidding ends when every other player has passed in turn after the last {last_call}; if all "
+            "pass before anyone bids, ") + all_pass_phrase(rs),
            declarer + ": " + ("the suit or contract they named is played" if others else "their suit is trump")
            + " and the last number bid is the contract (`bid_value` below); "
            + maker_phrase(rs, "their team is the maker")]

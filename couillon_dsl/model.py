@@ -326,6 +326,7 @@ class Auction:
     double_out_of_turn: bool = False  # open: the last bid's opponents are asked to double after each call too
     outbid: str = "value"  # open: a bid names a higher value (value), or the same value in a higher strain too
     double_ends_bidding: bool = True  # open: a double closes the bidding (else it is a call, the bidding goes on)
+    pass_is_final: bool = False  # open: a seat that passes is out of the bidding for good
     declarer: str = "last_bidder"  # open: last_bidder | first_to_name_strain (of the last bidder's side)
     # on_all_pass: {contract: id}: the contract played, with no declarer and every seat for itself, when every
     # seat passes; None (on_all_pass: redeal): the deal is thrown in

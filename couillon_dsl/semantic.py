@@ -1401,6 +1401,11 @@ class _Checks:
             if auction.get(key, default) != default and procedure != "open":
                 self.report("open-auction-key", f"{key} says how an open auction's bidding goes, but the procedure is "
                             f"{procedure}", f"/trump/auction/{key}", "use procedure: open, or drop it")
+        if auction.get("pass_is_final") and (procedure != "open" or auction.get("doubling")):
+            self.report("open-auction-key", "pass_is_final takes a player out of an open auction for good, but "
+                        + (f"the procedure is {procedure}" if procedure != "open" else "this one doubles, and a "
+                           "double is answered by seats that may have passed"), "/trump/auction/pass_is_final",
+                        "use procedure: open without doubling, or drop it", key=True)
         if not auction.get("double_ends_bidding", True) and auction.get("double_out_of_turn"):
             self.report("doubling-invalid", "double_out_of_turn asks whether to double between calls, but a double "
                         "that does not end the bidding is a call of its own", "/trump/auction/double_out_of_turn",

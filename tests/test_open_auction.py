@@ -320,3 +320,33 @@ def test_greedy_never_doubles_a_skat_game_on_the_bid_alone() -> None:
     that (the 61 points he needs are the scoring's, not the bid's): it passes."""
     state = skat_declared()
     assert GREEDY.act(state, state.legal_actions(), random.Random(0)) == state.actions.pass_
+
+
+def test_a_seat_that_passed_is_never_asked_again_where_a_pass_is_final() -> None:
+    """Five Hundred (`pass_is_final`): in random auctions a seat that passed never speaks again, and the
+    bidding ends as soon as nobody but the last bidder is left in it."""
+    rs = build_ruleset(str(FOLDER / "five-hundred.yaml"))
+    auctions = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = GameState(rs, seed=seed)
+        state.deal_shuffled(rng)
+        out: set[int] = set()
+        bidder = None
+        while state.phase == "auction":
+            seat = state.current_player()
+            assert seat not in out
+            action = rng.choice(state.legal_actions())
+            if state.action_to_string(action) == "pass":
+                out.add(seat)
+            else:
+                bidder = seat
+            state.apply(action)
+        auctions += 1
+        assert len(out) == 4 if bidder is None else out == set(range(4)) - {bidder}
+    assert auctions == 60
+
+
+def test_pass_is_final_belongs_to_an_open_auction_without_doubling(tmp_path: Path) -> None:
+    text = f"extends: {FOLDER / 'contree.yaml'}\nid: final\nname: Final\ntrump: {{auction: {{pass_is_final: true}}}}\n"
+    assert "open-auction-key" in codes_of(tmp_path / "final.yaml", text)  # contrée doubles

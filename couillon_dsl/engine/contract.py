@@ -366,7 +366,9 @@ class ContractPhase(StateFields):
                     self._doubling_over()
                 return
             self._round += 1
-            if self._bid < 0 and self._round == n:
+            if self._rs.trump.auction.pass_is_final:  # type: ignore[union-attr]
+                self._pass_for_good()
+            elif self._bid < 0 and self._round == n:
                 self._nobody_bid()
             elif self._bid >= 0 and self._round == n - 1:
                 self._open_won()
@@ -381,7 +383,7 @@ class ContractPhase(StateFields):
             if not any(s == self._bid_suit and self._side_of[b] == self._side_of[seat] for b, s in self._namers):
                 self._namers += ((seat, self._bid_suit),)
             self._decisions.append((seat, f"{t.auction_values[self._bid]} {self.strain_id(self._bid_suit)}"))
-            self._spk = (self._spk + 1) % n
+            self._spk = self._next_in_bidding() if self._rs.trump.auction.pass_is_final else (self._spk + 1) % n  # type: ignore[union-attr]
             self._ask_out_of_turn(seat)
             return
         self._doubled += 1
@@ -395,6 +397,27 @@ class ContractPhase(StateFields):
         side = self._side_of[seat]  # the other side answers, in turn from the seat after this one
         self._speakers = tuple(s for s in self._order[seat][1:] if self._side_of[s] != side)
         self._spk = 0
+
+    def _passed_for_good(self) -> set[int]:
+        """The seats out of an open auction (`pass_is_final`): those that passed in it (public)."""
+        return {seat for seat, word in self._decisions if word == "pass"}
+
+    def _next_in_bidding(self) -> int:
+        """The index in ``_speakers`` of the next seat still in an open auction (`pass_is_final`), after the
+        one that spoke; the caller has made sure one is left."""
+        out, n = self._passed_for_good(), len(self._speakers)
+        return next(i % n for i in range(self._spk + 1, self._spk + 1 + n) if self._speakers[i % n] not in out)
+
+    def _pass_for_good(self) -> None:
+        """A pass in an open auction where a pass is final: the bidding ends when nobody is left but the last
+        bidder, who declares, or nobody at all (thrown in); else the next seat still in speaks."""
+        left = [s for s in self._speakers if s not in self._passed_for_good()]
+        if not left:
+            self._nobody_bid()
+        elif self._bid >= 0 and left == [self._bidder]:
+            self._open_won()
+        else:
+            self._spk = self._next_in_bidding()
 
     def _ask_out_of_turn(self, caller: int) -> None:
         """After ``caller``'s call, the bidding still open (`double_out_of_turn`): the last bid's opponents
