@@ -221,6 +221,11 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                                      auction_rounds=trump.auction.procedure == "rounds",
                                      kitty_choice=trump.auction.kitty == "declarer_decides",
                                      auction_suits=len(strains), auction_strains=strains,
+                                     open_barred=frozenset(
+                                         v * len(strains) + s for s, (c, _) in enumerate(strains)
+                                         if c >= 0 and contracts[c].bid_values
+                                         for v, value in enumerate(trump.auction.values)
+                                         if value not in contracts[c].bid_values),
                                      doubling=trump.auction.doubling)
     ruleset = Ruleset(
         id=data["id"],
@@ -583,6 +588,7 @@ def _contract(key: str, raw: Mapping[str, Any]) -> Contract:
         partner_by_trick=PartnerByTrick(**raw["partner_by_trick"]) if "partner_by_trick" in raw else None,
         offered_when=raw.get("offered_when"),
         sits_out=raw.get("sits_out"),
+        bid_values=tuple(raw.get("bid_values", ())),
         shows_hand=raw.get("shows_hand", False),
     )
 

@@ -1074,6 +1074,8 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         unplayed = ("the cards nobody plays (the kitty, or the discard)" if rs.tables.kitty is not None
                     else "the cards dealt to nobody")
         text += f"; {unplayed} count for {who} at the end of the hand"
+    if c.bid_values:
+        text += f"; it is bid only at {join([str(v) for v in c.bid_values], 'or')}"
     if c.sits_out == "partners":
         text += "; the declarer plays alone, the partners laying their cards aside and sitting the hand out"
     if c.shows_hand:

@@ -295,6 +295,7 @@ class Contract:
     partner_by_trick: PartnerByTrick | None = None  # the first other seat to win an early trick partners him
     offered_when: str | None = None  # the declarer may pick it (in a trump he names) only where this holds
     sits_out: str | None = None  # partners: the declarer's partners sit the hand out (a contract played alone)
+    bid_values: tuple[int, ...] = ()  # procedure open: the values it may be bid at (); () every value
     shows_hand: bool = False  # the declarer's cards lie face up for everyone, each until played
 
     def multiplier_for(self, suit: str | None) -> int:
@@ -783,6 +784,7 @@ class Tables:
     # procedure open: strain s -> (contract index or -1 without contracts, its trump suit or -1): the suits
     # first (under the contract of trump: named), then the other enabled contracts
     auction_strains: tuple[tuple[int, int], ...] = ()
+    open_barred: frozenset[int] = frozenset()  # procedure open: the bids (value * strains + strain) not allowed
     all_suits: tuple[bool, ...] = ()  # contract index -> trump: all_suits (every suit played as trumps)
     doubling: tuple[int, ...] = ()  # the levels a bid may be doubled to (DOUBLE: the last BID action, double_offset)
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1

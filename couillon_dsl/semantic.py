@@ -1401,6 +1401,19 @@ class _Checks:
             if auction.get(key, default) != default and procedure != "open":
                 self.report("open-auction-key", f"{key} says how an open auction's bidding goes, but the procedure is "
                             f"{procedure}", f"/trump/auction/{key}", "use procedure: open, or drop it")
+        values = auction.get("values") or []
+        for name, contract in (self.data.get("contracts") or {}).items():
+            bid_at = contract.get("bid_values") if isinstance(contract, dict) else None
+            if bid_at is None:
+                continue
+            pointer = f"/contracts/{escape(name)}/bid_values"
+            if procedure != "open":
+                self.report("open-auction-key", f"bid_values says at which values an open auction bids {name}, but "
+                            f"the procedure is {procedure}", pointer, "use procedure: open, or drop it", key=True)
+            elif any(v not in values for v in bid_at):
+                wrong = [v for v in bid_at if v not in values]
+                self.report("open-auction-key", f"bid_values {wrong} are not values of the auction ({values})",
+                            pointer, "name values of trump.auction.values")
         if auction.get("pass_is_final") and (procedure != "open" or auction.get("doubling")):
             self.report("open-auction-key", "pass_is_final takes a player out of an open auction for good, but "
                         + (f"the procedure is {procedure}" if procedure != "open" else "this one doubles, and a "

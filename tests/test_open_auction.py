@@ -350,3 +350,9 @@ def test_a_seat_that_passed_is_never_asked_again_where_a_pass_is_final() -> None
 def test_pass_is_final_belongs_to_an_open_auction_without_doubling(tmp_path: Path) -> None:
     text = f"extends: {FOLDER / 'contree.yaml'}\nid: final\nname: Final\ntrump: {{auction: {{pass_is_final: true}}}}\n"
     assert "open-auction-key" in codes_of(tmp_path / "final.yaml", text)  # contrée doubles
+
+
+def test_bid_values_name_values_of_an_open_auction(tmp_path: Path) -> None:
+    text = (f"extends: {FOLDER / 'five-hundred.yaml'}\nid: values\nname: Values\n"
+            "contracts: {misere: {bid_values: [11]}}\n")
+    assert "open-auction-key" in codes_of(tmp_path / "values.yaml", text)
