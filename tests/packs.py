@@ -148,3 +148,12 @@ def agents_game(rs: Ruleset, players: Sequence[Agent], rng: random.Random) -> Ga
             continue
         state.apply(players[state.current_player()].act(state, state.legal_actions(), rng))
     return state
+
+
+def assert_replays(state: GameState) -> None:
+    """A finished game's history, applied to a fresh game of its ruleset, ends it with the same scores."""
+    assert state.is_terminal()
+    again = GameState(state.ruleset)
+    for action in state.history():
+        again.apply(action)
+    assert again.scores == state.scores and again.is_terminal()

@@ -15,7 +15,7 @@ import pytest
 from couillon_dsl.agents import make_agent
 from couillon_dsl.api import load
 from couillon_dsl.engine import CHANCE, GameState
-from packs import agents_game
+from packs import agents_game, assert_replays
 from test_agents import assert_blind_to_hidden_cards
 
 SCHNAPSEN = str(Path(__file__).resolve().parents[1] / "examples" / "schnapsen.yaml")
@@ -67,11 +67,7 @@ def test_the_marriage_is_offered_on_lead_only_and_binds_the_lead_once_announced(
 @pytest.mark.parametrize("agent", ["random", "greedy", "pimc:samples=4", "ismcts:iterations=40"])
 def test_agents_play_whole_games_that_replay(agent: str) -> None:
     state = agents_game(RS, [make_agent(agent) for _ in range(2)], random.Random(3))
-    assert state.is_terminal()
-    again = GameState(RS)
-    for action in state.history():
-        again.apply(action)
-    assert again.scores == state.scores and again.is_terminal()
+    assert_replays(state)
 
 
 def test_the_searches_decide_the_same_when_hidden_cards_are_permuted() -> None:

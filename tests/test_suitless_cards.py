@@ -20,7 +20,7 @@ from couillon_dsl.agents import make_agent
 from couillon_dsl.api import load
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import CHANCE, GameState
-from packs import agents_game
+from packs import agents_game, assert_replays
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RS = load(str(EXAMPLES / "wizard.yaml"))
@@ -104,11 +104,7 @@ def test_agents_play_short_games_that_replay(agent: str, tmp_path: Path) -> None
     path.write_text(f"extends: {EXAMPLES / 'wizard.yaml'}\nid: short\nname: Short\nscoresheet: {{deals: 5}}\n")
     rs = load(str(path))
     state = agents_game(rs, [make_agent(agent) for _ in range(4)], random.Random(2))
-    assert state.is_terminal()
-    again = GameState(rs)
-    for action in state.history():
-        again.apply(action)
-    assert again.scores == state.scores
+    assert_replays(state)
 
 
 @pytest.mark.parametrize(("step", "code"), [
