@@ -20,6 +20,7 @@ from couillon_dsl.agents import make_agent
 from couillon_dsl.api import load
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.engine.why import why_wins
 from packs import agents_game, assert_replays
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -128,3 +129,12 @@ def test_won_by_needs_a_game_the_rules_end(tmp_path: Path) -> None:
     with pytest.raises(RulesetError) as raised:
         load(str(path))
     assert "won-by-without-ends-when" in {d.code for d in raised.value.diagnostics}
+
+
+def test_the_rulebook_of_play_says_why_a_wizard_or_a_jester_takes_the_trick() -> None:
+    ctx = RS.tables.contexts[0]
+    card = RS.layout.parse
+    assert why_wins(RS, ctx, tuple(map(card, ["10H", "NA", "ZB", "ZA"]))) == \
+        "Z wins over every card, and was the first of its kind played"
+    assert why_wins(RS, ctx, tuple(map(card, ["NA", "NB", "NC", "ND"]))) == \
+        "N was led and no card after it set a suit: the first played wins"

@@ -219,12 +219,17 @@ def why_wins(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...], last:
 def _why_best(ruleset: Ruleset, ctx: TrumpContext, cards: tuple[Card, ...], led: int, best: Card) -> str:
     """:func:`why_wins` before the equal cards."""
     text = card_text(ruleset, ctx, best)
+    roles = ruleset.tables.roles
+    if roles is not None and roles.always_wins >> best & 1:  # `wins: always`: over every card, the first of them
+        alike = sum(1 for c in cards if roles.always_wins >> c & 1)
+        return f"{text} wins over every card" + (", and was the first of its kind played" if alike > 1 else "")
     if ctx.trump_mask >> best & 1:
         if sum(1 for c in cards if ctx.trump_mask >> c & 1) == 1:
             return f"{text} is the only trump"
         return f"{text} is the highest trump"
     if led == OPEN_LEAD:
-        return f"{text} was led alone"
+        return f"{text} was led alone" if len(cards) == 1 else \
+            f"{text} was led and no card after it set a suit: the first played wins"
     symbol = ruleset.layout.suit_symbol(led)
     if ctx.all_suits:
         return f"{text} is the highest card of the led suit ({symbol}); every suit is played as trumps"
