@@ -9,6 +9,7 @@ and put into words when they have one of the common shapes, and quoted otherwise
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -76,13 +77,14 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def counted(name: str, n: int) -> str:
+    """``counted("Wizard", 4)`` -> ``four Wizards``; one is the name alone."""
+    return name if n == 1 else f"{_NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else n} {name}s"
+
+
 def grouped(names: Sequence[str]) -> list[str]:
     """Equal names once, counted: ``[Wizard, Wizard, Jester]`` -> ``[two Wizards, Jester]`` (extras named alike)."""
-    counts = dict.fromkeys(names, 0)
-    for name in names:
-        counts[name] += 1
-    return [name if n == 1 else f"{_NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else n} {name}s"
-            for name, n in counts.items()]
+    return [counted(name, n) for name, n in Counter(names).items()]
 
 
 def join(words: Sequence[str], last: str = "and") -> str:
@@ -273,11 +275,9 @@ def deck_sentence(rs: Ruleset) -> str:
     for suit in deck.suits:
         if suit not in plain and suit.ranks:
             parts.append(f"{len(suit.ranks)} {suit.name} ({suit.symbol}) numbered {' '.join(suit.ranks)}")
-    alike = dict.fromkeys((e.name, e.symbol) for e in deck.extras)  # extras named alike, listed once
-    for name, symbol in alike:
-        n = sum((e.name, e.symbol) == (name, symbol) for e in deck.extras)
+    for (name, symbol), n in Counter((e.name, e.symbol) for e in deck.extras).items():  # alike listed once
         parts.append(f"the {name} ({symbol}), which belongs to no suit" if n == 1 else
-                     f"{grouped([name] * n)[0]} ({symbol}), which belong to no suit")
+                     f"{counted(name, n)} ({symbol}), which belong to no suit")
     return f"the game uses {rs.layout.size} cards: {join(parts)}"
 
 

@@ -150,6 +150,16 @@ def agents_game(rs: Ruleset, players: Sequence[Agent], rng: random.Random) -> Ga
     return state
 
 
+def decisions(state: GameState, rng: random.Random) -> Iterator[int]:
+    """Each seat to decide, in turn, until the game ends: chance's moves (the deal) are drawn from ``rng``
+    in between, and the caller applies the seat's action before asking for the next."""
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(rng.choice(state.chance_outcomes())[0])
+            continue
+        yield state.current_player()
+
+
 def assert_replays(state: GameState) -> None:
     """A finished game's history, applied to a fresh game of its ruleset, ends it with the same scores."""
     assert state.is_terminal()

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.api import load
-from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.engine import GameState
 from couillon_dsl.diagnostics import RulesetError
 from couillon_dsl.explain import explain
-from packs import agents_game, assert_replays
+from packs import agents_game, assert_replays, decisions
 from test_agents import assert_blind_to_hidden_cards
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -42,11 +42,8 @@ def claimed_hands(rs, seed: int, agent: str = "random") -> list[tuple[int, int, 
     agents = [make_agent(agent) for _ in range(2)]
     state = GameState(rs, seed=seed)
     claims = []
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply(rng.choice(state.chance_outcomes())[0])
-            continue
-        seat, legal = state.current_player(), state.legal_actions()
+    for seat in decisions(state, rng):
+        legal = state.legal_actions()
         action = legal[0] if len(legal) == 1 else agents[seat].act(state, legal, rng)
         if action == state.string_to_action(seat, "announce claim"):
             before = (seat, count(state, seat), state.trick_counts[1 - seat], len(state.finished_tricks()))
@@ -80,11 +77,8 @@ def test_greedy_claims_as_soon_as_its_count_reaches_66_and_never_falsely() -> No
     greedy = make_agent("greedy")
     state = GameState(RS, seed=1)
     offered = 0
-    while not state.is_terminal():  # at every lead a claim is offered: greedy makes it exactly when it is true
-        if state.current_player() == CHANCE:
-            state.apply(rng.choice(state.chance_outcomes())[0])
-            continue
-        seat, legal = state.current_player(), state.legal_actions()
+    for seat in decisions(state, rng):  # at every lead a claim is offered: greedy makes it exactly when it is true
+        legal = state.legal_actions()
         action = legal[0] if len(legal) == 1 else greedy.act(state, legal, rng)
         claim = state.string_to_action(seat, "announce claim")
         if claim in legal:

@@ -14,8 +14,8 @@ import pytest
 
 from couillon_dsl.agents import make_agent
 from couillon_dsl.api import load
-from couillon_dsl.engine import CHANCE, GameState
-from packs import agents_game, assert_replays
+from couillon_dsl.engine import GameState
+from packs import agents_game, assert_replays, decisions
 from test_agents import assert_blind_to_hidden_cards
 
 SCHNAPSEN = str(Path(__file__).resolve().parents[1] / "examples" / "schnapsen.yaml")
@@ -34,11 +34,8 @@ def test_the_marriage_is_offered_on_lead_only_and_binds_the_lead_once_announced(
     for seed in range(60):
         rng = random.Random(seed)
         state = GameState(RS, seed=seed)
-        while not state.is_terminal():
-            if state.current_player() == CHANCE:
-                state.apply(rng.choice(state.chance_outcomes())[0])
-                continue
-            legal, seat = state.legal_actions(), state.current_player()
+        for seat in decisions(state, rng):
+            legal = state.legal_actions()
             if state.is_playing():
                 declare = state.string_to_action(seat, "declare marriage")
                 held = marriages_held(state, seat)

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from couillon_dsl.agents import make_agent
 from couillon_dsl.api import load
 from couillon_dsl.diagnostics import RulesetError
-from couillon_dsl.engine import CHANCE, GameState
+from couillon_dsl.engine import GameState
 from couillon_dsl.engine.why import why_wins
-from packs import agents_game, assert_replays
+from packs import agents_game, assert_replays, decisions
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RS = load(str(EXAMPLES / "wizard.yaml"))
@@ -45,15 +45,12 @@ def judged(cards: list[str], trump: str | None) -> int:
 def random_game(seed: int) -> GameState:
     rng = random.Random(seed)
     state = GameState(RS, seed=seed)
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply(rng.choice(state.chance_outcomes())[0])
-            continue
+    for seat in decisions(state, rng):
         legal = state.legal_actions()
         if state.is_playing() and len(state.current_trick()[1]) > 0:
             leader, cards = state.current_trick()
             names = [RS.layout.name(c) for c in cards]
-            hand = [RS.layout.name(c) for c in range(RS.layout.size) if state.hand_of(state.current_player()) >> c & 1]
+            hand = [RS.layout.name(c) for c in range(RS.layout.size) if state.hand_of(seat) >> c & 1]
             setter = next((name for name in names if name[0] != "N"), None)
             if setter is None or setter[0] == "Z" or not any(card[-1] == setter[-1] for card in hand if card[0] not in "ZN"):
                 assert sorted(RS.layout.name(c) for c in legal) == sorted(hand)  # free: nothing to follow

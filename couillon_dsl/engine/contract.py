@@ -323,8 +323,9 @@ class ContractPhase(StateFields):
         lowest = 0 if self._bid < 0 else (self._bid + 1) * t.auction_suits  # a higher value
         if self._bid >= 0 and self._rs.trump.auction.outbid == "value_or_strain":  # type: ignore[union-attr]
             lowest = self._bid * t.auction_suits + self._bid_suit + 1  # or the same value in a higher strain
-        barred = t.open_barred  # values a contract may not be bid at (`contracts.<id>.bid_values`)
-        out = [acts.pass_, *(b for b in range(acts.bid0 + lowest, double) if b - acts.bid0 not in barred)]
+        out = [acts.pass_, *range(acts.bid0 + lowest, double)]
+        if t.open_barred:  # values a contract may not be bid at (`contracts.<id>.bid_values`)
+            out = [a for a in out if a - acts.bid0 not in t.open_barred]
         if t.doubling and self._bid >= 0 and self._doubled < len(t.doubling):
             against = self._side_of[self._speakers[self._spk]] != self._side_of[self._bidder]
             if against == (self._doubled % 2 == 0):  # the opponents double, the bidder's side redoubles
