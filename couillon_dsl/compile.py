@@ -478,9 +478,10 @@ def _suit(raw: Any) -> Suit:
         name, symbol = STANDARD_SUITS.get(raw, (raw, raw))
         return Suit(raw, name, symbol, colour=SUIT_COLOURS.get(raw))
     known = STANDARD_SUITS.get(raw["id"], (raw["id"], raw["id"]))
-    ranks = raw.get("ranks")
+    ranks, trump_ranks = raw.get("ranks"), raw.get("trump_ranks")
     return Suit(raw["id"], raw.get("name", known[0]), raw.get("symbol", known[1]),
-                tuple(str(r) for r in ranks) if ranks else None, raw.get("colour", SUIT_COLOURS.get(raw["id"])))
+                tuple(str(r) for r in ranks) if ranks else None, raw.get("colour", SUIT_COLOURS.get(raw["id"])),
+                tuple(str(r) for r in trump_ranks) if trump_ranks else None)
 
 
 def _promotion(raw: Mapping[str, Any]) -> Promotion:

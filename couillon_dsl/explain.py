@@ -307,6 +307,11 @@ def equal_cards_phrase(rs: Ruleset) -> str:
 
 
 def order_sentence(rs: Ruleset) -> str:
+    own = [f"{s.name} as trump {' '.join(s.trump_ranks)}" for s in rs.deck.suits if s.trump_ranks]
+    return _plain_order(rs) + (f"; but each suit has its own order when it is trump: {join(own)}" if own else "")
+
+
+def _plain_order(rs: Ruleset) -> str:
     deck = rs.deck
     plain = " ".join(deck.ranks)
     if not _uniform(rs) or deck.trump_suit:
@@ -366,7 +371,13 @@ def promotion_sentences(rs: Ruleset) -> list[str]:
             what = f"the {_promoted(rs, promotion)} becomes a trump ranking {where}"
         what += ", and counts as a trump for following suit"
         announcement = _announcement(rs, promotion.by_announcement) if promotion.by_announcement else None
-        if announcement is None:
+        within = [c.name for c in rs.contracts if c.enabled and (c.promoted is None or promotion.card in c.promoted)]
+        if announcement is None and rs.contracts and len(within) < sum(c.enabled for c in rs.contracts):
+            left_out = [c.name for c in rs.contracts if c.enabled and c.name not in within]
+            where_played = (f"in every contract but {join(left_out, 'and')}" if len(left_out) < len(within)
+                            else f"in {join(within, 'and')} only" if within else "in no contract")
+            out.append(f"{promotion.name}: {what}, {where_played} (`promoted`)")
+        elif announcement is None:
             out.append(f"{promotion.name}: {what}, always")
         else:
             out.append(f"if the {announcement.name} is announced, {what}")
@@ -421,7 +432,7 @@ def points_sentences(rs: Ruleset) -> list[str]:
     if pack_points(rs):
         out.append(f"the pack holds {decimal_text(pack_points(rs))} points")
     if rs.tables.point_unit > 1:
-        out.append("points are counted exactly, halves included")
+        out.append("points are counted exactly, " + ("halves" if rs.tables.point_unit == 2 else "fractions") + " included")
     bonus = rs.play.last_trick_points
     if bonus:
         out.append(f"the winner of the last trick scores {bonus} more, so a hand is worth "
@@ -430,7 +441,8 @@ def points_sentences(rs: Ruleset) -> list[str]:
 
 
 def card_set_sentences(rs: Ruleset) -> list[str]:
-    return [f"the {name} are {join([_card(rs, c) for c in cards])}" for name, cards in rs.deck.card_sets.items()]
+    return [f"the {name} are {join([_card(rs, c) for c in cards])}" if name.endswith("s") else  # a plural name reads as one
+            f"the card set {name} holds {join([_card(rs, c) for c in cards])}" for name, cards in rs.deck.card_sets.items()]
 
 
 def describe_cards(rs: Ruleset) -> Section:
@@ -1094,8 +1106,10 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
     if c.offered_when:
         condition = condition_phrase(rs, parse_expression(c.offered_when))
         each = ", for each suit they may name," if c.trump == "named" else ""
+        known = "their own cards and discard, never an unseen kitty" if any(s.kind == "kitty" for s in rs.deal) else \
+            "their own cards"
         text += (f"; it may be picked{each} only when {condition or '`' + c.offered_when + '` holds'}, read with "
-                 "what the declarer knows then: their own cards and discard, never an unseen kitty (`offered_when`)")
+                 f"what the declarer knows then: {known} (`offered_when`)")
     if isinstance(c.multiplier, int):
         if c.multiplier != 1:
             text += f"; the hand counts {c.multiplier} times (`multiplier`)"
@@ -1680,6 +1694,8 @@ def first_lead_sentence(rs: Ruleset) -> str:
         text = f"the player holding {_card(rs, rs.play.first_lead_card)} leads it to the first trick"
     elif lead == "dealer":
         text = "the dealer leads to the first trick"
+    elif lead == "maker" and rs.trump.method == "auction":
+        text = f"the declarer leads to the first trick ({elder(rs)} if nobody declared)"
     elif lead == "maker" and rs.trump.method != "none":
         text = f"the player who accepted or chose trump leads to the first trick ({elder(rs)} if nobody did)"
     elif lead == "after_maker" and rs.trump.method != "none":
@@ -1822,7 +1838,8 @@ def lead_sentence(rs: Ruleset) -> str:
 def stop_sentence(rs: Ruleset, text: str) -> str:
     """When the hand stops before its last trick (`play.stop_when`)."""
     condition = condition_phrase(rs, parse_expression(text)) or f"`{text}` holds"
-    return (f"after each trick, and when a card declares something after the first trick, the hand stops when "
+    declaring = ", and when a card declares something after the first trick," if rs.declarations else ""
+    return (f"after each trick{declaring} the hand stops when "
             f"{condition}: it is scored as it stands, the cards not yet played (a trick begun included) counting "
             f"for nobody")
 
@@ -2378,6 +2395,8 @@ def team_phrase(rs: Ruleset, node: Node) -> str | None:
             return f"the team that announced {_announcement_name(rs, arg.value)}"
         if node.func == "trick_winner":
             return f"the team that took {trick_phrase(rs, arg)}"
+        if node.func in EXTREME_CARD and isinstance(arg, String):
+            return extreme_card_phrase(node.func, arg.value, "team")
         if node.func == "team_of" and isinstance(arg, Name) and arg.name == EACH_SEAT:
             return "that player's side" if alone(rs) else "that player's team"
     if isinstance(node, Call) and node.func == "if" and len(node.args) == 3:  # a team chosen by a condition
@@ -2402,7 +2421,22 @@ def _side_phrase(rs: Ruleset, node: Node) -> str | None:
             return "the other side" if holders else "the defence"
         if node.func == "trick_winner":
             return f"the side that took {trick_phrase(rs, node.args[0])}"
+        if node.func in EXTREME_CARD and isinstance(node.args[0], String):
+            return extreme_card_phrase(node.func, node.args[0].value, "side")
     return None
+
+
+# holder_of_highest and its kin: function -> (what the team did, the card of the set it did it with)
+EXTREME_CARD = {"holder_of_highest": ("was dealt", "the highest of the {} dealt"),
+                "holder_of_lowest": ("was dealt", "the lowest of the {} dealt"),
+                "taker_of_highest": ("took", "the highest of the {} played"),
+                "taker_of_lowest": ("took", "the lowest of the {} played")}
+
+
+def extreme_card_phrase(func: str, card_set: str, team: str) -> str:
+    """``holder_of_highest("trumps")`` in words: "the team that was dealt the highest of the trumps dealt"."""
+    did, card = EXTREME_CARD[func]
+    return f"the {team} that {did} {card.format(card_set)} (nobody, if none was)"
 
 
 def _announcement_name(rs: Ruleset, key: str) -> str:

@@ -90,6 +90,7 @@ class Suit:
     symbol: str
     ranks: tuple[str, ...] | None = None  # its own ranks, high to low (None: the deck's ranks)
     colour: str | None = None  # red, black or any name; suits of one colour pair up (a same_colour promotion)
+    trump_ranks: tuple[str, ...] | None = None  # its own order when trump (None: the deck's trump order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -750,6 +751,7 @@ class Tables:
     reads_seats: bool  # scoring reads a seat (`for_each: seat`, seat_tricks, seat_bid, team_of)
     reads_held: bool  # scoring reads the cards the sides or seats held at the start of play (held, seat_held)
     reads_top_runs: bool  # scoring reads the sides' runs of top trumps (top_run)
+    reads_card_keys: bool  # scoring reads the hand's card order (holder_of_highest and its kin)
     # deal checks as (holds, lacks, ((mask, min, max), ...)) masks; a hand matching one annuls the deal
     deal_checks: tuple[tuple[CardMask, CardMask, tuple[tuple[CardMask, int, int], ...]], ...]
     # the outcome and scoring sections as one closure (engine.hand.make_score_hand)

@@ -249,6 +249,16 @@ class _Checks:
             if all(known) and missing:
                 self.report("trump-ranks-not-permutation", f"trump_ranks leaves out {', '.join(missing)}",
                             "/deck/trump_ranks", "list every rank once, highest trump first")
+        for i, suit in enumerate(deck.get("suits", DEFAULT_SUITS)):
+            if isinstance(suit, dict) and "trump_ranks" in suit:
+                own = self.suit_ranks[suit["id"]]
+                base = f"/deck/suits/{i}/trump_ranks"
+                missing = [r for r in own if r not in suit["trump_ranks"]]
+                extra = [r for r in suit["trump_ranks"] if r not in own]
+                if missing or extra:
+                    wrong = f"leaves out {', '.join(missing)}" if missing else f"lists {', '.join(extra)}, not a rank of the suit"
+                    self.report("trump-ranks-not-permutation", f"suit {suit['id']}'s trump_ranks {wrong}", base,
+                                f"list each of its ranks once, highest trump first: {', '.join(own)}")
         for i, promotion in enumerate(deck.get("promotions", [])):
             base = f"/deck/promotions/{i}"
             if "card" in promotion:
@@ -1484,9 +1494,11 @@ class _Checks:
                        "(trump.auction.on_all_pass), never bid" if key == all_pass else "is not enabled"
                        if key not in enabled else "lets its trump be named, which a bid cannot say"
                        if contract.get("trump", "named") == "named" else "it names already")
-                self.report("auction-ladder-invalid", f"the auction's ladder names '{key}', which {why}", pointer,
-                            did_you_mean(key, enabled) or "list enabled contracts that fix their trump (a suit or "
-                            "none), each once")
+                named_trump = contract is not None and contract.get("trump", "named") == "named"
+                hint = ((did_you_mean(key, enabled) if contract is None else None)
+                        or "to bid a number and name trump after, use a numeric auction (trump.auction.values)"
+                        if named_trump else "list enabled contracts that fix their trump (a suit or none), each once")
+                self.report("auction-ladder-invalid", f"the auction's ladder names '{key}', which {why}", pointer, hint)
             seen.add(key)
         named = [k for k, c in enabled.items() if c.get("trump", "named") == "named"]
         if not enabled:
@@ -1690,7 +1702,7 @@ class _Checks:
         if self.data.get("tallies") and sides != "teams":
             self.report("tallies-need-teams", f"tallies are counted per team, but with sides: {sides} the sides "
                         "change from hand to hand", "/tallies", "use tallies with fixed teams (players.teams)")
-        read = self.tallies_read()
+        read = ids_read(self.data, "tally", 1)
         for name, tally in (self.data.get("tallies") or {}).items():
             pointer = f"/tallies/{escape(name)}"
             counted = {"every", "delta"} & tally.keys()
@@ -1705,23 +1717,6 @@ class _Checks:
                             f"tally(team, \"{name}\")", pointer,
                             "read it in a rule or definition, or give it `every` and `delta` or `to`",
                             severity="warning", key=True)
-
-    def tallies_read(self) -> set[str]:
-        """The tallies some expression of the ruleset reads with tally(team, "name")."""
-        from couillon_dsl.expr.compile import walk
-        from couillon_dsl.expr.parse import Call, ExpressionError, String, parse_expression
-
-        read: set[str] = set()
-        for text in _texts(self.data):
-            if "tally" not in text:
-                continue
-            try:
-                nodes = list(walk(parse_expression(text)))
-            except ExpressionError:  # prose, or an expression the expression checks report
-                continue
-            read.update(node.args[1].value for node in nodes if isinstance(node, Call) and node.func == "tally"
-                        and len(node.args) == 2 and isinstance(node.args[1], String))
-        return read
 
     def check_passing(self) -> None:
         """Each player holds the cards it passes, and `across` has a player opposite."""
@@ -2046,9 +2041,9 @@ class _OptionChecks:
         if not self.in_domain(option, default):
             domain = f"one of {option['choices']}" if "choices" in option else f"of type {option['type']} within its bounds"
             self.report("option-default-invalid", f"the default {default!r} of option '{name}' is not {domain}", f"{base}/default")
-        if not option.get("sets") and not option.get("patches"):
-            self.report("option-without-effect", f"option '{name}' changes nothing: it has neither `sets` nor `patches`",
-                        base, key=True, severity="warning")
+        if not option.get("sets") and not option.get("patches") and name not in ids_read(self.data, "option", 0):
+            self.report("option-without-effect", f"option '{name}' changes nothing: it has neither `sets` nor `patches`, "
+                        f"and no expression reads it with option(\"{name}\")", base, key=True, severity="warning")
         if "choices" in option:
             values = [(c, f"{base}/choices/{k}") for k, c in enumerate(option["choices"])]
         else:
@@ -2127,6 +2122,25 @@ class _OptionChecks:
 
 
 # ---- expressions
+
+def ids_read(data: Any, func: str, index: int) -> set[str]:
+    """The quoted ids some expression of the ruleset passes to ``func`` as its argument ``index``
+    (the tallies read with tally(team, "name"), the options with option("name"))."""
+    from couillon_dsl.expr.compile import walk
+    from couillon_dsl.expr.parse import Call, ExpressionError, String, parse_expression
+
+    read: set[str] = set()
+    for text in _texts(data):
+        if func not in text:
+            continue
+        try:
+            nodes = list(walk(parse_expression(text)))
+        except ExpressionError:  # prose, or an expression the expression checks report
+            continue
+        read.update(arg.value for node in nodes if isinstance(node, Call) and node.func == func
+                    and len(node.args) > index and isinstance(arg := node.args[index], String))
+    return read
+
 
 def _texts(value: Any) -> Iterator[str]:
     """Every string in a ruleset's data, prose included: where an expression may be written."""

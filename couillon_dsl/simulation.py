@@ -438,8 +438,9 @@ def figures(sim: Simulation) -> list[Figure]:
                           wilson(t.team_wins[team], t.games)))
     out.append(Figure("first_dealer_team_win", "the first dealer's team wins the game", "games",
                       wilson(t.first_dealer_team_wins, t.games)))
-    limit = f"{rs.limits.max_hands} hands" + (f" a game, {rs.limits.max_games} games a session"
-                                              if rs.session.games_to_win > 1 else "")
+    limit = (f"{rs.limits.max_hands} hands" + (f" a game, {rs.limits.max_games} games a session"
+                                               if rs.session.games_to_win > 1 else "")
+             + f", {rs.limits.max_redeals_in_a_row} redeals in a row")
     out.append(Figure("abandoned", f"games abandoned at a limit ({limit})", "games",
                       wilson(t.abandoned, t.games)))
     lengths = [float(x) for x in t.hands_per_game]

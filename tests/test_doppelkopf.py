@@ -242,7 +242,7 @@ def test_the_diff_reads_the_new_concepts() -> None:
 def test_the_kernel_and_the_rollout_decline_doppelkopf_by_its_concepts() -> None:
     reason = ruleset_reason(RS) or ""
     assert "`deck.copies`" in reason and "`players.sides`" in reason
-    assert "captured" in reason and "trick_values" in reason  # captured() and tricks_worth()
+    assert "captured()" in reason and "tricks_worth()" in reason
     assert RS.rollout is None
 
 

@@ -134,7 +134,7 @@ def test_a_set_naming_trump_cards_is_refused_where_cards_are_fixed_before_the_de
 
 def test_the_kernel_and_the_rollout_decline_scoring_that_reads_the_cards_held(tmp_path):
     reason = ruleset_reason(SHORT_WHIST) or ""
-    assert "scoring reads held, scores, trump, which the kernel does not tabulate yet" in reason
+    assert "scoring reads facts the kernel does not tabulate yet: a card set of trump cards (AT), held(), score()" in reason
     assert ruleset_reason(api.load(FOLDER / "whist.yaml")) is None  # American whist reads none of them
     path = tmp_path / "held.yaml"  # held without a race to the goal: the rollout alone must say no
     path.write_text(f"id: whist-held\nname: Whist, four honours always a point\nextends: {FOLDER / 'whist.yaml'}\n"

@@ -222,3 +222,11 @@ def test_a_setting_an_option_writes_where_the_ruleset_wrote_none_is_checked_as_p
     errors = child_errors(tmp_path, "schieber", "contracts:\n  trumps: null\n  bottom_up: {enabled: null}\n")
     assert [d.code for d in errors] == ["contracts-none-enabled"]
     assert errors[0].message.startswith("with option ")
+
+
+def test_an_option_read_by_an_expression_has_an_effect(tmp_path):
+    option = "options:\n  bonus:\n    description: x\n    default: 1\n    type: integer\n"
+    unread = [d.code for d in found(tmp_path, option)]
+    assert "option-without-effect" in unread
+    read = option + "scoring:\n  win: {when: decided, team: winner, delta: -option(\"bonus\")}\n"
+    assert "option-without-effect" not in [d.code for d in found(tmp_path, read)]

@@ -364,7 +364,7 @@ def test_a_bid_no_game_can_reach_leaves_every_game_offered() -> None:
 
 def test_the_kernel_and_the_rollout_decline_skat_by_its_concepts() -> None:
     reason = ruleset_reason(RS) or ""
-    assert "`trump.auction`" in reason and "`deck.promotions[0].top`" in reason and "top_runs" in reason
+    assert "`trump.auction`" in reason and "`deck.promotions[0].top`" in reason and "top_run()" in reason
     assert RS.rollout is None
 
 

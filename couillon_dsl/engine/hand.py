@@ -244,7 +244,7 @@ def make_score_hand(
               captured: tuple[int, ...] = (), trick_values: tuple[tuple[Any, Any], ...] = (),
               sides_in_play: tuple[int, ...] = (), declarer: int | None = None, hand_number: int = 0,
               announced_tricks: tuple[tuple[str, tuple[int, ...]], ...] = (),
-              seat_held: tuple[int, ...] = ()) -> HandScore:
+              seat_held: tuple[int, ...] = (), card_keys: tuple[int, ...] = ()) -> HandScore:
         sides = team_of if side_of is None else side_of
         scores = () if per_seat else tuple(values)
         in_play = sum(points)
@@ -259,7 +259,7 @@ def make_score_hand(
                                             *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held,
                                             trump, scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds,
                                             captured, trick_values, sides_in_play, declarer, hand_number,
-                                            announced_tricks, counts, seat_held),
+                                            announced_tricks, counts, seat_held, card_keys),
                                            sides)
         decided = winner is not None
         all_tricks = winner is not None and tricks[winner] == ntricks
@@ -268,7 +268,7 @@ def make_score_hand(
                in_play, passes, ties, points, tricks, tuple(made), options, None, None, declared, contract,
                contract_multiplier, won, *last_trick, bids, seat_tricks, seat_bids, tuple(sides), None, held, trump,
                scores, bid_value, kitty_taken, top_runs, doubled, seat_blinds, captured, trick_values, sides_in_play,
-               declarer, hand_number, announced_tricks, counts, seat_held)
+               declarer, hand_number, announced_tricks, counts, seat_held, card_keys)
         k = multiplier(ties) if ties else 1
         # a hand played with every seat for itself (`on_all_pass: {contract}`) has a side per seat
         sides_now = len(points) if per_seat else nsides
@@ -372,7 +372,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
               counts: Any = (), held: Any = (), trump: Any = -1, bid_value: Any = 0, kitty_taken: Any = False,
               top_runs: Any = (), doubled: Any = 1, seat_blinds: Any = (), captured: Any = (),
               trick_values: Any = (), sides_in_play: Any = (), declarer: Any = None, hand_number: Any = 0,
-              announced_tricks: Any = (), seat_held: Any = ()) -> HandScore:
+              announced_tricks: Any = (), seat_held: Any = (), card_keys: Any = ()) -> HandScore:
         winner, tie, no_score = outcome(points, tricks, maker)
         decided = winner is not None
         all_tricks = decided and tricks[winner] == ntricks

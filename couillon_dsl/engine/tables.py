@@ -36,13 +36,14 @@ def trump_order(deck: Deck, layout: DeckLayout, trump: int, promoted: Sequence[t
     trump_ranks (or its ranks) with the other promoted cards right below their rank. ``trump`` past
     the printed suits is a hand whose only trumps are the promoted cards: they alone, in written order.
 
-    `trump_ranks` reorders the deck's default ranks; a suit with ranks of its own keeps their order.
+    A suit's own `trump_ranks` gives its order; else the deck's `trump_ranks` reorders the deck's
+    default ranks, and a suit with ranks of its own keeps their order.
     """
     order = [card for card, below in promoted if below is None]
     if trump >= len(layout.suits):
         return order + [card for card, below in promoted if below is not None]
     own = layout.ranks_of(trump)
-    ranks = deck.trump_ranks if deck.trump_ranks and own == layout.ranks else own
+    ranks = deck.suits[trump].trump_ranks or (deck.trump_ranks if deck.trump_ranks and own == layout.ranks else own)
     moved = {card for card, _ in promoted}
     for rank in ranks:
         card = layout.card(trump, own.index(rank))
@@ -582,6 +583,7 @@ def build_tables(
         reads_trick_values=any(reads & {"captured", "trick_values"} for reads in rule_reads),
         reads_held=any(reads & {"held", "seat_held"} for reads in rule_reads),
         reads_top_runs=any("top_runs" in reads for reads in rule_reads),
+        reads_card_keys=any("card_keys" in reads for reads in rule_reads),
         deal_checks=tuple(check_masks(layout, deck, check) for check in deal_checks),
         deal_cycle=cycle,
         turns_nothing=any(step.kind == "turn_up" for step in steps)

@@ -23,6 +23,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Literal, Mapping, NamedTuple, Sequence
 
+from couillon_dsl.cards import iter_bits
 from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, did_you_mean, error
 from couillon_dsl.expr.parse import (
     Binary, Call, ExpressionError, Name, Node, Number, Pos, String, Unary, exact, parse_expression,
@@ -95,6 +96,9 @@ class HandFacts(NamedTuple):
     announced_tricks: tuple[tuple[str, tuple[int, ...]], ...] = ()
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (the `tallies` section), each team's count before the hand
     seat_held: tuple[int, ...] = ()  # seat -> the mask of the cards it held at the start of play
+    # card -> its strength in the hand's order (every trump above every plain card, a plain card by its place in
+    # its suit), which `holder_of_highest` and its kin read; () in a hand valued without it
+    card_keys: tuple[int, ...] = ()
     # announcement id -> how many times it was made this hand (one per seat for an announcement a deal step asks)
     announced_times: Mapping[str, int] = MappingProxyType({})
 
@@ -186,6 +190,10 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "in_trick": (("int", "card_set"), "bool"),
     "trick_winner": (("int",), "team"),
     "taken_with": (("int", "card_set"), "bool"),
+    "holder_of_highest": (("card_set",), "team"),
+    "holder_of_lowest": (("card_set",), "team"),
+    "taker_of_highest": (("card_set",), "team"),
+    "taker_of_lowest": (("card_set",), "team"),
 }
 # Functions on values rather than facts: name -> (signature, result, what it does), for the docs.
 # `if` evaluates only the branch it takes; min/max take two or more numbers.
@@ -215,6 +223,15 @@ _ROUNDING: dict[str, Callable[[Any], int]] = {
 }
 
 
+def fact_reader(fact: str) -> str:
+    """The HandFacts field ``fact`` as an author writes what reads it, for messages: the variable of that name,
+    else the first function that reads it (``won``: ``count()``), else what fills it."""
+    if fact in VARIABLES:
+        return fact
+    return next((f"{name}()" for name, read in _FUNCTION_FACTS.items() if read == fact),
+                {"trump": "a card set of trump cards (AT)", "card_keys": "the hand's card order"}.get(fact, fact))
+
+
 def reserved_names() -> frozenset[str]:
     """Names a definition may not take: the language's own."""
     return frozenset([*VARIABLES, *CONSTANTS, *FUNCTIONS, *OPERATIONS, EACH_TEAM, EACH_SEAT])
@@ -229,12 +246,15 @@ _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidde
                    "score": "scores", "top_run": "top_runs", "seats": "seat_sides",
                    "captured": "captured", "tricks_worth": "trick_values",
                    "in_last_trick": "last_trick_cards", "in_trick": "trick_log", "trick_winner": "trick_log",
-                   "taken_with": "trick_log", "role": "declarer"}
+                   "taken_with": "trick_log", "role": "declarer",
+                   "holder_of_highest": "held", "holder_of_lowest": "held", "taker_of_highest": "won",
+                   "taker_of_lowest": "won"}
 
 
 # functions that read more than their own field: what else their value depends on
 _MORE_FACTS = {"bidders_tricks": ("seat_tricks", "seat_bids", "seat_sides"), "role": ("seat_sides", "maker"),
-               "tricks_at": ("tricks",)}
+               "tricks_at": ("tricks",), **dict.fromkeys(("holder_of_highest", "holder_of_lowest", "taker_of_highest",
+                                                          "taker_of_lowest"), ("card_keys",))}
 # What role(seat) gives: the seat that declared, a player on his side, a player against him, or "none" in a
 # hand nobody declared.
 ROLES = ("declarer", "partner", "defender", "none")
@@ -447,6 +467,8 @@ class _Checker:
             return self.tricks_at(node)
         if node.func in ("count", "held", "seat_held", "in_last_trick", "captured"):
             return self.card_set(node)
+        if node.func in ("holder_of_highest", "holder_of_lowest", "taker_of_highest", "taker_of_lowest"):
+            return self.extreme_card(node)
         if node.func == "tricks_worth":
             return self.tricks_worth(node)
         if node.func in ("in_trick", "trick_winner", "taken_with"):
@@ -551,6 +573,28 @@ class _Checker:
         # a hand valued without the cards (an agent's estimate) holds none of the set
         return "int", lambda facts: 0 if (t := team(facts)) is None or not cards(facts) \
             else (cards(facts)[t] & mask(facts)).bit_count()
+
+    def extreme_card(self, node: Call) -> tuple[str, Evaluator | None]:
+        """``holder_of_highest("trumps")``: the team whose players held at the start of play the highest card
+        of the set dealt to a player; ``taker_of_lowest("trumps")``: the team whose tricks took the lowest of the
+        set played. High and low are the hand's order: every trump above every plain card, a plain card by its
+        place in its suit (of two alike, the first in the pack's order). ``none`` when no card of the set was
+        held (or taken), or in a hand valued without the cards (an agent's estimate)."""
+        mask = self.set_mask(node.args[0], f"{node.func}() takes a quoted card set name, e.g. {node.func}(\"trumps\")")
+        if mask is None:
+            return "team", None
+        cards = operator.attrgetter(_FUNCTION_FACTS[node.func])  # held or won: a mask per team
+        highest = node.func.endswith("highest")
+
+        def team(facts: HandFacts) -> int | None:
+            by_team, keys = cards(facts), facts.card_keys
+            if not by_team or not keys:
+                return None
+            wanted = mask(facts)
+            # the best key wins; of equal keys the card first in the pack's order
+            found = [((keys[c] if highest else -keys[c]), -c, t) for t, m in enumerate(by_team) for c in iter_bits(m & wanted)]
+            return max(found)[2] if found else None
+        return "team", team
 
     def tricks_worth(self, node: Call) -> tuple[str, Evaluator | None]:
         """``tricks_worth(team, 40)``: how many tricks the team took holding at least so many card points."""

@@ -15,6 +15,7 @@ import dataclasses
 from math import prod
 from typing import Any, Iterator, Sequence
 
+from couillon_dsl.expr.compile import fact_reader
 from couillon_dsl.engine.tables import OP_PACKET, OP_STOCK
 from couillon_dsl.model import Ruleset
 
@@ -137,7 +138,8 @@ def scoring_domains(rs: Ruleset) -> list[tuple[str, int, int]]:
     reads.discard("options")
     unknown = sorted(reads - set(FACT_VARIABLE))
     if unknown:
-        raise ValueError(f"scoring reads {', '.join(unknown)}, which the kernel does not tabulate yet")
+        words = sorted({fact_reader(fact) for fact in unknown})
+        raise ValueError(f"scoring reads facts the kernel does not tabulate yet: {', '.join(words)}")
     variables = {FACT_VARIABLE[name] for name in reads}
     nteams = len(rs.players.teams)
     hand = hand_size(rs)
