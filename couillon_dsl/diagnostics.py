@@ -56,6 +56,7 @@ CODES: dict[str, str] = {
     "duplicate-suit": "a suit is listed twice",
     "rank-without-points": "a rank has no card-point value",
     "trump-ranks-not-permutation": "trump_ranks does not list every rank once",
+    "promotions-too-many": "more promoted cards than the engine tabulates (a table per set of promotions in force)",
     "promotion-card-unclear": "a promotion names neither a card nor a rank with a trump-relative suit, or both",
     "promotion-place-unclear": "a promotion gives neither `below` nor `top: true`, or both",
     "drawn-single-suit": "a trump drawn by chance (trump.method: drawn) from a single suit",

@@ -26,6 +26,10 @@ _DECLARER = 1
 _TO_DECLARER = ("declarer", "all_but_declarer")
 
 
+# the engine builds a trump context per set of promotions in force (2 ** n per trump suit): past this it would
+# take seconds and gigabytes to compile (Doppelkopf, the most of the shipped rulesets, has 9)
+MAX_PROMOTIONS = 16
+
 def _same(a: Any, b: Any) -> bool:
     """Equality that keeps true apart from 1 (YAML and Python both blur them)."""
     return type(a) is type(b) and a == b
@@ -259,6 +263,11 @@ class _Checks:
                     wrong = f"leaves out {', '.join(missing)}" if missing else f"lists {', '.join(extra)}, not a rank of the suit"
                     self.report("trump-ranks-not-permutation", f"suit {suit['id']}'s trump_ranks {wrong}", base,
                                 f"list each of its ranks once, highest trump first: {', '.join(own)}")
+        if len(deck.get("promotions", [])) > MAX_PROMOTIONS:
+            self.report("promotions-too-many", f"deck.promotions lists {len(deck['promotions'])} cards, more than the "
+                        f"{MAX_PROMOTIONS} the engine tabulates (its tables double with each one)", "/deck/promotions",
+                        "promote only the cards that leave their suit; reorder a suit with `trump_ranks` (the deck's, "
+                        "or a suit's own)", key=True)
         for i, promotion in enumerate(deck.get("promotions", [])):
             base = f"/deck/promotions/{i}"
             if "card" in promotion:
