@@ -159,6 +159,8 @@ DERIVED: dict[str, tuple[tuple[str, ...], Evaluator]] = {
                                                      if n > 0), default=0)),
 }
 CONSTANTS: dict[str, tuple[str, Any]] = {"none": ("team", None), "true": ("bool", True), "false": ("bool", False)}
+# the team that held or took the highest or lowest card of a set, by the hand's card order
+EXTREME_CARD_FUNCTIONS = ("holder_of_highest", "holder_of_lowest", "taker_of_highest", "taker_of_lowest")
 # name -> (parameter kinds, result type); "announcement"/"option" take a quoted id.
 FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "points": (("team",), "int"),
@@ -253,8 +255,7 @@ _FUNCTION_FACTS = {"points": "points", "tricks": "tricks", "bid": "bids", "bidde
 
 # functions that read more than their own field: what else their value depends on
 _MORE_FACTS = {"bidders_tricks": ("seat_tricks", "seat_bids", "seat_sides"), "role": ("seat_sides", "maker"),
-               "tricks_at": ("tricks",), **dict.fromkeys(("holder_of_highest", "holder_of_lowest", "taker_of_highest",
-                                                          "taker_of_lowest"), ("card_keys",))}
+               "tricks_at": ("tricks",), **dict.fromkeys(EXTREME_CARD_FUNCTIONS, ("card_keys",))}
 # What role(seat) gives: the seat that declared, a player on his side, a player against him, or "none" in a
 # hand nobody declared.
 ROLES = ("declarer", "partner", "defender", "none")
@@ -467,7 +468,7 @@ class _Checker:
             return self.tricks_at(node)
         if node.func in ("count", "held", "seat_held", "in_last_trick", "captured"):
             return self.card_set(node)
-        if node.func in ("holder_of_highest", "holder_of_lowest", "taker_of_highest", "taker_of_lowest"):
+        if node.func in EXTREME_CARD_FUNCTIONS:
             return self.extreme_card(node)
         if node.func == "tricks_worth":
             return self.tricks_worth(node)
