@@ -26,6 +26,7 @@ from couillon_dsl.engine.tables import (
     OP_KITTY, build_tables, card_set_masks, equal_cards_tables, card_under_trump, point_unit, resolve_seats,
     while_stock_contexts,
 )
+from couillon_dsl.expr import facts_read
 from couillon_dsl.expr.parse import exact
 from couillon_dsl.loader import Document, escape, load_ruleset, merged, unescape
 from couillon_dsl.model import (
@@ -168,6 +169,7 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
         calls=call_tables(layout, deck, contracts, play.no_called_suit_first_lead),
         contract_offered=_offered_when(contracts, "contracts", document, names),
         stop_when=_stop_when(play, document, names),
+        stop_reads_won=play.stop_when is not None and "won" in facts_read(play.stop_when),
         side_offers=_side_offers(announcements),
         lead_asks=tuple(i for i, a in enumerate(announcements) if a.for_side and a.before_lead),
         after_declarer_only=sum(1 << i for i, a in enumerate(announcements) if a.for_side and a.after_declarer))

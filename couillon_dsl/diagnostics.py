@@ -249,6 +249,28 @@ class Span:
 
 
 @dataclass(frozen=True)
+class TextSpan(Span):
+    """Where a scalar's text starts, and where each of its source lines starts in the text.
+
+    A folded or multi-line scalar is not laid out in its text as in the file (folded lines
+    join with a space), so a position inside the text is placed through the line it is on.
+    """
+
+    pieces: tuple[tuple[int, int, int, int], ...] = ()  # (text line, text column, file line, file column)
+
+    def place(self, line: int, column: int) -> tuple[int, int]:
+        """The file's line and column of a 1-based line and column in the text."""
+        text_line, text_column, file_line, file_column = self.pieces[0] if self.pieces else (1, 1, self.line, self.column)
+        for piece in self.pieces:
+            if piece[:2] > (line, column):
+                break
+            text_line, text_column, file_line, file_column = piece
+        if text_line != line:  # a text line no source line starts: count lines from the last that did
+            return file_line + line - text_line, self.column + column - 1
+        return file_line, file_column + column - text_column
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     """One finding about a ruleset; ``code`` is stable so tests and tools can match on it."""
 

@@ -118,6 +118,10 @@ def _value(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_value(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
     return str(value)
 
 
@@ -441,8 +445,14 @@ def points_sentences(rs: Ruleset) -> list[str]:
 
 
 def card_set_sentences(rs: Ruleset) -> list[str]:
-    return [f"the {name} are {join([_card(rs, c) for c in cards])}" if name.endswith("s") else  # a plural name reads as one
+    return [f"the {name} are {join([_card(rs, c) for c in cards])}" if _plural_name(name) else
             f"the card set {name} holds {join([_card(rs, c) for c in cards])}" for name, cards in rs.deck.card_sets.items()]
+
+
+def _plural_name(name: str) -> bool:
+    """Whether a card set's name reads as a plural noun ("the trumps are"): its head word ends in s
+    (the words before an `_of_`: ace_of_hearts is one ace, kings_of_hearts several kings)."""
+    return name.split("_of_")[0].endswith("s")
 
 
 def describe_cards(rs: Ruleset) -> Section:
@@ -810,7 +820,7 @@ def trump_sentences(rs: Ruleset) -> list[str]:
         else:
             out = pre + [f"{who} looks at their cards and must either {join(alternatives, 'or')}"]
         if set(choose.ways) - {"defer"}:
-            out.append("the team of the player who chooses trump is the maker")
+            out.append(maker_phrase(rs, "the team of the player who chooses trump is the maker"))
         if "defer" in choose.ways:  # first_card_of_next_packet is the only way a deferral ends
             out.append(f"if they decline, the first card of their next packet is dealt face up: its suit is trump "
                        f"and the card stays in their hand; {_fallback_maker(rs)}")
@@ -1014,12 +1024,24 @@ def doubling_sentences(rs: Ruleset) -> list[str]:
 
 
 def maker_phrase(rs: Ruleset, with_teams: str) -> str:
-    """Who the maker is once a seat fixed the contract: ``with_teams`` says it for fixed teams;
-    with sides per hand it is that seat alone."""
+    """Who the maker is once a seat fixed the contract: ``with_teams`` says it for fixed teams (said of
+    the player where every team is one player); with sides per hand it is that seat alone."""
     if alone(rs):
         return ("that player is the declarer (the maker, in the expressions below) and plays alone against the "
                 "others, the defence")
+    if all(len(team) == 1 for team in rs.players.teams):
+        return _PLAYER_IS_MAKER.get(with_teams, with_teams)
     return with_teams
+
+
+# maker_phrase's team wordings, said of the player where each plays for himself
+_PLAYER_IS_MAKER = {
+    "that player's team is the maker": "that player is the maker",
+    "that player's team being the maker": "that player being the maker",
+    "their team is the maker": "they are the maker",
+    "the team of the player who picks it is the maker": "the player who picks it is the maker",
+    "the team of the player who chooses trump is the maker": "the player who chooses trump is the maker",
+}
 
 
 def alone(rs: Ruleset) -> bool:
@@ -2330,10 +2352,11 @@ def describe_options(rs: Ruleset) -> Section | None:
 
 
 def reading_sentence(reading: Reading) -> str:
-    """A setting that is this ruleset's own reading where the sources are silent, with why (a section
-    by its place alone: the note says what of it is read)."""
-    shown = where(reading.setting) if isinstance(reading.value, dict) else \
-        f"{where(reading.setting)}: {_value(reading.value)}"
+    """A setting that is this ruleset's own reading where the sources are silent, with why (a section,
+    or a list of steps, by its place alone: the note says what of it is read)."""
+    whole = isinstance(reading.value, dict) or isinstance(reading.value, (list, tuple)) and any(
+        isinstance(item, (dict, list, tuple)) for item in reading.value)  # a section or a list of steps
+    shown = where(reading.setting) if whole else f"{where(reading.setting)}: {_value(reading.value)}"
     return f"`{shown}`: {' '.join(reading.note.split())}"
 
 

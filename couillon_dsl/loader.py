@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from couillon_dsl import loader_cache
 from couillon_dsl.builtin import builtin_names, find_builtin, is_file, resolve_ruleset
-from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, did_you_mean, error
+from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, TextSpan, did_you_mean, error
 
 if TYPE_CHECKING:
     from yaml.nodes import MappingNode, Node, ScalarNode
@@ -227,16 +227,43 @@ def _tag_name(tag: str) -> str:
 def _content_span(file: str, node: ScalarNode, lines: list[str]) -> Span | None:
     """Where the first character of a scalar's text is, when it can be known exactly."""
     start, end = node.start_mark, node.end_mark
-    if node.style is None and start.line == end.line:
+    plain = not node.style  # None from PyYAML's parser, "" from libyaml's
+    if plain and start.line == end.line:
         return None  # the value span already starts at the text
     if node.style in ("'", '"') and start.line == end.line:
         return Span(file, start.line + 1, start.column + 2)
-    if node.style == "|":
-        for number in range(start.line + 1, min(end.line + 1, len(lines))):
-            text = lines[number]
-            if text.strip():
-                return Span(file, number + 1, len(text) - len(text.lstrip(" ")) + 1)
+    if plain:  # a plain scalar over several lines: folded like `>`
+        return _text_span(file, node.value, lines, (start.line, start.column), (end.line, end.column))
+    if node.style in ("|", ">"):
+        return _text_span(file, node.value, lines, (start.line + 1, 0), (end.line, None))
     return None
+
+
+def _text_span(file: str, text: str, lines: list[str], first: tuple[int, int],
+               last: tuple[int, int | None]) -> TextSpan | None:
+    """Where each source line from ``first`` to ``last`` (0-based line, column) starts in ``text``.
+
+    Each line's words are found in the text in order, which follows folding, chomping and
+    indentation without re-implementing them; a line not found ends the map there.
+    """
+    pieces: list[tuple[int, int, int, int]] = []
+    cursor = 0
+    for number in range(first[0], min(last[0] + 1, len(lines))):
+        begin = first[1] if number == first[0] else 0
+        source = lines[number][begin:last[1] if number == last[0] and last[1] is not None else None]
+        words = source.strip()
+        if not words:
+            continue
+        offset = text.find(words, cursor)
+        if offset < 0:
+            break
+        line_start = text.rfind("\n", 0, offset) + 1
+        pieces.append((text.count("\n", 0, offset) + 1, offset - line_start + 1,
+                       number + 1, begin + len(source) - len(source.lstrip()) + 1))
+        cursor = offset + len(words)
+    if not pieces:
+        return None
+    return TextSpan(file, pieces[0][2], pieces[0][3], pieces=tuple(pieces))
 
 
 class _Survey:

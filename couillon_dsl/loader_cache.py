@@ -17,7 +17,7 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from couillon_dsl.diagnostics import Span
+from couillon_dsl.diagnostics import Span, TextSpan
 
 if TYPE_CHECKING:
     from couillon_dsl.loader import Origin
@@ -42,12 +42,20 @@ def _entry(text: str, file: str) -> Path:
     return cache_folder() / f"{_PREFIX}{_version}-{key:08x}-{len(text)}.json"
 
 
-def _span(file: str, where: list[int] | None) -> Span | None:
-    return None if where is None else Span(file, *where)
+def _span(file: str, where: list[Any] | None) -> Span | None:
+    if where is None:
+        return None
+    if len(where) == 5:  # a text span, with where each source line starts in the text
+        line, column, end_line, end_column, pieces = where
+        return TextSpan(file, line, column, end_line, end_column, tuple(tuple(piece) for piece in pieces))
+    return Span(file, *where)
 
 
-def _where(span: Span | None) -> list[int | None] | None:
-    return None if span is None else [span.line, span.column, span.end_line, span.end_column]
+def _where(span: Span | None) -> list[Any] | None:
+    if span is None:
+        return None
+    where: list[Any] = [span.line, span.column, span.end_line, span.end_column]
+    return where + [list(span.pieces)] if isinstance(span, TextSpan) else where
 
 
 def cached(text: str, file: str) -> tuple[dict[str, Any], dict[str, Origin]] | None:

@@ -767,6 +767,7 @@ class Tables:
     led_offered: tuple[Any, ...] = ()  # the optional declarations of `when: led`: offered to the leader beside his cards
     # `play.stop_when` compiled: read on the facts after each trick, the hand stopping where it holds
     stop_when: Callable[[Any], object] | None = field(default=None, compare=False, repr=False)
+    stop_reads_won: bool = False  # `play.stop_when` reads the cards taken so far (count())
 
     # contracts (all empty/-1 without a `contracts` section: one family of contexts, multiplier 1)
     contract_base: tuple[int, ...] = ()  # contract index -> offset of its family of contexts

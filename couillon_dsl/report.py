@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from couillon_dsl import __version__
-from couillon_dsl.simulation import Figure, Simulation, figures
+from couillon_dsl.simulation import Figure, Simulation, figures, team_label
 from couillon_dsl.stats import Estimate, bootstrap_diff, diff_means, diff_rates
 
 GROUPS = {
@@ -232,7 +232,7 @@ def write_plot(sim: Simulation, path: str) -> None:
     colours = ["#c44e52", "#4c72b0", "#55a868", "#8172b2", "#ccb974", "#64b5cd"]
     trajectories = sim.tally.trajectories
     longest = max((len(t) for t in trajectories), default=1)
-    for team, members in enumerate(rs.players.teams):
+    for team in range(len(rs.players.teams)):
         colour = colours[team % len(colours)]
         hands, low, middle, high = [], [], [], []
         for hand in range(longest):
@@ -243,9 +243,8 @@ def write_plot(sim: Simulation, path: str) -> None:
             low.append(_quantile(values, 0.25))
             middle.append(_quantile(values, 0.5))
             high.append(_quantile(values, 0.75))
-        seats = "+".join(str(seat) for seat in members)
         right.fill_between(hands, low, high, color=colour, alpha=0.2, step="mid", linewidth=0)
-        right.step(hands, middle, where="mid", color=colour, linewidth=2, label=f"team {team} (seats {seats}): median")
+        right.step(hands, middle, where="mid", color=colour, linewidth=2, label=f"{team_label(rs, team)}: median")
     right.axhline(rs.scoresheet.goal, color="black", linewidth=1, linestyle="--", label=f"goal ({rs.scoresheet.goal})")
     right.set_title(f"Scoresheet after each hand (first {len(trajectories)} games; band: middle half)")
     right.set_xlabel("hand")

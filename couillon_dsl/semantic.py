@@ -1752,10 +1752,12 @@ class _Checks:
         takers = [k for k, c in (self.data.get("contracts") or {}).items() if (c.get("kitty") or {}).get("taken")]
         trump = self.data["trump"]
         offered_taken = trump["method"] == "offer" and "taken_by" in trump.get("offer", {})
-        if not takers and not offered_taken:
-            self.report("discard-without-kitty", "no contract takes the kitty and no offered card is taken, so "
-                        "nobody ever discards", "/discard", "give a contract kitty: {taken: true}, set "
-                        "trump.offer.taken_by, or remove the discard section", key=True, severity="warning")
+        declarer_takes = trump["method"] == "auction" and (trump.get("auction") or {}).get("kitty") == "declarer_decides"
+        if not takers and not offered_taken and not declarer_takes:
+            self.report("discard-without-kitty", "no contract takes the kitty, the declarer may not take it and no "
+                        "offered card is taken, so nobody ever discards", "/discard", "give a contract kitty: "
+                        "{taken: true}, set trump.auction.kitty: declarer_decides or trump.offer.taken_by, or "
+                        "remove the discard section", key=True, severity="warning")
         elif len(classes["never"]) > self.hand_at_decide:
             self.report("discard-may-stick", f"{len(classes['never'])} cards may never be discarded, more than the "
                         f"{self.hand_at_decide} a declarer keeps: he could be left unable to discard, and the engine "
@@ -1836,7 +1838,8 @@ class _Checks:
             if isinstance(delta, str):
                 # the winner of a hand compared by tricks, one of two sides, took more than half of them
                 won = self.tricks // 2 + 1 if compare == "tricks" and self.nsides == 2 and _requires_decided(when) else 0
-                moves = _delta_range(delta, self.tricks, self.total_points(), won, self.fact_ranges())
+                moves = _delta_range(delta, self.tricks, self.total_points(), won, self.fact_ranges(),
+                                     self.data.get("define") or {})
             if moves is not None and (moves[1] < 0 if down else moves[0] > 0) and team.strip() == "winner" \
                     and when is not False:
                 return
@@ -1893,18 +1896,21 @@ def _requires_decided(when: Any) -> bool:
 
 
 def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int,
-                 facts: Mapping[str, tuple[float, float]] | None = None) -> tuple[float, float] | None:
+                 facts: Mapping[str, tuple[float, float]] | None = None,
+                 definitions: Mapping[str, Any] | None = None) -> tuple[float, float] | None:
     """The least and the most ``delta`` can be in any hand, where each side takes 0 to ``tricks``
     tricks (the winner at least ``winner_tricks``) and 0 to ``points`` card points, and each of
     ``facts`` (a name: its least and most) lies in its range; either branch of an if() may be taken;
-    None when it reads something else. Enough to see that Whist's odd tricks, ``tricks(winner) - 6``,
-    and a won contract's ``(160 + bid_value) * doubled`` are positive."""
+    a definition (``definitions``: name -> its text or number) ranges as its text does; None when it
+    reads something else. Enough to see that Whist's odd tricks, ``tricks(winner) - 6``, a won
+    contract's ``(160 + bid_value) * doubled`` and Hokm's ``value`` (1, 2 or 3) are positive."""
     from couillon_dsl.expr.parse import Binary, Call, ExpressionError, Name, Number, Unary, parse_expression
 
     try:
         root: Any = parse_expression(delta)
     except ExpressionError:
         return None
+    following: set[str] = set()
 
     def span(node: Any) -> tuple[float, float] | None:
         if isinstance(node, Number):
@@ -1929,6 +1935,20 @@ def _delta_range(delta: str, tricks: int, points: float, winner_tricks: int,
             return float(winner_tricks if node.args[0].name == "winner" else 0), float(tricks)
         if isinstance(node, Name) and facts and node.name in facts:
             return facts[node.name]
+        if isinstance(node, Name) and definitions and node.name in definitions and node.name not in following:
+            value = definitions[node.name]
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                return None
+            if not isinstance(value, str):
+                return float(value), float(value)
+            try:
+                text = parse_expression(value)
+            except ExpressionError:
+                return None
+            following.add(node.name)  # a definition met again inside its own text is a cycle: no range
+            found = span(text)
+            following.discard(node.name)
+            return found
         if isinstance(node, Call) and node.func == "if" and len(node.args) == 3:
             yes, no = span(node.args[1]), span(node.args[2])
             return None if yes is None or no is None else (min(yes[0], no[0]), max(yes[1], no[1]))
@@ -2234,7 +2254,8 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
 
 # what a declarer's announcement's `offered_when` may read: the facts settled before the first lead
 SETTLED_FACTS = frozenset({"maker", "dealer_team", "elder_team", "contract", "multiplier", "trump", "kitty_taken",
-                           "bid_value", "options"})
+                           "bid_value", "options", "tricks_per_hand", "seat_sides",
+                           "scores", "tallies", "hand_number"})  # the scoresheet is public
 
 
 def _read_then_diag(code: str, text: str, names: Any, place: _Place, pointer: str, settled: frozenset[str],
@@ -2243,8 +2264,10 @@ def _read_then_diag(code: str, text: str, names: Any, place: _Place, pointer: st
     ``settled`` by then (``when_read`` and ``decided_by`` word the error)."""
     from couillon_dsl.expr import check_expression, facts_read
 
+    from couillon_dsl.expr.compile import fact_readers
+
     checked = check_expression(text, "bool", names, place.content(pointer), pointer)
-    later = sorted(facts_read(text) - settled) if not checked else []
+    later = fact_readers(text, facts_read(text) - settled) if not checked else []
     if later:
         checked.append(error(code, f"{when_read}, but reads {', '.join(later)}, which {decided_by}",
                              place.content(pointer), pointer, hint))
@@ -2266,8 +2289,7 @@ def _offered_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -
 
 
 # what `play.stop_when` may read beside the settled facts: what the tricks so far have settled
-TRICK_FACTS = SETTLED_FACTS | {"points", "tricks", "declared", "last_trick_winner", "tricks_per_hand", "scores", "tallies",
-                               "seat_sides"}
+TRICK_FACTS = SETTLED_FACTS | {"points", "tricks", "declared", "last_trick_winner", "won"}
 
 
 def _stop_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:
@@ -2278,7 +2300,7 @@ def _stop_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> l
         return []
     return _read_then_diag("stop-when-reads-later", text, replace(names, definitions={}), place, "/play/stop_when",
                            TRICK_FACTS, "stop_when is read after each trick", "only the whole hand settles",
-                           "read points, tricks, declared, last_trick_winner or the settled facts")
+                           "read points, tricks, count(), declared, last_trick_winner or the settled facts")
 
 
 # what a contract's `offered_when` may read beside the settled facts: the declarer's own run of top trumps
@@ -2290,7 +2312,7 @@ def _contract_offered_diagnostics(data: dict[str, Any], place: _Place, names: An
     contract must be one a seat picks, and it may read only what the picker knows then: the settled facts
     and his own run of top trumps (`top_run(maker)`), never another side's cards nor the play."""
     from couillon_dsl.expr import check_expression, facts_read, parse_expression
-    from couillon_dsl.expr.compile import walk
+    from couillon_dsl.expr.compile import fact_readers, walk
     from couillon_dsl.expr.parse import Call, Name
 
     trump = data.get("trump") or {}
@@ -2314,20 +2336,22 @@ def _contract_offered_diagnostics(data: dict[str, Any], place: _Place, names: An
         if checked:
             found += checked
             continue
-        later = sorted(facts_read(text) - CHOICE_FACTS)
+        later = fact_readers(text, facts_read(text) - CHOICE_FACTS)
         others = [node for node in walk(parse_expression(text)) if isinstance(node, Call) and node.func == "top_run"
                   and node.args != (Name("maker"),)]
         if later or others:
             what = ", ".join(later) if later else "the run of top trumps of a side other than maker (cards he has not seen)"
             found.append(error("contract-offered-when-reads-hidden", f"offered_when is read when the declarer picks "
                                f"his contract, but reads {what}, which he does not know then", place.content(pointer),
-                               pointer, "read bid_value, kitty_taken, multiplier, trump, contract, option(...) and "
-                               "top_run(maker), his own run of top trumps"))
+                               pointer, "read bid_value, kitty_taken, multiplier, trump, contract, option(...), "
+                               "the scoresheet (score(), tally(), hand_number) and top_run(maker), his own run "
+                               "of top trumps"))
     return found
 
 
 # what `bids.blind.when` may read: what is settled before anyone looks at the deal
-BEFORE_THE_DEAL_FACTS = frozenset({"scores", "tallies", "options", "dealer_team", "elder_team", "tricks_per_hand", "seat_sides"})
+BEFORE_THE_DEAL_FACTS = frozenset({"scores", "tallies", "hand_number", "options", "dealer_team", "elder_team",
+                                   "tricks_per_hand", "seat_sides"})
 
 
 def _blind_when_diagnostics(data: dict[str, Any], place: _Place, names: Any) -> list[Diagnostic]:

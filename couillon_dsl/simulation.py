@@ -428,13 +428,20 @@ def contract_figures(rs: Ruleset, t: Tally) -> list[Figure]:
     return out
 
 
+def team_label(rs: Ruleset, team: int) -> str:
+    """A scoresheet's team as a reader knows it: "team 0 (seats 0+2)", or "seat 1" where it is one player."""
+    members = rs.players.teams[team]
+    if len(members) == 1:
+        return f"seat {members[0]}"
+    return f"team {team} (seats {'+'.join(str(s) for s in members)})"
+
+
 def figures(sim: Simulation) -> list[Figure]:
     """Every figure of a run, each with its 95% interval, in reporting order."""
     rs, t = sim.ruleset, sim.tally
     out: list[Figure] = []
-    for team, members in enumerate(rs.players.teams):
-        seats = "+".join(str(s) for s in members)
-        out.append(Figure(f"team_win.{team}", f"team {team} (seats {seats}) wins the game", "games",
+    for team in range(len(rs.players.teams)):
+        out.append(Figure(f"team_win.{team}", f"{team_label(rs, team)} wins the game", "games",
                           wilson(t.team_wins[team], t.games)))
     out.append(Figure("first_dealer_team_win", "the first dealer's team wins the game", "games",
                       wilson(t.first_dealer_team_wins, t.games)))
@@ -458,7 +465,8 @@ def figures(sim: Simulation) -> list[Figure]:
     if rs.outcome.maker_needs is not None:
         out.append(Figure("no_score", "hand scored nothing (maker short of its target)", "hands",
                           wilson(t.no_score, t.played)))
-    out.append(Figure("all_tricks", "the hand winner took every trick", "hands", wilson(t.all_tricks, t.played)))
+    if rs.play.stop_when is None:  # a hand that stops early has tricks nobody took: the figure would say nothing
+        out.append(Figure("all_tricks", "the hand winner took every trick", "hands", wilson(t.all_tricks, t.played)))
     for path in sorted(t.paths):
         out.append(Figure(f"trump_path.{path}", f"trump fixed by: {path}", "trump", wilson(t.paths[path], t.hands)))
     n = rs.players.count
@@ -480,8 +488,7 @@ def figures(sim: Simulation) -> list[Figure]:
                            ("over", "more tricks than it bid")):
             out.append(Figure(f"bid.{key}", f"a side takes {words}", "bids", wilson(t.bids[key], sides)))
     for team, scores in sorted(t.hand_scores.items()):
-        seats = "+".join(str(s) for s in rs.players.teams[team])
-        out.append(Figure(f"hand_score.{team}.mean", f"team {team} (seats {seats}) scores per hand, mean", "points",
+        out.append(Figure(f"hand_score.{team}.mean", f"{team_label(rs, team)} scores per hand, mean", "points",
                           mean_t(scores), False, scores))
     for declaration, table in zip(rs.declarations, rs.tables.declarations):
         out.append(Figure(f"declaration.{declaration.id}", f"{declaration.name} declared (by anyone)", "declarations",

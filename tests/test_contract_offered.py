@@ -90,3 +90,26 @@ def test_the_condition_may_not_read_the_play_a_definition_or_another_sides_cards
 def test_the_condition_must_be_true_or_false(tmp_path):
     found = diagnostics(tmp_path, "  trumps: {offered_when: 'multiplier + 1'}\n")
     assert found and found[0].pointer == "/contracts/trumps/offered_when"
+
+
+def test_the_condition_may_read_the_scoresheet_each_team_picking_a_contract_once(tmp_path):
+    """The scoresheet is public: a tally of past picks bars a contract a team has played (Barbu's
+    'each contract once'), and hand_number one not yet allowed."""
+    import random
+
+    path = tmp_path / "once.yaml"
+    path.write_text(f"extends: {SCHIEBER}\nid: once\nname: Once\n"
+                    "contracts:\n  top_down: {offered_when: 'tally(maker, \"top_downs\") == 0 and hand_number > 1'}\n"
+                    "tallies:\n  top_downs: {adds: 'if(team == maker and contract == \"top_down\", 1, 0)'}\n",
+                    encoding="utf-8")
+    assert [d for d in check(load_ruleset(path)) if d.is_error] == []
+    assert "contract top_down" not in choices(path)  # the first hand: hand_number is 1
+    picked = 0
+    for seed in range(6):
+        state = GameState(build_ruleset(str(path), SWISSLOS), seed=seed)
+        state.play_random(random.Random(seed))
+        played = [hand.maker for hand in state.hands if hand.contract == "top_down"]
+        assert len(played) == len(set(played)), "a team played top_down twice in one game"
+        assert all(hand.contract != "top_down" for hand in state.hands[:1])
+        picked += len(played)
+    assert picked  # random choosers do pick it, once a team

@@ -337,3 +337,37 @@ def test_cli_explain_reports_an_invalid_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["explain", str(bad)], catch_exceptions=False)
     assert result.exit_code == 1
     assert "bad.yaml" in result.output and "error[" in result.output
+
+
+def test_a_reading_of_a_list_of_steps_is_named_by_its_place_and_a_list_of_values_as_yaml():
+    from couillon_dsl.explain import reading_sentence
+    from couillon_dsl.model import Reading
+
+    steps = reading_sentence(Reading("/deal", [{"packet": 5, "to": "elder"}, {"decide": "trump"}], "Five first."))
+    assert steps == "`deal`: Five first."
+    values = reading_sentence(Reading("/deck/ranks", ["A", "K"], "Aces high."))
+    assert values == "`deck.ranks: [A, K]`: Aces high."
+
+
+@pytest.mark.parametrize("name, sentence", [
+    ("queens", "the queens are"),                   # a plural name reads as one
+    ("kings_of_hearts", "the kings_of_hearts are"),
+    ("ace_of_hearts", "the card set ace_of_hearts holds"),  # one ace, though "hearts" ends in s
+    ("barbu", "the card set barbu holds"),
+])
+def test_a_card_set_reads_as_a_plural_only_when_its_head_word_is_one(name, sentence):
+    from couillon_dsl.explain import card_set_sentences
+
+    rs = build_ruleset("couillon")
+    rs = replace(rs, deck=replace(rs.deck, card_sets={name: ("AH",)}))
+    assert card_set_sentences(rs)[0].startswith(sentence)
+
+
+def test_where_each_plays_for_himself_the_player_not_his_team_is_the_maker():
+    from couillon_dsl.explain import maker_phrase
+
+    rs = build_ruleset("couillon")
+    assert maker_phrase(rs, "their team is the maker") == "their team is the maker"
+    each = replace(rs, players=replace(rs.players, teams=((0,), (1,), (2,), (3,))))
+    assert maker_phrase(each, "their team is the maker") == "they are the maker"
+    assert maker_phrase(each, "the team of the player who picks it is the maker") == "the player who picks it is the maker"

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from couillon_dsl.builtin import builtin_names, find_builtin, resolve_ruleset
-from couillon_dsl.diagnostics import RulesetError, Span, render_json, render_text
+from couillon_dsl.diagnostics import RulesetError, Span, TextSpan, render_json, render_text
 from couillon_dsl.loader import load_ruleset, parse_text, pointer_of
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,7 +67,30 @@ def test_keys_are_their_text_and_scalars_are_plain_values():
 def test_content_span_of_quoted_and_literal_scalars():
     _, origins = parse_text('q: "a and b"\nl: |\n  decided and\n  tie\n', "f")
     assert origins["/q"].content == Span("f", 1, 5)
-    assert origins["/l"].content == Span("f", 3, 3)
+    literal = origins["/l"].content
+    assert isinstance(literal, TextSpan) and (literal.line, literal.column) == (3, 3)
+    assert literal.place(2, 1) == (4, 3)  # "tie": the text's second line is the file's fourth
+
+
+@pytest.mark.parametrize("text, words", [
+    ("s: >-\n  a and\n  b or c\n", "a and b or c"),         # folded: the lines join with a space
+    ("s: >-\n  a and\n    b or c\n", "a and\n  b or c"),   # a line indented further keeps its place
+    ("s: a and\n   b or\n  c # note\n", "a and b or c"),   # a plain scalar over lines folds alike
+    ("s: >\n  a and\n\n  b or c\n", "a and\nb or c\n"),   # a blank line is a newline in the text
+])
+def test_a_position_in_a_folded_text_is_placed_on_its_own_line(text, words):
+    data, origins = parse_text(text, "f")
+    assert data["s"] == words
+    span = origins["/s"].content
+    assert isinstance(span, TextSpan)
+    lines = text.splitlines()
+    for offset, char in enumerate(words):
+        if char.isspace():
+            continue
+        line = words.count("\n", 0, offset) + 1
+        column = offset - (words.rfind("\n", 0, offset) + 1) + 1
+        file_line, file_column = span.place(line, column)
+        assert lines[file_line - 1][file_column - 1] == char, (offset, char)
 
 
 def test_pointer_escaping():
@@ -208,3 +231,16 @@ def test_render_json_is_flat_and_complete(tmp_path):
     [entry] = json.loads(render_json(excinfo.value.diagnostics))
     assert entry["code"] == "duplicate-key" and entry["line"] == 2 and entry["column"] == 1
     assert set(entry) == {"code", "severity", "message", "file", "line", "column", "end_line", "end_column", "pointer", "hint"}
+
+
+def test_a_cached_file_keeps_where_a_folded_texts_lines_are(tmp_path, monkeypatch):
+    """A file read again from the loader's cache places positions in a folded text as a fresh read does."""
+    from couillon_dsl import loader_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = "s: >-\n  a and\n  b or c\n"
+    data, origins = parse_text(text, "f")
+    loader_cache.remember(text, "f", data, origins)
+    again = loader_cache.cached(text, "f")
+    assert again is not None and again[1]["/s"].content == origins["/s"].content
+    assert again[1]["/s"].content.place(1, 7) == (3, 3)  # "b", on the file's third line

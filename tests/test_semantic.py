@@ -91,6 +91,12 @@ def test_a_score_the_check_cannot_follow_is_a_warning(tmp_path):
     assert [d.code for d in by_tricks if d.code.startswith("game-")] == []
     banked_down = found(tmp_path, "scoring:\n  cards: {for_each: team, delta: -points(team)}\n")
     assert [d.code for d in banked_down if d.code.startswith("game-")] == []
+    # a change named by a definition ranges as its text does: 1, 2 or 3 (Hokm's kot), always toward the goal
+    defined = found(tmp_path, counted + "define:\n  top: 3\n  value: 'if(all_tricks, if(winner == maker, 2, top), 1)'\n"
+                              "scoring:\n  win: {delta: value}\n")
+    assert [d.code for d in defined if d.code.startswith("game-")] == []
+    negative = found(tmp_path, counted + "define:\n  value: 'if(all_tricks, 2, -1)'\nscoring:\n  win: {delta: value}\n")
+    assert [d.code for d in negative if d.code.startswith("game-")] == ["game-may-not-end"]
 
 
 def test_redeal_needs_a_bound(tmp_path):
@@ -230,3 +236,20 @@ def test_an_option_read_by_an_expression_has_an_effect(tmp_path):
     assert "option-without-effect" in unread
     read = option + "scoring:\n  win: {when: decided, team: winner, delta: -option(\"bonus\")}\n"
     assert "option-without-effect" not in [d.code for d in found(tmp_path, read)]
+
+
+def test_an_error_in_a_folded_expression_points_at_its_own_line(tmp_path):
+    """A `>-` block joins its lines with spaces; the error is still placed where it is written."""
+    problem = only(tmp_path, "play:\n  stop_when: >-\n    tricks(maker) >= 3\n    or tricks(nobody) > 1\n")
+    assert (problem.span.line, problem.span.column) == (7, 15)  # `nobody`, on the block's second line
+
+
+def test_a_discard_is_made_when_the_declarer_may_take_the_kitty(tmp_path):
+    """`trump.auction.kitty: declarer_decides` (Skat's declarer taking the skat): his discard is no dead rule."""
+    skat = Path(__file__).resolve().parents[1] / "examples" / "skat.yaml"
+    path = tmp_path / "discard.yaml"
+    path.write_text(f"extends: {skat}\nid: d\nname: D\ndiscard:\n  never: [{{rank: J}}]\n", encoding="utf-8")
+    assert "discard-without-kitty" not in {d.code for d in check(load_ruleset(path))}
+    path.write_text(f"extends: {skat}\nid: d\nname: D\ndiscard:\n  never: [{{rank: J}}]\n"
+                    "trump:\n  auction:\n    kitty: by_contract\n", encoding="utf-8")
+    assert "discard-without-kitty" in {d.code for d in check(load_ruleset(path))}

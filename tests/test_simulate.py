@@ -238,3 +238,22 @@ def test_tarot_reports_each_contracts_success_the_takers_points_and_bouts() -> N
     points = tally.maker_points
     assert all(0 <= p <= 91 and p * 2 == int(p * 2) for values in points.values() for p in values)
     assert by_key["maker_points.p10"].value <= by_key["maker_points.median"].value <= by_key["maker_points.p90"].value
+
+
+def test_a_team_of_one_player_is_named_by_its_seat():
+    from dataclasses import replace
+
+    from couillon_dsl.compile import build_ruleset
+    from couillon_dsl.simulation import team_label
+
+    rs = build_ruleset("couillon")
+    assert team_label(rs, 1) == f"team 1 (seats {'+'.join(map(str, rs.players.teams[1]))})"
+    each = replace(rs, players=replace(rs.players, teams=((0,), (1,), (2,), (3,))))
+    assert team_label(each, 2) == "seat 2"
+
+
+def test_a_hand_that_may_stop_early_reports_no_every_trick_figure() -> None:
+    from example_games import FOLDER
+
+    schnapsen = simulate_json(str(FOLDER / "schnapsen.yaml"), "--games", "4", "--seed", "1", "--workers", "1")
+    assert "all_tricks" not in schnapsen["figures"] and "tie" in schnapsen["figures"]

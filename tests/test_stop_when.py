@@ -95,3 +95,33 @@ def test_the_searches_play_schnapsen_to_66(agents: tuple[str, str]) -> None:
     # a hand stopped short of its ten tricks only once a player counted 66
     assert all(max(c) >= 66 for c, hand in zip(counts, state.hands) if len(hand.played_tricks) < 10)
     assert any(len(hand.played_tricks) < 10 for hand in state.hands)
+
+
+def test_stop_when_may_count_the_cards_taken_so_far(tmp_path: Path) -> None:
+    """count() reads the cards of the tricks played so far: the hand stops once a team has two aces."""
+    path = tmp_path / "aces.yaml"
+    path.write_text("extends: couillon\nid: aces\nname: Aces\ndeck:\n  card_sets: {aces: [AS, AH, AD, AC]}\n"
+                    "play:\n  stop_when: 'count(\"aces\", last_trick_winner) >= 2'\n", encoding="utf-8")
+    assert [d for d in check(load_ruleset(path)) if d.is_error] == []
+    rs = build_ruleset(str(path))
+    aces = {rs.layout.parse(c) for c in ("AS", "AH", "AD", "AC")}
+    stopped = 0
+    for seed in range(8):
+        state = GameState(rs, seed=seed)
+        state.play_random(random.Random(seed))
+        for hand in state.hands:
+            if hand.outcome == "passed_out":
+                continue
+            taken = [0, 0]
+            for _, cards, winner in hand.played_tricks:
+                assert max(taken) < 2, "the hand went on after a team had two aces"
+                taken[rs.tables.team_of[winner]] += len(aces & set(cards))
+            if max(taken) < 2:
+                assert len(hand.played_tricks) == 4, "the hand stopped before a team had two aces"
+            stopped += len(hand.played_tricks) < 4
+    assert stopped
+
+
+def test_a_read_stop_when_may_not_make_is_named_as_written(tmp_path: Path) -> None:
+    [problem] = [d for d in check(load_ruleset(variant(tmp_path, "trick_winner(-1) == maker"))) if d.is_error]
+    assert problem.code == "stop-when-reads-later" and "reads trick_winner()," in problem.message

@@ -199,7 +199,8 @@ class ContractPhase(StateFields):
         base = HandFacts(maker=maker, dealer_team=sides[dealer], elder_team=sides[t.next_seat[dealer]],
                          kitty_taken=self._kitty != 0 and self._discarder == seat, bid_value=self._bid_value(),
                          options=MappingProxyType(self._rs.option_values()), tricks_per_hand=t.tricks_of(self._game_hands),
-                         seat_sides=sides)
+                         seat_sides=sides, scores=tuple(self._values), tallies=self._counts,
+                         hand_number=self._game_hands + 1)
         kept = []
         for action in choices:
             if 0 <= acts.contract0 <= action:

@@ -17,7 +17,7 @@ from couillon_dsl.engine.actions import ANNOUNCE, PLAY
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.follow import partner_frees
 from couillon_dsl.engine.hand import cards_table, first_leader, random_tricks
-from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, settle_trick
+from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, settle_trick, won_cards
 from couillon_dsl.engine.why import legal_reasons
 from couillon_dsl.expr.compile import HandFacts
 from couillon_dsl.expr.parse import exact
@@ -98,7 +98,7 @@ class PlayPhase(StateFields):
                          multiplier=self._mult, trump=self._trump, kitty_taken=self._kitty_taken(),
                          bid_value=self._bid_value(), options=MappingProxyType(self._rs.option_values()),
                          tricks_per_hand=self._t.tricks_of(self._game_hands), scores=tuple(self._values),
-                         seat_sides=side_of, tallies=self._counts)
+                         seat_sides=side_of, tallies=self._counts, hand_number=self._game_hands + 1)
 
     def _stops_on_declaring(self, before: int) -> bool:
         """Whether `play.stop_when` holds once a card declared melds (``_melds`` had ``before``), a trick
@@ -110,13 +110,16 @@ class PlayPhase(StateFields):
 
     def _trick_facts(self, winner: int) -> HandFacts:
         """What the tricks so far have settled, beside the facts settled before the first lead: what
-        `play.stop_when` reads after each trick (the checks keep it to these)."""
+        `play.stop_when` reads after each trick (the checks keep it to these). The cards taken (`count()`)
+        are those of the tricks so far, a kitty set aside not among them."""
         unit = self._t.point_unit
         # exact points, as the scoring sees them (HandFacts' int is a Fraction where the unit splits a point)
         points: tuple[Any, ...] = tuple(self._points) if unit == 1 else tuple(exact(Fraction(p, unit)) for p in self._points)
         declared = self._meld_points(self._log[0][0]) if self._t.declarations else ()
+        won = (won_cards(self._t.roles, self._side_of, len(self._points), self._order, self._log, finished=False)[0]
+               if self._t.stop_reads_won else ())
         return self._settled()._replace(points=points, tricks=tuple(self._tricks), declared=declared,
-                                        last_trick_winner=self._side_of[winner])
+                                        last_trick_winner=self._side_of[winner], won=won)
 
     def _played_by_seat(self) -> list[CardMask]:
         """Seat -> the cards it has played this hand, the trick in progress included."""

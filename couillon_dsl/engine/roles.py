@@ -106,10 +106,11 @@ def settle_trick(roles: RoleTables, points: Sequence[int], team_of: Sequence[int
 
 
 def won_cards(roles: RoleTables | None, team_of: Sequence[int], nteams: int, rounds: Sequence[Sequence[int]],
-              log: Sequence[tuple[int, tuple[Card, ...], int]]
+              log: Sequence[tuple[int, tuple[Card, ...], int]], finished: bool = True
               ) -> tuple[tuple[int, ...], tuple[int | None, int, tuple[tuple[int, int | None, int], ...]]]:
     """The cards each team's tricks took (card roles applied); the last trick's winning team and cards;
-    and every trick's cards, winning team and winning card (the `trick_log` fact)."""
+    and every trick's cards, winning team and winning card (the `trick_log` fact). While the hand is
+    not ``finished`` its latest trick is not the last, whose rules a card role may have."""
     won = [0] * nteams
     tricks = []
     for i, (leader, cards, winner) in enumerate(log):
@@ -119,7 +120,7 @@ def won_cards(roles: RoleTables | None, team_of: Sequence[int], nteams: int, rou
         team = team_of[winner]
         if roles is not None and mask & roles.cards:
             for card, owner in zip(cards, card_owners(roles, team_of, nteams, cards, rounds[leader], winner,
-                                                      i == len(log) - 1)):
+                                                      finished and i == len(log) - 1)):
                 won[owner] |= 1 << card
         else:
             won[team] |= mask

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from dataclasses import replace as dataclass_replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Literal, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 from couillon_dsl.cards import iter_bits
-from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, did_you_mean, error
+from couillon_dsl.diagnostics import Diagnostic, RulesetError, Span, TextSpan, did_you_mean, error
 from couillon_dsl.expr.parse import (
     Binary, Call, ExpressionError, Name, Node, Number, Pos, String, Unary, exact, parse_expression,
 )
@@ -297,27 +297,38 @@ def facts_read(text: str, definitions: Mapping[str, str | int | bool] | None = N
     name -> text as written), followed through definitions of definitions. A card set of
     ``trump_sets`` (one naming trump cards, ``AT``) reads the hand's trump too.
     """
-    definitions = definitions or {}
-    found: set[str] = set()
+    return frozenset(fact for _, fact in _reads(text, definitions or {}, trump_sets))
+
+
+def fact_readers(text: str, facts: frozenset[str], definitions: Mapping[str, str | int | bool] | None = None,
+                 trump_sets: frozenset[str] = frozenset()) -> list[str]:
+    """What an expression reads ``facts`` through, as its author wrote it (``trick_winner()``, ``tricks``),
+    for messages; as :func:`facts_read`, through its definitions."""
+    return sorted({reader for reader, fact in _reads(text, definitions or {}, trump_sets) if fact in facts})
+
+
+def _reads(text: str, definitions: Mapping[str, str | int | bool],
+           trump_sets: frozenset[str]) -> Iterator[tuple[str, str]]:
+    """(the name as written, the HandFacts field it reads) for every read in ``text`` and its definitions."""
     pending, seen = [text], set()
     while pending:
         for node in walk(parse_expression(pending.pop())):
             if isinstance(node, Name):
                 if node.name in DERIVED:
-                    found.update(DERIVED[node.name][0])
+                    yield from ((node.name, fact) for fact in DERIVED[node.name][0])
                 elif node.name in VARIABLES:
-                    found.add(node.name)
+                    yield node.name, node.name
                 elif node.name in definitions and node.name not in seen:
                     seen.add(node.name)
                     value = definitions[node.name]
                     if isinstance(value, str):
                         pending.append(value)
             elif isinstance(node, Call) and node.func in _FUNCTION_FACTS:
-                found.add(_FUNCTION_FACTS[node.func])
-                found.update(_MORE_FACTS.get(node.func, ()))
-                if any(isinstance(arg, String) and arg.value in trump_sets for arg in node.args):
-                    found.add("trump")
-    return frozenset(found)
+                reader = f"{node.func}()"
+                yield reader, _FUNCTION_FACTS[node.func]
+                yield from ((reader, fact) for fact in _MORE_FACTS.get(node.func, ()))
+                yield from ((f"a card set of trump cards ({arg.value})", "trump") for arg in node.args
+                            if isinstance(arg, String) and arg.value in trump_sets)
 
 
 def bidders_tricks(team: Callable[[HandFacts], int | None]) -> Callable[[HandFacts], int]:
@@ -781,6 +792,9 @@ def _span(span: Span | None, pos: Pos | None) -> Span | None:
     """Place a position inside the expression in the file, counting from the text's first character."""
     if span is None or pos is None:
         return span
+    if isinstance(span, TextSpan):
+        (line, column), (end_line, end_column) = span.place(pos.line, pos.column), span.place(pos.end_line, pos.end_column)
+        return Span(span.file, line, column, end_line, end_column)
     return Span(span.file, span.line + pos.line - 1, span.column + pos.column - 1,
                 span.line + pos.end_line - 1, span.column + pos.end_column - 1)
 

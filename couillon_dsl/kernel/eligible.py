@@ -15,7 +15,7 @@ import dataclasses
 from math import prod
 from typing import Any, Iterator, Sequence
 
-from couillon_dsl.expr.compile import fact_reader
+from couillon_dsl.expr.compile import fact_reader, fact_readers
 from couillon_dsl.engine.tables import OP_PACKET, OP_STOCK
 from couillon_dsl.model import Ruleset
 
@@ -138,7 +138,12 @@ def scoring_domains(rs: Ruleset) -> list[tuple[str, int, int]]:
     reads.discard("options")
     unknown = sorted(reads - set(FACT_VARIABLE))
     if unknown:
-        words = sorted({fact_reader(fact) for fact in unknown})
+        definitions = {d.name: d.text for d in rs.definitions}
+        texts = [text for rule in rs.scoring for text in (rule.when, rule.team, rule.delta)
+                 if isinstance(text, str) and text.strip()]
+        words = sorted({word for fact in unknown for word in
+                        {w for text in texts for w in fact_readers(text, frozenset({fact}), definitions)}
+                        or {fact_reader(fact)}})
         raise ValueError(f"scoring reads facts the kernel does not tabulate yet: {', '.join(words)}")
     variables = {FACT_VARIABLE[name] for name in reads}
     nteams = len(rs.players.teams)
