@@ -1092,8 +1092,9 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
         text = f"{c.name}: {rs.layout.suit_names[rs.layout.suits.index(c.trump)]} are trumps"
     if c.promoted is not None and c.trump != "none":
         text += promoted_phrase(rs, c)
-    if c.ranks and c.trump != "all_suits":
-        text += ", and the cards of every suit rank " + " ".join(c.ranks) + " from high to low"
+    if c.ranks and c.trump != "all_suits":  # the plain suits' order: a trump suit keeps the trump order
+        which = "every suit" if c.trump in ("none", "promoted") else "the plain suits"
+        text += f", and the cards of {which} rank " + " ".join(c.ranks) + " from high to low"
     if c.points:
         text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
     if c.trump_points:

@@ -371,3 +371,13 @@ def test_where_each_plays_for_himself_the_player_not_his_team_is_the_maker():
     each = replace(rs, players=replace(rs.players, teams=((0,), (1,), (2,), (3,))))
     assert maker_phrase(each, "their team is the maker") == "they are the maker"
     assert maker_phrase(each, "the team of the player who picks it is the maker") == "the player who picks it is the maker"
+
+
+def test_a_contracts_own_ranks_reorder_the_plain_suits_only_where_a_suit_is_trump():
+    from couillon_dsl.explain import contract_phrase
+
+    rs = build_ruleset("schieber")
+    bottom_up = next(c for c in rs.contracts if c.ranks)  # no trump: every suit takes the order
+    assert "the cards of every suit rank" in contract_phrase(rs, bottom_up)
+    spades = replace(bottom_up, trump="S")  # a trump suit keeps its trump order
+    assert "the cards of the plain suits rank" in contract_phrase(rs, spades)
