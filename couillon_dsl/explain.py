@@ -1093,8 +1093,8 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
     if c.promoted is not None and c.trump != "none":
         text += promoted_phrase(rs, c)
     if c.ranks and c.trump != "all_suits":  # the plain suits' order: a trump suit keeps the trump order
-        which = "every suit" if c.trump in ("none", "promoted") else "the plain suits"
-        text += f", and the cards of {which} rank " + " ".join(c.ranks) + " from high to low"
+        reordered = "every suit" if c.trump in ("none", "promoted") else "the plain suits"
+        text += f", and the cards of {reordered} rank " + " ".join(c.ranks) + " from high to low"
     if c.points:
         text += "; " + ", ".join(f"{rank_word(r, True)} count {v}" for r, v in c.points.items())
     if c.trump_points:
