@@ -14,12 +14,9 @@ discards a card (engine.kitty) unless `offer.taker_discards` is false.
 """
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from couillon_dsl.engine.actions import AUCTION, CHOOSE, DRAW, KITTY, NAME, OFFER, TRUMP_DRAW
 from couillon_dsl.engine.fields import StateFields
 from couillon_dsl.engine.scoring import top_run
-from couillon_dsl.expr.compile import HandFacts
 
 
 class ContractPhase(StateFields):
@@ -196,11 +193,9 @@ class ContractPhase(StateFields):
         sides = t.declarer_sides[seat] if t.declarer_sides else self._side_of
         maker, dealer = sides[seat], self._dealer
         runs = [0] * (max(sides) + 1)
-        base = HandFacts(maker=maker, dealer_team=sides[dealer], elder_team=sides[t.next_seat[dealer]],
-                         kitty_taken=self._kitty != 0 and self._discarder == seat, bid_value=self._bid_value(),
-                         options=MappingProxyType(self._rs.option_values()), tricks_per_hand=t.tricks_of(self._game_hands),
-                         seat_sides=sides, scores=tuple(self._values), tallies=self._counts,
-                         hand_number=self._game_hands + 1)
+        # the facts settled before play (the scoresheet among them), with the chooser's side as maker
+        base = self._settled()._replace(maker=maker, dealer_team=sides[dealer], elder_team=sides[t.next_seat[dealer]],
+                                        kitty_taken=self._kitty != 0 and self._discarder == seat, seat_sides=sides)
         kept = []
         for action in choices:
             if 0 <= acts.contract0 <= action:

@@ -141,10 +141,11 @@ def scoring_domains(rs: Ruleset) -> list[tuple[str, int, int]]:
         definitions = {d.name: d.text for d in rs.definitions}
         texts = [text for rule in rs.scoring for text in (rule.when, rule.team, rule.delta)
                  if isinstance(text, str) and text.strip()]
-        words = sorted({word for fact in unknown for word in
-                        {w for text in texts for w in fact_readers(text, frozenset({fact}), definitions)}
-                        or {fact_reader(fact)}})
-        raise ValueError(f"scoring reads facts the kernel does not tabulate yet: {', '.join(words)}")
+        words: set[str] = set()
+        for fact in unknown:  # as the rules write it; a fact read only through a card set, by what fills it
+            written = {word for text in texts for word in fact_readers(text, frozenset({fact}), definitions)}
+            words |= written or {fact_reader(fact)}
+        raise ValueError(f"scoring reads facts the kernel does not tabulate yet: {', '.join(sorted(words))}")
     variables = {FACT_VARIABLE[name] for name in reads}
     nteams = len(rs.players.teams)
     hand = hand_size(rs)
