@@ -176,6 +176,7 @@ CODES: dict[str, str] = {
     "declaration-trick-won-shown": "a declaration made when: trick_won that is not shown",
     "stop-when-reads-later": "play.stop_when reads a fact that only the whole hand settles",
     "declaration-needs-trump": "a declaration pattern names trump cards in a game without trump",
+    "trump-fixed-after-declaring": "a declaration names trump cards found before the first lead fixes trump (trump: first_lead)",
     "declaration-optional-when": "an optional declaration not made before_first_play, led or trick_won",
     "declaration-stand-in": "stand_in outside an `of` pattern declared before_first_play or before_first_lead, or outside its set",
     "declaration-unused-key": "a declaration key that only matters with award: best_side_only",

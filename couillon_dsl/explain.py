@@ -926,12 +926,19 @@ def rounds_sentences(rs: Ruleset, first: str) -> list[str]:
     assert auction is not None
     values = [str(v) for v in auction.values]
     shown = values_shown(values)
+    laps = auction.laps
+    times = "once" if laps == 1 else "twice" if laps == 2 else f"{laps} times"
     out = [f"the players bid numbers, lowest first {shown}",
-           f"starting with {first} and going round the table as often as needed, each player still in the bidding "
-           "either bids any number higher than the last bid or passes; a player who passes is out of the bidding "
-           "for the rest of the hand and is not asked again",
-           "when every other player has passed, the last bidder declares at the last number bid (`bid_value` "
-           "below); " + maker_phrase(rs, "their team is the maker")]
+           f"starting with {first} and going round the table "
+           + ("once" if laps == 1 else f"at most {times} (each player speaks at most {times})" if laps
+              else "as often as needed")
+           + ", each player still in the bidding either bids any number higher than the last bid or passes; a "
+           "player who passes is out of the bidding for the rest of the hand and is not asked again",
+           ("when every other player has passed, or " + ("everyone has spoken, " if laps == 1 else
+                                                          f"the next to speak has already spoken {times}, ")
+            if laps else "when every other player has passed, ")
+           + "the last bidder declares at the last number bid (`bid_value` below); "
+           + maker_phrase(rs, "their team is the maker")]
     if auction.last_seat_declares:
         last = seat(rs, -1 if auction.first == "dealer" or rs.players.sit_out == "dealer" else 0)
         out.append(f"if every other player passes without a bid, the last to speak ({last}) is not asked: they "
@@ -1061,7 +1068,9 @@ def contract_sentences(rs: Ruleset, who: str, keep: Callable[[Contract], bool] =
     enabled = [rs.contracts[i] for i in (rs.tables.named_contract, *rs.tables.fixed_contracts) if i >= 0]
     enabled.sort(key=rs.contracts.index)  # as written (the contract played when all pass is never picked)
     names = [c.name for c in enabled]
-    out = [f"{who} looks at their cards and picks one of these contracts: {join(names, 'or')}",
+    picks = f"picks one of these contracts: {join(names, 'or')}" if len(names) > 1 else \
+        f"picks the one contract there is: {names[0]}" if names else "picks no contract: none is enabled"
+    out = [f"{who} looks at their cards and {picks}",
            maker_phrase(rs, "the team of the player who picks it is the maker")]
     out.extend(contract_phrase(rs, c) for c in enabled if keep(c))
     if any(c.offered_when for c in enabled):
@@ -1078,6 +1087,8 @@ def contract_phrase(rs: Ruleset, c: Contract) -> str:
     """One contract's trump, order, points, kitty, unplayed cards and multiplier."""
     if c.trump == "named":
         text = f"{c.name}: they name any suit as trump"
+    elif c.trump == "first_lead":
+        text = f"{c.name}: no suit is trump until the first card is led; its suit is then trump for the hand"
     elif c.trump == "none":
         text = f"{c.name}: there are no trumps" + (", so no declaration of trump cards" if names_trump_cards(rs)
                                                    else "")

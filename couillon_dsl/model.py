@@ -329,6 +329,7 @@ class Auction:
     outbid: str = "value"  # open: a bid names a higher value (value), or the same value in a higher strain too
     double_ends_bidding: bool = True  # open: a double closes the bidding (else it is a call, the bidding goes on)
     pass_is_final: bool = False  # open: a seat that passes is out of the bidding for good
+    laps: int = 0  # rounds: the most times a seat speaks (the bidding then ends); 0: as often as needed
     declarer: str = "last_bidder"  # open: last_bidder | first_to_name_strain (of the last bidder's side)
     # on_all_pass: {contract: id}: the contract played, with no declarer and every seat for itself, when every
     # seat passes; None (on_all_pass: redeal): the deal is thrown in
@@ -771,7 +772,8 @@ class Tables:
 
     # contracts (all empty/-1 without a `contracts` section: one family of contexts, multiplier 1)
     contract_base: tuple[int, ...] = ()  # contract index -> offset of its family of contexts
-    contract_trump: tuple[int, ...] = ()  # contract index -> its fixed trump suit, -1 none, NAMED_TRUMP named
+    # contract index -> its fixed trump suit, -1 none (until the first lead under trump: first_lead), NAMED_TRUMP named
+    contract_trump: tuple[int, ...] = ()
     contract_multipliers: tuple[tuple[int, ...], ...] = ()  # contract index -> multiplier by trump + 1
     named_contract: int = -1  # the enabled contract whose trump the chooser names (name actions), or -1
     fixed_contracts: tuple[int, ...] = ()  # contract action j -> contract index (enabled, trump not named)
@@ -789,6 +791,7 @@ class Tables:
     auction_strains: tuple[tuple[int, int], ...] = ()
     open_barred: frozenset[int] = frozenset()  # procedure open: the bids (value * strains + strain) not allowed
     all_suits: tuple[bool, ...] = ()  # contract index -> trump: all_suits (every suit played as trumps)
+    lead_trump: tuple[bool, ...] = ()  # contract index -> trump: first_lead (no trump until the first card led fixes it)
     doubling: tuple[int, ...] = ()  # the levels a bid may be doubled to (DOUBLE: the last BID action, double_offset)
     first_hand_card: int = -1  # whose holder chooses on a game's first hand, or -1
     # sides per hand (players.sides other than teams): declarer seat -> seat -> side (0: the declarer's);

@@ -499,7 +499,8 @@ class Table:
             self.say(f"Trump is {self.suit(after.trump)}{maker}{at}.")
         elif after.contract is not None and before.contract is None and after.trump is None:
             c = self.contract(after.contract)
-            trumps = "every suit played as trumps" if c is not None and c.trump == "all_suits" else "no trump"
+            trumps = {"all_suits": "every suit played as trumps", "first_lead": "the suit of the first card led "
+                      "is trump"}.get(c.trump if c is not None else "", "no trump")
             self.say(f"Contract: {c.name if c is not None else after.contract}, {trumps}.")
         elif after.offered is not None and after.offered != before.offered:
             self.say(f"Turned up: {self.card(after.offered)}.")

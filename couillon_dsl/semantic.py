@@ -1018,6 +1018,13 @@ class _Checks:
                     if relative and trumpless:
                         self.report("declaration-needs-trump", "this pattern names trump cards, but the game has no trump",
                                     f"{at}/{shape}", "name the cards, or give the game a trump", severity="warning")
+                    led_trump = [k for k, c in (self.data.get("contracts") or {}).items()
+                                 if isinstance(c, dict) and c.get("trump") == "first_lead"]
+                    if relative and led_trump and item.get("when", "first_play") != "trick_won":
+                        self.report("trump-fixed-after-declaring", f"this pattern names trump cards, but under "
+                                    f"{', '.join(led_trump)} trump is fixed by the first card led, and melds declared "
+                                    f"`when: {item.get('when', 'first_play')}` are found before it",
+                                    f"{at}/{shape}", "declare them when: trick_won, or fix those contracts' trump")
                     if shape == "of":
                         fixed = self.data["deck"].get("trump_suit")
                         longest = len(self.suit_ranks[fixed]) if fixed in self.suit_ranks else max(
@@ -1438,6 +1445,10 @@ class _Checks:
                         + (f"the procedure is {procedure}" if procedure != "open" else "this one doubles, and a "
                            "double is answered by seats that may have passed"), "/trump/auction/pass_is_final",
                         "use procedure: open without doubling, or drop it", key=True)
+        if "laps" in auction and procedure != "rounds":
+            self.report("unused-setting", f"laps limits how often each player bids round the table, but the "
+                        f"procedure is {procedure}", "/trump/auction/laps", "use procedure: rounds, or drop laps",
+                        key=True, severity="warning")
         if not auction.get("double_ends_bidding", True) and auction.get("double_out_of_turn"):
             self.report("doubling-invalid", "double_out_of_turn asks whether to double between calls, but a double "
                         "that does not end the bidding is a call of its own", "/trump/auction/double_out_of_turn",
@@ -1551,7 +1562,7 @@ class _Checks:
                 self.report("unused-setting", f"contract {key} plays every suit as trumps: its cards count "
                             "trump_points, never points", f"{base}/points", "write the points as trump_points",
                             key=True, severity="warning")
-            if trump not in ("named", "none", "promoted", "all_suits") and trump not in self.suits:
+            if trump not in ("named", "none", "promoted", "all_suits", "first_lead") and trump not in self.suits:
                 self.report("unknown-suit", f"'{trump}' is not a suit of this deck", f"{base}/trump",
                             did_you_mean(trump, self.suits) or f"suits: {', '.join(self.suits)}")
             ranks = [str(r) for r in contract.get("ranks") or []]

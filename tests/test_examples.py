@@ -23,13 +23,13 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 # such a game would be abandoned at limits.max_hands).
 # Belote: every hand gives a side 162 or more, but through if(...) expressions the check cannot follow
 # Pinochle: a bidding side that is set loses its bid, so no hand is sure to bring a side nearer 1000.
-# Forty-fives: likewise, a side that falls short of its bid loses it.
+# Forty-fives and Auction Pitch: likewise, a side that falls short of its bid loses it.
 EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-end"], "pinochle": ["game-may-not-end"],
-                     "forty-fives": ["game-may-not-end"]}
+                     "forty-fives": ["game-may-not-end"], "auction-pitch": ["game-may-not-end"]}
 
 
 def test_there_are_examples() -> None:
-    assert [path.stem for path in EXAMPLES] == ["belote", "bridge", "briscola", "chicago", "contree", "doppelkopf", "euchre",
+    assert [path.stem for path in EXAMPLES] == ["auction-pitch", "belote", "bridge", "briscola", "chicago", "contree", "doppelkopf", "euchre",
                                                 "five-hundred", "forty-fives", "hearts", "klaverjas", "oh-hell", "pinochle",
                                                 "rubber-bridge", "schafkopf", "schnapsen", "sheepshead", "sixty-six",
                                                 "skat", "spades", "tute", "whist", "wizard"]

@@ -55,7 +55,7 @@ from couillon_dsl.cards import iter_bits
 from couillon_dsl.engine.bidding import side_bids
 from couillon_dsl.engine.declarations import meld_trump
 from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, led_and_winner
-from couillon_dsl.engine.scoring import top_run
+from couillon_dsl.engine.scoring import card_keys, top_run
 from couillon_dsl.kernel.eligible import hand_size
 from couillon_dsl.model import NAMED_TRUMP
 
@@ -308,6 +308,11 @@ def play(state: GameState, legal: Sequence[int], played: int | None = None) -> i
         return follow(ctx, state.sides_known_to(seat), seat, state.play_order(leader), cards, legal, trick_melds_worth(state, cards),
                       state.in_last_trick())
     hand = state.hand_of(seat)
+    if state.lead_fixes_trump():  # the lead names trump: the top card of the suit worth most as trumps
+        best = led_trump_context(state.ruleset, state.contract_index, hand)
+        suit = best.trump
+        return max((c for c in legal if best.trump_mask >> c & 1), key=best.strength[suit].__getitem__,
+                   default=legal[0])
     declares = None if avoid else led_melds_worth(state, hand)
     if declares is not None:  # a meld declared by its lead: the most it is worth, by its cheapest card
         card = max(legal, key=lambda c: (declares(c), -ctx.points[c]))
@@ -359,7 +364,7 @@ def maker_hand(rs: Ruleset, tricks: int, points: int, won: int, dealt: int, cont
         else tuple(min(seat, 1) for seat in range(n))
     maker = None if each_alone else 0
     return t.score_hand(shared(points, dealt, sides), shared(won, tricks, sides), maker, n - 1, tricks, 0, 0,
-                        values, (), side_of=side_of, declarer=maker, **facts)
+                        values, (), side_of=side_of, declarer=maker, trump=trump, **facts)
 
 
 def maker_stakes(rs: Ruleset, tricks: int, contract: int = -1, trump: int = -1, each_alone: bool = False,
@@ -720,8 +725,9 @@ def side_announcement(state: GameState, seat: int, offered: Sequence[int]) -> in
     return best
 
 
-def choice_context(state: GameState, action: int) -> TrumpContext | None:
-    """The trump context a contract choice (`name SUIT` or `contract ID`) would put in force, else None."""
+def choice_context(state: GameState, action: int, hand: int) -> TrumpContext | None:
+    """The trump context a contract choice (`name SUIT` or `contract ID`) would put in force, else None;
+    under a contract whose first lead fixes trump, the one ``hand``'s holder would lead into."""
     acts = state.actions
     t = state.ruleset.tables
     if acts.name0 <= action < acts.show0:
@@ -729,8 +735,20 @@ def choice_context(state: GameState, action: int) -> TrumpContext | None:
         return t.context(action - acts.name0, t.always_promoted, base)
     if 0 <= acts.contract0 <= action < acts.contract_end:
         contract = t.fixed_contracts[action - acts.contract0]
+        if t.lead_trump[contract]:
+            return led_trump_context(state.ruleset, contract, hand)
         return t.context(t.contract_trump[contract], t.always_promoted, t.contract_base[contract])
     return None
+
+
+def led_trump_context(rs: Ruleset, contract: int, hand: int) -> TrumpContext:
+    """Under ``contract``, whose first lead fixes trump (`trump: first_lead`), the trump context of the
+    suit ``hand`` would take most tricks in (:func:`hand_value`): the suit its holder leads to fix it."""
+    t = rs.tables
+    plain = t.context(-1, t.always_promoted, t.contract_base[contract])
+    held = [suit for suit in range(len(rs.layout.suits)) if hand & plain.suit_mask[suit]] or [0]
+    contexts = [t.context(suit, t.always_promoted, t.contract_base[contract]) for suit in held]
+    return max(contexts, key=lambda ctx: hand_value(ctx, hand))
 
 
 def chosen_contract(state: GameState, action: int) -> int:
@@ -739,10 +757,10 @@ def chosen_contract(state: GameState, action: int) -> int:
     return t.named_contract if action < acts.show0 else t.fixed_contracts[action - acts.contract0]
 
 
-def playable_choices(state: GameState, actions: Sequence[int]) -> list[tuple[TrumpContext, int]]:
+def playable_choices(state: GameState, actions: Sequence[int], hand: int) -> list[tuple[TrumpContext, int]]:
     """The contract choices among ``actions`` (`name SUIT`, `contract ID`) with the trump context each
-    puts in force, less those won by losing tricks (:func:`tricks_pay`) unless every one is such."""
-    choices = [(ctx, a) for a in actions if (ctx := choice_context(state, a)) is not None]
+    puts in force for ``hand``, less those won by losing tricks (:func:`tricks_pay`) unless every one is such."""
+    choices = [(ctx, a) for a in actions if (ctx := choice_context(state, a, hand)) is not None]
     playable = [(ctx, a) for ctx, a in choices if tricks_pay(state.ruleset, state.hand_tricks, chosen_contract(state, a))]
     return playable or choices
 
@@ -773,13 +791,27 @@ def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, 
     knows: whether it took the kitty, its run of top trumps among its own ``cards`` (a game worth
     less than the bid loses however it is played, Skat's overbid) and its melds (Pinochle's count
     towards the bid)."""
-    acts = state.actions
-    trump = action - acts.name0 if action < acts.show0 else -1
+    acts, rs = state.actions, state.ruleset
     contract = chosen_contract(state, action)
-    gain, _ = maker_stakes(state.ruleset, state.hand_tricks, contract, trump, bid_value=value,
-                           declared=own_melds(state.ruleset, cards, contract, trump),
-                           kitty_taken=taken, top_runs=(top_run(ctx, cards), 0))
+    # a suit named, or the one the maker would lead to fix trump (`trump: first_lead`)
+    trump = action - acts.name0 if action < acts.show0 else ctx.trump if rs.tables.lead_trump[contract] else -1
+    gain, _ = maker_stakes(rs, state.hand_tricks, contract, trump, bid_value=value,
+                           declared=own_melds(rs, cards, contract, trump),
+                           kitty_taken=taken, top_runs=(top_run(ctx, cards), 0), **held_by_maker(rs, ctx, cards))
     return gain > 0
+
+
+def held_by_maker(rs: Ruleset, ctx: TrumpContext, cards: int) -> dict[str, Any]:
+    """The cards held, as the compiled scoring reads them (`held()`, `holder_of_highest` ...), in a hand
+    valued from one seat's view at its worst: seat 0, the maker, holds ``cards``, and the next seat, of
+    another side, every card it has not seen (All Fours' High to the maker only with the highest trump
+    still out); none where the scoring reads none."""
+    t = rs.tables
+    if not t.reads_card_keys and not t.reads_held:
+        return {}
+    unseen = rs.layout.full_mask & ~cards
+    return {"held": (cards, unseen) + (0,) * (rs.players.nsides - 2),
+            "seat_held": (cards, unseen) + (0,) * (rs.players.count - 2), "card_keys": card_keys(ctx)}
 
 
 POINTS_CAUTION = 0.8  # a redouble's estimate of its side's points: this share of the even split's tricks
@@ -1161,7 +1193,7 @@ class GreedyAgent:
             rung = rung_of[bids[0]]
             # of the contracts equal in rank to the lowest bid, the one its hand is worth most in
             valued = [(hand_value(ctx, hand), -a, a) for a in bids if rung_of[a] == rung
-                      and (ctx := choice_context(state, a)) is not None]
+                      and (ctx := choice_context(state, a, hand)) is not None]
             if valued:
                 value, _, bid = max(valued)
                 # alone where passing, or another contract's call, would find him a partner
@@ -1185,7 +1217,7 @@ class GreedyAgent:
         unseen = rs.layout.full_mask & ~hand
         # the kitty it will take, to keep its best cards: worth the hand's average card
         boost = 1 + state.kitty_size / hand.bit_count() if rs.tables.kitty_choice else 1
-        valued = [(trick_value(ctx, hand, unseen) * boost, ctx, a) for ctx, a in playable_choices(state, choices)]
+        valued = [(trick_value(ctx, hand, unseen) * boost, ctx, a) for ctx, a in playable_choices(state, choices, hand)]
         bar = self.maker_bar(rs, state.hand_tricks)
 
         def supports(value: int) -> bool:
@@ -1222,7 +1254,7 @@ class GreedyAgent:
     def _pick_contract(self, state: GameState, hand: int, legal: Sequence[int]) -> int:
         """The contract (and trump) under which ``hand`` is worth most, among those worth a numeric
         auction's bid where there is one (unless none is); push when even that is weak."""
-        choices = playable_choices(state, legal)
+        choices = playable_choices(state, legal, hand)
         bid = state.auction_value
         if bid is not None:
             taken = state.view(state.current_player()).discarding_seat == state.current_player()

@@ -38,8 +38,8 @@ class ContractPhase(StateFields):
             order = self._auction_order()
             if self._t.auction_suits:  # open: round and round from the first seat; _round counts passes in a row
                 self._speakers, self._spk, self._round = order, 0, 0
-            elif self._t.auction_rounds:  # rounds: the seats still in the bidding, from the first
-                self._speakers, self._spk = order, 0
+            elif self._t.auction_rounds:  # rounds: the seats still in the bidding, from the first; _round
+                self._speakers, self._spk, self._round = order, 0, len(self._decisions)  # where its words begin
             elif self._t.auction_values:  # pairs: the second seat bids to the first
                 self._bidder, self._round, self._speakers, self._spk = order[0], 2, order[:2], 1
             else:
@@ -298,7 +298,7 @@ class ContractPhase(StateFields):
             self._bid, self._bidder = action - acts.bid0, seat
             self._decisions.append((seat, str(self._t.auction_values[self._bid])))
             self._spk = (self._spk + 1) % len(self._speakers)
-        if len(self._speakers) > 1:
+        if len(self._speakers) > 1 and not self._laps_run_out():
             return
         if self._bid >= 0:  # the high bidder is never asked while he holds the bid: the one left is he
             self._auction_won()
@@ -306,6 +306,13 @@ class ContractPhase(StateFields):
             self._bid, self._bidder = 0, self._speakers[0]
             self._decisions.append((self._bidder, "stuck"))
             self._auction_won()
+
+    def _laps_run_out(self) -> bool:
+        """Whether the seat to speak next in an auction round the table has spoken as often as
+        `trump.auction.laps` lets a seat (a seat still in has bid, so the last bidder declares)."""
+        laps = self._rs.trump.auction.laps  # type: ignore[union-attr]
+        nxt = self._speakers[self._spk]
+        return bool(laps) and sum(seat == nxt for seat, _ in self._decisions[self._round:]) >= laps
 
     def open_allowed(self) -> list[int]:
         """An open auction's choices: pass, a value above the last bid with any suit, or (`doubling`) double

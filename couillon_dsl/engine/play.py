@@ -21,7 +21,7 @@ from couillon_dsl.engine.roles import OPEN_LEAD, later_copy_wins, settle_trick, 
 from couillon_dsl.engine.why import legal_reasons
 from couillon_dsl.expr.compile import HandFacts
 from couillon_dsl.expr.parse import exact
-from couillon_dsl.model import ExchangeTable
+from couillon_dsl.model import ExchangeTable, TrumpContext
 
 
 class PlayPhase(StateFields):
@@ -162,6 +162,24 @@ class PlayPhase(StateFields):
     def _set_context(self) -> None:
         self._ctx = self._t.contexts[self._cbase + (((self._trump + 1) << len(self._t.promotion_cards)) | self._promo)]
 
+    @property
+    def contract_index(self) -> int:
+        """The contract fixed for the hand, an index into the ruleset's contracts; -1 while none is (public)."""
+        return self._contract
+
+    def lead_fixes_trump(self) -> bool:
+        """Whether the card led next fixes trump (`contracts.<id>.trump: first_lead`): the hand's first
+        lead, under such a contract (public)."""
+        return self._trump < 0 and self._contract >= 0 and self._t.lead_trump[self._contract] and not self._log
+
+    def _trump_led(self, card: Card) -> TrumpContext:
+        """The suit of ``card``, the hand's first lead, becomes trump (as the plain order gives its suit):
+        the contract's multiplier for it and its trump context are in force from this card on."""
+        self._trump = self._ctx.card_suit[card]
+        self._mult = self._t.contract_multipliers[self._contract][self._trump + 1]
+        self._set_context()
+        return self._ctx
+
     def declared_lead(self) -> CardMask:
         """The cards of the `when: led` combination the seat to lead has just declared by choice, one of which
         it leads now (public: the combination is shown); 0 otherwise."""
@@ -228,6 +246,8 @@ class PlayPhase(StateFields):
                 self._win = card
                 self._wseat = seat
         else:
+            if self.lead_fixes_trump():
+                ctx = self._trump_led(card)
             led = ctx.card_suit[card]
             self._st = st = ctx.strength[led]
             self._led = OPEN_LEAD if ctx.open_lead >> card & 1 else led

@@ -28,6 +28,12 @@ def fresh_counts(rs: Ruleset) -> tuple[tuple[int, ...], ...]:
 _TOP_ORDERS: dict[int, tuple[TrumpContext, tuple[Card, ...]]] = {}  # id(ctx) -> (ctx, kept alive; its trumps high to low)
 
 
+def card_keys(ctx: TrumpContext) -> tuple[int, ...]:
+    """Per card, its strength in the hand's order: where its own suit is led (a trump above every plain
+    card), as `holder_of_highest` and its kin read it."""
+    return tuple(ctx.strength[suit][card] for card, suit in enumerate(ctx.card_suit))
+
+
 def top_order(ctx: TrumpContext) -> tuple[Card, ...]:
     """The context's trumps, highest first: worked out once per context (a declarer's choice reads the
     runs of every contract he may pick, each hand)."""
@@ -104,13 +110,8 @@ class ScoringPhase(StateFields):
                              sides_in_play=self._sides_in_play() if self._sitting_out else (),
                              declarer=self._decider if self._maker is not None else None,
                              hand_number=self._game_hands + 1, announced_tricks=self._announced_tricks() if self._made else (),
-                             seat_held=by_seat, card_keys=self._card_keys() if t.reads_card_keys else ())
+                             seat_held=by_seat, card_keys=card_keys(self._ctx) if t.reads_card_keys else ())
         return score, declared, won
-
-    def _card_keys(self) -> tuple[int, ...]:
-        """Per card, its strength in the hand's order: where its own suit is led (a trump above every plain card)."""
-        ctx = self._ctx
-        return tuple(ctx.strength[suit][card] for card, suit in enumerate(ctx.card_suit))
 
     def _announced_tricks(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Per announcement made this hand, its id and each side's tricks when it was made (`tricks_at`)."""

@@ -472,7 +472,7 @@ class GameState(DealPhase, ContractPhase, KittyPhase, CallPhase, BidPhase, PassP
                     legal = self.legal_actions()
                     self.apply(legal[floor(rnd() * len(legal))])
                 elif (self._trick or (announcing and self._trick_no == 0) or not whole_hands or self._sitting_out
-                      or self._t.side_offers):
+                      or self._t.side_offers or self.lead_fixes_trump()):
                     cards = cards_table(self._acts.ncards, self._ntricks)[self.legal_mask()]
                     card = cards[floor(rnd() * len(cards))] if len(cards) > 1 else cards[0]
                     history.append(card)

@@ -558,11 +558,12 @@ def build_tables(
                                    players.nsides if players.sides != "teams" else 0, decider, tallies, game_ends),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
-        contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted", "all_suits") else
+        contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted", "all_suits", "first_lead") else
                              layout.suits.index(c.trump) for c in contracts),
         contract_multipliers=tuple(tuple(c.multiplier_for(layout.suits[s] if s >= 0 else None)
                                          for s in range(-1, len(layout.suits))) for c in contracts),
         all_suits=tuple(c.trump == "all_suits" for c in contracts),
+        lead_trump=tuple(c.trump == "first_lead" for c in contracts),
         named_contract=next((i for i, c in enumerate(contracts) if c.enabled and c.trump == "named"
                              and i != all_pass_contract), -1),
         fixed_contracts=tuple(i for i, c in enumerate(contracts) if c.enabled and c.trump != "named"
