@@ -689,6 +689,7 @@ def _auction(raw: Mapping[str, Any]) -> Auction:
                    double_out_of_turn=raw.get("double_out_of_turn", False),
                    pass_is_final=raw.get("pass_is_final", False),
                    laps=raw.get("laps", 0),
+                   dealer_holds=raw.get("dealer_holds", False),
                    outbid=raw.get("outbid", "value"), double_ends_bidding=raw.get("double_ends_bidding", True),
                    declarer=raw.get("declarer", "last_bidder"),
                    # on_all_pass: redeal (no contract), last_seat_declares, or {contract: id, side_card: card}

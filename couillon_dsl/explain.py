@@ -932,8 +932,11 @@ def rounds_sentences(rs: Ruleset, first: str) -> list[str]:
            f"starting with {first} and going round the table "
            + ("once" if laps == 1 else f"at most {times} (each player speaks at most {times})" if laps
               else "as often as needed")
-           + ", each player still in the bidding either bids any number higher than the last bid or passes; a "
-           "player who passes is out of the bidding for the rest of the hand and is not asked again",
+           + ", each player still in the bidding either bids any number higher than the last bid or passes"
+           + ("; the dealer may instead bid the last bid's number again, holding it: the bid is theirs" +
+              ("" if laps == 1 else ", and the player they took it from may then bid higher")
+              if auction.dealer_holds else "")
+           + "; a player who passes is out of the bidding for the rest of the hand and is not asked again",
            ("when every other player has passed, or " + ("everyone has spoken, " if laps == 1 else
                                                           f"the next to speak has already spoken {times}, ")
             if laps else "when every other player has passed, ")

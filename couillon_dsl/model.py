@@ -330,6 +330,7 @@ class Auction:
     double_ends_bidding: bool = True  # open: a double closes the bidding (else it is a call, the bidding goes on)
     pass_is_final: bool = False  # open: a seat that passes is out of the bidding for good
     laps: int = 0  # rounds: the most times a seat speaks (the bidding then ends); 0: as often as needed
+    dealer_holds: bool = False  # rounds: the dealer may bid the standing value again, taking the bid over
     declarer: str = "last_bidder"  # open: last_bidder | first_to_name_strain (of the last bidder's side)
     # on_all_pass: {contract: id}: the contract played, with no declarer and every seat for itself, when every
     # seat passes; None (on_all_pass: redeal): the deal is thrown in

@@ -1445,10 +1445,12 @@ class _Checks:
                         + (f"the procedure is {procedure}" if procedure != "open" else "this one doubles, and a "
                            "double is answered by seats that may have passed"), "/trump/auction/pass_is_final",
                         "use procedure: open without doubling, or drop it", key=True)
-        if "laps" in auction and procedure != "rounds":
-            self.report("unused-setting", f"laps limits how often each player bids round the table, but the "
-                        f"procedure is {procedure}", "/trump/auction/laps", "use procedure: rounds, or drop laps",
-                        key=True, severity="warning")
+        for key, what in (("laps", "limits how often each player bids round the table"),
+                          ("dealer_holds", "lets the dealer hold the last bid round the table")):
+            if key in auction and procedure != "rounds":
+                self.report("unused-setting", f"{key} {what}, but the procedure is {procedure}",
+                            f"/trump/auction/{key}", f"use procedure: rounds, or drop {key}", key=True,
+                            severity="warning")
         if not auction.get("double_ends_bidding", True) and auction.get("double_out_of_turn"):
             self.report("doubling-invalid", "double_out_of_turn asks whether to double between calls, but a double "
                         "that does not end the bidding is a call of its own", "/trump/auction/double_out_of_turn",

@@ -237,3 +237,29 @@ def test_the_rl_encodings_take_it() -> None:
     game = pyspiel.load_game("python_couillon_dsl", {"ruleset": str(FIXTURE), "hands": 1})
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
     api_test(env(str(FIXTURE), all_pass="last_seat_declares"), num_cycles=200, verbose_progress=False)
+
+
+def test_the_dealer_may_hold_the_last_bid_and_the_bidder_he_took_it_from_may_raise(tmp_path: Path) -> None:
+    """`dealer_holds` (Forty-fives' dealer's hold): the dealer alone may bid the standing value again."""
+    fives = build_ruleset(str(FOLDER / "forty-fives.yaml"))
+    state = dealt(fives, 0, {})
+    say(state, "bid 15")
+    assert said(state)[:2] == ["pass", "bid 20"]  # seat 2 is not the dealer: above the bid only
+    say(state, "pass", "pass")
+    assert state.current_player() == 0 and said(state)[:2] == ["pass", "bid 15"]  # the dealer may hold
+    say(state, "bid 15")
+    assert state.auction_bidder == 0 and state.current_player() == 1 and said(state)[:2] == ["pass", "bid 20"]
+    say(state, "bid 20")
+    assert state.current_player() == 0 and said(state)[:2] == ["pass", "bid 20"]  # and hold again
+    say(state, "bid 20", "pass")
+    assert state.phase == "choose" and state.current_player() == 0 and state.auction_value == 20
+    assert "the dealer may instead bid the last bid's number again" in explain(fives)
+    plain = build_ruleset(str(FOLDER / "forty-fives.yaml"), {"hold": False})
+    state = dealt(plain, 0, {})
+    say(state, "bid 15", "pass", "pass")
+    assert said(state)[:2] == ["pass", "bid 20"]
+    assert "holding it" not in explain(plain)
+    text = FIXTURE.read_text(encoding="utf-8").replace("    procedure: rounds", "    procedure: rounds\n    dealer_holds: true")
+    assert "unused-setting" not in codes_of(tmp_path / "rounds.yaml", text)
+    pairs = text.replace("    procedure: rounds", "    procedure: pairs")
+    assert "unused-setting" in codes_of(tmp_path / "pairs.yaml", pairs)

@@ -274,9 +274,12 @@ class ContractPhase(StateFields):
 
     def rounds_allowed(self) -> list[int]:
         """A numeric auction round the table's choices (procedure rounds): pass, or any value above the
-        last bid (every value before the first bid)."""
+        last bid (every value before the first bid); the dealer, where he may hold (`dealer_holds`), the
+        standing value too."""
         acts = self._acts
-        return [acts.pass_, *range(acts.bid0 + self._bid + 1, acts.bid0 + len(self._t.auction_values))]
+        holds = (self._bid >= 0 and self._speakers[self._spk] == self._dealer
+                 and self._rs.trump.auction.dealer_holds)  # type: ignore[union-attr]
+        return [acts.pass_, *range(acts.bid0 + self._bid + (0 if holds else 1), acts.bid0 + len(self._t.auction_values))]
 
     def _bid_in_rounds(self, action: int) -> None:
         """One turn of a numeric auction round the table: a value above the last bid, or a pass, which
