@@ -61,7 +61,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     layout = _layout(deck)
     players = _players(data["players"])
     dealer_data = data.get("dealer", {})
-    dealer = Dealer(first=dealer_data.get("first", 0), rotation=dealer_data.get("rotation", "next"))
+    dealer = Dealer(first=dealer_data.get("first", 0), rotation=dealer_data.get("rotation", "next"),
+                    stays_when=dealer_data.get("stays_when"))
     deal = tuple(_deal_step(step) for step in data["deal"])
     trump = _trump(data.get("trump", {"method": "none"}), layout.suits)
     play_data = data.get("play", {})
@@ -113,6 +114,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
     game_ends = _scoring_rule("ends_when", {"ends_when": scoresheet.ends_when, "won_by": scoresheet.won_by or "none"},
                               document, names, texts, base="/scoresheet", when_key="ends_when",
                               team_key="won_by") if scoresheet.ends_when else None
+    dealer_stays = _scoring_rule("stays_when", {"stays_when": dealer.stays_when, "team": "none"}, document, names,
+                                 texts, base="/dealer", when_key="stays_when") if dealer.stays_when else None
     session = Session(**(data.get("session") or {}))
     limits = Limits(**(data.get("limits") or {}))
     hand_size = _check_playable(document, deal, players, layout, trump)
@@ -129,7 +132,8 @@ def compile_ruleset(document: Document, options: Mapping[str, Any] | None = None
                           card_roles=roles, deal_checks=deal_checks,
                           decider=_decider(outcome, document, names, texts), tallies=tallies, game_ends=game_ends,
                           all_pass_contract=next((i for i, c in enumerate(contracts) if trump.auction is not None
-                                                  and c.id == trump.auction.all_pass_contract), -1))
+                                                  and c.id == trump.auction.all_pass_contract), -1),
+                          dealer_stays=dealer_stays)
     if play.draw is not None and play.draw.while_stock is not None:
         tables = dataclasses.replace(tables, contexts=while_stock_contexts(tables.contexts, play.draw.while_stock, layout))
     if play.equal_cards is not None:

@@ -245,7 +245,12 @@ def dealer_sentence(rs: Ruleset) -> str:
              else f"seat {rs.dealer.first} deals first")
     if rs.dealer.rotation == "same":
         return f"{first}, and the same player deals every hand"
-    return f"{first}; after each hand the deal passes to the {_left(rs)}"
+    passes = f"{first}; after each hand the deal passes to the {_left(rs)}"
+    if rs.dealer.stays_when:
+        condition = condition_phrase(rs, parse_expression(rs.dealer.stays_when))
+        passes += (", except after a hand where " + (condition or f"`{rs.dealer.stays_when}` holds")
+                   + ": then the same player deals again (`stays_when`)")
+    return passes
 
 
 def describe_players(rs: Ruleset) -> Section:

@@ -81,6 +81,7 @@ class Players:
 class Dealer:
     first: int | str  # a seat, or "random"
     rotation: str = "next"
+    stays_when: str | None = None  # after a hand, the same dealer deals again where this holds (rotation next)
 
 
 @dataclass(frozen=True, slots=True)

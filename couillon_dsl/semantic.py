@@ -1814,6 +1814,11 @@ class _Checks:
                         "/outcome/maker_needs")
 
     def check_game_end(self) -> None:
+        dealer = self.data.get("dealer") or {}
+        if "stays_when" in dealer and dealer.get("rotation", "next") != "next":
+            self.report("unused-setting", "dealer.stays_when keeps the dealer for another hand, but with rotation: "
+                        "same the dealer never changes", "/dealer/stays_when", "remove stays_when, or use rotation: next",
+                        key=True, severity="warning")
         games, most = self.data.get("session", {}).get("games_to_win", 1), self.data.get("limits", {}).get("max_games", 100)
         if games > most:
             self.report("game-cannot-end", f"a session needs {games} games won but is abandoned after {most} games",
@@ -2252,6 +2257,9 @@ def iter_expression_diagnostics(data: dict[str, Any], place: _Place, context: st
     if isinstance(text := data["scoresheet"].get("ends_when"), str):
         found += check_expression(text, "bool", checked.names, place.content("/scoresheet/ends_when"),
                                   "/scoresheet/ends_when")
+    if isinstance(text := (data.get("dealer") or {}).get("stays_when"), str):
+        found += check_expression(text, "bool", checked.names, place.content("/dealer/stays_when"),
+                                  "/dealer/stays_when")
     if isinstance(text := data["scoresheet"].get("won_by"), str):
         found += check_expression(text, "team", checked.names, place.content("/scoresheet/won_by"),
                                   "/scoresheet/won_by")

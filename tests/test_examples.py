@@ -30,7 +30,7 @@ EXPECTED_WARNINGS = {"spades": ["game-may-not-end"], "belote": ["game-may-not-en
 
 def test_there_are_examples() -> None:
     assert [path.stem for path in EXAMPLES] == ["auction-pitch", "belote", "bridge", "briscola", "chicago", "contree", "doppelkopf", "euchre",
-                                                "five-hundred", "forty-fives", "hearts", "klaverjas", "oh-hell", "pinochle",
+                                                "five-hundred", "forty-fives", "hearts", "hokm", "klaverjas", "oh-hell", "pinochle",
                                                 "rubber-bridge", "schafkopf", "schnapsen", "sheepshead", "sixty-six",
                                                 "skat", "spades", "tute", "whist", "wizard"]
 

@@ -57,6 +57,7 @@ class HandScore(NamedTuple):
     tallies: tuple[tuple[int, ...], ...] = ()  # per tally (the `tallies` section), each team's count after the hand
     ends_game: bool = False  # `scoresheet.ends_when` held: the game is over, the best total winning
     game_winner: Team | None = None  # ... won by this team (`scoresheet.won_by`), else by the best total
+    dealer_stays: bool = False  # `dealer.stays_when` held: the same dealer deals the next hand
 
 
 ScoreFn = Callable[..., HandScore]  # score(points, tricks, maker, dealer, ntricks, passes, ties, values, made,
@@ -139,6 +140,7 @@ def make_score_hand(
     decider: OutcomeExpression | None = None,
     tallies: Sequence[Tally] = (),
     game_ends: ScoringRule | None = None,
+    dealer_stays: ScoringRule | None = None,
 ) -> ScoreFn:
     """The closure that scores a hand: ``score(points, tricks, maker, dealer, ntricks,
     passes, ties, values, made, declared, ..., side_of) -> HandScore``.
@@ -172,7 +174,8 @@ def make_score_hand(
     closure then takes the counts before the hand (``counts``, per tally per team: what
     `tally()` reads) and returns them after it (``HandScore.tallies``), every count of a tally
     back at 0 after a hand where its `clears_when` holds. ``game_ends`` (`scoresheet.ends_when`,
-    compiled as a rule's `when`) says whether the hand ends the game (``HandScore.ends_game``).
+    compiled as a rule's `when`) says whether the hand ends the game (``HandScore.ends_game``), and
+    ``dealer_stays`` (`dealer.stays_when`, likewise) whether its dealer deals again (``HandScore.dealer_stays``).
 
     A ruleset with fixed teams, an `outcome` without `maker_wins`, rules that read only
     :data:`LANGUAGE_V1_FACTS` and a goal not counted rule by rule (most of them) gets a
@@ -188,13 +191,13 @@ def make_score_hand(
     nsides = nsides or nteams
     options = MappingProxyType(dict(options))
     reads = set().union(*(rule.reads for rule in rules), *(tally.reads for tally in tallies),
-                        game_ends.reads if game_ends else ()) - {"options"}
+                        game_ends.reads if game_ends else (), dealer_stays.reads if dealer_stays else ()) - {"options"}
     if any(rule.tie_scaled for rule in rules):
         reads.add("ties_pending")  # the tie multiplier
     # a row's (deltas, steps rule by rule, each tally's adds per team, each pot's payee or None, whether each
     # tally's counts are wiped, whether the game ends)
     memo: dict[Any, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
-                          tuple[Team | None, ...], tuple[bool, ...], bool, Team | None]] = {}
+                          tuple[Team | None, ...], tuple[bool, ...], bool, Team | None, bool]] = {}
     race = sheet.when_both_reach == "first_by_rule_order"
     goal = sheet.goal
     sign = 1 if sheet.direction == "down" else -1
@@ -228,7 +231,8 @@ def make_score_hand(
     payouts = tuple((tally.every, tally.delta) for tally in tallies)
     pays = tuple(tally.pays for tally in tallies)
     clears = tuple(tally.clears for tally in tallies)
-    if not (race or per_seat or decide is not None or tallies or game_ends) and reads <= LANGUAGE_V1_FACTS:
+    if not (race or per_seat or decide is not None or tallies or game_ends or dealer_stays) \
+            and reads <= LANGUAGE_V1_FACTS:
         return _score_language_v1(outcome, plan, define, team_of, next_seat, carries_ties, multiplier, key_of,
                                   lambda row: facts_of(row, team_of), options)
 
@@ -284,11 +288,12 @@ def make_score_hand(
             wiped = tuple(rule is not None and bool(rule.when_fn(facts)) for rule in clears)
             ends = game_ends is not None and bool(game_ends.when_fn(facts))
             ends_winner = cast(Team | None, game_ends.team_fn(facts)) if game_ends is not None and ends else None
-            scored = deltas, steps, adds, payees, wiped, ends, ends_winner
+            stays = dealer_stays is not None and bool(dealer_stays.when_fn(facts))
+            scored = deltas, steps, adds, payees, wiped, ends, ends_winner, stays
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
             memo[key] = scored
-        deltas, steps, adds, payees, wiped, ends, ends_winner = scored
+        deltas, steps, adds, payees, wiped, ends, ends_winner, stays = scored
         if counted:
             counts, paid = tally_payouts(payouts, counts or ((0,) * nteams,) * len(counted), adds, payees)
             if any(wiped):
@@ -311,7 +316,7 @@ def make_score_hand(
             ties += 1
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
-            deltas, tuple(map(add, values, deltas)), ties, passes, first, counts, ends, ends_winner,
+            deltas, tuple(map(add, values, deltas)), ties, passes, first, counts, ends, ends_winner, stays,
         ))
 
     return score
@@ -395,7 +400,7 @@ def _score_language_v1(outcome: Callable[[Any, Any, Any], tuple[Any, bool, bool]
         return _new_tuple(HandScore, (
             "winner" if decided else ("tie" if tie else "no_score"), winner, tie, all_tricks, in_play, k,
             deltas, (values[0] + deltas[0], values[1] + deltas[1]) if two_teams else tuple(map(add, values, deltas)),
-            ties, passes, None, (), False, None,
+            ties, passes, None, (), False, None, False,
         ))
 
     return score

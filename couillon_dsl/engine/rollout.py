@@ -77,7 +77,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
     round naming trump, a hand size that changes from hand to hand,
     scoring that reads the cards held (`held`), a hand without trump when the stock is empty, an
     auction, a trump drawn by chance (`trump.method: drawn`: a chance node of its own), a turned card that fixes no
-    suit (`if_turned`), a dealer sitting out, a
+    suit (`if_turned`), a dealer sitting out or one who stays (`dealer.stays_when`), a
     hand that may stop early (`play.stop_when`), a pack of copies (`deck.copies`: those games step through
     GameState)."""
     choose, offer = rs.trump.choose, rs.trump.offer
@@ -93,7 +93,7 @@ def rolls_out_language_v1(rs: Ruleset) -> bool:
                 or rs.passing is not None or rs.tables.deal_cycle > 1 or rs.tables.reads_held
                 or any(step.if_stock_empty or step.if_turned for step in rs.deal) or rs.trump.auction is not None
                 or rs.trump.method == "drawn"
-                or rs.players.sit_out is not None or rs.deck.copies > 1)
+                or rs.players.sit_out is not None or rs.deck.copies > 1 or rs.dealer.stays_when is not None)
 
 
 def make_rollout(rs: Ruleset) -> Rollout | None:

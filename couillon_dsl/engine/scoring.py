@@ -78,8 +78,8 @@ class ScoringPhase(StateFields):
         game_winner = score.game_winner
         if t.sides_per_hand and game_winner is not None:
             game_winner = self._side_of.index(game_winner)
-        self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same", score.first_to_goal,
-                        score.ends_game, game_winner)
+        self._next_hand(winner, score.tie and self._rs.scoresheet.tie_next_dealer == "same" or score.dealer_stays,
+                        score.first_to_goal, score.ends_game, game_winner)
 
     def _hand_score(self) -> tuple[HandScore, tuple[tuple[int, ...], ...], tuple[CardMask, ...]]:
         """The hand scored as it stands (nothing changes): its score, the points each team kept of the

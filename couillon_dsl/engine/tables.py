@@ -456,6 +456,7 @@ def build_tables(
     tallies: Sequence[Tally] = (),
     game_ends: ScoringRule | None = None,
     all_pass_contract: int = -1,
+    dealer_stays: ScoringRule | None = None,
 ) -> Tables:
     """Every table the engine reads, computed once when the ruleset is compiled (never per game).
     ``all_pass_contract`` (the contract played when everyone passes the auction) is offered to no declarer."""
@@ -530,7 +531,8 @@ def build_tables(
                      else None for p, plan in zip(prefixes, plans))
     # what the scoring, the tallies and the outcome's expression read of the hand
     rule_reads = (*(rule.reads for rule in scoring), *(tally.reads for tally in tallies),
-                  decider.reads if decider else frozenset(), game_ends.reads if game_ends else frozenset())
+                  decider.reads if decider else frozenset(), game_ends.reads if game_ends else frozenset(),
+                  dealer_stays.reads if dealer_stays else frozenset())
     return Tables(
         contexts=tuple(contexts),
         promotion_cards=tuple(layout.parse(p.card) if p.card is not None else -1 for p, _, _ in promotions),
@@ -555,7 +557,8 @@ def build_tables(
                          for p, q, plan in zip(prefixes, suffixes, plans)),
         score_hand=make_score_hand(make_outcome(outcome, players.nsides, unit), scoring, tuple(team_of),
                                    next_seat, scoresheet, ids, options, definitions, unit,
-                                   players.nsides if players.sides != "teams" else 0, decider, tallies, game_ends),
+                                   players.nsides if players.sides != "teams" else 0, decider, tallies, game_ends,
+                                   dealer_stays),
         settle=make_settle(scoresheet, session, limits),
         contract_base=bases,
         contract_trump=tuple(NAMED_TRUMP if c.trump == "named" else -1 if c.trump in ("none", "promoted", "all_suits", "first_lead") else
