@@ -246,7 +246,7 @@ class PlayPhase(StateFields):
                 self._win = card
                 self._wseat = seat
         else:
-            if self.lead_fixes_trump():
+            if self._trump < 0 and self.lead_fixes_trump():  # the first test keeps a trump game's cost nil
                 ctx = self._trump_led(card)
             led = ctx.card_suit[card]
             self._st = st = ctx.strength[led]
