@@ -320,7 +320,8 @@ class Table:
         if kind == "no":
             return f"{who} {'does' if s else 'do'} not announce {self.offered_announcement(legal)}."
         if kind == "contract":
-            verb = "bid" if self.rs.trump.method == "auction" else "choose"
+            # a ladder's contracts are bids; after a numeric auction the declarer picks one
+            verb = "choose" if self.rs.trump.method != "auction" else "pick" if self.rs.tables.auction_values else "bid"
             return f"{who} {verb}{s} {self.contract_name(arg)}."
         if kind == "push":
             return f"{who} push{'es' if s else ''} the choice on to {self.who(self.state.current_player())}."

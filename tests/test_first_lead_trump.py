@@ -6,6 +6,7 @@ hand-checked hand is tests/scenarios/auction-pitch-pitch.yaml.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from couillon_dsl.agents import make_agent
@@ -14,7 +15,7 @@ from couillon_dsl.engine import GameState
 from couillon_dsl.explain import explain
 from couillon_dsl.records import GameRecord, replay
 from example_games import FOLDER
-from packs import dealt, random_hands, say
+from packs import at_the_table, dealt, random_hands, say
 from variants import codes_of
 
 PITCH = FOLDER / "auction-pitch.yaml"
@@ -143,3 +144,11 @@ def test_greedy_pitches_the_top_card_of_its_best_suit_and_bids_on_some_hands_onl
         words.append(state.action_to_string(greedy.act(state, state.legal_actions(), rng)))
     bids = sum(w != "pass" for w in words)
     assert 0 < bids < len(words)  # neither never nor always: the bid is read from the cards
+
+
+def test_at_the_table_the_pitcher_picks_the_contract_and_the_pitch_names_trump() -> None:
+    out = at_the_table(str(PITCH), 3, 0)
+    assert "Contract: Pitch, the suit of the first card led is trump." in out
+    assert re.search(r"Seat \d picks Pitch\.", out) and "bids Pitch" not in out
+    lead = out.index("Contract: Pitch")
+    assert out.index("Trump is ", lead) < out.index("Trick 1 ", lead)  # said once the pitch is played

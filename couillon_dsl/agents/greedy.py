@@ -803,15 +803,17 @@ def worth_the_bid(state: GameState, action: int, ctx: TrumpContext, cards: int, 
 
 def held_by_maker(rs: Ruleset, ctx: TrumpContext, cards: int) -> dict[str, Any]:
     """The cards held, as the compiled scoring reads them (`held()`, `holder_of_highest` ...), in a hand
-    valued from one seat's view at its worst: seat 0, the maker, holds ``cards``, and the next seat, of
-    another side, every card it has not seen (All Fours' High to the maker only with the highest trump
+    valued from one seat's view at its worst: seat 0, the maker, holds ``cards``, and the first seat of
+    another side every card it has not seen (All Fours' High to the maker only with the highest trump
     still out); none where the scoring reads none."""
     t = rs.tables
     if not t.reads_card_keys and not t.reads_held:
         return {}
     unseen = rs.layout.full_mask & ~cards
-    return {"held": (cards, unseen) + (0,) * (rs.players.nsides - 2),
-            "seat_held": (cards, unseen) + (0,) * (rs.players.count - 2), "card_keys": card_keys(ctx)}
+    other = next((seat for seat in range(rs.players.count) if t.team_of[seat] != t.team_of[0]), 1)
+    seat_held = tuple(cards if seat == 0 else unseen if seat == other else 0 for seat in range(rs.players.count))
+    return {"held": (cards, unseen) + (0,) * (rs.players.nsides - 2), "seat_held": seat_held,
+            "card_keys": card_keys(ctx)}
 
 
 POINTS_CAUTION = 0.8  # a redouble's estimate of its side's points: this share of the even split's tricks
